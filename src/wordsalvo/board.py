@@ -1,0 +1,94 @@
+"""The board: 15 x 15 tile codes in one flat row-major array.
+
+A square holds ``0`` (empty), a letter code ``1..n``, or a letter code with
+:data:`~wordsalvo.alphabet.BLANK_BIT` set (a blank standing for that letter).
+Coordinates inside the code are 0-based ``(row, col)``; the ``8H`` / ``H8``
+notation lives only at the edges (formats, CLI, ``Move.notation``).
+"""
+
+from __future__ import annotations
+
+from .alphabet import BLANK_BIT, Alphabet
+from .errors import PositionError
+
+SIZE = 15
+SQUARES = SIZE * SIZE
+COLUMNS = "ABCDEFGHIJKLMNO"
+
+
+class Board:
+    """A mutable 15 x 15 board of tile codes."""
+
+    __slots__ = ("alphabet", "tiles")
+
+    def __init__(self, alphabet: Alphabet, tiles: bytes | bytearray | None = None):
+        self.alphabet = alphabet
+        if tiles is None:
+            self.tiles = bytearray(SQUARES)
+        else:
+            if len(tiles) != SQUARES:
+                raise PositionError(f"expected {SQUARES} squares, got {len(tiles)}")
+            n = alphabet.size
+            for i, t in enumerate(tiles):
+                if t and not 1 <= (t & ~BLANK_BIT) <= n:
+                    raise PositionError(
+                        f"expected a tile code 0..{n} (bit 7 = blank) at square {square_name(i)}, got {t}"
+                    )
+            self.tiles = bytearray(tiles)
+
+    # -- access -------------------------------------------------------------------
+    def __getitem__(self, rc: tuple[int, int]) -> int:
+        r, c = rc
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            raise IndexError(f"square ({r}, {c}) is off the board")
+        return self.tiles[r * SIZE + c]
+
+    def __setitem__(self, rc: tuple[int, int], code: int) -> None:
+        r, c = rc
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            raise IndexError(f"square ({r}, {c}) is off the board")
+        self.tiles[r * SIZE + c] = code
+
+    def is_empty(self) -> bool:
+        return not any(self.tiles)
+
+    @property
+    def tile_count(self) -> int:
+        return sum(1 for t in self.tiles if t)
+
+    def copy(self) -> "Board":
+        b = Board.__new__(Board)
+        b.alphabet = self.alphabet
+        b.tiles = bytearray(self.tiles)
+        return b
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self.tiles == other.tiles and self.alphabet == other.alphabet
+
+    def __hash__(self) -> int:  # pragma: no cover - boards are mutable; hash by content snapshot
+        return hash(bytes(self.tiles))
+
+    def letter_at(self, r: int, c: int) -> str:
+        """The square as written in CGP: '' empty, uppercase tile, lowercase blank."""
+        t = self.tiles[r * SIZE + c]
+        return self.alphabet.board_letter(t) if t else ""
+
+    def rows(self) -> list[str]:
+        """Each row as a string, '.' for an empty square."""
+        return ["".join(self.letter_at(r, c) or "." for c in range(SIZE)) for r in range(SIZE)]
+
+    def __str__(self) -> str:
+        header = "   " + " ".join(COLUMNS)
+        lines = [header]
+        for r in range(SIZE):
+            lines.append(f"{r + 1:2d} " + " ".join(self.letter_at(r, c) or "." for c in range(SIZE)))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Board {self.tile_count} tiles>"
+
+
+def square_name(index: int) -> str:
+    """``7`` -> ``'1H'`` (row number, column letter)."""
+    r, c = divmod(index, SIZE)
+    return f"{r + 1}{COLUMNS[c]}"

@@ -1,0 +1,111 @@
+"""Exceptions raised by wordsalvo.
+
+Every exception caused by bad input is a :class:`WordSalvoError`, which is a
+:class:`ValueError`.  Messages say what was expected, what came, and where.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = [
+    "WordSalvoError",
+    "AlphabetError",
+    "LexiconFormatError",
+    "LexiconBuildError",
+    "PositionError",
+    "NotationError",
+    "IllegalMoveError",
+    "IllegalMoveReason",
+    "RulesError",
+    "GameError",
+]
+
+
+class WordSalvoError(ValueError):
+    """Base class of every error caused by bad input."""
+
+
+class AlphabetError(WordSalvoError):
+    """A letter or word that does not fit the alphabet."""
+
+
+class LexiconFormatError(WordSalvoError):
+    """A graph file that cannot be used: truncated, corrupt, wrong magic or version.
+
+    ``path`` names the file and ``offset`` the byte offset of the problem (or None).
+    """
+
+    def __init__(self, message: str, path: str | None = None, offset: int | None = None):
+        self.path = path
+        self.offset = offset
+        where = []
+        if path is not None:
+            where.append(str(path))
+        if offset is not None:
+            where.append(f"byte offset {offset}")
+        full = f"{', '.join(where)}: {message}" if where else message
+        super().__init__(full)
+        self.problem = message
+
+
+class LexiconBuildError(WordSalvoError):
+    """A word list that cannot be compiled."""
+
+
+class PositionError(WordSalvoError):
+    """A malformed or impossible position (CGP line, board, rack)."""
+
+
+class NotationError(WordSalvoError):
+    """A move notation that cannot be parsed or does not fit the board."""
+
+
+class RulesError(WordSalvoError):
+    """A rule set file with problems; ``problems`` lists every one of them."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        self.problems = list(problems or [])
+        super().__init__(message)
+
+
+class GameError(WordSalvoError):
+    """An action that the game does not allow now (e.g. a swap with too few tiles in the bag)."""
+
+
+class IllegalMoveReason(enum.Enum):
+    """Why a move is not legal."""
+
+    NOT_IN_ONE_LINE = "tiles are not in one row or one column"
+    GAP = "there is an empty square between the new tiles"
+    NOT_CONNECTED = "the move does not touch any tile on the board"
+    CENTRE_NOT_COVERED = "the first move does not cover the centre square"
+    FIRST_MOVE_ONE_TILE = "the first move places only one tile"
+    SQUARE_OCCUPIED = "a square is already occupied"
+    TILE_NOT_ON_RACK = "a tile is not on the rack"
+    OFF_BOARD = "a tile lies off the board"
+    NO_TILES = "the move places no tile"
+    WORD_TOO_SHORT = "the move forms no word of two or more letters"
+    INVALID_WORDS = "the move forms words that are not in the lexicon"
+    NOTATION_MISMATCH = "the notation does not match the board"
+
+
+class IllegalMoveError(WordSalvoError):
+    """An illegal move.
+
+    ``reason`` is the first :class:`IllegalMoveReason`; ``reasons`` lists all of
+    them; ``words`` lists EVERY invalid word the move forms (empty unless a
+    reason is INVALID_WORDS).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        reason: IllegalMoveReason,
+        words: list[str] | tuple[str, ...] = (),
+        reasons: list[IllegalMoveReason] | None = None,
+    ):
+        self.reason = reason
+        self.reasons = list(reasons) if reasons else [reason]
+        self.words = tuple(words)
+        super().__init__(message)
