@@ -1,0 +1,295 @@
+"""Move notation: ``8H WO(R)D`` <-> ``(row, col, direction, tiles)``.
+
+The placement tuple is the one the move generator emits: ``row, col`` (0-based)
+is the square of the FIRST letter of the whole main word, including tiles
+already on the board; ``direction`` is :data:`ACROSS` (0) or :data:`DOWN` (1);
+``tiles`` has one code per square of the main word: the newly placed tile
+(letter code, with :data:`~wordsalvo.alphabet.BLANK_BIT` for a blank) or ``0``
+for a square whose tile was already on the board.
+
+The written form (as in the reference move lists):
+
+* coordinate: across = row number then column letter (``8H``, ``10B``);
+  down = column letter then row number (``H8``, ``B10``);
+* word: the whole main word; a new real tile in uppercase, a new blank in
+  lowercase; each maximal run of tiles already on the board wrapped in ONE pair
+  of parentheses, showing the board letters (a played-through blank keeps its
+  lowercase): ``AM(I)r``, ``(PEGMA)TOphYRE``, ``(I)n(T)``.
+
+Which error :func:`parse_notation` raises
+-----------------------------------------
+:class:`~wordsalvo.errors.NotationError` when the TEXT is wrong or does not
+describe this board:
+
+* no coordinate or no word, a malformed coordinate, a row outside 1..15 or a
+  column outside A..O (the start square itself is not on the board);
+* a character that is not a letter of the alphabet;
+* parentheses that do not pair up, are nested, or are empty;
+* a letter in parentheses over an empty square, or over a tile with another
+  letter;
+* a word that is not the whole main word (a tile lies directly before its
+  first or after its last letter).
+
+:class:`~wordsalvo.errors.IllegalMoveError` when the text is well formed and fits
+the board as a description, but the move it describes cannot be made:
+
+* ``OFF_BOARD``: the word runs past the edge of the board;
+* ``SQUARE_OCCUPIED``: a new letter (not in parentheses) on a square that holds
+  a tile with a DIFFERENT letter;
+* ``NO_TILES``: every letter of the word is already on the board.
+
+When both kinds of problem are present, the NotationError wins: the text is
+fixed first.  Within one kind, every problem is reported in one message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .alphabet import BLANK_BIT, Alphabet
+from .board import COLUMNS, SIZE, Board
+from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, NotationError
+
+__all__ = [
+    "ACROSS",
+    "DOWN",
+    "format_coordinate",
+    "format_word",
+    "format_notation",
+    "parse_coordinate",
+    "parse_notation",
+]
+
+ACROSS = 0
+DOWN = 1
+
+_ACROSS_RE = re.compile(r"^(\d+)([A-Za-z])$")
+_DOWN_RE = re.compile(r"^([A-Za-z])(\d+)$")
+
+
+# -- formatting -------------------------------------------------------------------
+def format_coordinate(row: int, col: int, direction: int) -> str:
+    """``(7, 7, ACROSS)`` -> ``'8H'``; ``(7, 7, DOWN)`` -> ``'H8'``."""
+    if not (0 <= row < SIZE and 0 <= col < SIZE):
+        raise NotationError(f"expected a square within 0..{SIZE - 1}, got ({row}, {col})")
+    if direction == ACROSS:
+        return f"{row + 1}{COLUMNS[col]}"
+    if direction == DOWN:
+        return f"{COLUMNS[col]}{row + 1}"
+    raise NotationError(f"expected direction 0 (across) or 1 (down), got {direction!r}")
+
+
+def format_word(board: Board, row: int, col: int, direction: int, tiles) -> str:
+    """The word column of a placement: ``WO(R)D``, ``AM(I)r``, ``(I)n(T)``."""
+    alphabet = board.alphabet
+    dr, dc = (0, 1) if direction == ACROSS else (1, 0)
+    out: list[str] = []
+    in_run = False
+    for i, code in enumerate(tiles):
+        r, c = row + i * dr, col + i * dc
+        if code:
+            if in_run:
+                out.append(")")
+                in_run = False
+            out.append(alphabet.board_letter(code))
+        else:
+            if not (0 <= r < SIZE and 0 <= c < SIZE) or not board.tiles[r * SIZE + c]:
+                raise NotationError(
+                    f"expected a board tile at square {_square(r, c)} (tile 0 means played through), "
+                    f"got an empty square in placement at {format_coordinate(row, col, direction)}"
+                )
+            if not in_run:
+                out.append("(")
+                in_run = True
+            out.append(alphabet.board_letter(board.tiles[r * SIZE + c]))
+    if in_run:
+        out.append(")")
+    return "".join(out)
+
+
+def format_notation(board: Board, row: int, col: int, direction: int, tiles) -> str:
+    """``8H WO(R)D``: coordinate, one space, word (see :func:`format_word`)."""
+    return f"{format_coordinate(row, col, direction)} {format_word(board, row, col, direction, tiles)}"
+
+
+# -- parsing ----------------------------------------------------------------------
+def parse_coordinate(text: str) -> tuple[int, int, int]:
+    """``'8H'`` -> ``(7, 7, ACROSS)``; ``'h8'`` -> ``(7, 7, DOWN)``.  Column letters in either case."""
+    t = text.strip()
+    m = _ACROSS_RE.match(t)
+    if m:
+        number, letter, direction = m.group(1), m.group(2), ACROSS
+    else:
+        m = _DOWN_RE.match(t)
+        if not m:
+            raise NotationError(
+                f"expected a coordinate like 8H (across) or H8 (down), got {text!r}"
+            )
+        letter, number, direction = m.group(1), m.group(2), DOWN
+    problems = []
+    row = int(number) - 1
+    col = COLUMNS.find(letter.upper())
+    if not 0 <= row < SIZE:
+        problems.append(f"row 1..{SIZE}, got {number}")
+    if col < 0:
+        problems.append(f"column A..{COLUMNS[-1]}, got {letter}")
+    if problems:
+        raise NotationError(f"coordinate {text!r} is off the board: expected " + "; expected ".join(problems))
+    return row, col, direction
+
+
+def _split_word(word: str, alphabet: Alphabet, where: str) -> list[tuple[int, bool]]:
+    """``'AM(I)r'`` -> ``[(code A, False), (code M, False), (code I, True), (code r, False)]``.
+
+    The bool says "in parentheses".  Reports every syntax problem at once.
+    """
+    letters: list[tuple[int, bool]] = []
+    problems: list[str] = []
+    open_at: int | None = None
+    letters_in_group = 0
+    for pos, ch in enumerate(word):
+        if ch == "(":
+            if open_at is not None:
+                problems.append(f"nested '(' at character {pos + 1} (the '(' at character {open_at + 1} is still open)")
+            else:
+                open_at = pos
+                letters_in_group = 0
+        elif ch == ")":
+            if open_at is None:
+                problems.append(f"')' at character {pos + 1} without an opening '('")
+            else:
+                if letters_in_group == 0:
+                    problems.append(f"empty parentheses at character {open_at + 1}")
+                open_at = None
+        else:
+            try:
+                code = alphabet.board_code(ch)
+            except AlphabetError:
+                problems.append(
+                    f"unknown letter {ch!r} at character {pos + 1} "
+                    f"(expected a letter of alphabet {alphabet.name!r}: {''.join(alphabet.letters)}, "
+                    f"lowercase for a blank)"
+                )
+                continue
+            letters.append((code, open_at is not None))
+            letters_in_group += 1
+    if open_at is not None:
+        problems.append(f"'(' at character {open_at + 1} is never closed")
+    if problems:
+        raise NotationError(f"bad word {word!r} in {where!r}: " + "; ".join(problems))
+    return letters
+
+
+def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, ...]]:
+    """Parse ``'8H WO(R)D'`` (or ``'H8 ...'``) against ``board`` into ``(row, col, direction, tiles)``.
+
+    * Whitespace around and between coordinate and word is free (spaces, tabs);
+      the column letter of the coordinate may be lowercase.
+    * In the word, uppercase = real tile, lowercase = blank (Turkish-aware
+      through the alphabet: ``i`` is a blank İ, ``ı`` a blank I).
+    * Letters in parentheses are tiles already on the board; they must match the
+      board letter there (upper/lower case is not compared: a played-through
+      blank may be written either way, since the board already knows it is a
+      blank).
+    * Lenient: a letter written WITHOUT parentheses on a square that already
+      holds a tile of the SAME letter is taken as played through (``8H WORD`` on
+      a board with R at 8J is ``8H WO(R)D``).
+    * The word must be the whole main word: a tile directly before its first
+      or after its last letter is a :class:`NotationError`.
+    * A one-tile move may be written in either direction; it is returned as
+      written (use :func:`wordsalvo.placement.placement_from_squares` for the
+      canonical form).
+
+    See the module docstring for which problems raise :class:`NotationError`
+    and which :class:`IllegalMoveError`.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"expected a notation string like '8H WORD', got {type(text).__name__}")
+    parts = text.split()
+    if len(parts) != 2:
+        raise NotationError(
+            f"expected a coordinate and a word separated by whitespace (e.g. '8H WO(R)D'), "
+            f"got {len(parts)} part(s) in {text!r}"
+        )
+    coord_text, word = parts
+    row, col, direction = parse_coordinate(coord_text)
+    letters = _split_word(word, board.alphabet, text)
+    if not letters:
+        raise NotationError(f"expected at least one letter in the word, got {word!r} in {text!r}")
+    alphabet = board.alphabet
+    dr, dc = (0, 1) if direction == ACROSS else (1, 0)
+    where = format_coordinate(row, col, direction)
+
+    # Off the board: the word is well formed but runs past the edge.
+    last_r, last_c = row + (len(letters) - 1) * dr, col + (len(letters) - 1) * dc
+    if last_r >= SIZE or last_c >= SIZE:
+        room = (SIZE - col) if direction == ACROSS else (SIZE - row)
+        raise IllegalMoveError(
+            f"word {word} at {where} {'across' if direction == ACROSS else 'down'} runs off the board: "
+            f"expected at most {room} letters from {_square(row, col)}, got {len(letters)}",
+            IllegalMoveReason.OFF_BOARD,
+        )
+
+    notation_problems: list[str] = []
+    occupied: list[str] = []
+    tiles: list[int] = []
+    for i, (code, bracketed) in enumerate(letters):
+        r, c = row + i * dr, col + i * dc
+        on_board = board.tiles[r * SIZE + c]
+        sq = _square(r, c)
+        if bracketed:
+            if not on_board:
+                notation_problems.append(
+                    f"({alphabet.board_letter(code)}) at {sq}: expected a tile on the board, got an empty square"
+                )
+            elif (on_board & ~BLANK_BIT) != (code & ~BLANK_BIT):
+                notation_problems.append(
+                    f"({alphabet.board_letter(code)}) at {sq}: expected the board letter "
+                    f"{alphabet.board_letter(on_board)}, got {alphabet.board_letter(code)}"
+                )
+            tiles.append(0)
+        elif on_board:
+            if (on_board & ~BLANK_BIT) == (code & ~BLANK_BIT):
+                tiles.append(0)  # lenient: same letter already there = played through
+            else:
+                occupied.append(
+                    f"{alphabet.board_letter(code)} at {sq}: square holds {alphabet.board_letter(on_board)}"
+                )
+                tiles.append(code)
+        else:
+            tiles.append(code)
+
+    # The word must be the whole main word.
+    br, bc = row - dr, col - dc
+    if br >= 0 and bc >= 0 and board.tiles[br * SIZE + bc]:
+        notation_problems.append(
+            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[br * SIZE + bc])} "
+            f"at {_square(br, bc)} directly before the first letter"
+        )
+    ar, ac = last_r + dr, last_c + dc
+    if ar < SIZE and ac < SIZE and board.tiles[ar * SIZE + ac]:
+        notation_problems.append(
+            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[ar * SIZE + ac])} "
+            f"at {_square(ar, ac)} directly after the last letter"
+        )
+
+    if notation_problems:
+        raise NotationError(f"notation {text.strip()!r} does not fit the board: " + "; ".join(notation_problems))
+    if occupied:
+        raise IllegalMoveError(
+            f"{text.strip()!r} puts new tiles on occupied squares: " + "; ".join(occupied),
+            IllegalMoveReason.SQUARE_OCCUPIED,
+        )
+    if not any(tiles):
+        raise IllegalMoveError(
+            f"{text.strip()!r} places no tile: expected at least one new letter, got only letters already on the board",
+            IllegalMoveReason.NO_TILES,
+        )
+    return row, col, direction, tuple(tiles)
+
+
+def _square(r: int, c: int) -> str:
+    """A square named the across way (``8H``), used in messages."""
+    if 0 <= r < SIZE and 0 <= c < SIZE:
+        return f"{r + 1}{COLUMNS[c]}"
+    return f"({r}, {c})"
