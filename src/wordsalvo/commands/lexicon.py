@@ -1,0 +1,150 @@
+"""``wordsalvo lexicon build | fetch | info``: compile word lists, build lexicons from Hunspell, inspect graphs."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+from ..alphabet import ALPHABETS, LINE_REASONS
+from ..errors import LexiconBuildError
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("lexicon", help="compile, fetch and inspect lexicons (word graphs)",
+                              description=__doc__)
+    sub = p.add_subparsers(dest="lexicon_command", metavar="ACTION")
+    sub.required = True
+
+    b = sub.add_parser("build", help="compile a word list (one word a line, .gz accepted) into a graph file")
+    b.add_argument("wordlist", metavar="WORDLIST")
+    b.add_argument("-o", "--output", required=True, metavar="FILE", help="graph file to write (.wsg)")
+    b.add_argument("--alphabet", default="en", choices=sorted(ALPHABETS), help="alphabet (default: en)")
+    b.add_argument("-q", "--quiet", action="store_true", help="print only the statistics")
+    b.set_defaults(func=cmd_build)
+
+    f = sub.add_parser("fetch", help="build a lexicon from the installed Hunspell dictionary into the user cache",
+                       description="Build a lexicon (de, tr) on this machine from the installed Hunspell "
+                                   "dictionary and cache the graph where Lexicon.default(lang) finds it.")
+    f.add_argument("lang", metavar="LANG", help="language: de or tr")
+    f.add_argument("--dictionary", metavar="PATH", help="dictionary base path (without .dic/.aff)")
+    f.add_argument("--checker", choices=("program", "binding", "spylls"),
+                   help="Hunspell backend (default: the first that works)")
+    f.add_argument("--words-only", action="store_true", help="write the word list only, no graph")
+    f.add_argument("--cache-dir", metavar="DIR", help="cache folder (default: $WORDSALVO_CACHE_DIR, "
+                                                      "$XDG_CACHE_HOME/wordsalvo or ~/.cache/wordsalvo)")
+    f.add_argument("-q", "--quiet", action="store_true", help="print only the result")
+    f.set_defaults(func=cmd_fetch)
+
+    i = sub.add_parser("info", help="show the header of a graph file")
+    i.add_argument("file", metavar="FILE")
+    i.set_defaults(func=cmd_info)
+
+
+def _say(quiet: bool):
+    t0 = time.perf_counter()
+
+    def say(msg: str) -> None:
+        if not quiet:
+            print(f"[{time.perf_counter() - t0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+    return say
+
+
+def _reason_text(reason) -> str:
+    if isinstance(reason, int):
+        return LINE_REASONS.get(reason, f"reason {reason}")
+    return str(getattr(reason, "name", reason))
+
+
+def format_build_stats(stats) -> str:
+    """Human-readable lines for the BuildStats of compile_lexicon (whatever fields it has)."""
+    lines = []
+    for attr in ("lines", "words", "nodes", "bytes", "seconds"):
+        v = getattr(stats, attr, None)
+        if v is not None:
+            lines.append(f"{attr}: {v:,}" if isinstance(v, int) else f"{attr}: {v}")
+    dropped = getattr(stats, "dropped", None) or getattr(stats, "drops", None) or {}
+    examples = getattr(stats, "examples", None) or {}
+    for reason, n in sorted(dict(dropped).items(), key=lambda kv: -kv[1]):
+        if not n:
+            continue
+        ex = examples.get(reason) or []
+        tail = f"  e.g. {', '.join(map(str, ex[:3]))}" if ex else ""
+        lines.append(f"dropped {n:>9,}  {_reason_text(reason)}{tail}")
+    if not lines:
+        lines.append(repr(stats))
+    return "\n".join(lines)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    try:
+        from ..lexicon import compile_lexicon
+    except ImportError as e:
+        raise LexiconBuildError(f"expected the compiled graph core, got an import error: {e}") from None
+    src = Path(args.wordlist)
+    if not src.is_file():
+        raise LexiconBuildError(f"expected a word list file, got no file at {src}")
+    say = _say(args.quiet)
+    say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}; "
+        "big lists take a few seconds")
+    t0 = time.perf_counter()
+    stats = compile_lexicon(str(src), str(args.output), alphabet=args.alphabet)
+    say(f"done in {time.perf_counter() - t0:.1f}s")
+    print(f"{args.output}:")
+    print(format_build_stats(stats))
+    return 0
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    from .. import lexicon_fetch as lf
+    from ..hunspell import find_checker
+
+    say = _say(args.quiet)
+    lang = args.lang
+    lf._recipe(lang)  # unknown language: clear error before any search
+    base = Path(args.dictionary) if args.dictionary else lf.find_dictionary(lang)
+    checker = find_checker(base.with_suffix("") if base.suffix in (".dic", ".aff") else base, prefer=args.checker)
+    if checker.name.startswith("spylls"):
+        say("warning: checking with spylls (pure Python) takes hours for a big dictionary; "
+            "install the `hunspell` program to make it minutes")
+    cache = Path(args.cache_dir).expanduser() if args.cache_dir else None
+    res = lf.fetch(lang, dictionary=base, cache=cache, checker=checker, words_only=args.words_only,
+                   progress=say)
+    print(res.report.summary())
+    print(f"word list: {res.word_list}")
+    if res.graph is not None:
+        print(f"graph: {res.graph} ({res.graph.stat().st_size:,} bytes)")
+        return 0
+    print(f"no graph: {res.note}")
+    return 0 if args.words_only else 1
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        raise LexiconBuildError(f"expected a graph file, got no file at {path}")
+    from ..lexicon import Lexicon
+
+    lex = Lexicon.load(str(path))
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    alphabet = getattr(lex, "alphabet", None)
+    alphabet = getattr(alphabet, "name", alphabet)
+    words = getattr(lex, "word_count", None)
+    if words is None:
+        try:
+            words = len(lex)
+        except TypeError:
+            words = None
+    nodes = getattr(lex, "node_count", None)
+    print(f"file: {path}")
+    print(f"bytes: {path.stat().st_size:,}")
+    print(f"alphabet: {alphabet}")
+    print(f"words: {words:,}" if isinstance(words, int) else f"words: {words}")
+    print(f"nodes: {nodes:,}" if isinstance(nodes, int) else f"nodes: {nodes}")
+    print(f"sha256: {h.hexdigest()}")
+    return 0

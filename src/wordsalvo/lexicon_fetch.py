@@ -1,0 +1,364 @@
+"""Lexicons built on the user's machine from an installed Hunspell dictionary.
+
+The German list (igerman98 + frami) is GPL, so the package does not ship it:
+``wordsalvo lexicon fetch de`` expands the installed ``de_DE_frami``
+dictionary with :mod:`wordsalvo.hunspell`, checks every candidate with
+Hunspell, applies the game filter below and compiles the graph into the user's
+cache folder, where :meth:`wordsalvo.lexicon.Lexicon.default` finds it through
+:func:`cached_graph_path`.  Turkish (``tr_TR``) can be built the same way.
+
+The game filter per language (case rules here; the character mapping is the
+one table of :mod:`wordsalvo.alphabet`):
+
+* German: drop all-caps acronyms (ADAC) and forms with an inner capital
+  (``AachenerIn``, ``AStA``); then the ``de`` alphabet uppercases, writes
+  ß as SS and drops forms with any other letter (é, à, ñ) and outside 2..15.
+* Turkish: drop forms with an uppercase letter (proper nouns); apostrophes
+  drop as non-letters; the ``tr`` alphabet uppercases the Turkish way
+  (i -> İ, ı -> I), writes â î û as A İ U and keeps 2..15.
+
+Cache folder: ``$WORDSALVO_CACHE_DIR``, else ``$XDG_CACHE_HOME/wordsalvo``,
+else ``~/.cache/wordsalvo``.  It holds ``<lang>.wsg`` (the graph),
+``<lang>.txt.gz`` (the word list) and ``<lang>.json`` (the build report).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .alphabet import LINE_REASONS, classify_bad_character, get_alphabet
+from .errors import LexiconBuildError
+from .hunspell import ExpansionStats, HunspellUnavailableError, find_checker, read_dictionary
+
+__all__ = [
+    "CACHE_ENV",
+    "RECIPES",
+    "HunspellRecipe",
+    "BuildReport",
+    "cache_dir",
+    "cached_graph_path",
+    "search_dirs",
+    "find_dictionary",
+    "game_filter",
+    "build_word_list",
+    "fetch",
+]
+
+CACHE_ENV = "WORDSALVO_CACHE_DIR"
+
+# Drop reasons of the game filter (besides the alphabet's LINE_REASONS texts).
+DROP_REJECTED = "rejected by Hunspell"
+DROP_ACRONYM = "all-caps acronym"
+DROP_INNER_CAPITAL = "inner capital"
+DROP_CAPITALISED = "contains an uppercase letter (proper noun)"
+DROP_DUPLICATE = "duplicate after normalisation"
+
+
+@dataclass(frozen=True)
+class HunspellRecipe:
+    """How one language's lexicon is built from a Hunspell dictionary."""
+
+    lang: str
+    #: dictionary base names tried in order (without .dic/.aff)
+    dictionaries: tuple[str, ...]
+    #: Debian/Ubuntu package that installs it
+    debian_package: str
+    #: "german" or "turkish": which case rule the game filter applies
+    case_rule: str
+    source_name: str
+    licence: str
+    #: the word count of our measured reference run (README of lexicon_build/<lang>)
+    yardstick: int
+
+
+RECIPES: dict[str, HunspellRecipe] = {
+    "de": HunspellRecipe(
+        "de", ("de_DE_frami",), "hunspell-de-de-frami", "german",
+        "igerman98 + frami (Hunspell de_DE_frami)", "GPL-2.0 or GPL-3.0", 539_950),
+    "tr": HunspellRecipe(
+        "tr", ("tr_TR",), "hunspell-tr", "turkish",
+        "LibreOffice tr_TR (Hunspell, Harun Resit Zafer)", "MPL-2.0", 1_146_750),
+}
+
+
+# --------------------------------------------------------------------------- cache
+def cache_dir() -> Path:
+    """The user's wordsalvo cache folder (not created here)."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg).expanduser() / "wordsalvo"
+    return Path.home() / ".cache" / "wordsalvo"
+
+
+def cached_graph_path(lang: str) -> Path | None:
+    """The fetched graph of ``lang`` in the cache folder, or None if there is none."""
+    p = cache_dir() / f"{lang}.wsg"
+    return p if p.is_file() else None
+
+
+# --------------------------------------------------------------------------- dictionaries
+def search_dirs() -> list[Path]:
+    """Folders searched for Hunspell dictionaries: ``$DICPATH`` first, then the usual places."""
+    out: list[Path] = []
+    for part in os.environ.get("DICPATH", "").split(os.pathsep):
+        if part:
+            out.append(Path(part).expanduser())
+    home = Path.home()
+    out += [
+        Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"), Path("/usr/share/myspell"),
+        Path("/usr/local/share/hunspell"), Path("/opt/homebrew/share/hunspell"),
+        home / ".local/share/hunspell", home / "Library/Spelling", Path("/Library/Spelling"),
+    ]
+    return out
+
+
+def find_dictionary(lang: str, dirs: Iterable[Path] | None = None) -> Path:
+    """Base path (without extension) of the installed dictionary for ``lang``.
+
+    Raises :class:`HunspellUnavailableError` naming the package to install and
+    every path that was searched.
+    """
+    recipe = _recipe(lang)
+    tried = []
+    for d in (list(dirs) if dirs is not None else search_dirs()):
+        for name in recipe.dictionaries:
+            base = Path(d) / name
+            aff, dic = base.with_name(name + ".aff"), base.with_name(name + ".dic")
+            if aff.is_file() and dic.is_file():
+                return base
+            tried += [str(aff), str(dic)]
+    raise HunspellUnavailableError(
+        f"expected the Hunspell dictionary {' or '.join(recipe.dictionaries)} for {lang!r}, got none. "
+        f"Install it: `sudo apt-get install {recipe.debian_package}` (Debian/Ubuntu), or put the .dic/.aff "
+        f"in a folder named by $DICPATH, or pass --dictionary PATH. Searched: " + ", ".join(tried))
+
+
+def _recipe(lang: str) -> HunspellRecipe:
+    try:
+        return RECIPES[lang]
+    except KeyError:
+        raise LexiconBuildError(
+            f"expected a language built from Hunspell ({', '.join(sorted(RECIPES))}), got {lang!r}"
+            + (" (it is embedded in the package: nothing to fetch)" if lang in ("en", "nl") else "")) from None
+
+
+# --------------------------------------------------------------------------- report
+@dataclass
+class BuildReport:
+    """What a build did: inputs, counts per stage, drops per reason with first examples."""
+
+    lang: str
+    dictionary: str = ""
+    aff_sha256: str = ""
+    dic_sha256: str = ""
+    checker: str = ""
+    stems: int = 0
+    forms: int = 0
+    unique_forms: int = 0
+    checked: int = 0
+    accepted: int = 0
+    words: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    yardstick: int = 0
+
+    def drop(self, reason: str, form: str) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+        ex = self.examples.setdefault(reason, [])
+        if len(ex) < 5:
+            ex.append(form)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, indent=1, sort_keys=True)
+
+    def summary(self) -> str:
+        lines = [
+            f"{self.lang}: {self.words:,} words from {self.dictionary}",
+            f"  stems {self.stems:,}, generated forms {self.forms:,} ({self.unique_forms:,} unique), "
+            f"checked {self.checked:,}, accepted by Hunspell {self.accepted:,} ({self.checker})",
+        ]
+        if self.yardstick:
+            diff = self.words - self.yardstick
+            lines.append(f"  reference run: {self.yardstick:,} words ({diff:+,}, {100 * diff / self.yardstick:+.2f}%)")
+        for reason, n in sorted(self.dropped.items(), key=lambda kv: -kv[1]):
+            lines.append(f"  dropped {n:>9,}  {reason}  e.g. {', '.join(self.examples.get(reason, [])[:3])}")
+        if self.seconds:
+            lines.append("  time: " + ", ".join(f"{k} {v:.1f}s" for k, v in self.seconds.items()))
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- game filter
+def game_filter(forms: Iterable[str], lang: str, report: BuildReport | None = None,
+                case_rule: str | None = None) -> list[str]:
+    """Game words (sorted, unique, uppercase) from Hunspell-accepted forms; drops go to ``report``."""
+    rep = report if report is not None else BuildReport(lang)
+    rule = case_rule or _recipe(lang).case_rule
+    alphabet = get_alphabet(lang)
+    out: set[str] = set()
+    for w in forms:
+        if rule == "german":
+            if len(w) > 1 and w == w.upper() and w != w.lower():
+                rep.drop(DROP_ACRONYM, w)
+                continue
+            if any(ch.isupper() for ch in w[1:]):
+                rep.drop(DROP_INNER_CAPITAL, w)
+                continue
+        elif rule == "turkish":
+            if any(ch.isupper() for ch in w):
+                rep.drop(DROP_CAPITALISED, w)
+                continue
+        else:
+            raise LexiconBuildError(f"expected a case rule 'german' or 'turkish', got {rule!r}")
+        word, reason = alphabet.normalize(w)
+        if word is None:
+            rep.drop(LINE_REASONS[reason], w)
+            continue
+        if word in out:
+            rep.drop(DROP_DUPLICATE, w)
+            continue
+        out.add(word)
+    return sorted(out)
+
+
+def _letters_only(w: str) -> str | None:
+    """None if ``w`` is all letters, else the drop reason of its first non-letter."""
+    for ch in w:
+        if not ch.isalpha():
+            return LINE_REASONS[classify_bad_character(ch)]
+    return None
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def build_word_list(lang: str, dictionary: str | os.PathLike[str] | None = None, *, checker=None,
+                    progress: Callable[[str], None] | None = None) -> tuple[list[str], BuildReport]:
+    """Expand, check and filter the Hunspell dictionary of ``lang``: (sorted words, report)."""
+    recipe = _recipe(lang)
+    say = progress or (lambda msg: None)
+    base = Path(dictionary) if dictionary is not None else find_dictionary(lang)
+    if base.suffix in (".dic", ".aff"):
+        base = base.with_suffix("")
+    rep = BuildReport(lang, dictionary=str(base), yardstick=recipe.yardstick)
+    rep.aff_sha256 = _sha256(base.with_name(base.name + ".aff"))
+    rep.dic_sha256 = _sha256(base.with_name(base.name + ".dic"))
+    if checker is None:
+        checker = find_checker(base)
+    rep.checker = checker.name
+    t0 = time.perf_counter()
+    say(f"reading {base}.aff/.dic")
+    d = read_dictionary(base)
+    st = ExpansionStats()
+    unique: set[str] = set()
+    for form in d.expand_all(st):
+        unique.add(form)
+    rep.stems, rep.forms, rep.unique_forms = st.stems, st.forms, len(unique)
+    for reason, n in st.dropped.items():
+        rep.dropped[f"expander: {reason}"] = n
+        rep.examples[f"expander: {reason}"] = list(st.examples.get(reason, []))
+    t1 = time.perf_counter()
+    rep.seconds["expand"] = round(t1 - t0, 2)
+    say(f"expanded {rep.stems:,} stems into {rep.unique_forms:,} unique forms in {t1 - t0:.1f}s")
+    candidates = []
+    for w in sorted(unique):
+        reason = _letters_only(w)
+        if reason:
+            rep.drop(reason, w)
+        else:
+            candidates.append(w)
+    del unique
+    rep.checked = len(candidates)
+    say(f"checking {len(candidates):,} forms with {checker.name}")
+    accepted = checker.check(candidates, progress=lambda n: say(f"  checked {n:,} of {len(candidates):,}"))
+    rep.accepted = len(accepted)
+    for w in candidates:
+        if w not in accepted:
+            rep.drop(DROP_REJECTED, w)
+    t2 = time.perf_counter()
+    rep.seconds["check"] = round(t2 - t1, 2)
+    words = game_filter((w for w in candidates if w in accepted), lang, rep, recipe.case_rule)
+    rep.words = len(words)
+    rep.seconds["filter"] = round(time.perf_counter() - t2, 2)
+    return words, rep
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a cache file is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_word_list(words: list[str], path: Path) -> None:
+    """Write a word list (gzip when the name ends in .gz, reproducible bytes), atomically."""
+    text = ("\n".join(words) + "\n").encode("utf-8") if words else b""
+    if path.suffix == ".gz":
+        text = gzip.compress(text, compresslevel=9, mtime=0)
+    _atomic_write(path, text)
+
+
+@dataclass
+class FetchResult:
+    lang: str
+    report: BuildReport
+    word_list: Path
+    graph: Path | None
+    #: why there is no graph (e.g. the compiler is not built), or None
+    note: str | None = None
+
+
+def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache: Path | None = None,
+          checker=None, words_only: bool = False,
+          progress: Callable[[str], None] | None = None) -> FetchResult:
+    """Build ``lang`` from the installed Hunspell dictionary into the cache folder."""
+    say = progress or (lambda msg: None)
+    folder = cache if cache is not None else cache_dir()
+    words, rep = build_word_list(lang, dictionary, checker=checker, progress=say)
+    wl = folder / f"{lang}.txt.gz"
+    write_word_list(words, wl)
+    _atomic_write(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
+    if words_only:
+        return FetchResult(lang, rep, wl, None, "word list only (--words-only)")
+    try:
+        from .lexicon import compile_lexicon  # the C graph compiler
+    except ImportError as e:
+        return FetchResult(lang, rep, wl, None,
+                           f"the graph compiler is not available ({e}); the word list is at {wl}")
+    graph = folder / f"{lang}.wsg"
+    tmp = folder / f".{lang}.wsg.tmp"
+    t0 = time.perf_counter()
+    say(f"compiling the graph of {len(words):,} words")
+    try:
+        compile_lexicon(str(wl), str(tmp), alphabet=lang)
+        os.replace(tmp, graph)
+    finally:
+        tmp.unlink(missing_ok=True)
+    rep.seconds["compile"] = round(time.perf_counter() - t0, 2)
+    _atomic_write(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
+    return FetchResult(lang, rep, wl, graph)
