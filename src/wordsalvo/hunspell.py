@@ -461,7 +461,7 @@ def read_dictionary(base: str | os.PathLike[str], dic: str | os.PathLike[str] | 
         problems.append(f"expected the word count on the first line, got {dlines[start][:40]!r} in {dic_path}"
                         if start < len(dlines) else f"expected a word count, got an empty file {dic_path}")
     entries = d.entries
-    for n, line in enumerate(dlines[start:], start + 2):
+    for n, line in enumerate(dlines[start:], start + 1):
         if not line or line[0] in "#\t " or not line.strip():
             continue  # comments (Hunspell skips tab-indented lines too)
         word, fl = _split_dic_line(line)
@@ -491,6 +491,9 @@ class HunspellProgramChecker:
             raise HunspellUnavailableError("expected the `hunspell` program on PATH, got none")
         self.program = prog
         self.base = str(Path(base).with_suffix("") if str(base).endswith((".aff", ".dic")) else base)
+        for ext in (".aff", ".dic"):
+            if not Path(self.base + ext).is_file():
+                raise HunspellUnavailableError(f"expected a Hunspell dictionary file, got no file at {self.base}{ext}")
         self.batch = batch
 
     def check(self, words: Iterable[str], progress: Callable[[int], None] | None = None) -> set[str]:
@@ -504,8 +507,8 @@ class HunspellProgramChecker:
             data = ("\n".join(ws) + "\n").encode("utf-8")
             proc = subprocess.run([self.program, "-d", self.base, "-G", "-i", "UTF-8"], input=data,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-            if proc.returncode not in (0, 1):
-                err = proc.stderr.decode("utf-8", "replace").strip()[:300]
+            err = proc.stderr.decode("utf-8", "replace").strip()[:300]
+            if proc.returncode not in (0, 1) or "Can't open" in err:
                 raise HunspellUnavailableError(
                     f"expected `hunspell -d {self.base} -G` to succeed, got exit status {proc.returncode}: {err}")
             asked = set(ws)
