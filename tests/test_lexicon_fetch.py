@@ -1,0 +1,169 @@
+"""Building lexicons from Hunspell dictionaries: cache folder, dictionary search, game filter, fetch.
+
+The main assertions use a stand-in checker, so they need no Hunspell install;
+the end-to-end check with the real program skips when it is missing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from wordsalvo import lexicon_fetch as lf
+from wordsalvo.cli import main
+from wordsalvo.errors import LexiconBuildError
+from wordsalvo.hunspell import HunspellUnavailableError
+
+DATA = Path(__file__).parent / "data" / "hunspell"
+
+
+class AcceptAll:
+    """A stand-in checker: accepts every form except those listed."""
+
+    name = "stand-in"
+
+    def __init__(self, reject=()):
+        self.reject = set(reject)
+
+    def check(self, words, progress=None):
+        return {w for w in words if w not in self.reject}
+
+
+# -- cache folder ---------------------------------------------------------------------
+def test_cache_dir_env_order(monkeypatch, tmp_path):
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path / "ws"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert lf.cache_dir() == tmp_path / "ws"
+    monkeypatch.delenv("WORDSALVO_CACHE_DIR")
+    assert lf.cache_dir() == tmp_path / "xdg" / "wordsalvo"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert lf.cache_dir() == tmp_path / "home" / ".cache" / "wordsalvo"
+
+
+def test_cached_graph_path(monkeypatch, tmp_path):
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    assert lf.cached_graph_path("de") is None
+    (tmp_path / "de.wsg").write_bytes(b"x")
+    assert lf.cached_graph_path("de") == tmp_path / "de.wsg"
+
+
+# -- dictionary search ------------------------------------------------------------------
+def test_missing_dictionary_names_package_and_paths(tmp_path):
+    with pytest.raises(HunspellUnavailableError) as e:
+        lf.find_dictionary("de", [tmp_path / "a", tmp_path / "b"])
+    msg = str(e.value)
+    assert "apt-get install hunspell-de-de-frami" in msg
+    assert str(tmp_path / "a" / "de_DE_frami.dic") in msg and str(tmp_path / "b" / "de_DE_frami.aff") in msg
+    with pytest.raises(HunspellUnavailableError, match="hunspell-tr"):
+        lf.find_dictionary("tr", [tmp_path])
+
+
+def test_dictionary_found_through_dicpath(monkeypatch, tmp_path):
+    for ext in (".aff", ".dic"):
+        shutil.copy(DATA / f"num{ext}", tmp_path / f"tr_TR{ext}")
+    monkeypatch.setenv("DICPATH", str(tmp_path))
+    assert lf.search_dirs()[0] == tmp_path
+    assert lf.find_dictionary("tr") == tmp_path / "tr_TR"
+
+
+def test_unknown_or_embedded_language():
+    with pytest.raises(LexiconBuildError, match="embedded in the package"):
+        lf.find_dictionary("en", [])
+    with pytest.raises(LexiconBuildError, match="got 'xx'"):
+        lf.find_dictionary("xx", [])
+
+
+# -- game filter ---------------------------------------------------------------------------
+def test_german_game_filter():
+    rep = lf.BuildReport("de")
+    words = lf.game_filter(
+        ["Straße", "Strasse", "ADAC", "AachenerIn", "AStA", "Attaché", "Haus", "haus", "Äpfel", "a",
+         "Donaudampfschifffahrt"], "de", rep)
+    assert words == ["HAUS", "STRASSE", "ÄPFEL"]  # code-point order: Ä after Z
+    assert rep.dropped == {
+        lf.DROP_ACRONYM: 1, lf.DROP_INNER_CAPITAL: 2, "contains a character outside the alphabet": 1,
+        lf.DROP_DUPLICATE: 2, "shorter than 2 letters": 1, "longer than 15 letters": 1,
+    }
+    assert rep.examples[lf.DROP_INNER_CAPITAL] == ["AachenerIn", "AStA"]
+
+
+def test_turkish_game_filter():
+    rep = lf.BuildReport("tr")
+    words = lf.game_filter(["kedi", "adi", "adı", "İzmir", "Abay'da", "hâlâ", "hala", "ılık", "ırmak"], "tr", rep)
+    assert words == ["ADI", "ADİ", "HALA", "ILIK", "IRMAK", "KEDİ"]
+    assert "KEDI" not in words
+    assert rep.dropped[lf.DROP_CAPITALISED] == 2  # İzmir, Abay'da (uppercase comes first)
+    assert rep.dropped[lf.DROP_DUPLICATE] == 1
+
+
+def test_no_word_outside_its_alphabet():
+    from wordsalvo.alphabet import ALPHABETS
+
+    for lang, forms in (("de", ["Öl", "ça", "naïv", "Maß"]), ("tr", ["quiz", "çay", "wat", "ağaç"])):
+        for w in lf.game_filter(forms, lang):
+            assert all(ALPHABETS[lang].is_letter(c) for c in w), w
+
+
+# -- building from a dictionary ----------------------------------------------------------------
+def test_build_word_list_from_numeric_flag_sample():
+    words, rep = lf.build_word_list("tr", DATA / "num", checker=AcceptAll(reject={"ırmakler"}))
+    assert words == ["ADI", "ADIDE", "ADİ", "ADİLER", "EV", "EVDE", "EVLER", "HALA", "IRMAK", "KEDİ", "KEDİCİ",
+                     "KEDİLER"]
+    assert rep.stems == 7 and rep.words == len(words)
+    assert rep.dropped["contains an apostrophe"] == 1          # İzmir'da, before checking
+    assert rep.dropped[lf.DROP_REJECTED] == 1                   # ırmakler
+    assert rep.examples[lf.DROP_REJECTED] == ["ırmakler"]
+    assert rep.dropped[lf.DROP_CAPITALISED] == 2                # İzmir, İzmirde
+    assert rep.checker == "stand-in" and len(rep.dic_sha256) == 64
+    assert "reference run" in rep.summary()
+
+
+def test_build_word_list_counts_expander_drops():
+    words, rep = lf.build_word_list("de", DATA / "single", checker=AcceptAll())
+    assert "TEILS" in words and "TEIL" not in words and "FUSS" in words and "FUSSS" in words
+    assert rep.dropped["expander: FORBIDDENWORD"] == 1
+
+
+def test_fetch_words_only_into_cache(tmp_path):
+    res = lf.fetch("tr", dictionary=DATA / "num", cache=tmp_path, checker=AcceptAll(), words_only=True)
+    assert res.graph is None and res.word_list == tmp_path / "tr.txt.gz"
+    text = gzip.decompress(res.word_list.read_bytes()).decode("utf-8")
+    assert text.splitlines()[:3] == ["ADI", "ADIDE", "ADİ"] and text.endswith("\n")
+    report = json.loads((tmp_path / "tr.json").read_text(encoding="utf-8"))
+    assert report["words"] == len(text.splitlines()) and report["lang"] == "tr"
+    # reproducible bytes: the same input gives the same file
+    first = res.word_list.read_bytes()
+    lf.fetch("tr", dictionary=DATA / "num", cache=tmp_path, checker=AcceptAll(), words_only=True)
+    assert res.word_list.read_bytes() == first
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+# -- the command line ------------------------------------------------------------------------
+def test_cli_fetch_missing_dictionary(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(lf, "search_dirs", lambda: [tmp_path])
+    assert main(["lexicon", "fetch", "de", "--cache-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "hunspell-de-de-frami" in err and str(tmp_path / "de_DE_frami.dic") in err
+
+
+def test_cli_fetch_unknown_language(capsys):
+    assert main(["lexicon", "fetch", "klingon"]) == 2
+    assert "got 'klingon'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("hunspell") is None, reason="the `hunspell` program is not installed")
+def test_cli_fetch_words_only_with_hunspell_program(capsys, tmp_path):
+    for ext in (".aff", ".dic"):
+        shutil.copy(DATA / f"num{ext}", tmp_path / f"tr_TR{ext}")
+    rc = main(["lexicon", "fetch", "tr", "--dictionary", str(tmp_path / "tr_TR"), "--cache-dir",
+               str(tmp_path / "cache"), "--words-only", "--checker", "program", "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "hunspell program" in out and "tr: " in out
+    words = gzip.decompress((tmp_path / "cache" / "tr.txt.gz").read_bytes()).decode().split()
+    assert "KEDİ" in words and "ADI" in words and "ADİ" in words and "IRMAKLER" in words
