@@ -67,11 +67,14 @@ def reference_moves(board: Board, rules: Rules, rack_counts, words) -> dict[Move
             for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
         )
 
+    by_length: dict[int, list[tuple[int, ...]]] = {}
+    for word in encoded:
+        by_length.setdefault(len(word), []).append(word)
+
     for across in (True, False):
         for line in range(SIZE):
             for start in range(SIZE):
-                for word in encoded:
-                    length = len(word)
+                for length, same_length in by_length.items():
                     if start + length > SIZE:
                         continue
                     cells = [(line, start + i) if across else (start + i, line) for i in range(length)]
@@ -82,38 +85,76 @@ def reference_moves(board: Board, rules: Rules, rack_counts, words) -> dict[Move
                         continue
                     if start + length < SIZE and at(*after):
                         continue
-                    # board letters must match; the rest are empty squares to fill
-                    empty = []
-                    fits = True
-                    for (r, c), code in zip(cells, word):
-                        there = at(r, c)
-                        if there:
-                            if there & ~BLANK_BIT != code:
-                                fits = False
-                                break
-                        else:
-                            empty.append((r, c, code))
-                    if not fits or not empty or len(empty) > rack_total:
+                    pattern = [at(r, c) & ~BLANK_BIT for r, c in cells]  # 0 = empty square
+                    n_empty = pattern.count(0)
+                    if not n_empty or n_empty > rack_total:
                         continue
                     # cheap filter only (check_placement decides): the move must be able to be legal
                     if first_move:
                         if start_square not in cells:
                             continue
-                    elif len(empty) == length and not any(has_board_neighbour(r, c) for r, c, _ in empty):
+                    elif n_empty == length and not any(has_board_neighbour(r, c) for r, c in cells):
                         continue
-                    # every real/blank choice the rack allows
-                    for blanks in itertools.product((False, True), repeat=len(empty)):
-                        needed = [0 if b else code for (_, _, code), b in zip(empty, blanks)]
-                        if not _rack_allows(rack_counts, needed):
+                    for word in same_length:
+                        # board letters must match; the rest are empty squares to fill
+                        if any(p and p != code for p, code in zip(pattern, word)):
                             continue
-                        squares = [(r, c, code | (BLANK_BIT if b else 0)) for (r, c, code), b in zip(empty, blanks)]
-                        key = move_key(squares)
-                        res = check_placement(board, rules, rack_counts, squares, word_set.__contains__,
-                                              first_move=first_move)
-                        if not res.legal:
-                            continue
-                        if key in found:
-                            assert found[key] == res.score, (key, found[key], res.score)
-                            continue
-                        found[key] = res.score
+                        empty = [(r, c, code) for (r, c), p, code in zip(cells, pattern, word) if not p]
+                        need = Counter(code for _, _, code in empty)
+                        short = sum(max(0, k - (rack_counts[code] if code < len(rack_counts) else 0))
+                                    for code, k in need.items())
+                        if short > rack_counts[0]:
+                            continue  # not even the blanks make up for the missing letters
+                        # every real/blank choice the rack allows
+                        choices = [(False, True) if rack_counts[0] else (False,)] * len(empty)
+                        for blanks in itertools.product(*choices):
+                            needed = [0 if b else code for (_, _, code), b in zip(empty, blanks)]
+                            if not _rack_allows(rack_counts, needed):
+                                continue
+                            squares = [(r, c, code | (BLANK_BIT if b else 0))
+                                       for (r, c, code), b in zip(empty, blanks)]
+                            key = move_key(squares)
+                            res = check_placement(board, rules, rack_counts, squares, word_set.__contains__,
+                                                  first_move=first_move)
+                            if not res.legal:
+                                continue
+                            if key in found:
+                                assert found[key] == res.score, (key, found[key], res.score)
+                                continue
+                            found[key] = res.score
     return found
+
+
+def random_positions(rules: Rules, words, rng, max_moves: int = 8, extra_blanks: int = 0):
+    """Positions of one random game: yields ``(board, rack_counts)`` before each move.
+
+    Each move is drawn uniformly from :func:`reference_moves` with the word
+    list ``words``; racks are drawn from the rule set's bag (blanks included),
+    plus ``extra_blanks`` more blanks, so that boards hold blanks.  ``rng`` is a :class:`random.Random`.  For
+    generated-board tests of other generators (e.g. with hypothesis choosing
+    the seed).
+    """
+    from wordsalvo.board import Board
+
+    alphabet = rules.alphabet
+    bag: list[int] = []
+    for letter, (count, _value) in rules.tiles.items():
+        bag += [0 if letter == "?" else alphabet.code(letter)] * count
+    bag += [0] * extra_blanks
+    rng.shuffle(bag)
+    board = Board(alphabet)
+    rack: list[int] = []
+    for _ in range(max_moves):
+        while len(rack) < rules.rack_size and bag:
+            rack.append(bag.pop())
+        counts = [0] * (alphabet.size + 1)
+        for code in rack:
+            counts[code] += 1
+        yield board.copy(), counts
+        moves = reference_moves(board, rules, counts, words)
+        if not moves:
+            return
+        key = rng.choice(sorted(moves, key=sorted))
+        for r, c, letter, is_blank in key:
+            board[r, c] = letter | (BLANK_BIT if is_blank else 0)
+            rack.remove(0 if is_blank else letter)

@@ -127,3 +127,52 @@ def test_same_move_listed_twice_is_an_error():
     # one tile at 9H written both ways: across (T)(B) and down (A)T
     with pytest.raises(ValueError, match="listed twice"):
         reference_keys(board, [("9H", "T(B)", 6), ("H8", "(A)T", 6)])
+
+
+# -- random games: every generated move survives the notation round trip ------------------------
+
+SMALL_WORDS = set("""
+AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY BA BE BI BO BY DA DE DO ED EF EH EL EM EN ER
+ES EX FA FE GO HA HE HI HM HO ID IF IN IS IT JO KA KI LA LI LO MA ME MI MO MU MY NA NE NO NU OD
+OE OF OH OI OM ON OP OR OS OW OX OY PA PE PI QI RE SH SI SO TA TI TO UH UM UN UP US UT WE WO XI
+XU YA YE YO ZA ACE ACT ADD AGE AGO AID AIM AIR ALE ALL AND ANT ANY APE ARE ARM ART ASH ATE AXE
+BAD BAG BAN BAR BAT BED BEE BET BIG BIN BIT BOA BOX BOY BUD BUG BUS BUT BUY CAB CAN CAP CAR CAT
+COT COW CRY CUB CUP CUT DAY DEN DIE DIG DIM DIN DOE DOG DOT DRY DUE EAR EAT EEL EGG ELF END ERA
+EVE EYE FAN FAR FAT FEW FIG FIN FIT FLY FOE FOR FOX FUN GAS GEL GET GOD GUM GUN GUT HAT HEN HER
+HID HIM HIP HIS HIT HOT HOW HUT ICE INK ION IRE ITS JAM JAR JAW JET JOB JOY KEY KID KIN LAD LAP
+LAW LAY LED LEG LET LID LIE LIP LIT LOG LOT LOW MAD MAN MAP MAT MEN MET MID MIX MOB MOP MUD NAP
+NET NEW NIT NOD NOR NOT NOW NUT OAK OAR OAT ODD OFF OFT OIL OLD ONE ORE OUR OUT OWE OWL OWN PAN
+PAT PAW PAY PEA PEN PET PIE PIG PIN PIT POT PRO PUT RAG RAN RAT RAW RAY RED RID RIM RIP ROD ROE
+ROT ROW RUB RUG RUN RUT SAD SAT SAW SAY SEA SEE SET SEW SHE SIN SIR SIT SIX SKI SKY SON SOT SOW
+SUN TAN TAR TEA TEN THE TIE TIN TIP TOE TON TOO TOP TOT TOW TOY TUB TWO USE VAN VAT WAR WAS WAX
+WAY WEB WET WHO WIN WIT WON YES YET ZOO ANTS ARTS CATS DOGS EAST NEST NOTE RATE REST SEAT SENT
+STAR TEAR TIES TONE RAIN SNOW STONE TONES NOTES STARE RATES TEARS ONSET
+""".split())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_round_trip_through_notation(seed):
+    import random
+
+    from wordsalvo.notation import format_notation, parse_notation
+    from wordsalvo.placement import check_placement, placement_from_squares, squares_from_placement
+    from reference_movegen import random_positions
+
+    boards = 0
+    blanks_seen = 0
+    for board, counts in random_positions(CLASSIC, SMALL_WORDS, random.Random(seed), max_moves=10,
+                                           extra_blanks=12 * (seed % 2)):
+        boards += 1
+        blanks_seen += sum(1 for t in board.tiles if t & BLANK_BIT)
+        moves = reference_moves(board, CLASSIC, counts, SMALL_WORDS)
+        for k, score in moves.items():
+            squares = [(r, c, letter | (BLANK_BIT if blank else 0)) for r, c, letter, blank in k]
+            placement = placement_from_squares(board, squares)
+            text = format_notation(board, *placement)
+            assert parse_notation(text, board) == placement, text
+            assert move_key(squares_from_placement(board, *placement)) == k
+            res = check_placement(board, CLASSIC, counts, squares, SMALL_WORDS.__contains__)
+            assert res.legal and res.score == score and res.placement == placement
+    assert boards >= 2
+    if seed % 2:
+        assert blanks_seen  # the blank-rich games do put blanks on the board
