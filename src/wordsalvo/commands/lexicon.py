@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import sys
 import time
 from pathlib import Path
@@ -59,7 +60,9 @@ def _reason_text(reason) -> str:
 
 
 def format_build_stats(stats) -> str:
-    """Human-readable lines for the BuildStats of compile_lexicon (whatever fields it has)."""
+    """Human-readable lines for the BuildStats of compile_lexicon (its own report when it has one)."""
+    if callable(getattr(stats, "report", None)):
+        return stats.report()
     lines = []
     for attr in ("lines", "words", "nodes", "bytes", "seconds"):
         v = getattr(stats, attr, None)
@@ -87,12 +90,17 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not src.is_file():
         raise LexiconBuildError(f"expected a word list file, got no file at {src}")
     say = _say(args.quiet)
-    say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}; "
-        "big lists take a few seconds")
+    say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}")
+    kwargs = {}
+    try:
+        if "progress" in inspect.signature(compile_lexicon).parameters:
+            kwargs["progress"] = lambda phase, fraction=None: say(
+                phase if fraction is None else f"{phase} {100 * fraction:.0f}%")
+    except (TypeError, ValueError):  # a builtin without a signature
+        pass
     t0 = time.perf_counter()
-    stats = compile_lexicon(str(src), str(args.output), alphabet=args.alphabet)
+    stats = compile_lexicon(str(src), str(args.output), alphabet=args.alphabet, **kwargs)
     say(f"done in {time.perf_counter() - t0:.1f}s")
-    print(f"{args.output}:")
     print(format_build_stats(stats))
     return 0
 
@@ -121,30 +129,45 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     return 0 if args.words_only else 1
 
 
-def cmd_info(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    if not path.is_file():
-        raise LexiconBuildError(f"expected a graph file, got no file at {path}")
-    from ..lexicon import Lexicon
-
-    lex = Lexicon.load(str(path))
+def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
-    alphabet = getattr(lex, "alphabet", None)
-    alphabet = getattr(alphabet, "name", alphabet)
-    words = getattr(lex, "word_count", None)
-    if words is None:
+    return h.hexdigest()
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        raise LexiconBuildError(f"expected a graph file, got no file at {path}")
+    size = path.stat().st_size
+    fields: dict[str, object] = {"file": str(path), "bytes": size}
+    try:
+        from ..graphfile import FormatProblem, unpack_header
+    except ImportError:
+        unpack_header = None
+    if unpack_header is not None:
+        from ..errors import LexiconFormatError
+
+        with open(path, "rb") as f:
+            head = f.read(256)
         try:
-            words = len(lex)
-        except TypeError:
-            words = None
-    nodes = getattr(lex, "node_count", None)
-    print(f"file: {path}")
-    print(f"bytes: {path.stat().st_size:,}")
-    print(f"alphabet: {alphabet}")
-    print(f"words: {words:,}" if isinstance(words, int) else f"words: {words}")
-    print(f"nodes: {nodes:,}" if isinstance(nodes, int) else f"nodes: {nodes}")
-    print(f"sha256: {h.hexdigest()}")
+            h = unpack_header(head, size)
+        except FormatProblem as e:
+            raise LexiconFormatError(e.message, str(path), e.offset) from None
+        fields.update({"format version": h.version, "alphabet": f"{h.alphabet_name} ({''.join(h.letters)})",
+                       "words": h.word_count, "nodes": h.node_count, "longest word": h.longest_word,
+                       "word list sha256": h.sha256})
+    else:
+        from ..lexicon import Lexicon
+
+        lex = Lexicon.load(str(path))
+        alphabet = getattr(lex, "alphabet", None)
+        fields["alphabet"] = getattr(alphabet, "name", alphabet)
+        fields["words"] = getattr(lex, "word_count", None)
+        fields["nodes"] = getattr(lex, "node_count", None)
+    fields["file sha256"] = _sha256(path)
+    for k, v in fields.items():
+        print(f"{k}: {v:,}" if isinstance(v, int) else f"{k}: {v}")
     return 0
