@@ -66,9 +66,38 @@ def parse_cgp(line: str) -> tuple[Board, list[int]]:
     return board, rack
 
 
+try:  # the package's CGP reader, once it exists; the minimal one above cross-checks it
+    from wordsalvo.formats.cgp import parse_cgp as package_parse_cgp
+except ImportError:  # pragma: no cover - depends on the state of the package
+    package_parse_cgp = None
+
+
+def cgp_lines() -> list[str]:
+    return [line for line in (DATA / "positions.cgp").read_text("utf-8").splitlines() if line.strip()]
+
+
 @lru_cache(maxsize=1)
 def positions() -> list[tuple[Board, list[int]]]:
-    return [parse_cgp(line) for line in (DATA / "positions.cgp").read_text("utf-8").splitlines() if line.strip()]
+    out = []
+    for line in cgp_lines():
+        board, rack = parse_cgp(line)
+        if package_parse_cgp is not None:
+            pos = package_parse_cgp(line, RULES)
+            board = pos.board
+            rack = [0] * (EN.size + 1)
+            for ch in pos.racks[0]:
+                rack[0 if ch == "?" else EN.code(ch)] += 1
+        out.append((board, rack))
+    return out
+
+
+@pytest.mark.skipif(package_parse_cgp is None, reason="wordsalvo.formats.cgp is not there yet")
+def test_package_cgp_reader_agrees_with_minimal_reader():
+    for n, line in enumerate(cgp_lines()):
+        board, rack = parse_cgp(line)
+        pos = package_parse_cgp(line, RULES)
+        assert bytes(pos.board.tiles) == bytes(board.tiles), n
+        assert sorted(pos.racks[0]) == sorted(line.split()[1].split("/")[0]), n
 
 
 @lru_cache(maxsize=1)
