@@ -1,0 +1,547 @@
+/* Move generation over a GADDAG (Gordon 1994), with cross sets (Appel & Jacobson
+ * 1988), one code path for both directions (per-direction lane-major arrays),
+ * scoring during the walk, and a best-move mode with shadow bounds.
+ *
+ * Anchors, left to right in each lane:
+ *  - the rightmost tile of each block;
+ *  - an empty square with a perpendicular neighbour but no neighbour in the lane;
+ *  - the start square, on an empty board.
+ * A move from anchor a may reach left to boundary + 1, where boundary is the
+ * previous anchor when that was a hook, or the previous anchor + 1 when it was a
+ * tile (the square after a block belongs to that block's moves).  So every move
+ * is generated once, from the leftmost anchor it covers.
+ *
+ * Score of a move = main * W + cross + bonuses, accumulated while walking:
+ *   new tile of value v on a square (lm, wm):  main += v*lm; W *= wm;
+ *     and if the square has a perpendicular word: cross += (v*lm + cross_score)*wm;
+ *     plus the square's flat bonus (star squares);
+ *   board tile of value v: main += v.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "ws_graph.h"
+#include "ws_movegen.h"
+
+/* ------------------------------------------------------------------------ */
+/* Cross sets                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Cross set of the empty square at position i of a perpendicular line (15 tiles). */
+static uint64_t cross_from_line(const WsGen *g, const uint8_t *line, int i, int16_t *score_out) {
+    const uint32_t *nodes = g->nodes;
+    const int16_t *value = g->rules.tile_value;
+    int up = i, down = i, score = 0;
+    uint64_t mask = 0;
+    while (up > 0 && line[up - 1]) up--;          /* block above: [up, i-1] */
+    while (down < WS_DIM - 1 && line[down + 1]) down++; /* block below: [i+1, down] */
+    if (up == i && down == i) {
+        *score_out = 0;
+        return g->all_letters;
+    }
+    for (int j = up; j <= down; j++)
+        if (j != i && !(line[j] & WS_BLANK_BIT)) score += value[line[j] & WS_LETTER_MASK];
+    *score_out = (int16_t)score;
+    if (up < i) {
+        uint32_t list = ws_graph_gaddag_root(nodes);
+        for (int j = i - 1; j >= up; j--) {
+            uint32_t arc = ws_graph_seek(nodes, list, line[j] & WS_LETTER_MASK);
+            if (!arc) return 1;
+            list = ws_node_index(nodes[arc]);
+        }
+        if (!list || ws_node_tile(nodes[list]) != 0) return 1;
+        list = ws_node_index(nodes[list]); /* after the separator: letters that follow the block above */
+        for (uint32_t k = list;; k++) {
+            uint32_t node = nodes[k];
+            if (down == i) {
+                if (ws_node_accepts(node)) mask |= 1ull << ws_node_tile(node);
+            } else {
+                uint32_t sub = ws_node_index(node), arc = 0;
+                int j = i + 1;
+                for (; j <= down; j++) {
+                    arc = ws_graph_seek(nodes, sub, line[j] & WS_LETTER_MASK);
+                    if (!arc) break;
+                    sub = ws_node_index(nodes[arc]);
+                }
+                if (j > down && ws_node_accepts(nodes[arc])) mask |= 1ull << ws_node_tile(node);
+            }
+            if (ws_node_is_end(node)) break;
+        }
+    } else {
+        uint32_t list = ws_graph_gaddag_root(nodes);
+        for (int j = down; j > i; j--) {
+            uint32_t arc = ws_graph_seek(nodes, list, line[j] & WS_LETTER_MASK);
+            if (!arc) return 1;
+            list = ws_node_index(nodes[arc]);
+        }
+        if (list) {
+            for (uint32_t k = list;; k++) {
+                uint32_t node = nodes[k];
+                if (ws_node_accepts(node)) mask |= 1ull << ws_node_tile(node);
+                if (ws_node_is_end(node)) break;
+            }
+        }
+    }
+    return (mask & ~1ull) | 1ull;
+}
+
+uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score) {
+    int r = square / WS_DIM, c = square % WS_DIM;
+    /* across moves (0) see the column as their perpendicular line, down moves the row */
+    const uint8_t *line = direction == 0 ? &g->board.tiles[1][c * WS_DIM] : &g->board.tiles[0][r * WS_DIM];
+    int i = direction == 0 ? r : c;
+    if (line[i]) {
+        *cross_score = 0;
+        return 0;
+    }
+    return cross_from_line(g, line, i, cross_score);
+}
+
+int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules) {
+    if (!nodes || node_count < 3 || !rules || rules->alphabet_size < 1 || rules->alphabet_size > WS_MAX_LETTERS)
+        return WS_E_ARGUMENT;
+    if (rules->start_square < 0 || rules->start_square >= WS_SQUARES || rules->bingo_tiles < 1 ||
+        rules->bingo_tiles > WS_RACK_MAX)
+        return WS_E_ARGUMENT;
+    memset(g, 0, sizeof *g);
+    g->nodes = nodes;
+    g->node_count = node_count;
+    g->rules = *rules;
+    g->all_letters = ((1ull << (rules->alphabet_size + 1)) - 1) & ~1ull;
+    g->board_valid = 0;
+    return WS_OK;
+}
+
+static void update_square_premiums(WsGen *g, int sq, uint8_t t) {
+    int r = sq / WS_DIM, c = sq % WS_DIM;
+    int i0 = r * WS_DIM + c, i1 = c * WS_DIM + r;
+    uint8_t lm = t ? 1 : g->rules.letter_mult[sq];
+    uint8_t wm = t ? 1 : g->rules.word_mult[sq];
+    int16_t bonus = t ? 0 : g->rules.square_bonus[sq];
+    g->board.tiles[0][i0] = t;
+    g->board.tiles[1][i1] = t;
+    g->board.letter_mult[0][i0] = g->board.letter_mult[1][i1] = lm;
+    g->board.word_mult[0][i0] = g->board.word_mult[1][i1] = wm;
+    g->board.bonus[0][i0] = g->board.bonus[1][i1] = bonus;
+}
+
+int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
+    uint32_t dirty_rows = 0, dirty_cols = 0;
+    int count = 0;
+    for (int sq = 0; sq < WS_SQUARES; sq++) {
+        uint8_t t = tiles[sq];
+        unsigned letter = t & WS_LETTER_MASK;
+        if (t && (letter < 1 || (int)letter > g->rules.alphabet_size)) return WS_E_ARGUMENT;
+        if (t) count++;
+    }
+    for (int sq = 0; sq < WS_SQUARES; sq++) {
+        uint8_t t = tiles[sq];
+        if (!g->board_valid || g->prev_tiles[sq] != t) {
+            dirty_rows |= 1u << (sq / WS_DIM);
+            dirty_cols |= 1u << (sq % WS_DIM);
+            update_square_premiums(g, sq, t);
+            g->prev_tiles[sq] = t;
+        }
+    }
+    g->board.tile_count = count;
+    g->board_valid = 1;
+    if (!dirty_rows && !dirty_cols) return WS_OK;
+    /* across moves: cross sets from the columns */
+    for (int c = 0; c < WS_DIM; c++) {
+        if (!(dirty_cols >> c & 1)) continue;
+        const uint8_t *line = &g->board.tiles[1][c * WS_DIM];
+        for (int r = 0; r < WS_DIM; r++) {
+            int16_t cs = 0;
+            uint64_t set = line[r] ? 0 : cross_from_line(g, line, r, &cs);
+            g->board.cross_set[0][r * WS_DIM + c] = set;
+            g->board.cross_score[0][r * WS_DIM + c] = cs;
+        }
+    }
+    /* down moves: cross sets from the rows */
+    for (int r = 0; r < WS_DIM; r++) {
+        if (!(dirty_rows >> r & 1)) continue;
+        const uint8_t *line = &g->board.tiles[0][r * WS_DIM];
+        for (int c = 0; c < WS_DIM; c++) {
+            int16_t cs = 0;
+            uint64_t set = line[c] ? 0 : cross_from_line(g, line, c, &cs);
+            g->board.cross_set[1][c * WS_DIM + r] = set;
+            g->board.cross_score[1][c * WS_DIM + r] = cs;
+        }
+    }
+    for (int d = 0; d < 2; d++) {
+        uint16_t active = 0;
+        for (int lane = 0; lane < WS_DIM; lane++) {
+            for (int pos = 0; pos < WS_DIM; pos++) {
+                int i = lane * WS_DIM + pos;
+                if (g->board.tiles[d][i] || (g->board.cross_set[d][i] & 1)) {
+                    active |= (uint16_t)(1u << lane);
+                    break;
+                }
+            }
+        }
+        g->board.lane_active[d] = active;
+    }
+    return WS_OK;
+}
+
+int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
+    int total = 0;
+    uint64_t letters = 0;
+    int n = 0;
+    for (int t = 0; t <= WS_MAX_LETTERS; t++) {
+        if (rack[t] && t > g->rules.alphabet_size) return WS_E_ARGUMENT;
+        total += rack[t];
+    }
+    if (total > WS_RACK_MAX) return WS_E_ARGUMENT;
+    for (int t = 0; t <= WS_MAX_LETTERS; t++) {
+        g->rack[t] = rack[t];
+        if (t && rack[t]) letters |= 1ull << t;
+        for (int k = 0; k < rack[t]; k++) g->rack_values_desc[n++] = t ? g->rules.tile_value[t] : 0;
+    }
+    /* sort values descending (at most 7) */
+    for (int i = 1; i < n; i++) {
+        int16_t v = g->rack_values_desc[i];
+        int j = i;
+        while (j > 0 && g->rack_values_desc[j - 1] < v) {
+            g->rack_values_desc[j] = g->rack_values_desc[j - 1];
+            j--;
+        }
+        g->rack_values_desc[j] = v;
+    }
+    g->rack_total = total;
+    g->rack_letters = letters;
+    return WS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The walk                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void load_lane(WsGen *g, int d, int lane) {
+    const WsBoardData *b = &g->board;
+    int base = lane * WS_DIM;
+    g->direction = d;
+    g->lane = lane;
+    for (int pos = 0; pos < WS_DIM; pos++) {
+        int i = base + pos;
+        uint8_t t = b->tiles[d][i];
+        uint64_t cs = b->cross_set[d][i];
+        int lm = b->letter_mult[d][i], wm = b->word_mult[d][i];
+        int hc = (int)(cs & 1);
+        g->lane_tile[pos] = t;
+        g->lane_tile_value[pos] = (t && !(t & WS_BLANK_BIT)) ? g->rules.tile_value[t & WS_LETTER_MASK] : 0;
+        g->lane_cross[pos] = cs & ~1ull;
+        g->lane_lm[pos] = lm;
+        g->lane_wm[pos] = wm;
+        g->lane_has_cross[pos] = (uint8_t)hc;
+        g->lane_cross_mult[pos] = hc ? lm * wm : 0;
+        g->lane_cross_base[pos] = (hc ? b->cross_score[d][i] * wm : 0) + b->bonus[d][i];
+    }
+    g->lane_tile[WS_DIM] = 0;
+}
+
+static inline void fill_move(const WsGen *g, WsMove *m, int left, int right, int score, int placed) {
+    int len = right - left + 1;
+    uint16_t bm = 0;
+    m->score = (int16_t)score;
+    m->length = (uint8_t)len;
+    m->tiles_played = (uint8_t)placed;
+    m->direction = (uint8_t)g->direction;
+    if (g->direction == 0) {
+        m->row = (uint8_t)g->lane;
+        m->col = (uint8_t)left;
+    } else {
+        m->row = (uint8_t)left;
+        m->col = (uint8_t)g->lane;
+    }
+    for (int i = 0; i < 15; i++) {
+        uint8_t t = i < len ? g->strip[left + i] : 0;
+        m->tiles[i] = t & WS_LETTER_MASK;
+        bm |= (uint16_t)((t >> 7) << i);
+    }
+    m->blank_mask = bm;
+}
+
+int ws_move_compare(const WsMove *a, const WsMove *b) {
+    /* row, col, direction, length, tiles_played, tiles: the bytes after the score and mask */
+    int c = memcmp(&a->row, &b->row, 20);
+    if (c) return c;
+    return (a->blank_mask > b->blank_mask) - (a->blank_mask < b->blank_mask);
+}
+
+/* 1 if a sorts before b in best-first order */
+static inline int better(const WsMove *a, const WsMove *b) {
+    if (a->score != b->score) return a->score > b->score;
+    return ws_move_compare(a, b) < 0;
+}
+
+static inline void record(WsGen *g, int left, int right, int main_sum, int wmul, int cross, int placed) {
+    int score;
+    if (placed < g->min_tiles) return;
+    /* a one-tile move is listed once: as across when it has an across neighbour */
+    if (placed == 1 && g->direction == 1 && g->lane_has_cross[g->first_pos]) return;
+    score = main_sum * wmul + cross + (placed == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
+    if (g->mode == 0) {
+        if (g->count < g->capacity) fill_move(g, &g->out[g->count], left, right, score, placed);
+        g->count++;
+    } else {
+        if (score < g->threshold) return;
+        WsMove m;
+        fill_move(g, &m, left, right, score, placed);
+        size_t n = g->count;
+        if (n == g->best_n) {
+            if (!better(&m, &g->out[n - 1])) return;
+            n--;
+        }
+        size_t j = n;
+        while (j > 0 && better(&m, &g->out[j - 1])) {
+            g->out[j] = g->out[j - 1];
+            j--;
+        }
+        g->out[j] = m;
+        g->count = n + 1;
+        if (g->count == g->best_n) g->threshold = g->out[g->count - 1].score;
+    }
+}
+
+static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cross, int placed);
+
+static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, int main_sum, int wmul, int cross,
+                         int placed) {
+    uint32_t child = ws_node_index(node);
+    g->strip[pos] = strip_tile;
+    if (pos <= g->anchor) {
+        int left_empty = pos == 0 || !g->lane_tile[pos - 1];
+        if (ws_node_accepts(node) && left_empty) record(g, pos, g->anchor, main_sum, wmul, cross, placed);
+        if (!child) return;
+        if (pos - 1 > g->boundary) gen(g, pos - 1, child, main_sum, wmul, cross, placed);
+        if (left_empty && g->anchor < WS_DIM - 1) {
+            uint32_t sep = g->nodes[child];
+            if (ws_node_tile(sep) == 0) {
+                g->leftmost = pos;
+                gen(g, g->anchor + 1, ws_node_index(sep), main_sum, wmul, cross, placed);
+            }
+        }
+    } else {
+        int right_empty = pos == WS_DIM - 1 || !g->lane_tile[pos + 1];
+        if (ws_node_accepts(node) && right_empty) record(g, g->leftmost, pos, main_sum, wmul, cross, placed);
+        if (child && pos < WS_DIM - 1) gen(g, pos + 1, child, main_sum, wmul, cross, placed);
+    }
+}
+
+static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cross, int placed) {
+    const uint32_t *nodes = g->nodes;
+    uint8_t bt = g->lane_tile[pos];
+    if (bt) {
+        uint32_t arc = ws_graph_seek(nodes, list, bt & WS_LETTER_MASK);
+        if (arc) go_on(g, pos, 0, nodes[arc], main_sum + g->lane_tile_value[pos], wmul, cross, placed);
+        return;
+    }
+    if (!g->rack_total || !list) return;
+    uint64_t possible = g->lane_cross[pos] & (g->rack[0] ? g->all_letters : g->rack_letters);
+    if (!possible) return;
+    int lm = g->lane_lm[pos];
+    int nwmul = wmul * g->lane_wm[pos];
+    int cm = g->lane_cross_mult[pos];
+    int cb = g->lane_cross_base[pos];
+    if (placed == 0) g->first_pos = pos;
+    for (uint32_t k = list;; k++) {
+        uint32_t node = nodes[k];
+        unsigned t = ws_node_tile(node);
+        if (!(possible >> t)) break;
+        if ((possible >> t) & 1) {
+            if (g->rack[t]) {
+                int v = g->rules.tile_value[t];
+                if (--g->rack[t] == 0) g->rack_letters &= ~(1ull << t);
+                g->rack_total--;
+                go_on(g, pos, (uint8_t)t, node, main_sum + v * lm, nwmul, cross + v * cm + cb, placed + 1);
+                if (g->rack[t]++ == 0) g->rack_letters |= 1ull << t;
+                g->rack_total++;
+            }
+            if (g->rack[0]) {
+                g->rack[0]--;
+                g->rack_total--;
+                go_on(g, pos, (uint8_t)(t | WS_BLANK_BIT), node, main_sum, nwmul, cross + cb, placed + 1);
+                g->rack[0]++;
+                g->rack_total++;
+            }
+        }
+        if (ws_node_is_end(node)) break;
+    }
+}
+
+static void gen_anchor(WsGen *g, int anchor, int boundary) {
+    g->anchor = anchor;
+    g->boundary = boundary;
+    gen(g, anchor, ws_graph_gaddag_root(g->nodes), 0, 1, 0, 0);
+}
+
+/* Calls fn for every anchor of the current board, lane by lane. */
+typedef void (*AnchorFn)(WsGen *g, int anchor, int boundary);
+
+static void for_each_anchor(WsGen *g, AnchorFn fn) {
+    int empty = g->board.tile_count == 0;
+    int sr = g->rules.start_square / WS_DIM, sc = g->rules.start_square % WS_DIM;
+    for (int d = 0; d < 2; d++) {
+        for (int lane = 0; lane < WS_DIM; lane++) {
+            if (empty) {
+                int start_lane = d == 0 ? sr : sc;
+                if (lane != start_lane) continue;
+                load_lane(g, d, lane);
+                fn(g, d == 0 ? sc : sr, -1);
+                continue;
+            }
+            if (!(g->board.lane_active[d] >> lane & 1)) continue;
+            load_lane(g, d, lane);
+            int boundary = -1;
+            for (int pos = 0; pos < WS_DIM; pos++) {
+                if (g->lane_tile[pos]) {
+                    if (!g->lane_tile[pos + 1]) { /* lane_tile[15] == 0 */
+                        fn(g, pos, boundary);
+                        boundary = pos + 1;
+                    }
+                } else if (g->lane_has_cross[pos] && (pos == 0 || !g->lane_tile[pos - 1]) && !g->lane_tile[pos + 1]) {
+                    fn(g, pos, boundary);
+                    boundary = pos;
+                }
+            }
+        }
+    }
+}
+
+int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
+    if (!g->board_valid) return WS_E_ARGUMENT;
+    g->mode = 0;
+    g->out = out;
+    g->capacity = capacity;
+    g->count = 0;
+    g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
+    for_each_anchor(g, gen_anchor);
+    *count = g->count;
+    return g->count > capacity ? WS_E_CAPACITY : WS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Best move: shadow bounds                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct Span {
+    int32_t n;                    /* new tiles */
+    int32_t board_sum;            /* face value of board tiles */
+    int32_t word_mult;            /* product of word multipliers of new tiles */
+    int32_t cross_base;           /* sum of cross_base of new tiles */
+    int32_t lm[WS_RACK_MAX];      /* letter multiplier of each new tile's square */
+    int32_t cwm[WS_RACK_MAX];     /* word multiplier if that square has a cross word, else 0 */
+} Span;
+
+static inline int span_bound(const WsGen *g, const Span *l, const Span *r) {
+    int n = l->n + r->n;
+    int W = l->word_mult * r->word_mult;
+    int coef[2 * WS_RACK_MAX];
+    int k = 0;
+    for (int i = 0; i < l->n; i++) coef[k++] = l->lm[i] * (W + l->cwm[i]);
+    for (int i = 0; i < r->n; i++) coef[k++] = r->lm[i] * (W + r->cwm[i]);
+    for (int i = 1; i < k; i++) {
+        int v = coef[i], j = i;
+        while (j > 0 && coef[j - 1] < v) {
+            coef[j] = coef[j - 1];
+            j--;
+        }
+        coef[j] = v;
+    }
+    int bound = W * (l->board_sum + r->board_sum) + l->cross_base + r->cross_base;
+    for (int i = 0; i < n; i++) bound += coef[i] * g->rack_values_desc[i];
+    if (n == g->rules.bingo_tiles) bound += g->rules.bingo_bonus;
+    return bound;
+}
+
+/* Upper bound of the score of every move generated from the anchor (INT_MIN: none). */
+static int shadow_bound(const WsGen *g, int anchor, int boundary) {
+    uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
+    int best = INT_MIN;
+    Span left;
+    memset(&left, 0, sizeof left);
+    left.word_mult = 1;
+    for (int L = anchor; L > boundary; L--) {
+        if (g->lane_tile[L]) {
+            left.board_sum += g->lane_tile_value[L];
+        } else {
+            if (!(g->lane_cross[L] & usable) || left.n == g->rack_total) break;
+            left.lm[left.n] = g->lane_lm[L];
+            left.cwm[left.n] = g->lane_has_cross[L] ? g->lane_wm[L] : 0;
+            left.n++;
+            left.word_mult *= g->lane_wm[L];
+            left.cross_base += g->lane_cross_base[L];
+        }
+        if (L > 0 && g->lane_tile[L - 1]) continue; /* the word would go on to the left */
+        Span right;
+        memset(&right, 0, sizeof right);
+        right.word_mult = 1;
+        for (int R = anchor; R < WS_DIM; R++) {
+            if (R > anchor) {
+                if (g->lane_tile[R]) {
+                    right.board_sum += g->lane_tile_value[R];
+                } else {
+                    if (!(g->lane_cross[R] & usable) || left.n + right.n == g->rack_total) break;
+                    right.lm[right.n] = g->lane_lm[R];
+                    right.cwm[right.n] = g->lane_has_cross[R] ? g->lane_wm[R] : 0;
+                    right.n++;
+                    right.word_mult *= g->lane_wm[R];
+                    right.cross_base += g->lane_cross_base[R];
+                }
+            }
+            if (g->lane_tile[R + 1]) continue; /* lane_tile[15] == 0 */
+            if (left.n + right.n < g->min_tiles || left.n + right.n == 0) continue;
+            int b = span_bound(g, &left, &right);
+            if (b > best) best = b;
+        }
+    }
+    return best;
+}
+
+static void collect_anchor(WsGen *g, int anchor, int boundary) {
+    int bound = shadow_bound(g, anchor, boundary);
+    if (bound == INT_MIN || g->anchor_count >= WS_MAX_ANCHORS) return;
+    WsAnchor *a = &g->anchors[g->anchor_count++];
+    a->bound = bound;
+    a->direction = (uint8_t)g->direction;
+    a->lane = (uint8_t)g->lane;
+    a->pos = (uint8_t)anchor;
+    a->boundary_plus_one = (uint8_t)(boundary + 1);
+}
+
+int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
+    if (!g->board_valid || n == 0) return WS_E_ARGUMENT;
+    g->mode = 1;
+    g->out = out;
+    g->capacity = n;
+    g->best_n = n;
+    g->count = 0;
+    g->threshold = INT_MIN;
+    g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
+    g->anchor_count = 0;
+    for_each_anchor(g, collect_anchor);
+    /* best bound first (insertion sort: stable, few anchors) */
+    for (int i = 1; i < g->anchor_count; i++) {
+        WsAnchor a = g->anchors[i];
+        int j = i;
+        while (j > 0 && g->anchors[j - 1].bound < a.bound) {
+            g->anchors[j] = g->anchors[j - 1];
+            j--;
+        }
+        g->anchors[j] = a;
+    }
+    int cur_d = -1, cur_lane = -1;
+    for (int i = 0; i < g->anchor_count; i++) {
+        const WsAnchor *a = &g->anchors[i];
+        if (g->count == n && a->bound < g->threshold) break;
+        if (a->direction != cur_d || a->lane != cur_lane) {
+            load_lane(g, a->direction, a->lane);
+            cur_d = a->direction;
+            cur_lane = a->lane;
+        }
+        gen_anchor(g, a->pos, (int)a->boundary_plus_one - 1);
+    }
+    *count = g->count;
+    return WS_OK;
+}

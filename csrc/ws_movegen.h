@@ -1,0 +1,122 @@
+/* Move generation: cross sets, anchors, GADDAG traversal, scoring, best move. */
+#ifndef WS_MOVEGEN_H
+#define WS_MOVEGEN_H
+
+#include "ws_defs.h"
+
+/* Rules as the generator sees them (filled once from the Python Rules object). */
+typedef struct WsRules {
+    uint8_t letter_mult[WS_SQUARES]; /* 1, 2, 3 (row-major) */
+    uint8_t word_mult[WS_SQUARES];   /* 1, 2, 3 */
+    int16_t square_bonus[WS_SQUARES]; /* flat bonus for a new tile on the square (star squares) */
+    int16_t tile_value[WS_MAX_LETTERS + 1]; /* by letter code; [0] unused (blanks score 0) */
+    int32_t bingo_bonus;
+    int32_t bingo_tiles;   /* tiles placed that earn the bonus (the rack size, 7) */
+    int32_t start_square;  /* row*15 + col */
+    int32_t alphabet_size; /* letters 1..alphabet_size */
+} WsRules;
+
+/* One move: 24 bytes, the layout of the numpy dtype (checked at import). */
+typedef struct WsMove {
+    int16_t score;
+    uint16_t blank_mask;  /* bit i: tiles[i] is a blank */
+    uint8_t row;          /* first square of the whole main word */
+    uint8_t col;
+    uint8_t direction;    /* 0 across, 1 down */
+    uint8_t length;       /* squares of the main word, played-through tiles included */
+    uint8_t tiles_played; /* new tiles */
+    uint8_t tiles[15];    /* letter code of each new tile; 0 = tile already on the board */
+} WsMove;
+
+/* Board data the generator derives from the tiles; per direction, lane-major. */
+typedef struct WsBoardData {
+    uint8_t tiles[2][WS_SQUARES];
+    uint64_t cross_set[2][WS_SQUARES];
+    int16_t cross_score[2][WS_SQUARES];
+    uint8_t letter_mult[2][WS_SQUARES]; /* 1 once the square is occupied */
+    uint8_t word_mult[2][WS_SQUARES];
+    int16_t bonus[2][WS_SQUARES];
+    uint16_t lane_active[2];            /* bit lane: the lane has a tile or a hook */
+    int32_t tile_count;
+} WsBoardData;
+
+typedef struct WsAnchor {
+    int32_t bound;
+    uint8_t direction, lane, pos, boundary_plus_one; /* leftmost allowed = boundary_plus_one */
+} WsAnchor;
+
+#define WS_MAX_ANCHORS (2 * WS_SQUARES)
+
+/* Generator working memory: one per thread.  No allocation happens in a search. */
+typedef struct WsGen {
+    const uint32_t *nodes;
+    uint32_t node_count;
+    WsRules rules;
+    uint64_t all_letters; /* bits 1..alphabet_size */
+
+    WsBoardData board;
+    uint8_t prev_tiles[WS_SQUARES];
+    int32_t board_valid;
+
+    /* rack */
+    uint8_t rack[WS_MAX_LETTERS + 1]; /* [0] = blanks */
+    uint64_t rack_letters;            /* letters with a count > 0 */
+    int32_t rack_total;
+
+    /* lane cache (current direction and lane) */
+    int32_t direction, lane;
+    uint8_t lane_tile[WS_DIM + 1];
+    int16_t lane_tile_value[WS_DIM + 1];
+    uint64_t lane_cross[WS_DIM + 1];
+    int32_t lane_lm[WS_DIM + 1];
+    int32_t lane_wm[WS_DIM + 1];
+    int32_t lane_cross_mult[WS_DIM + 1]; /* lm*wm if the square has a cross word, else 0 */
+    int32_t lane_cross_base[WS_DIM + 1]; /* cross_score*wm if cross word, + square bonus */
+    uint8_t lane_has_cross[WS_DIM + 1];
+
+    /* search state */
+    int32_t anchor, boundary; /* leftmost allowed position is boundary + 1 */
+    int32_t leftmost;
+    int32_t first_pos;
+    int32_t min_tiles;
+    uint8_t strip[32];
+
+    /* output */
+    int32_t mode; /* 0 = all moves, 1 = best n */
+    WsMove *out;
+    size_t capacity;
+    size_t count;
+    size_t best_n;
+    int32_t threshold; /* best mode: a move must score at least this to enter */
+
+    /* best mode */
+    WsAnchor anchors[WS_MAX_ANCHORS];
+    int32_t anchor_count;
+    int16_t rack_values_desc[WS_RACK_MAX + 1];
+} WsGen;
+
+/* Sets up a generator for a graph (already validated) and rules. */
+int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules);
+
+/* Loads a board (225 tile codes, row-major).  Cross sets are recomputed only in
+ * the lanes a change touches (diff against the previous board). */
+int ws_gen_set_board(WsGen *g, const uint8_t *tiles);
+
+/* Sets the rack: counts per tile code, [0] = blanks. */
+int ws_gen_set_rack(WsGen *g, const uint8_t *rack);
+
+/* Every legal move of the current board and rack, appended to out.  When more
+ * moves exist than capacity, the count is still exact and WS_E_CAPACITY is
+ * returned (nothing past capacity is written). */
+int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count);
+
+/* The n best moves by score (ties ordered by ws_move_compare), sorted, in out[0..n). */
+int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count);
+
+/* Tie order of moves with equal score: 0 when equal, <0 when a comes first. */
+int ws_move_compare(const WsMove *a, const WsMove *b);
+
+/* Cross set of one square as computed from scratch (the oracle for tests). */
+uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score);
+
+#endif

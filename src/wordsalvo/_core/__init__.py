@@ -1,0 +1,1 @@
+"""Private Cython wrappers around the C core (csrc/).  Not a public API."""

@@ -1,0 +1,11 @@
+from libc.stdint cimport uint32_t
+
+cdef class Graph:
+    cdef object owner                 # the buffer's owner (mmap or bytes): kept alive with the pointer
+    cdef const uint32_t[::1] view
+    cdef const uint32_t *nodes
+    cdef readonly uint32_t node_count
+    cdef readonly unsigned alphabet_size
+    cdef public int _problem
+    cdef public uint32_t _bad_index
+    cdef public object _sums

@@ -1,0 +1,12 @@
+# Mirrors csrc/ws_graph.h
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+cdef extern from "ws_graph.h" nogil:
+    int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alphabet_size,
+                          uint64_t *sum, uint64_t *weighted_sum, uint32_t *bad_index)
+    void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum)
+    int ws_graph_contains(const uint32_t *nodes, const uint8_t *word, size_t length)
+    uint32_t ws_node_index(uint32_t node)
+    uint32_t ws_node_is_end(uint32_t node)
+    uint32_t ws_node_accepts(uint32_t node)
+    unsigned ws_node_tile(uint32_t node)

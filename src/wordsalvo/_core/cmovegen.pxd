@@ -1,0 +1,33 @@
+# Mirrors csrc/ws_movegen.h
+from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
+
+cdef extern from "ws_movegen.h" nogil:
+    ctypedef struct WsRules:
+        uint8_t letter_mult[225]
+        uint8_t word_mult[225]
+        int16_t square_bonus[225]
+        int16_t tile_value[33]
+        int32_t bingo_bonus
+        int32_t bingo_tiles
+        int32_t start_square
+        int32_t alphabet_size
+
+    ctypedef struct WsMove:
+        int16_t score
+        uint16_t blank_mask
+        uint8_t row
+        uint8_t col
+        uint8_t direction
+        uint8_t length
+        uint8_t tiles_played
+        uint8_t tiles[15]
+
+    ctypedef struct WsGen:
+        pass
+
+    int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules)
+    int ws_gen_set_board(WsGen *g, const uint8_t *tiles)
+    int ws_gen_set_rack(WsGen *g, const uint8_t *rack)
+    int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count)
+    int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count)
+    uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score)

@@ -1,0 +1,151 @@
+"""CGP: one line per position.
+
+``<board> <racks> <scores> <scoreless turns> [opcode args; ...]``
+
+* board: 15 rows separated by ``/``, top row first; a run of empty squares is
+  its length in decimal; uppercase = tile, lowercase = blank for that letter;
+* racks: ``AEFLNQR/BDIOOTU`` (player on turn first, ``?`` = blank, may be empty);
+* scores: ``303/369``; scoreless turns: a whole number;
+* opcodes: ``lex CSW24;`` and the like, kept in order.  Opcodes this package reads:
+  ``rs NAME;`` (rule set), ``bseed N;`` (random-board seed), ``stars r,c r,c;``
+  (star squares), and MAGPIE's ``bb N;`` (bingo bonus) is kept and checked.
+"""
+
+from __future__ import annotations
+
+from ..alphabet import BLANK_BIT
+from ..board import SIZE, Board
+from ..errors import AlphabetError, PositionError
+from ..position import Position, rack_counts
+from ..rules import Rules
+
+
+def _parse_opcodes(text: str, line: str) -> dict[str, str]:
+    ops: dict[str, str] = {}
+    text = text.strip()
+    if not text:
+        return ops
+    if not text.endswith(";"):
+        raise PositionError(f"CGP opcodes: expected each opcode to end with ';', got {text!r} in {line!r}")
+    for part in text[:-1].split(";"):
+        part = part.strip()
+        if not part:
+            raise PositionError(f"CGP opcodes: empty opcode in {text!r} in {line!r}")
+        name, _, args = part.partition(" ")
+        ops[name] = args.strip()
+    return ops
+
+
+def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -> Position:
+    """Parses one CGP line.  ``rules`` defaults to the ``rs`` opcode, else classic-en."""
+    if not isinstance(line, str):
+        raise PositionError(f"CGP: expected a string, got {type(line).__name__}")
+    src = line.strip()
+    fields = src.split(None, 4)
+    if len(fields) < 2:
+        raise PositionError(f"CGP: expected '<board> <racks> [<scores> <scoreless turns>] [opcodes]', got {src!r}")
+    board_text, racks_text = fields[0], fields[1]
+    rest = fields[2:]
+    scores_text = zero_text = None
+    opcode_text = ""
+    if rest and "/" in rest[0] and not rest[0].endswith(";"):
+        scores_text = rest[0]
+        rest = rest[1:]
+        if rest and rest[0].isdigit():
+            zero_text = rest[0]
+            rest = rest[1:]
+    opcode_text = " ".join(rest)
+    opcodes = _parse_opcodes(opcode_text, src)
+    if rules is None:
+        rules = Rules.preset(opcodes["rs"]) if "rs" in opcodes else Rules.preset("classic-en")
+    alphabet = rules.alphabet
+
+    rows = board_text.split("/")
+    if len(rows) != SIZE:
+        raise PositionError(f"CGP board: expected {SIZE} rows separated by '/', got {len(rows)} in {src!r}")
+    tiles = bytearray(SIZE * SIZE)
+    for r, row in enumerate(rows):
+        c = 0
+        i = 0
+        while i < len(row):
+            ch = row[i]
+            if ch.isdigit():
+                j = i
+                while j < len(row) and row[j].isdigit():
+                    j += 1
+                n = int(row[i:j])
+                if n == 0:
+                    raise PositionError(f"CGP board row {r + 1}: a run of 0 empty squares in {row!r}")
+                c += n
+                i = j
+                if c > SIZE:
+                    break
+                continue
+            if c >= SIZE:
+                c += 1
+                break
+            try:
+                tiles[r * SIZE + c] = alphabet.board_code(ch)
+            except AlphabetError:
+                raise PositionError(
+                    f"CGP board row {r + 1} column {c + 1}: expected a letter of alphabet {alphabet.name!r} "
+                    f"(uppercase tile, lowercase blank) or a digit, got {ch!r}"
+                ) from None
+            c += 1
+            i += 1
+        if c != SIZE:
+            raise PositionError(f"CGP board row {r + 1}: expected {SIZE} squares, got {c if c <= SIZE else 'more than 15'} in {row!r}")
+    racks = racks_text.split("/")
+    if len(racks) < 1 or len(racks) > 4:
+        raise PositionError(f"CGP racks: expected 1 to 4 racks separated by '/', got {racks_text!r}")
+    for k, rk in enumerate(racks):
+        rack_counts(rules, rk, where=f"CGP rack {k + 1}")
+    scores = [0] * len(racks)
+    if scores_text is not None:
+        parts = scores_text.split("/")
+        try:
+            scores = [int(x) for x in parts]
+        except ValueError:
+            raise PositionError(f"CGP scores: expected whole numbers separated by '/', got {scores_text!r}") from None
+        if len(scores) != len(racks):
+            raise PositionError(f"CGP scores: expected {len(racks)} scores (one per rack), got {scores_text!r}")
+    zero = int(zero_text) if zero_text is not None else 0
+    if "bb" in opcodes:
+        try:
+            bb = int(opcodes["bb"])
+        except ValueError:
+            raise PositionError(f"CGP opcode bb: expected a whole number, got {opcodes['bb']!r}") from None
+        if bb != rules.bingo_bonus:
+            raise PositionError(f"CGP opcode bb {bb} does not match the rules' bingo bonus {rules.bingo_bonus}")
+    pos = Position(rules, Board(alphabet, tiles), racks, scores, zero, opcodes)
+    if check_tiles:
+        pos.check_tiles()
+    return pos
+
+
+def format_cgp(pos: Position) -> str:
+    rows = []
+    alphabet = pos.rules.alphabet
+    for r in range(SIZE):
+        out = []
+        run = 0
+        for c in range(SIZE):
+            t = pos.board.tiles[r * SIZE + c]
+            if not t:
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(alphabet.board_letter(t))
+        if run:
+            out.append(str(run))
+        rows.append("".join(out))
+    text = "/".join(rows) + " " + "/".join(pos.racks) + " " + "/".join(str(s) for s in pos.scores)
+    text += f" {pos.scoreless_turns}"
+    for name, args in pos.opcodes.items():
+        text += f" {name} {args};" if args else f" {name};"
+    return text
+
+
+__all__ = ["parse_cgp", "format_cgp", "BLANK_BIT"]

@@ -1,0 +1,220 @@
+"""Lexicons: compiled word graphs, memory-mapped and checked once at load."""
+
+from __future__ import annotations
+
+import mmap
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Iterator
+
+from . import graphfile
+from ._core import _graph
+from .alphabet import Alphabet, get_alphabet
+from .errors import LexiconBuildError, LexiconFormatError
+from .graphfile import BuildStats
+
+__all__ = ["Lexicon", "compile_lexicon", "BuildStats"]
+
+
+def compile_lexicon(
+    source: str | os.PathLike[str],
+    dest: str | os.PathLike[str],
+    alphabet: str | Alphabet = "en",
+    progress: Callable[[str, float], None] | None = None,
+) -> BuildStats:
+    """Compiles a word list (UTF-8, one word per line, ``.gz`` accepted) into a graph file.
+
+    Every line is normalised with the alphabet's table (see
+    :meth:`wordsalvo.Alphabet.normalize`); dropped lines are counted by reason,
+    with the first examples, in the returned :class:`BuildStats`.  The file is
+    written atomically, and the same input always gives the same bytes.
+    """
+    alpha = get_alphabet(alphabet)
+    src = Path(source)
+    try:
+        text = graphfile.read_source(src)
+    except OSError as e:
+        raise LexiconBuildError(f"{src}: cannot read the word list: {e.strerror or e}") from None
+    except EOFError as e:
+        raise LexiconBuildError(f"{src}: truncated gzip data: {e}") from None
+    except Exception as e:  # gzip.BadGzipFile, zlib.error
+        raise LexiconBuildError(f"{src}: cannot decompress: {e}") from None
+    try:
+        data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress)
+    except OverflowError as e:
+        raise LexiconBuildError(f"{src}: {e}") from None
+    except ValueError as e:
+        raise LexiconBuildError(str(e)) from None
+    try:
+        graphfile.write_atomic(dest, data)
+    except OSError as e:
+        raise LexiconBuildError(f"{dest}: cannot write the graph file: {e.strerror or e}") from None
+    return stats
+
+
+class Lexicon:
+    """A compiled word graph (DAWG for lookups, GADDAG for move generation).
+
+    Load with :meth:`load` (any ``.wsg`` file) or :meth:`default` (the embedded
+    lexicon of a language).  The file is memory-mapped; the header and every arc
+    are checked once, so a corrupt file raises :class:`LexiconFormatError` and
+    never crashes.  Lexicons are immutable and may be shared between threads.
+    """
+
+    __slots__ = ("path", "alphabet", "header", "_graph", "_mmap", "__weakref__")
+
+    def __init__(self, *args, **kwargs):  # pragma: no cover - guidance only
+        raise TypeError("use Lexicon.load(path) or Lexicon.default(language)")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> "Lexicon":
+        p = Path(path)
+        try:
+            f = open(p, "rb")
+        except OSError as e:
+            raise LexiconFormatError(f"cannot open: {e.strerror or e}", str(p)) from None
+        with f:
+            size = os.fstat(f.fileno()).st_size
+            if size == 0:
+                raise LexiconFormatError(f"truncated header: expected {graphfile.HEADER_SIZE} bytes, got 0", str(p), 0)
+            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            return cls._from_buffer(mm, size, str(p))
+        except BaseException:
+            mm.close()
+            raise
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "<bytes>") -> "Lexicon":
+        """A lexicon from the bytes of a graph file (checked like a file)."""
+        return cls._from_buffer(bytes(data), len(data), name)
+
+    @classmethod
+    def _from_buffer(cls, buf, size: int, name: str) -> "Lexicon":
+        try:
+            header = graphfile.unpack_header(memoryview(buf)[: graphfile.HEADER_SIZE], size)
+        except graphfile.FormatProblem as e:
+            raise LexiconFormatError(e.message, name, e.offset) from None
+        try:
+            alphabet = get_alphabet(header.alphabet_name)
+        except Exception:
+            alphabet = None
+        if alphabet is None or tuple(alphabet.letters) != header.letters:
+            raise LexiconFormatError(
+                f"unknown alphabet {header.alphabet_name!r} with letters {''.join(header.letters)!r}", name, 88
+            )
+        if sys.byteorder != "little":  # pragma: no cover - big-endian hosts: copy and swap
+            import array
+
+            a = array.array("I", bytes(memoryview(buf)[graphfile.HEADER_SIZE:]))
+            a.byteswap()
+            view = memoryview(a)
+            owner = a
+        else:
+            view = memoryview(buf)[graphfile.HEADER_SIZE:].cast("I")
+            owner = buf
+        g = _graph.Graph(owner, view, header.alphabet_size)
+        problem = g.problem
+        if problem is not None:
+            msg, index = problem
+            raise LexiconFormatError(f"corrupt node array: {msg} at node {index}", name, graphfile.HEADER_SIZE + 4 * index)
+        if g.checksums != (header.node_sum, header.node_weighted_sum):
+            raise LexiconFormatError("node checksum mismatch (the node array is corrupt)", name, graphfile.HEADER_SIZE)
+        lex = object.__new__(cls)
+        lex.path = name
+        lex.alphabet = alphabet
+        lex.header = header
+        lex._graph = g
+        lex._mmap = buf if isinstance(buf, mmap.mmap) else None
+        return lex
+
+    @classmethod
+    def default(cls, language: str = "en") -> "Lexicon":
+        """The embedded lexicon of a language (or one built with ``wordsalvo lexicon fetch``)."""
+        return _default_lexicon(language)
+
+    # -- queries ------------------------------------------------------------------
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        codes = self._encode(word)
+        return codes is not None and self._graph.contains(codes)
+
+    def _encode(self, word: str) -> bytes | None:
+        mapping = self.alphabet.mapping
+        out = []
+        for ch in word:
+            m = mapping.get(ch)
+            if m is None:
+                return None
+            out.append(m)
+        s = "".join(out)
+        try:
+            return self.alphabet.encode(s)
+        except Exception:
+            return None
+
+    def contains_codes(self, codes: bytes) -> bool:
+        """Membership of a word given as tile codes (blank bits ignored)."""
+        return self._graph.contains(bytes(c & 0x7F for c in codes))
+
+    def __len__(self) -> int:
+        return self.header.word_count
+
+    def __iter__(self) -> Iterator[str]:
+        decode = self.alphabet.decode
+        for w in self._graph.dawg_words():
+            yield decode(w)
+
+    @property
+    def word_count(self) -> int:
+        return self.header.word_count
+
+    @property
+    def node_count(self) -> int:
+        return self.header.node_count
+
+    @property
+    def sha256(self) -> str:
+        return self.header.sha256
+
+    @property
+    def file_size(self) -> int:
+        return graphfile.HEADER_SIZE + 4 * self.header.node_count
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.path!r} alphabet={self.alphabet.name} words={self.word_count}>"
+
+
+_DEFAULTS: dict[str, Lexicon] = {}
+
+
+def _default_lexicon(language: str) -> Lexicon:
+    lex = _DEFAULTS.get(language)
+    if lex is not None:
+        return lex
+    name = f"{language}.wsg"
+    try:
+        res = resources.files("wordsalvo.data").joinpath(name)
+        if res.is_file():
+            with resources.as_file(res) as p:
+                lex = Lexicon.load(p)
+    except (FileNotFoundError, ModuleNotFoundError):
+        lex = None
+    if lex is None:
+        try:
+            from .lexicon_fetch import cached_graph_path  # built on demand (German, ...)
+        except ImportError:
+            cached_graph_path = None
+        p = cached_graph_path(language) if cached_graph_path else None
+        if p is not None and Path(p).is_file():
+            lex = Lexicon.load(p)
+    if lex is None:
+        raise LexiconFormatError(
+            f"no lexicon for language {language!r}: not embedded in this installation and not built yet "
+            f"(try `wordsalvo lexicon fetch {language}`)"
+        )
+    _DEFAULTS[language] = lex
+    return lex

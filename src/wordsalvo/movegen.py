@@ -1,0 +1,89 @@
+"""The move generator: every legal move, the best moves, and move validation."""
+
+from __future__ import annotations
+
+from ._core import _movegen
+from .errors import WordSalvoError
+from .lexicon import Lexicon
+from .moves import MOVE_DTYPE, Move, MoveList
+from .position import Position
+from .rules import Rules
+
+if _movegen.MOVE_DTYPE != MOVE_DTYPE:  # pragma: no cover - build consistency
+    raise ImportError("wordsalvo: the compiled move record does not match moves.MOVE_DTYPE; rebuild the package")
+
+
+class MoveGenerator:
+    """Finds, scores and ranks every legal move of a position.
+
+    Owns the C working memory (cross sets, anchors, output buffer) and keeps the
+    last board it saw, so consecutive positions of one game only recompute the
+    lanes that changed.  Use one generator per thread; lexicons may be shared.
+    """
+
+    def __init__(self, lexicon: Lexicon, rules: Rules):
+        if tuple(lexicon.alphabet.letters) != tuple(rules.alphabet.letters):
+            raise WordSalvoError(
+                f"lexicon alphabet {lexicon.alphabet.name!r} does not match rule set {rules.name!r} "
+                f"(alphabet {rules.alphabet.name!r})"
+            )
+        self.lexicon = lexicon
+        self.rules = rules
+        self._gen = _movegen.Generator(
+            lexicon._graph,
+            rules.letter_multipliers,
+            rules.word_multipliers,
+            list(rules.square_bonus),
+            list(rules.tile_values),
+            rules.bingo_bonus,
+            rules.rack_size,
+            rules.start_square,
+        )
+
+    def _load(self, pos: Position, rack: str | None) -> None:
+        if pos.rules.alphabet != self.rules.alphabet:
+            raise WordSalvoError(
+                f"position uses alphabet {pos.rules.alphabet.name!r}, the generator {self.rules.alphabet.name!r}"
+            )
+        counts = pos.rack_counts(rack)
+        self._gen.set_position(bytes(pos.board.tiles), counts)
+
+    def generate(self, pos: Position, rack: str | None = None) -> MoveList:
+        """Every legal tile placement for the rack on turn (or ``rack``)."""
+        self._load(pos, rack)
+        records = self._gen.generate_all()
+        return MoveList(records, bytes(pos.board.tiles), self.rules.alphabet)
+
+    def count(self, pos: Position, rack: str | None = None) -> int:
+        """The number of legal moves, without keeping them."""
+        self._load(pos, rack)
+        return int(self._gen.count_all())
+
+    def best(self, pos: Position, n: int | None = None, rack: str | None = None) -> Move | MoveList | None:
+        """The best move by score (None when there is no legal placement), or with
+        ``n`` the n best as a MoveList, best first.  Exactly the first moves of
+        ``generate(pos).sorted()``, found with shadow bounds without generating all."""
+        if n is not None and n < 1:
+            raise WordSalvoError(f"n: expected a whole number >= 1, got {n}")
+        self._load(pos, rack)
+        records = self._gen.best(1 if n is None else n)
+        moves = MoveList(records, bytes(pos.board.tiles), self.rules.alphabet)
+        if n is None:
+            return moves[0] if len(moves) else None
+        return moves
+
+    def validate(self, pos: Position, notation: str, rack: str | None = None) -> Move:
+        """The move a notation such as ``8H WO(R)D`` describes, scored, with the words it
+        forms; raises :class:`~wordsalvo.IllegalMoveError` (with ``.reason`` and every
+        invalid word in ``.words``) or :class:`~wordsalvo.NotationError`."""
+        from .validate import validate_move
+
+        return validate_move(pos, notation, self.lexicon, rack=rack)
+
+    def cross_set(self, pos: Position, direction: int, row: int, col: int) -> tuple[set[str], int, bool]:
+        """The letters allowed on an empty square for moves in ``direction``, its cross
+        score and whether it has a perpendicular word (for tests and analysis)."""
+        self._load(pos, "")
+        mask, score = self._gen.cross_set(direction, row * 15 + col)
+        letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}
+        return letters, score, bool(mask & 1)
