@@ -282,23 +282,22 @@ def test_turkish_blank_dotted_and_dotless_i():
 
 
 def test_star_pays_once_even_when_its_tile_forms_two_words():
-    rules = turkish_rules(star=(8, 8))  # 9I
+    rules = turkish_rules(star=(8, 9))  # 9J, a plain square
     board = Board(TR)
-    board[7, 8] = TR.code("A")  # 8I
-    board[8, 7] = TR.code("O")  # 9H
-    # L on 9I (a 2L square on the Turkish board: row 9 ". D . . . . D . D" -> col 8 is D)
-    res = check_placement(board, rules, [9] * 30, [(8, 8, TR.code("L"))], words("OL", "AL"))
+    board[7, 9] = TR.code("A")  # 8J, above the star
+    board[8, 8] = TR.code("O")  # 9I (a 2L, but an old tile: no premium)
+    res = check_placement(board, rules, [9] * 30, [(8, 9, TR.code("L"))], words("OL", "AL"))
     assert res.legal
-    assert res.words_score == (2 + 1 * 2) + (1 + 1 * 2)  # OL: O2 + L1 on 2L; AL: A1 + L1 on 2L
-    assert res.star_bonus == 25 and res.score == 7 + 25
+    assert res.words_score == (2 + 1) + (1 + 1)  # OL: O2 + L1; AL: A1 + L1
+    assert res.star_bonus == 25 and res.score == 5 + 25
 
 
 def test_star_under_an_old_tile_pays_nothing():
-    rules = turkish_rules(star=(7, 7))
+    rules = turkish_rules(star=(7, 8))  # 8I, a plain square
     board = Board(TR)
-    put(board, "8H AT")
+    put(board, "8H AT")  # the T lies on the star: that play got the bonus
     res = check(board, rules, "8H (AT)A", words("ATA"))
-    assert res.legal and res.star_bonus == 0
+    assert res.legal and res.star_bonus == 0 and res.score == 3
 
 
 # -- illegal moves: every reason ----------------------------------------------------------------
