@@ -167,3 +167,44 @@ def test_cli_fetch_words_only_with_hunspell_program(capsys, tmp_path):
     assert "hunspell program" in out and "tr: " in out
     words = gzip.decompress((tmp_path / "cache" / "tr.txt.gz").read_bytes()).decode().split()
     assert "KEDİ" in words and "ADI" in words and "ADİ" in words and "IRMAKLER" in words
+
+
+# -- with the graph compiler (skips until the extension is built) ---------------------------
+def _compiler():
+    try:
+        from wordsalvo.lexicon import Lexicon, compile_lexicon
+    except ImportError as e:
+        pytest.skip(f"the graph compiler is not built: {e}")
+    return Lexicon, compile_lexicon
+
+
+def test_fetch_compiles_graph_that_default_finds(monkeypatch, tmp_path):
+    Lexicon, _ = _compiler()
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    res = lf.fetch("tr", dictionary=DATA / "num", checker=AcceptAll())
+    assert res.graph == tmp_path / "tr.wsg" == lf.cached_graph_path("tr")
+    lex = Lexicon.load(str(res.graph))
+    assert "KEDİ" in lex and "ADI" in lex and "ADİ" in lex and "KEDI" not in lex
+    assert len(lex) == res.report.words
+    assert "compile" in res.report.seconds
+
+
+def test_cli_build_and_info(capsys, tmp_path):
+    _compiler()
+    src = tmp_path / "words.txt"
+    src.write_text("kedi\nadı\nadi\nİzmir'de\nx\nkedi\n", encoding="utf-8")
+    out = tmp_path / "tr.wsg"
+    assert main(["lexicon", "build", str(src), "-o", str(out), "--alphabet", "tr", "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "3 words" in text and "apostrophe" in text and "duplicate" in text
+    assert main(["lexicon", "info", str(out)]) == 0
+    info = capsys.readouterr().out
+    assert "alphabet: tr" in info and "words: 3" in info and "nodes:" in info and "sha256:" in info
+
+
+def test_cli_info_bad_file(capsys, tmp_path):
+    pytest.importorskip("wordsalvo.graphfile", reason="the graph file module is not there yet")
+    bad = tmp_path / "bad.wsg"
+    bad.write_bytes(b"not a graph at all" * 20)
+    assert main(["lexicon", "info", str(bad)]) == 2
+    assert "bad.wsg" in capsys.readouterr().err

@@ -1,0 +1,74 @@
+"""The committed lexicon sources in lexicon_build/: manifests agree with the lists they describe.
+
+Reads only files of this repository (never the shared folder of the dev machine).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from wordsalvo.alphabet import ALPHABETS, LINE_OK
+
+BUILD = Path(__file__).resolve().parent.parent / "lexicon_build"
+# the folders this issue owns; en is checked the same way when its folder is there
+FOLDERS = [p.parent for p in sorted(BUILD.glob("*/manifest.toml"))]
+
+REQUIRED = {"embed", "alphabet", "output", "source_name", "version", "licence", "normalisation", "word_count"}
+
+
+def manifest(folder: Path) -> dict:
+    return tomllib.loads((folder / "manifest.toml").read_text(encoding="utf-8"))
+
+
+def test_seed_folders_exist():
+    names = {f.name for f in FOLDERS}
+    assert {"nl", "tr", "de"} <= names
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
+def test_manifest_keys(folder):
+    m = manifest(folder)
+    assert REQUIRED <= set(m), REQUIRED - set(m)
+    assert m["alphabet"] in ALPHABETS
+    if m["embed"]:
+        assert (folder / m["source"]).is_file()
+        assert (folder / m["notice"]).is_file()
+        assert m["output"] == f"{folder.name}.wsg"
+        assert (folder / m["source"]).stat().st_size < 8_000_000  # committed files stay small
+
+
+def test_german_list_is_not_committed():
+    de = BUILD / "de"
+    assert manifest(de)["embed"] is False
+    assert not [p for p in de.iterdir() if p.suffix in (".gz", ".txt", ".wsg", ".xz")]
+
+
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if manifest(f)["embed"]], ids=lambda f: f.name)
+def test_embedded_list_matches_manifest(folder):
+    m = manifest(folder)
+    data = gzip.decompress((folder / m["source"]).read_bytes())
+    assert hashlib.sha256(data).hexdigest() == m["source_sha256"]
+    words = data.decode("utf-8").split("\n")
+    assert words[-1] == ""
+    words = words[:-1]
+    assert len(words) == m["word_count"]
+    assert words == sorted(set(words))  # unique, sorted by code point
+    alphabet = ALPHABETS[m["alphabet"]]
+    letters = set(alphabet.letters)
+    for w in words:  # no letter outside the alphabet, 2..15
+        assert 2 <= len(w) <= 15 and set(w) <= letters, w
+    # normalisation is idempotent on the committed list (spot check, all would be slow for tr)
+    for w in words[:: max(1, len(words) // 5000)]:
+        assert alphabet.normalize(w) == (w, LINE_OK)
+
+
+def test_turkish_list_has_both_i():
+    m = manifest(BUILD / "tr")
+    words = set(gzip.decompress((BUILD / "tr" / m["source"]).read_bytes()).decode("utf-8").split())
+    assert {"KEDİ", "ADI", "ADİ", "KEDİLER", "HALA"} <= words
+    assert "KEDI" not in words and "KEDILER" not in words
