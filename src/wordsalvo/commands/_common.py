@@ -1,0 +1,115 @@
+"""Helpers shared by the position commands (``moves``, ``best``, ``validate``).
+
+Every helper turns bad input into a :class:`~wordsalvo.WordSalvoError` whose
+message says what was expected, what came and where, so the CLI's one error
+handler can print it as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import LexiconFormatError, PositionError, RulesError
+from ..lexicon import Lexicon
+from ..position import Position
+from ..rules import Rules, preset_names
+
+
+def add_rules_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--rules", default="classic-en", metavar="NAME|FILE",
+        help=f"rule set: a preset ({', '.join(preset_names())}) or a .toml rule set file "
+             "(default: classic-en)",
+    )
+
+
+def add_lexicon_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lexicon", metavar="FILE",
+        help="compiled lexicon (.wsg, see `wordsalvo lexicon build`); "
+             "default: the embedded lexicon of the rule set's language",
+    )
+
+
+def load_rules(spec: str) -> Rules:
+    """A preset by name, or a rule set file when ``spec`` is a path."""
+    if spec.endswith(".toml") or "/" in spec or "\\" in spec or Path(spec).is_file():
+        return Rules.load(spec)
+    return Rules.preset(spec)
+
+
+def load_lexicon(path: str | None, rules: Rules) -> Lexicon:
+    """``--lexicon FILE``, or the embedded lexicon of the rules' language."""
+    if path is None:
+        return Lexicon.default(rules.alphabet.name)
+    lex = Lexicon.load(path)
+    if tuple(lex.alphabet.letters) != tuple(rules.alphabet.letters):
+        raise LexiconFormatError(
+            f"lexicon alphabet {lex.alphabet.name!r} does not match rule set {rules.name!r} "
+            f"(alphabet {rules.alphabet.name!r})", path,
+        )
+    return lex
+
+
+def read_text(source: str) -> str:
+    """The text of a file, or of standard input for ``-``."""
+    if source == "-":
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        name = "<stdin>"
+    else:
+        try:
+            data = Path(source).read_bytes()
+        except OSError as e:
+            raise PositionError(f"{source}: cannot read the positions file: {e.strerror or e}") from None
+        name = source
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PositionError(f"{name}: expected UTF-8 text, got a bad byte at offset {e.start}") from None
+
+
+def is_position_line(line: str) -> bool:
+    """False for blank lines and ``#`` comments (they keep their line number)."""
+    s = line.strip()
+    return bool(s) and not s.startswith("#")
+
+
+def read_position(arg: str | None, rules: Rules, line: int = 0) -> Position:
+    """A position from a CGP line given on the command line, a CGP file (its
+    ``line``-th position line, 0-based), ``-`` for standard input, or None for the
+    empty board."""
+    if arg is None:
+        return Position.empty(rules)
+    text = arg
+    if arg == "-" or len(arg.split()) == 1:  # a CGP line has at least two fields: a file name
+        if arg != "-" and not Path(arg).is_file():
+            raise PositionError(f"expected a CGP line ('<board> <rack> ...') or a positions file, got {arg!r}")
+        origin = "<stdin>" if arg == "-" else arg
+        lines = [ln for ln in read_text(arg).splitlines() if is_position_line(ln)]
+        if not lines:
+            raise PositionError(f"{origin}: expected a CGP line, got no position")
+        if not 0 <= line < len(lines):
+            raise PositionError(f"{origin}: expected a position index 0..{len(lines) - 1}, got {line}")
+        text = lines[line]
+    return Position.from_cgp(text, rules=rules)
+
+
+def apply_rack(pos: Position, rack: str | None) -> Position:
+    """The position with the rack on turn replaced by ``rack`` (checked against the
+    alphabet, the rack size and the tile set)."""
+    if rack is None:
+        return pos
+    racks = list(pos.racks) or [""]
+    racks[0] = rack
+    new = Position(pos.rules, pos.board.copy(), racks, list(pos.scores) + [0] * (len(racks) - len(pos.scores)),
+                   pos.scoreless_turns, dict(pos.opcodes))
+    new.check_tiles()
+    return new
+
+
+__all__ = [
+    "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "read_text",
+    "is_position_line", "read_position", "apply_rack", "RulesError",
+]
