@@ -90,6 +90,11 @@ class BuildExtWithLexicons(build_ext):
                 continue
             source = manifest.parent / spec["source"]
             dest = out_dir / spec["output"]
+            if spec.get("notice"):
+                # the licence notice travels with the graph built from the list
+                out_dir.mkdir(parents=True, exist_ok=True)
+                notice = (manifest.parent / spec["notice"]).read_bytes()
+                (out_dir / (Path(spec["output"]).stem + "-NOTICE.txt")).write_bytes(notice)
             if dest.exists() and dest.stat().st_mtime >= max(source.stat().st_mtime, manifest.stat().st_mtime, graph_so.stat().st_mtime):
                 continue
             stats = graphfile.compile_file(source, dest, alphabet_mod.get_alphabet(spec["alphabet"]), graph_mod)
