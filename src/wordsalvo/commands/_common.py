@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import LexiconFormatError, PositionError, RulesError
 from ..lexicon import Lexicon
-from ..position import Position
+from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
 
@@ -101,6 +101,7 @@ def apply_rack(pos: Position, rack: str | None) -> Position:
     alphabet, the rack size and the tile set)."""
     if rack is None:
         return pos
+    rack_counts(pos.rules, rack, where="--rack")
     racks = list(pos.racks) or [""]
     racks[0] = rack
     new = Position(pos.rules, pos.board.copy(), racks, list(pos.scores) + [0] * (len(racks) - len(pos.scores)),
