@@ -14,12 +14,13 @@ from .errors import (
     RulesError,
     WordSalvoError,
 )
+from .game import Game
 from .rules import Rules
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Rules",
+    "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules",
     "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
 ]

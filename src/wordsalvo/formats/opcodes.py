@@ -1,0 +1,73 @@
+"""The rule-set opcodes shared by CGP lines and GCG headers.
+
+* ``rs NAME`` — the rule set (a preset name, e.g. ``wordsalvo-en``);
+* ``bseed N`` — the board seed: the random premium board (WordSalvo, Wordfeud)
+  or the random star squares (Turkish) of that seed;
+* ``stars r,c r,c ...`` — star squares, 0-based ``row,col`` as in the rule set
+  files; written when the rules have star squares, and on reading they replace
+  the squares the preset and seed would give (a game that fixes its squares).
+
+:func:`rules_from_opcodes` turns them into a :class:`~wordsalvo.Rules`,
+:func:`rules_opcodes` is the inverse.  GCG writes the same values as ``#rules``,
+``#board_seed`` and ``#stars`` header lines.
+"""
+
+from __future__ import annotations
+
+from ..errors import PositionError, RulesError, WordSalvoError
+from ..rules import Rules
+
+__all__ = ["rules_from_opcodes", "rules_opcodes", "parse_stars", "format_stars"]
+
+
+def format_stars(squares) -> str:
+    return " ".join(f"{r},{c}" for r, c in squares)
+
+
+def parse_stars(text: str, where: str = "stars", error: type[WordSalvoError] = PositionError) -> tuple[tuple[int, int], ...]:
+    """``'3,5 11,9'`` -> ``((3, 5), (11, 9))``; every bad item is reported at once."""
+    out = []
+    bad = []
+    for item in text.split():
+        r, sep, c = item.partition(",")
+        if sep and r.isdigit() and c.isdigit() and int(r) < 15 and int(c) < 15:
+            out.append((int(r), int(c)))
+        else:
+            bad.append(item)
+    if bad:
+        raise error(f"{where}: expected squares as 0-based row,col (0..14), e.g. '3,5 11,9', got {', '.join(map(repr, bad))}")
+    return tuple(out)
+
+
+def rules_from_opcodes(opcodes: dict[str, str], default: str = "classic-en",
+                       error: type[WordSalvoError] = PositionError, where: str = "CGP opcode") -> Rules:
+    """The rules that ``rs``, ``bseed`` and ``stars`` describe (``default`` without ``rs``)."""
+    name = opcodes.get("rs", default).strip()
+    seed = None
+    if "bseed" in opcodes:
+        text = opcodes["bseed"].strip()
+        if not text.lstrip("-").isdigit():
+            raise error(f"{where} bseed: expected a whole number, got {text!r}")
+        seed = int(text)
+    try:
+        rules = Rules.preset(name, board_seed=seed)
+    except RulesError as e:
+        raise error(f"{where} rs/bseed: {e}") from None
+    if "stars" in opcodes:
+        stars = parse_stars(opcodes["stars"], f"{where} stars", error)
+        if stars != tuple(rules.star_squares):
+            try:
+                rules = rules.with_layout(rules.layout, star_squares=stars)
+            except RulesError as e:
+                raise error(f"{where} stars: {e}") from None
+    return rules
+
+
+def rules_opcodes(rules: Rules) -> dict[str, str]:
+    """``{"rs": ..., "bseed": ..., "stars": ...}`` for a rule set (only the ones that apply)."""
+    ops = {"rs": rules.name}
+    if rules.board_seed is not None:
+        ops["bseed"] = str(rules.board_seed)
+    if rules.star_squares:
+        ops["stars"] = format_stars(rules.star_squares)
+    return ops

@@ -1,0 +1,595 @@
+"""A whole game: bag, racks, turns, end rules and rack settlement.
+
+:class:`Game` plays one game of any rule set.  Everything that differs between
+rule sets is read from the rule set's data (``rules.swap``, ``rules.end``,
+``rules.settlement``, ``rules.players``, ``rules.timer``, ``rules.resign``,
+``rules.strict``, ``rules.deal``; see :mod:`wordsalvo.rules_schema`), never
+from its name.
+
+The bag
+-------
+The bag starts as the rule set's tiles in file order and is drawn from with a
+``random.Random(seed)``: each draw takes ``bag[rng.randrange(len(bag))]``
+(swapped with the last tile, then popped), returned tiles are appended.  The
+same seed and the same actions therefore give the same game, which is how a
+GCG record with ``#seed`` replays exactly.  With ``[deal]
+first_deal_min_vowels/consonants`` (Turkish) each first rack is built from
+that many random vowels, that many random consonants (blanks are neither),
+then random tiles; later draws are plain.
+
+Counters (all players together, as the rule set files define them)
+-----------------------------------------------------------------
+* the pass counter, for ``[end] all_pass_rounds`` and ``consecutive_passes``:
+  a pass adds one; a swap adds one unless ``[swap] resets_pass_counter``; a
+  time-out adds one when ``[timer] timeout_counts_as_pass``; a refused play in
+  strict mode adds one (the player made no play); anything else resets it;
+* the scoreless counter, for ``[end] scoreless_turns``: a turn whose kind is
+  in ``scoreless_turn_kinds`` (``pass``, ``swap``, ``refused-play``,
+  ``zero-score-play``, ``timeout``) adds one, any other turn resets it.  The
+  rule ends the game only while the bag holds fewer than
+  ``scoreless_turns_bag_below`` tiles (0 = any bag).
+
+Players who resign, lose on time (``on_timeout = "lose"``) or are eliminated
+by time-outs (``eliminate_after_timeouts``) leave the game; their rack stays
+with them, out of play.  When one player is left, that player wins.  With two
+or more left the game goes on; counters that say "every player" count the
+players still in.
+
+Every method that changes the game is atomic: when it raises, the game is
+exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from .alphabet import BLANK_BIT
+from .board import SIZE, Board
+from .errors import GameError, IllegalMoveError, IllegalMoveReason, NotationError, WordSalvoError
+from .lexicon import Lexicon
+from .movegen import MoveGenerator
+from .moves import Move, MoveList
+from .notation import parse_notation
+from .placement import PlacementResult, check_placement, squares_from_placement
+from .position import Position, rack_counts
+from .rules import Rules
+
+__all__ = ["Game", "Turn", "TURN_KINDS", "END_REASONS"]
+
+#: kinds of :class:`Turn` entries in :attr:`Game.history`
+TURN_KINDS = ("play", "swap", "pass", "refused-play", "timeout", "resign", "settle")
+#: values of :attr:`Game.end_reason`
+END_REASONS = (
+    "out",          # the bag is empty and a player emptied the rack ([end] rack_out)
+    "passes",       # [end] all_pass_rounds or consecutive_passes
+    "scoreless",    # [end] scoreless_turns
+    "resign",       # all other players resigned (or abandoned)
+    "timeout",      # a time-out lost the game ([timer] on_timeout = "lose")
+    "elimination",  # time-outs eliminated all other players ([timer] eliminate_after_timeouts)
+)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One entry of :attr:`Game.history`.
+
+    ``rack`` is the player's rack before the turn (for ``settle``: the rack whose
+    value is counted, which may be another player's); ``score`` is what the
+    entry added to ``player``'s score (negative when a settlement subtracts) and
+    ``total`` that player's score after it.
+    """
+
+    player: int
+    kind: str
+    rack: str
+    score: int
+    total: int
+    #: ``play`` / ``refused-play``: the move in notation (``8H WO(R)D``)
+    notation: str = ""
+    #: ``swap``: the tiles put back; ``settle``: the rack letters counted
+    tiles: str = ""
+    #: ``play`` / ``refused-play``: every word formed, main word first
+    words: tuple[str, ...] = ()
+    #: ``refused-play``: what the refused play would have scored
+    attempt_score: int = 0
+    #: ``settle``: the player whose rack is counted
+    rack_owner: int = -1
+
+    def __str__(self) -> str:
+        what = {"play": self.notation, "swap": f"swap {self.tiles}", "refused-play": f"refused {self.notation}",
+                "settle": f"({self.tiles})"}.get(self.kind, self.kind)
+        return f"player {self.player + 1}: {what} {self.score:+d} = {self.total}"
+
+
+@dataclass
+class _State:
+    """Everything that changes during a game (copied whole for atomic calls)."""
+
+    board: bytearray
+    bag: list[str]
+    rng_state: object
+    racks: list[str]
+    scores: list[int]
+    to_move: int
+    history: list[Turn]
+    pass_count: int = 0
+    scoreless_count: int = 0
+    timeouts: list[int] = field(default_factory=list)
+    out: list[bool] = field(default_factory=list)  # resigned / lost / eliminated
+    is_over: bool = False
+    end_reason: str | None = None
+    winners: tuple[int, ...] = ()
+
+    def copy(self) -> "_State":
+        return _State(bytearray(self.board), list(self.bag), self.rng_state, list(self.racks), list(self.scores),
+                      self.to_move, list(self.history), self.pass_count, self.scoreless_count,
+                      list(self.timeouts), list(self.out), self.is_over, self.end_reason, self.winners)
+
+
+class Game:
+    """One game of a rule set.
+
+    ``players``: the number of players (names ``Player1``...) or their names
+    (no spaces, no ``:``; they are the GCG nicknames).  ``seed``: the bag's
+    random seed.  ``strict``: a word not in the lexicon costs the turn instead
+    of being refused (None: the rule set's ``[strict] enabled``; True needs
+    ``enabled`` or ``table_may_choose``).  ``lexicon`` defaults to
+    ``Lexicon.default(rules.alphabet.name)``.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        lexicon: Lexicon | None = None,
+        players: int | Sequence[str] = 2,
+        seed: int = 0,
+        strict: bool | None = None,
+    ):
+        if not isinstance(rules, Rules):
+            raise GameError(f"expected a Rules object (e.g. Rules.preset('wordsalvo-en')), got {type(rules).__name__}")
+        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+            raise GameError(f"players: expected a number or a list of names, got {players!r}")
+        names = [f"Player{i + 1}" for i in range(players)] if isinstance(players, int) else [str(p) for p in players]
+        if not rules.players.min <= len(names) <= rules.players.max:
+            raise GameError(f"rule set {rules.name!r}: expected {rules.players.min}..{rules.players.max} players, "
+                            f"got {len(names)}")
+        bad = [n for n in names if not n or any(ch.isspace() for ch in n) or ":" in n]
+        if bad or len(set(names)) != len(names):
+            raise GameError(f"player names: expected distinct names without spaces or ':', got {names!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError(f"seed: expected a whole number, got {seed!r}")
+        if strict is None:
+            strict = rules.strict.enabled
+        elif strict and not (rules.strict.enabled or rules.strict.table_may_choose):
+            raise GameError(f"rule set {rules.name!r} has no strict mode ([strict] enabled and table_may_choose "
+                            "are false); expected strict=False or None")
+        self.rules = rules
+        self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
+        self.names = tuple(names)
+        self.seed = seed
+        self.strict = bool(strict)
+        self._gen = MoveGenerator(self.lexicon, rules)
+        #: plays refused in non-strict mode, as (player, notation, invalid words), for a table that shows them
+        self.refused_attempts: list[tuple[int, str, tuple[str, ...]]] = []
+        self._letter_order = {ch: i for i, ch in enumerate(rules.alphabet.letters)}
+        rng = random.Random(seed)
+        bag = [letter for letter, (count, _v) in rules.tiles.items() for _ in range(count)]
+        n = len(names)
+        self._s = _State(bytearray(SIZE * SIZE), bag, None, [""] * n, [0] * n, 0, [],
+                         timeouts=[0] * n, out=[False] * n)
+        self._rng = rng
+        self._first_deal()
+        self._s.rng_state = rng.getstate()
+
+    # -- the bag ----------------------------------------------------------------------
+    def _sort_rack(self, letters: str | list[str]) -> str:
+        order = self._letter_order
+        return "".join(sorted(letters, key=lambda ch: order.get(ch, len(order))))
+
+    def _draw_one(self, pool: list[int] | None = None) -> str:
+        bag = self._s.bag
+        if pool is None:
+            i = self._rng.randrange(len(bag))
+        else:
+            i = pool[self._rng.randrange(len(pool))]
+        bag[i], bag[-1] = bag[-1], bag[i]
+        return bag.pop()
+
+    def _draw(self, n: int) -> list[str]:
+        return [self._draw_one() for _ in range(min(n, len(self._s.bag)))]
+
+    def _first_deal(self) -> None:
+        deal = self.rules.deal
+        vowels = set(deal.vowels)
+        size = self.rules.rack_size
+        for p in range(len(self.names)):
+            tiles: list[str] = []
+            for want, is_kind in ((deal.first_deal_min_vowels, lambda t: t in vowels),
+                                  (deal.first_deal_min_consonants, lambda t: t != "?" and t not in vowels)):
+                for _ in range(want):
+                    pool = [i for i, t in enumerate(self._s.bag) if is_kind(t)]
+                    if not pool:
+                        raise GameError(f"rule set {self.rules.name!r}: the bag holds too few vowels or consonants "
+                                        f"for the first deal of {len(self.names)} players")
+                    tiles.append(self._draw_one(pool))
+            tiles += self._draw(size - len(tiles))
+            self._s.racks[p] = self._sort_rack(tiles)
+
+    # -- state ------------------------------------------------------------------------
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        saved = self._s.copy()
+        saved.rng_state = self._rng.getstate()
+        attempts = len(self.refused_attempts)
+        try:
+            yield
+        except BaseException:
+            self._s = saved
+            self._rng.setstate(saved.rng_state)
+            del self.refused_attempts[attempts:]
+            raise
+
+    @property
+    def board(self) -> Board:
+        """A copy of the board."""
+        return Board(self.rules.alphabet, bytes(self._s.board))
+
+    @property
+    def racks(self) -> list[str]:
+        """Every player's rack, in player order (``?`` = blank)."""
+        return list(self._s.racks)
+
+    @property
+    def rack(self) -> str:
+        """The rack of the player on turn."""
+        return self._s.racks[self._s.to_move]
+
+    @property
+    def bag(self) -> list[str]:
+        """The tiles in the bag, sorted (a copy)."""
+        return list(self._sort_rack(self._s.bag))
+
+    @property
+    def bag_count(self) -> int:
+        return len(self._s.bag)
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._s.scores)
+
+    @property
+    def to_move(self) -> int:
+        """Index of the player on turn (meaningless once the game is over)."""
+        return self._s.to_move
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        return tuple(self._s.history)
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.is_over
+
+    @property
+    def end_reason(self) -> str | None:
+        """One of :data:`END_REASONS`, or None while the game runs."""
+        return self._s.end_reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Indices of the winners (several on a tie; empty while the game runs)."""
+        return self._s.winners
+
+    @property
+    def players_left(self) -> tuple[int, ...]:
+        """Players still in the game (not resigned, lost on time or eliminated)."""
+        return tuple(i for i, o in enumerate(self._s.out) if not o)
+
+    @property
+    def pass_count(self) -> int:
+        return self._s.pass_count
+
+    @property
+    def scoreless_count(self) -> int:
+        return self._s.scoreless_count
+
+    def position(self) -> Position:
+        """The position for the player on turn: racks and scores rotated so theirs come first."""
+        s = self._s
+        order = [(s.to_move + k) % len(self.names) for k in range(len(self.names))]
+        return Position(self.rules, Board(self.rules.alphabet, bytes(s.board)), [s.racks[i] for i in order],
+                        [s.scores[i] for i in order], s.scoreless_count, _rules_opcodes(self.rules))
+
+    def __repr__(self) -> str:
+        state = f"over ({self.end_reason})" if self.is_over else f"player {self.to_move + 1} to move"
+        return (f"<Game {self.rules.name} seed={self.seed} {len(self._s.history)} turns, "
+                f"scores {'/'.join(map(str, self._s.scores))}, {state}>")
+
+    # -- moves ------------------------------------------------------------------------
+    def legal_moves(self) -> MoveList:
+        """Every legal tile placement of the player on turn (swaps and passes are not listed)."""
+        self._check_running()
+        return self._gen.generate(self.position())
+
+    def best_move(self) -> Move | None:
+        """The highest-scoring placement, or None when there is none."""
+        self._check_running()
+        return self._gen.best(self.position())
+
+    def _squares(self, move: Move | str) -> list[tuple[int, int, int]]:
+        board = Board(self.rules.alphabet, bytes(self._s.board))
+        if isinstance(move, Move):
+            return squares_from_placement(board, move.row, move.col, move.direction, move.tiles)
+        if isinstance(move, str):
+            return squares_from_placement(board, *parse_notation(move, board))
+        raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
+
+    def _check(self, squares: list[tuple[int, int, int]]) -> PlacementResult:
+        board = Board(self.rules.alphabet, bytes(self._s.board))
+        return check_placement(board, self.rules, rack_counts(self.rules, self.rack), squares,
+                               self.lexicon.__contains__)
+
+    def preview(self, move: Move | str) -> PlacementResult:
+        """What a tentative play would do: ``.legal``, ``.words`` and ``.score``, or ``.reasons``
+        and ``.problems``.  Changes nothing.  A notation that cannot be read raises
+        :class:`~wordsalvo.NotationError`."""
+        self._check_running()
+        try:
+            squares = self._squares(move)
+        except IllegalMoveError as e:
+            return PlacementResult(tuple(e.reasons), (str(e),))
+        return self._check(squares)
+
+    def play(self, move: Move | str) -> Turn:
+        """Play a placement (a :class:`Move` or a notation such as ``8H WO(R)D``).
+
+        An illegal move raises :class:`~wordsalvo.IllegalMoveError` (``.reason``,
+        ``.reasons``, ``.words``) and changes nothing; in strict mode a move whose
+        only fault is words not in the lexicon instead costs the turn (a
+        ``refused-play`` turn) and the error is not raised.
+        """
+        self._check_running()
+        with self._atomic():
+            squares = self._squares(move)
+            result = self._check(squares)
+            player = self._s.to_move
+            rack = self.rack
+            if not result.legal:
+                if result.reasons == (IllegalMoveReason.INVALID_WORDS,):
+                    notation = self._notation(result)
+                    if self.strict:
+                        turn = Turn(player, "refused-play", rack, 0, self._s.scores[player], notation,
+                                    words=tuple(w.word for w in result.words), attempt_score=result.score)
+                        self._end_turn(turn, "refused-play")
+                        return turn
+                    self.refused_attempts.append((player, notation, result.invalid_words))
+                result.raise_if_illegal()
+            left = Counter(rack)
+            for _r, _c, code in squares:
+                left["?" if code & BLANK_BIT else self.rules.alphabet.letter(code)] -= 1
+            for r, c, code in squares:
+                self._s.board[r * SIZE + c] = code
+            new_rack = list(left.elements()) + self._draw(len(squares))
+            self._s.racks[player] = self._sort_rack(new_rack)
+            self._s.scores[player] += result.score
+            turn = Turn(player, "play", rack, result.score, self._s.scores[player],
+                        self._notation(result, before=True, squares=squares),
+                        words=tuple(w.word for w in result.words))
+            kind = "play" if result.score else "zero-score-play"
+            if self.rules.end.rack_out and not self._s.bag and not self._s.racks[player]:
+                self._s.history.append(turn)
+                self._finish("out", self.rules.settlement.after_out, finisher=player)
+                return turn
+            self._end_turn(turn, kind)
+            return turn
+
+    def _notation(self, result: PlacementResult, before: bool = True,
+                  squares: list[tuple[int, int, int]] | None = None) -> str:
+        from .notation import format_notation
+
+        board = Board(self.rules.alphabet, bytes(self._s.board))
+        if squares is not None:  # already placed: undo the new tiles on the copy
+            for r, c, _code in squares:
+                board.tiles[r * SIZE + c] = 0
+        row, col, direction, tiles = result.placement
+        return format_notation(board, row, col, direction, tiles)
+
+    def swap(self, tiles: str | None = None) -> Turn:
+        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
+
+        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
+        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
+        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
+        """
+        self._check_running()
+        sw = self.rules.swap
+        rack = self.rack
+        if tiles is None:
+            tiles = rack
+        if not isinstance(tiles, str):
+            raise GameError(f"swap: expected the tiles as letters (e.g. 'AEI', '?' = blank), got {tiles!r}")
+        tiles = tiles.strip()
+        if not tiles:
+            raise GameError("swap: expected at least one tile to swap, got none (use pass_turn to pass)")
+        missing = Counter(tiles) - Counter(rack)
+        if missing:
+            raise GameError(f"swap: expected tiles from the rack {rack!r}, got {tiles!r} "
+                            f"({''.join(sorted(missing.elements()))} not on the rack)")
+        if sw.whole_rack and len(tiles) != len(rack):
+            raise GameError(f"swap: rule set {self.rules.name!r} swaps the whole rack only: expected {rack!r}, "
+                            f"got {tiles!r}")
+        bag = len(self._s.bag)
+        if bag < sw.min_bag:
+            raise GameError(f"swap: the bag must hold at least {sw.min_bag} tiles, it holds {bag}")
+        if sw.bag_must_cover_swap and bag < len(tiles):
+            raise GameError(f"swap: the bag must hold at least as many tiles as are swapped ({len(tiles)}), "
+                            f"it holds {bag}")
+        with self._atomic():
+            player = self._s.to_move
+            kept = Counter(rack) - Counter(tiles)
+            if sw.draw_before_return:
+                drawn = self._draw(len(tiles))
+                self._s.bag.extend(tiles)
+            else:
+                self._s.bag.extend(tiles)
+                drawn = self._draw(len(tiles))
+            self._s.racks[player] = self._sort_rack(list(kept.elements()) + drawn)
+            turn = Turn(player, "swap", rack, 0, self._s.scores[player], tiles=self._sort_rack(tiles))
+            self._end_turn(turn, "swap")
+            return turn
+
+    def pass_turn(self) -> Turn:
+        """Pass: the turn ends with no play."""
+        self._check_running()
+        with self._atomic():
+            player = self._s.to_move
+            turn = Turn(player, "pass", self.rack, 0, self._s.scores[player])
+            self._end_turn(turn, "pass")
+            return turn
+
+    def timeout(self) -> Turn:
+        """The player on turn ran out of time: per ``[timer] on_timeout`` the turn ends
+        (``end-turn``; ``eliminate_after_timeouts`` in a row eliminate the player) or the
+        player loses (``lose``).  A rule set without a clock raises GameError."""
+        self._check_running()
+        t = self.rules.timer
+        if not t.per_move_seconds and not t.table_may_choose:
+            raise GameError(f"rule set {self.rules.name!r} has no per-move clock ([timer] per_move_seconds = 0), "
+                            "so no time-out can happen")
+        with self._atomic():
+            player = self._s.to_move
+            turn = Turn(player, "timeout", self.rack, 0, self._s.scores[player])
+            if t.on_timeout == "lose":
+                self._s.history.append(turn)
+                self._leave(player, "timeout")
+                return turn
+            self._s.timeouts[player] += 1
+            self._end_turn(turn, "timeout")
+            if (t.eliminate_after_timeouts and not self._s.is_over
+                    and self._s.timeouts[player] >= t.eliminate_after_timeouts):
+                self._leave(player, "elimination")
+            return turn
+
+    def resign(self, player: int | None = None) -> Turn:
+        """``player`` (default: the one on turn) resigns, at any time.  With one player
+        left that player wins whatever the score (``[resign]``); scores stay."""
+        self._check_running()
+        if not self.rules.resign.allowed:
+            raise GameError(f"rule set {self.rules.name!r} does not allow resigning ([resign] allowed = false)")
+        player = self._player(player)
+        with self._atomic():
+            turn = Turn(player, "resign", self._s.racks[player], 0, self._s.scores[player])
+            self._s.history.append(turn)
+            self._leave(player, "resign")
+            return turn
+
+    def abandon(self, player: int | None = None) -> Turn:
+        """A player leaves an online game: a resignation when ``[resign]
+        abandon_counts_as_resign``, else a time-out of their turn."""
+        if self.rules.resign.abandon_counts_as_resign:
+            return self.resign(player)
+        player = self._player(player)
+        if player != self._s.to_move:
+            raise GameError(f"abandon: player {player + 1} is not on turn; in rule set {self.rules.name!r} an "
+                            "abandoned game runs out of time on the player's own turn")
+        return self.timeout()
+
+    # -- turn machinery -----------------------------------------------------------------
+    def _player(self, player: int | None) -> int:
+        if player is None:
+            return self._s.to_move
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
+            raise GameError(f"expected a player index 0..{len(self.names) - 1}, got {player!r}")
+        if self._s.out[player]:
+            raise GameError(f"player {player + 1} ({self.names[player]}) has already left the game")
+        return player
+
+    def _check_running(self) -> None:
+        if self._s.is_over:
+            raise GameError(f"the game is over ({self._s.end_reason}); expected a running game")
+
+    def _end_turn(self, turn: Turn, kind: str) -> None:
+        """Record a turn of the player on turn, update the counters, check the end rules, move on."""
+        s = self._s
+        rules = self.rules
+        s.history.append(turn)
+        if kind != "timeout":
+            s.timeouts[turn.player] = 0
+        counts_as_pass = (
+            kind in ("pass", "refused-play")
+            or (kind == "swap" and not rules.swap.resets_pass_counter)
+            or (kind == "timeout" and rules.timer.timeout_counts_as_pass)
+        )
+        s.pass_count = s.pass_count + 1 if counts_as_pass else 0
+        s.scoreless_count = s.scoreless_count + 1 if kind in rules.end.scoreless_turn_kinds else 0
+        end = rules.end
+        active = len(self.players_left)
+        if (end.all_pass_rounds and s.pass_count >= end.all_pass_rounds * active) or (
+                end.consecutive_passes and s.pass_count >= end.consecutive_passes):
+            self._finish("passes", rules.settlement.after_passes)
+            return
+        if end.scoreless_turns and s.scoreless_count >= end.scoreless_turns and (
+                not end.scoreless_turns_bag_below or len(s.bag) < end.scoreless_turns_bag_below):
+            self._finish("scoreless", rules.settlement.after_scoreless)
+            return
+        self._advance()
+
+    def _advance(self) -> None:
+        s = self._s
+        n = len(self.names)
+        p = s.to_move
+        for _ in range(n):
+            p = (p + 1) % n
+            if not s.out[p]:
+                s.to_move = p
+                return
+
+    def _leave(self, player: int, reason: str) -> None:
+        s = self._s
+        s.out[player] = True
+        left = self.players_left
+        if len(left) <= 1:
+            s.is_over = True
+            s.end_reason = reason
+            s.winners = left
+            return
+        if s.to_move == player:
+            self._advance()
+
+    def _finish(self, reason: str, settlement: str, finisher: int | None = None) -> None:
+        s = self._s
+        values = self.rules.tile_values
+        alphabet = self.rules.alphabet
+
+        def rack_value(rack: str) -> int:
+            return sum(0 if ch == "?" else values[alphabet.code(ch)] for ch in rack)
+
+        left = self.players_left
+        if settlement in ("play-out", "subtract-only"):
+            for p in left:
+                if p != finisher and s.racks[p]:
+                    v = rack_value(s.racks[p])
+                    s.scores[p] -= v
+                    s.history.append(Turn(p, "settle", s.racks[p], -v, s.scores[p], tiles=s.racks[p],
+                                          rack_owner=p))
+            if settlement == "play-out" and finisher is not None:
+                for p in left:
+                    if p != finisher and s.racks[p]:
+                        v = rack_value(s.racks[p])
+                        s.scores[finisher] += v
+                        s.history.append(Turn(finisher, "settle", s.racks[p], v, s.scores[finisher],
+                                              tiles=s.racks[p], rack_owner=p))
+        s.is_over = True
+        s.end_reason = reason
+        best = max(s.scores[p] for p in left)
+        s.winners = tuple(p for p in left if s.scores[p] == best)
+
+
+def _rules_opcodes(rules: Rules) -> dict[str, str]:
+    from .formats.opcodes import rules_opcodes
+
+    return rules_opcodes(rules)
