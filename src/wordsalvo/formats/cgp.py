@@ -57,7 +57,9 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
     opcode_text = " ".join(rest)
     opcodes = _parse_opcodes(opcode_text, src)
     if rules is None:
-        rules = Rules.preset(opcodes["rs"]) if "rs" in opcodes else Rules.preset("classic-en")
+        from .opcodes import rules_from_opcodes  # rs, bseed, stars
+
+        rules = rules_from_opcodes(opcodes, default="classic-en")
     alphabet = rules.alphabet
 
     rows = board_text.split("/")
