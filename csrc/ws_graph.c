@@ -11,17 +11,10 @@ void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum
     *weighted_sum = b;
 }
 
-int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alphabet_size,
-                      uint64_t *sum, uint64_t *weighted_sum, uint32_t *bad_index) {
-    uint64_t a = 0, b = 0;
-    *bad_index = 0;
-    *sum = 0;
-    *weighted_sum = 0;
-    if (node_count < 3) return WS_GRAPH_TOO_SMALL;
+/* The precise check: finds the first bad entry and says why. */
+static int validate_slow(const uint32_t *nodes, uint32_t node_count, unsigned alphabet_size, uint32_t *bad_index) {
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t root = ws_node_index(nodes[i]);
-        a += nodes[i];
-        b += a;
         if (root < 2 || root >= node_count || (nodes[i] & ~WS_NODE_INDEX_MASK & ~WS_NODE_END)) {
             *bad_index = i;
             return WS_GRAPH_BAD_ROOT;
@@ -31,37 +24,54 @@ int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alpha
         uint32_t node = nodes[i];
         uint32_t child = ws_node_index(node);
         unsigned tile = ws_node_tile(node);
-        a += node;
-        b += a;
-        if (child != 0 && (child < 2 || child >= node_count)) {
-            *bad_index = i;
-            return WS_GRAPH_INDEX_RANGE;
-        }
-        if (tile > alphabet_size) {
-            *bad_index = i;
-            return WS_GRAPH_TILE_RANGE;
-        }
-        if (tile == 0 && (child == 0 || ws_node_accepts(node))) {
-            *bad_index = i;
-            return WS_GRAPH_SEPARATOR;
-        }
-        if (child == 0 && !ws_node_accepts(node)) {
-            *bad_index = i;
-            return WS_GRAPH_DEAD_ARC;
-        }
+        *bad_index = i;
+        if (child != 0 && (child < 2 || child >= node_count)) return WS_GRAPH_INDEX_RANGE;
+        if (tile > alphabet_size) return WS_GRAPH_TILE_RANGE;
+        if (tile == 0 && (child == 0 || ws_node_accepts(node))) return WS_GRAPH_SEPARATOR;
+        if (child == 0 && !ws_node_accepts(node)) return WS_GRAPH_DEAD_ARC;
         if (!ws_node_is_end(node)) {
-            if (i + 1 >= node_count) {
-                *bad_index = i;
-                return WS_GRAPH_NO_END;
-            }
+            if (i + 1 >= node_count) return WS_GRAPH_NO_END;
             if (ws_node_tile(nodes[i + 1]) <= tile) {
                 *bad_index = i + 1;
                 return WS_GRAPH_ORDER;
             }
         }
     }
-    *sum = a;
-    *weighted_sum = b;
+    *bad_index = 0;
+    return WS_GRAPH_OK;
+}
+
+int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alphabet_size,
+                      uint64_t *sum, uint64_t *weighted_sum, uint32_t *bad_index) {
+    uint32_t bad = 0;
+    *bad_index = 0;
+    *sum = 0;
+    *weighted_sum = 0;
+    if (node_count < 3) return WS_GRAPH_TOO_SMALL;
+    /* Fast pass without branches (the compiler vectorises it); the precise pass
+     * runs only when something is wrong. */
+    for (uint32_t i = 2; i + 1 < node_count; i++) {
+        uint32_t node = nodes[i];
+        uint32_t child = node & WS_NODE_INDEX_MASK;
+        uint32_t tile = node >> WS_NODE_TILE_SHIFT;
+        uint32_t acc = (node >> 25) & 1;
+        uint32_t end = (node >> 24) & 1;
+        uint32_t next_tile = nodes[i + 1] >> WS_NODE_TILE_SHIFT;
+        bad |= (uint32_t)(child >= node_count) | ((uint32_t)(child != 0) & (uint32_t)(child < 2)) |
+               (uint32_t)(tile > alphabet_size) | ((uint32_t)(tile == 0) & ((uint32_t)(child == 0) | acc)) |
+               ((uint32_t)(child == 0) & (acc ^ 1)) | ((end ^ 1) & (uint32_t)(next_tile <= tile));
+    }
+    {
+        uint32_t last = nodes[node_count - 1];
+        bad |= !ws_node_is_end(last);
+        bad |= (ws_node_index(nodes[0]) < 2) | (ws_node_index(nodes[0]) >= node_count) |
+               (ws_node_index(nodes[1]) < 2) | (ws_node_index(nodes[1]) >= node_count);
+    }
+    if (bad) {
+        int problem = validate_slow(nodes, node_count, alphabet_size, bad_index);
+        if (problem != WS_GRAPH_OK) return problem;
+    }
+    ws_graph_checksum(nodes, node_count, sum, weighted_sum);
     return WS_GRAPH_OK;
 }
 
