@@ -15,12 +15,17 @@ from .errors import (
     WordSalvoError,
 )
 from .game import Game
+from .lexicon import BuildStats, Lexicon, compile_lexicon
+from .movegen import MoveGenerator
+from .moves import MOVE_DTYPE, Move, MoveList
+from .position import Position
 from .rules import Rules
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules",
+    "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
+    "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position",
     "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
 ]
