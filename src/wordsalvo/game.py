@@ -498,6 +498,47 @@ class Game:
                             "abandoned game runs out of time on the player's own turn")
         return self.timeout()
 
+    # -- records --------------------------------------------------------------------------
+    def to_gcg(self) -> str:
+        """The game as a GCG record (see :mod:`wordsalvo.formats.gcg`)."""
+        from .formats.gcg import to_gcg
+
+        return to_gcg(self)
+
+    @classmethod
+    def from_gcg(cls, text: str, rules: Rules | None = None, lexicon: Lexicon | None = None) -> "Game":
+        """Replay a GCG record; with ``#seed`` the bag replays exactly and every rack is checked."""
+        from .formats.gcg import from_gcg
+
+        return from_gcg(text, rules=rules, lexicon=lexicon)
+
+    def _force_rack(self, player: int, rack: str) -> None:
+        """Give ``player`` exactly ``rack`` (for records without a bag seed): the current
+        rack goes back to the bag and the tiles are taken from the bag, or, when the bag
+        lacks one, from another player's rack, who gets a random tile from the bag for it."""
+        s = self._s
+        if s.racks[player] == rack:
+            return
+        problems = rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks letters, size
+        del problems
+        with self._atomic():
+            s.bag.extend(s.racks[player])
+            s.racks[player] = ""
+            for ch in rack:
+                if ch in s.bag:
+                    s.bag.remove(ch)
+                    continue
+                for other in range(len(self.names)):
+                    if other != player and ch in s.racks[other] and s.bag:
+                        rest = list(s.racks[other])
+                        rest.remove(ch)
+                        s.racks[other] = self._sort_rack(rest + self._draw(1))
+                        break
+                else:
+                    raise GameError(f"rack {rack!r} of player {player + 1}: expected tiles that are not on the "
+                                    f"board, got {ch!r} (none left)")
+            s.racks[player] = self._sort_rack(rack)
+
     # -- turn machinery -----------------------------------------------------------------
     def _player(self, player: int | None) -> int:
         if player is None:
