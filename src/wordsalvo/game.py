@@ -430,6 +430,7 @@ class Game:
                             f"it holds {bag}")
         with self._atomic():
             player = self._s.to_move
+            tiles = self._sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
             kept = Counter(rack) - Counter(tiles)
             if sw.draw_before_return:
                 drawn = self._draw(len(tiles))
