@@ -20,6 +20,15 @@ from ..position import Position, rack_counts
 from ..rules import Rules
 
 
+_DIGITS = "0123456789"
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only, at most 9 of them (str.isdigit also accepts '²' and other
+    digits int() refuses, and int() refuses more than 4300 digits)."""
+    return 0 < len(text) <= 9 and all(ch in _DIGITS for ch in text)
+
+
 def _parse_opcodes(text: str, line: str) -> dict[str, str]:
     ops: dict[str, str] = {}
     text = text.strip()
@@ -51,7 +60,7 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
     if rest and "/" in rest[0] and not rest[0].endswith(";"):
         scores_text = rest[0]
         rest = rest[1:]
-        if rest and rest[0].isdigit():
+        if rest and _is_number(rest[0]):
             zero_text = rest[0]
             rest = rest[1:]
     opcode_text = " ".join(rest)
@@ -71,10 +80,14 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
         i = 0
         while i < len(row):
             ch = row[i]
-            if ch.isdigit():
+            if ch in _DIGITS:
                 j = i
-                while j < len(row) and row[j].isdigit():
+                while j < len(row) and row[j] in _DIGITS:
                     j += 1
+                if j - i > 3:
+                    raise PositionError(
+                        f"CGP board row {r + 1}: expected a run of 1..{SIZE} empty squares, got {row[i:j][:20]!r} in {row[:40]!r}"
+                    )
                 n = int(row[i:j])
                 if n == 0:
                     raise PositionError(f"CGP board row {r + 1}: a run of 0 empty squares in {row!r}")
@@ -106,6 +119,8 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
     if scores_text is not None:
         parts = scores_text.split("/")
         try:
+            if not all(_is_number(x.lstrip("-+")) for x in parts):
+                raise ValueError
             scores = [int(x) for x in parts]
         except ValueError:
             raise PositionError(f"CGP scores: expected whole numbers separated by '/', got {scores_text!r}") from None

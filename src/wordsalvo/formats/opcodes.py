@@ -46,7 +46,8 @@ def rules_from_opcodes(opcodes: dict[str, str], default: str = "classic-en",
     seed = None
     if "bseed" in opcodes:
         text = opcodes["bseed"].strip()
-        if not text.lstrip("-").isdigit():
+        digits = text.lstrip("-")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 20):
             raise error(f"{where} bseed: expected a whole number, got {text!r}")
         seed = int(text)
     try:
