@@ -20,7 +20,22 @@ from pathlib import Path
 from typing import Any
 
 from .alphabet import Alphabet, get_alphabet
+from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .errors import RulesError
+from .rules_schema import (
+    RANDOM_MODES,
+    SECTIONS,
+    DealRules,
+    DisplayRules,
+    EndRules,
+    PlayerRules,
+    ResignRules,
+    SettlementRules,
+    StrictRules,
+    SwapRules,
+    TimerRules,
+    parse_section,
+)
 
 SIZE = 15
 SQUARES = SIZE * SIZE
@@ -34,6 +49,11 @@ PREMIUM_SYMBOLS = {
     "W": (1, 3),  # triple word
     "*": (1, 1),  # centre without bonus
 }
+
+#: keys of a rule set file, top level and [board]
+TOP_LEVEL_KEYS = ("name", "description", "alphabet", "rack_size", "bingo_bonus", "board", "tiles", *SECTIONS)
+BOARD_KEYS = ("layout", "centre", "star_squares", "star_bonus", "random", "random_star_count", "default_star_squares")
+_TYPE_WORDS = {int: "a whole number", str: "a string"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,8 +79,12 @@ class Rules:
     # -- derived data for the C core --------------------------------------------
     def __post_init__(self) -> None:
         problems = _check_core(self)
+        for name in SECTIONS:
+            section, section_problems = parse_section(name, self.extra.get(name))
+            problems.extend(section_problems)
+            object.__setattr__(self, name, section)
         if problems:
-            raise RulesError(f"rule set {self.name!r} has {len(problems)} problem(s): " + "; ".join(problems), problems)
+            raise RulesError(_problem_message(f"rule set {self.name!r}", problems), problems)
         lm = bytearray(SQUARES)
         wm = bytearray(SQUARES)
         for r, row in enumerate(self.layout):
@@ -84,6 +108,22 @@ class Rules:
     #: value per tile code (index 0 = blank = 0)
     tile_values: tuple[int, ...] = field(init=False, repr=False)
 
+    # -- game-level rules, typed (see rules_schema.py; defaults where the file is silent)
+    swap: SwapRules = field(init=False, repr=False)
+    end: EndRules = field(init=False, repr=False)
+    settlement: SettlementRules = field(init=False, repr=False)
+    players: PlayerRules = field(init=False, repr=False)
+    timer: TimerRules = field(init=False, repr=False)
+    resign: ResignRules = field(init=False, repr=False)
+    strict: StrictRules = field(init=False, repr=False)
+    deal: DealRules = field(init=False, repr=False)
+    display: DisplayRules = field(init=False, repr=False)
+
+    @property
+    def random_mode(self) -> str:
+        """What a board seed changes: ``"none"``, ``"premiums"`` or ``"stars"`` (``[board] random``)."""
+        return (self.extra.get("board") or {}).get("random", "none")
+
     @property
     def start_square(self) -> int:
         return self.centre[0] * SIZE + self.centre[1]
@@ -101,7 +141,17 @@ class Rules:
     # -- constructors -------------------------------------------------------------
     @classmethod
     def preset(cls, name: str, board_seed: int | None = None) -> "Rules":
-        """A built-in rule set by name (``classic-en``, ...)."""
+        """A built-in rule set by name (``wordsalvo-en``, ``turkish``, ...).
+
+        ``board_seed``: an integer gives the rule set's random board
+        (``[board] random = "premiums"``: WordSalvo, Wordfeud) or its random
+        star squares (``"stars"``: Turkish); the same seed gives the same board.
+        ``None`` gives the standard board, and for Turkish the star on the
+        file's ``default_star_squares``.  A seed for a fixed board (classic,
+        Woodword) is a :class:`RulesError`.
+        """
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name or name.startswith("."):
+            raise RulesError(f"expected a rule set name ({', '.join(preset_names())}), got {name!r}")
         try:
             text = resources.files("wordsalvo.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
         except (FileNotFoundError, OSError):
@@ -110,7 +160,7 @@ class Rules:
 
     @classmethod
     def load(cls, path: str | Path, board_seed: int | None = None) -> "Rules":
-        """Read a rule set file; reports every problem in it at once."""
+        """Read a rule set file; reports every problem in it at once (``RulesError.problems``)."""
         p = Path(path)
         try:
             text = p.read_text("utf-8")
@@ -125,34 +175,79 @@ class Rules:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{source}: not valid TOML: {e}") from None
+            raise RulesError(f"{source}: not valid TOML: {e}", [f"not valid TOML: {e}"]) from None
         return cls.from_dict(data, source=source, board_seed=board_seed)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<dict>", board_seed: int | None = None) -> "Rules":
+        """Build from the parsed file; collects every problem before raising one :class:`RulesError`."""
+        if not isinstance(data, dict):
+            raise RulesError(f"{source}: expected a table of rule set keys, got {type(data).__name__}")
         problems: list[str] = []
         data = dict(data)
+        for key in data:
+            if key not in TOP_LEVEL_KEYS:
+                problems.append(f"{key!r}: unknown key (expected one of {', '.join(TOP_LEVEL_KEYS)})")
         name = data.pop("name", None)
-        if not isinstance(name, str):
-            problems.append(f"'name': expected a string, got {name!r}")
+        if not isinstance(name, str) or not name:
+            problems.append(f"'name': expected a non-empty string, got {name!r}")
             name = "?"
         alphabet = None
         try:
             alphabet = get_alphabet(data.pop("alphabet", None))
         except Exception as e:  # noqa: BLE001 - reported below
             problems.append(f"'alphabet': {e}")
-        board = data.pop("board", {}) or {}
-        layout_text = board.get("layout")
+        kwargs: dict[str, Any] = {}
+        for key, typ in (("rack_size", int), ("bingo_bonus", int), ("description", str)):
+            if key in data:
+                v = data.pop(key)
+                if not isinstance(v, typ) or isinstance(v, bool):
+                    problems.append(f"'{key}': expected {_TYPE_WORDS[typ]}, got {v!r}")
+                else:
+                    kwargs[key] = v
+
+        # [board]
+        board = data.pop("board", None)
+        if board is None:
+            problems.append("'board': missing table [board] (expected at least board.layout)")
+            board = {}
+        elif not isinstance(board, dict):
+            problems.append(f"'board': expected a table [board], got {board!r}")
+            board = {}
+        for key in board:
+            if key not in BOARD_KEYS:
+                problems.append(f"'board.{key}': unknown key (expected one of {', '.join(BOARD_KEYS)})")
         layout: tuple[str, ...] = ()
+        layout_text = board.get("layout")
         if not isinstance(layout_text, str):
-            problems.append("'board.layout': expected 15 lines of 15 symbols")
+            problems.append(f"'board.layout': expected {SIZE} lines of {SIZE} symbols, got {layout_text!r}")
         else:
-            rows = [r.replace(" ", "") for r in layout_text.strip().splitlines() if r.strip()]
-            layout = tuple(rows)
+            layout = tuple(r.replace(" ", "") for r in layout_text.strip().splitlines() if r.strip())
+        centre = _square(board.get("centre", [7, 7]), "'board.centre'", problems)
+        kwargs["centre"] = centre if centre is not None else (7, 7)
+        stars = _squares(board.get("star_squares", []), "'board.star_squares'", problems)
+        kwargs["star_squares"] = stars
+        if "star_bonus" in board:
+            v = board["star_bonus"]
+            if not isinstance(v, int) or isinstance(v, bool):
+                problems.append(f"'board.star_bonus': expected a whole number, got {v!r}")
+            else:
+                kwargs["star_bonus"] = v
+        random_mode = board.get("random", "none")
+        if random_mode not in RANDOM_MODES:
+            problems.append(f"'board.random': expected one of {', '.join(map(repr, RANDOM_MODES))}, got {random_mode!r}")
+            random_mode = "none"
+        star_count = board.get("random_star_count", 1 if random_mode == "stars" else 0)
+        if not isinstance(star_count, int) or isinstance(star_count, bool) or star_count < 0:
+            problems.append(f"'board.random_star_count': expected a whole number >= 0, got {star_count!r}")
+            star_count = 0
+        default_stars = _squares(board.get("default_star_squares", []), "'board.default_star_squares'", problems)
+
+        # [tiles]
         tiles_raw = data.pop("tiles", None)
         tiles: dict[str, tuple[int, int]] = {}
         if not isinstance(tiles_raw, dict):
-            problems.append("'tiles': expected a table letter = [count, value]")
+            problems.append(f"'tiles': expected a table letter = [count, value], got {tiles_raw!r}")
         else:
             for k, v in tiles_raw.items():
                 if (
@@ -162,29 +257,56 @@ class Rules:
                     problems.append(f"'tiles.{k}': expected [count, value] with two whole numbers >= 0, got {v!r}")
                     continue
                 tiles[k] = (v[0], v[1])
-        kwargs: dict[str, Any] = {}
-        for key, typ in (("rack_size", int), ("bingo_bonus", int), ("description", str)):
-            if key in data:
-                v = data.pop(key)
-                if not isinstance(v, typ) or isinstance(v, bool):
-                    problems.append(f"'{key}': expected {typ.__name__}, got {v!r}")
-                else:
-                    kwargs[key] = v
-        centre = board.get("centre", [7, 7])
-        stars = board.get("star_squares", [])
-        kwargs["centre"] = tuple(centre) if isinstance(centre, list) else centre
-        kwargs["star_squares"] = tuple(tuple(s) for s in stars) if isinstance(stars, list) else stars
-        if "star_bonus" in board:
-            kwargs["star_bonus"] = board["star_bonus"]
-        if problems or alphabet is None:
-            raise RulesError(f"{source}: {len(problems)} problem(s): " + "; ".join(problems), problems)
+
+        # game-level sections
+        for section in SECTIONS:
+            _value, section_problems = parse_section(section, data.get(section))
+            problems.extend(section_problems)
+
+        # the checks the constructor runs, on what could be read
+        rack_size = kwargs.get("rack_size", 7)
+        problems.extend(_check_values(
+            layout=layout if isinstance(layout_text, str) else None, centre=kwargs["centre"], star_squares=stars,
+            star_bonus=kwargs.get("star_bonus", 25), rack_size=rack_size,
+            bingo_bonus=kwargs.get("bingo_bonus", 50), tiles=tiles if isinstance(tiles_raw, dict) else None,
+            alphabet=alphabet, extra=data | {"board": board},
+        ))
+        if not problems and random_mode == "stars":
+            for s in default_stars:
+                if layout[s[0]][s[1]] != "." or s == kwargs["centre"]:
+                    problems.append(f"'board.default_star_squares': expected plain squares, got {list(s)} "
+                                    f"({layout[s[0]][s[1]]!r})")
+            if len(default_stars) != star_count and not stars:
+                problems.append(f"'board.default_star_squares': expected random_star_count = {star_count} "
+                                f"squares, got {len(default_stars)}")
+        if not problems and random_mode == "premiums":
+            problems.extend(f"'board.layout': {x}" for x in random_board_problems(layout, kwargs["centre"]))
+            if stars:
+                problems.append("'board.star_squares': expected [] with board.random = \"premiums\" "
+                                f"(a random board could cover them), got {[list(s) for s in stars]}")
+        if problems:
+            raise RulesError(_problem_message(source, problems), problems)
+
+        # the board seed
+        if board_seed is not None:
+            if not isinstance(board_seed, int) or isinstance(board_seed, bool):
+                raise RulesError(f"{source}: expected a whole number as board seed, got {board_seed!r}")
+            if random_mode == "none":
+                raise RulesError(f"{source}: rule set {name!r} has a fixed board (board.random = \"none\"); "
+                                 f"expected board_seed=None, got {board_seed}")
+            if random_mode == "premiums":
+                layout = random_premium_layout(layout, board_seed, kwargs["centre"])
+            elif not stars:
+                kwargs["star_squares"] = random_star_squares(layout, star_count, board_seed, kwargs["centre"])
+        elif random_mode == "stars" and not stars:
+            kwargs["star_squares"] = default_stars
         try:
             return cls(
                 name=name, alphabet=alphabet, layout=layout, tiles=tiles,
                 board_seed=board_seed, extra=data | {"board": board}, **kwargs,
             )
         except RulesError as e:
-            raise RulesError(f"{source}: {e}", e.problems) from None
+            raise RulesError(_problem_message(source, e.problems), e.problems) from None
 
     def with_layout(self, layout: tuple[str, ...], **changes: Any) -> "Rules":
         """A copy with another premium layout (e.g. a random board)."""
@@ -202,36 +324,114 @@ class Rules:
         return f"Rules.preset({self.name!r}{seed})"
 
 
+def _problem_message(where: str, problems: list[str]) -> str:
+    return f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
+
+
+def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:
+    if (
+        isinstance(v, (list, tuple)) and len(v) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < SIZE for x in v)
+    ):
+        return (v[0], v[1])
+    problems.append(f"{where}: expected [row, col] with 0-based numbers 0..{SIZE - 1}, got {v!r}")
+    return None
+
+
+def _squares(v: Any, where: str, problems: list[str]) -> tuple[tuple[int, int], ...]:
+    if not isinstance(v, (list, tuple)):
+        problems.append(f"{where}: expected a list of [row, col], got {v!r}")
+        return ()
+    out = [_square(x, where, problems) for x in v]
+    good = tuple(x for x in out if x is not None)
+    if len(set(good)) != len(good):
+        problems.append(f"{where}: expected distinct squares, got {[list(x) for x in good]}")
+    return good
+
+
 def _check_core(r: Rules) -> list[str]:
     """Every problem of the core fields, not only the first."""
+    return _check_values(
+        layout=r.layout, centre=r.centre, star_squares=r.star_squares, star_bonus=r.star_bonus,
+        rack_size=r.rack_size, bingo_bonus=r.bingo_bonus, tiles=r.tiles, alphabet=r.alphabet, extra=r.extra,
+    )
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_values(
+    *, layout: Any, centre: Any, star_squares: Any, star_bonus: Any, rack_size: Any, bingo_bonus: Any,
+    tiles: dict[str, tuple[int, int]] | None, alphabet: Alphabet | None, extra: dict[str, Any],
+) -> list[str]:
+    """Every problem of the values a :class:`Rules` holds (None: could not be read, already reported).
+
+    User files need not be symmetric or have any premium counts; they must be
+    well-formed: 15 x 15 known symbols, ``*`` only at the centre, squares on
+    the board, tiles for exactly the letters of the alphabet, sane numbers.
+    """
     p: list[str] = []
-    if len(r.layout) != SIZE or any(len(row) != SIZE for row in r.layout):
-        p.append(f"'board.layout': expected {SIZE} rows of {SIZE} symbols, got "
-                 f"{len(r.layout)} rows of lengths {sorted({len(x) for x in r.layout})}")
-    else:
-        for i, row in enumerate(r.layout):
-            bad = sorted({s for s in row if s not in PREMIUM_SYMBOLS})
-            if bad:
-                p.append(f"'board.layout' row {i + 1}: unknown symbols {''.join(bad)!r} (expected one of W w T D * .)")
-    if not (isinstance(r.centre, tuple) and len(r.centre) == 2 and all(isinstance(x, int) and 0 <= x < SIZE for x in r.centre)):
-        p.append(f"'board.centre': expected [row, col] within 0..{SIZE - 1}, got {r.centre!r}")
-    for s in r.star_squares:
-        if not (len(s) == 2 and all(isinstance(x, int) and 0 <= x < SIZE for x in s)):
+    centre_ok = isinstance(centre, tuple) and len(centre) == 2 and all(_is_int(x) and 0 <= x < SIZE for x in centre)
+    if not centre_ok:
+        p.append(f"'board.centre': expected [row, col] within 0..{SIZE - 1}, got {centre!r}")
+    if layout is not None:
+        if len(layout) != SIZE or any(len(row) != SIZE for row in layout):
+            lengths = [f"row {i + 1}: {len(row)}" for i, row in enumerate(layout) if len(row) != SIZE]
+            p.append(f"'board.layout': expected {SIZE} rows of {SIZE} symbols, got {len(layout)} rows"
+                     + (f" ({', '.join(lengths)})" if lengths else ""))
+        for i, row in enumerate(layout):
+            for j, sym in enumerate(row):
+                if sym not in PREMIUM_SYMBOLS:
+                    p.append(f"'board.layout' row {i + 1}, column {j + 1}: unknown symbol {sym!r} "
+                             "(expected one of W w T D * .)")
+                elif sym == "*" and centre_ok and (i, j) != centre:
+                    p.append(f"'board.layout' row {i + 1}, column {j + 1}: '*' marks the centre, "
+                             f"but the centre is row {centre[0] + 1}, column {centre[1] + 1}")
+    for s in star_squares:
+        if not (isinstance(s, tuple) and len(s) == 2 and all(_is_int(x) and 0 <= x < SIZE for x in s)):
             p.append(f"'board.star_squares': expected [row, col] pairs within 0..{SIZE - 1}, got {s!r}")
-    if not isinstance(r.star_bonus, int) or not 0 <= r.star_bonus <= 1000:
-        p.append(f"'board.star_bonus': expected a whole number 0..1000, got {r.star_bonus!r}")
-    if not 1 <= r.rack_size <= 7:
-        p.append(f"'rack_size': expected 1..7, got {r.rack_size}")
-    if not 0 <= r.bingo_bonus <= 1000:
-        p.append(f"'bingo_bonus': expected 0..1000, got {r.bingo_bonus}")
-    for letter, (_c, v) in r.tiles.items():
-        if letter != "?" and not r.alphabet.is_letter(letter):
-            p.append(f"'tiles.{letter}': not a letter of alphabet {r.alphabet.name!r}")
-        if v > 100:
-            p.append(f"'tiles.{letter}': value {v} is too large (expected <= 100)")
-    missing = [x for x in r.alphabet.letters if x not in r.tiles]
-    if missing:
-        p.append(f"'tiles': no entry for letters {''.join(missing)} of alphabet {r.alphabet.name!r}")
+        elif layout is not None and len(layout) == SIZE and all(len(row) == SIZE for row in layout):
+            if layout[s[0]][s[1]] != "." or (centre_ok and s == centre):
+                p.append(f"'board.star_squares': expected a plain square, got {list(s)} "
+                         f"({'the centre' if s == centre else repr(layout[s[0]][s[1]])})")
+    if not _is_int(star_bonus) or not 0 <= star_bonus <= 1000:
+        p.append(f"'board.star_bonus': expected a whole number 0..1000, got {star_bonus!r}")
+    if not _is_int(rack_size) or not 1 <= rack_size <= 7:
+        p.append(f"'rack_size': expected 1..7, got {rack_size!r}")
+    if not _is_int(bingo_bonus) or not 0 <= bingo_bonus <= 1000:
+        p.append(f"'bingo_bonus': expected 0..1000, got {bingo_bonus!r}")
+    if tiles is not None and alphabet is not None:
+        for letter, (count, value) in tiles.items():
+            if letter != "?" and not alphabet.is_letter(letter):
+                p.append(f"'tiles.{letter}': not a letter of alphabet {alphabet.name!r} "
+                         f"(expected one of {''.join(alphabet.letters)} or ?)")
+            if value > 100:
+                p.append(f"'tiles.{letter}': value {value} is too large (expected <= 100)")
+            if count > 100:
+                p.append(f"'tiles.{letter}': count {count} is too large (expected <= 100)")
+        missing = [x for x in alphabet.letters if x not in tiles]
+        if missing:
+            p.append(f"'tiles': no entry for letters {''.join(missing)} of alphabet {alphabet.name!r}")
+        if "?" in tiles and tiles["?"][1] != 0:
+            p.append(f"'tiles.?': a blank is always worth 0, got value {tiles['?'][1]}")
+        total = sum(c for c, _v in tiles.values())
+        if _is_int(rack_size) and total < rack_size:
+            p.append(f"'tiles': expected at least rack_size = {rack_size} tiles in all, got {total}")
+    deal = extra.get("deal")
+    if isinstance(deal, dict) and alphabet is not None:
+        vowels = deal.get("vowels", "")
+        if isinstance(vowels, str):
+            bad = [v for v in vowels if not alphabet.is_letter(v)]
+            if bad:
+                p.append(f"'deal.vowels': expected letters of alphabet {alphabet.name!r}, got {''.join(bad)!r}")
+            mins = [deal.get("first_deal_min_vowels", 0), deal.get("first_deal_min_consonants", 0)]
+            if all(_is_int(x) for x in mins):
+                if mins[0] and not vowels:
+                    p.append("'deal.vowels': expected the vowel letters when first_deal_min_vowels > 0, got ''")
+                if _is_int(rack_size) and sum(mins) > rack_size:
+                    p.append(f"'deal': expected first_deal_min_vowels + first_deal_min_consonants <= rack_size "
+                             f"({rack_size}), got {sum(mins)}")
     return p
 
 
