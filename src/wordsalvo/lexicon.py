@@ -83,7 +83,12 @@ class Lexicon:
         try:
             return cls._from_buffer(mm, size, str(p))
         except BaseException:
-            mm.close()
+            try:
+                mm.close()
+            except BufferError:
+                # a view into the map still lives in the traceback of the error being
+                # raised; the map is unmapped when that is collected
+                pass
             raise
 
     @classmethod
