@@ -263,7 +263,9 @@ static inline void fill_move(const WsGen *g, WsMove *m, int left, int right, int
 }
 
 int ws_move_compare(const WsMove *a, const WsMove *b) {
-    /* row, col, direction, length, tiles_played, tiles: the bytes after the score and mask */
+    /* across before down, then row, col, direction, length, tiles_played, tiles (the
+     * bytes after the score and mask), then the blank mask */
+    if (a->direction != b->direction) return (int)a->direction - (int)b->direction;
     int c = memcmp(&a->row, &b->row, 20);
     if (c) return c;
     return (a->blank_mask > b->blank_mask) - (a->blank_mask < b->blank_mask);

@@ -192,14 +192,15 @@ class MoveList(Sequence[Move]):
 
     def order(self) -> np.ndarray:
         """Indices of the moves, best first: score descending, then a fixed tie order
-        (row, col, direction, length, tiles played, tiles, blank mask)."""
+        (across before down, row, col, length, tiles played, tiles, blank mask)."""
         r = self._records
         if len(r) == 0:
             return np.zeros(0, dtype=np.intp)
         raw = r.view(np.uint8).reshape(len(r), 24)
-        # tie order = bytes 4..23 (row .. tiles) then the blank mask, as in ws_move_compare
+        # tie order = direction, bytes 4..23 (row .. tiles), blank mask, as in ws_move_compare
         keys = [r["blank_mask"]]
         keys += [raw[:, j] for j in range(23, 3, -1)]
+        keys.append(r["direction"])
         keys.append(-r["score"].astype(np.int32))
         return np.lexsort(keys)
 
