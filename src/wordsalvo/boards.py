@@ -67,6 +67,7 @@ __all__ = [
     "board_problems",
     "random_board_problems",
     "random_premium_layout",
+    "random_layout",
     "random_star_squares",
     "board_symbols",
     "render_plain",
@@ -261,21 +262,42 @@ def _even_construction(rng: random.Random, counts: dict[str, int]) -> list[tuple
 def random_premium_layout(
     layout: Sequence[str], seed: int, centre: tuple[int, int] = (7, 7), *, max_passes: int = MAX_PASSES
 ) -> tuple[str, ...]:
-    """A random board with the premium counts of ``layout`` (centre kept as it is).
+    """A random board with the premium counts of ``layout`` (its centre square kept as it is).
 
     Symmetric about both diagonals, no two premium squares sharing an edge.
     The same ``seed`` gives the same board (a private ``random.Random(seed)``;
     no global state).  Never fails for a layout that
     :func:`random_board_problems` accepts; raises :class:`RulesError` otherwise.
     """
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RulesError(f"expected a whole number as board seed, got {seed!r}")
     problems = random_board_problems(layout, centre)
     if problems:
         raise RulesError("cannot make a random board: " + "; ".join(problems), problems)
     g = _grid(layout)
-    centre_symbol = g[centre[0]][centre[1]]
-    counts = premium_counts(g, centre)
+    return random_layout(premium_counts(g, centre), seed, g[centre[0]][centre[1]], max_passes=max_passes)
+
+
+def random_layout(
+    counts: dict[str, int], seed: int, centre_symbol: str = "*", *, max_passes: int = MAX_PASSES
+) -> tuple[str, ...]:
+    """A random board with ``counts`` squares of each premium (W w T D) around a centre ``centre_symbol``.
+
+    ``max_passes`` passes of random placement, then the construction that
+    cannot fail (``max_passes=0`` goes straight to it).  Each count must be
+    even and they may add up to at most 112.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RulesError(f"expected a whole number as board seed, got {seed!r}")
+    if centre_symbol not in PREMIUMS + PLAIN:
+        raise RulesError(f"expected a centre symbol from W w T D * ., got {centre_symbol!r}")
+    unknown = sorted(set(counts) - set(PREMIUMS))
+    counts = {sym: counts.get(sym, 0) for sym in PREMIUMS}
+    problems = [f"unknown premium {sym!r} (expected W w T D)" for sym in unknown]
+    problems += [f"expected an even number >= 0 of {sym!r} squares, got {n}"
+                 for sym, n in counts.items() if not isinstance(n, int) or n < 0 or n % 2]
+    if not problems and sum(counts.values()) > MAX_RANDOM_PREMIUMS:
+        problems.append(f"expected at most {MAX_RANDOM_PREMIUMS} premium squares, got {sum(counts.values())}")
+    if problems:
+        raise RulesError("cannot make a random board: " + "; ".join(problems), problems)
     blocked = _ORBIT_BLOCK_CENTRE if centre_symbol in PREMIUMS else 0
     rng = random.Random(seed)
     for _ in range(max_passes):
@@ -285,12 +307,11 @@ def random_premium_layout(
     else:
         chosen = _even_construction(rng, counts)
     cells = ["."] * (SIZE * SIZE)
-    cells[centre[0] * SIZE + centre[1]] = centre_symbol
+    cells[(SIZE // 2) * SIZE + SIZE // 2] = centre_symbol
     for o, sym in chosen:
         for r, c in _ORBITS[o]:
             cells[r * SIZE + c] = sym
     return tuple("".join(cells[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
-
 
 
 # -- star squares ---------------------------------------------------------------------

@@ -401,18 +401,19 @@ def _check_values(
         p.append(f"'rack_size': expected 1..7, got {rack_size!r}")
     if not _is_int(bingo_bonus) or not 0 <= bingo_bonus <= 1000:
         p.append(f"'bingo_bonus': expected 0..1000, got {bingo_bonus!r}")
-    if tiles is not None and alphabet is not None:
+    if tiles is not None:
         for letter, (count, value) in tiles.items():
-            if letter != "?" and not alphabet.is_letter(letter):
+            if alphabet is not None and letter != "?" and not alphabet.is_letter(letter):
                 p.append(f"'tiles.{letter}': not a letter of alphabet {alphabet.name!r} "
                          f"(expected one of {''.join(alphabet.letters)} or ?)")
             if value > 100:
                 p.append(f"'tiles.{letter}': value {value} is too large (expected <= 100)")
             if count > 100:
                 p.append(f"'tiles.{letter}': count {count} is too large (expected <= 100)")
-        missing = [x for x in alphabet.letters if x not in tiles]
-        if missing:
-            p.append(f"'tiles': no entry for letters {''.join(missing)} of alphabet {alphabet.name!r}")
+        if alphabet is not None:
+            missing = [x for x in alphabet.letters if x not in tiles]
+            if missing:
+                p.append(f"'tiles': no entry for letters {''.join(missing)} of alphabet {alphabet.name!r}")
         if "?" in tiles and tiles["?"][1] != 0:
             p.append(f"'tiles.?': a blank is always worth 0, got value {tiles['?'][1]}")
         total = sum(c for c, _v in tiles.values())
