@@ -123,11 +123,14 @@ class _State:
     is_over: bool = False
     end_reason: str | None = None
     winners: tuple[int, ...] = ()
+    #: the racks came from the seeded bag alone (False once a rack was set from a record)
+    seeded: bool = True
 
     def copy(self) -> "_State":
         return _State(bytearray(self.board), list(self.bag), self.rng_state, list(self.racks), list(self.scores),
                       self.to_move, list(self.history), self.pass_count, self.scoreless_count,
-                      list(self.timeouts), list(self.out), self.is_over, self.end_reason, self.winners)
+                      list(self.timeouts), list(self.out), self.is_over, self.end_reason, self.winners,
+                      self.seeded)
 
 
 class Game:
@@ -290,6 +293,11 @@ class Game:
         return tuple(i for i, o in enumerate(self._s.out) if not o)
 
     @property
+    def is_seeded(self) -> bool:
+        """True while every rack came from the seeded bag (a GCG record then carries ``#seed``)."""
+        return self._s.seeded
+
+    @property
     def pass_count(self) -> int:
         return self._s.pass_count
 
@@ -353,21 +361,23 @@ class Game:
         ``refused-play`` turn) and the error is not raised.
         """
         self._check_running()
-        with self._atomic():
-            squares = self._squares(move)
-            result = self._check(squares)
-            player = self._s.to_move
-            rack = self.rack
-            if not result.legal:
-                if result.reasons == (IllegalMoveReason.INVALID_WORDS,):
-                    notation = self._notation(result)
-                    if self.strict:
+        squares = self._squares(move)  # reads only
+        result = self._check(squares)
+        player = self._s.to_move
+        rack = self.rack
+        if not result.legal:
+            if result.reasons == (IllegalMoveReason.INVALID_WORDS,):
+                notation = self._notation(result)
+                if self.strict:
+                    with self._atomic():
                         turn = Turn(player, "refused-play", rack, 0, self._s.scores[player], notation,
                                     words=tuple(w.word for w in result.words), attempt_score=result.score)
                         self._end_turn(turn, "refused-play")
                         return turn
-                    self.refused_attempts.append((player, notation, result.invalid_words))
-                result.raise_if_illegal()
+                # the attempt is seen by the table; the game itself does not change
+                self.refused_attempts.append((player, notation, result.invalid_words))
+            result.raise_if_illegal()
+        with self._atomic():
             left = Counter(rack)
             for _r, _c, code in squares:
                 left["?" if code & BLANK_BIT else self.rules.alphabet.letter(code)] -= 1
@@ -523,6 +533,7 @@ class Game:
         problems = rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks letters, size
         del problems
         with self._atomic():
+            s.seeded = False
             s.bag.extend(s.racks[player])
             s.racks[player] = ""
             for ch in rack:

@@ -62,7 +62,8 @@ def to_gcg(game) -> str:
         lines.append(f"#board_seed {rules.board_seed}")
     if rules.star_squares:
         lines.append(f"#stars {format_stars(rules.star_squares)}")
-    lines.append(f"#seed {game.seed}")
+    if game.is_seeded:  # else the racks of the record are the truth
+        lines.append(f"#seed {game.seed}")
     if game.strict:
         lines.append("#strict on")
     for i, name in enumerate(game.names):

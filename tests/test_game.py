@@ -1,0 +1,521 @@
+"""Scripted game scenarios: every end rule, every settlement rule, swaps, strict mode,
+time-outs, resignations, atomicity; GCG and CGP records of games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from game_helpers import lexicon_for, snapshot, tiles_in_play
+
+import wordsalvo as ws
+from wordsalvo import Game, GameError, IllegalMoveError, IllegalMoveReason, Rules, WordSalvoError
+from wordsalvo.formats.gcg import GCGError
+from wordsalvo.position import Position
+
+
+@pytest.fixture(scope="module")
+def de(tmp_path_factory):
+    return lexicon_for(Rules.preset("woodword-de"), tmp_path_factory.mktemp("de"))
+
+
+def make(name: str, players=2, seed=0, lexicon=None, **kw) -> Game:
+    return Game(Rules.preset(name), lexicon=lexicon, players=players, seed=seed, **kw)
+
+
+def set_state(game: Game, racks=None, bag=None, scores=None) -> None:
+    """Put the game in a scripted state (tests only; tile conservation is not kept)."""
+    if racks is not None:
+        game._s.racks = list(racks)
+    if bag is not None:
+        game._s.bag = list(bag)
+    if scores is not None:
+        game._s.scores = list(scores)
+
+
+def kinds(game: Game) -> list[str]:
+    return [t.kind for t in game.history]
+
+
+# -- the bag ----------------------------------------------------------------------------
+def test_same_seed_same_deal_and_other_seed_other_deal():
+    assert make("wordsalvo-en", seed=3).racks == make("wordsalvo-en", seed=3).racks
+    assert make("wordsalvo-en", seed=3).racks != make("wordsalvo-en", seed=4).racks
+
+
+def test_new_game_conserves_tiles_and_fills_racks():
+    for name in ("wordsalvo-en", "wordsalvo-nl", "classic-en", "turkish"):
+        g = make(name, players=2)
+        assert tiles_in_play(g) == {k: v for k, v in g.rules.distribution().items()}
+        assert all(len(r) == 7 for r in g.racks)
+        assert g.bag_count == g.rules.tile_count - 14
+
+
+def test_turkish_first_deal_has_two_vowels_and_two_consonants():
+    vowels = set("AEIİOÖUÜ")
+    for seed in range(200):
+        for rack in make("turkish", seed=seed).racks:
+            assert sum(ch in vowels for ch in rack) >= 2, rack
+            assert sum(ch not in vowels and ch != "?" for ch in rack) >= 2, rack
+
+
+def test_player_count_comes_from_the_rule_set(de):
+    with pytest.raises(GameError, match="expected 2..2 players, got 3"):
+        make("turkish", players=3)
+    with pytest.raises(GameError, match="expected 2..4 players, got 5"):
+        make("wordsalvo-en", players=5)
+    assert make("woodword-de", players=4, lexicon=de).names == ("Player1", "Player2", "Player3", "Player4")
+    assert make("wordsalvo-en", players=["ann", "bob"]).names == ("ann", "bob")
+    with pytest.raises(GameError, match="without spaces"):
+        make("wordsalvo-en", players=["ann lee", "bob"])
+
+
+# -- plays ------------------------------------------------------------------------------
+def test_play_by_notation_and_by_move_are_the_same():
+    a, b = make("wordsalvo-en", seed=9), make("wordsalvo-en", seed=9)
+    best = a.best_move()
+    a.play(best)
+    b.play(best.notation)
+    assert a.to_gcg() == b.to_gcg()
+    assert a.history[0].score == best.score and a.history[0].notation == best.notation
+
+
+def test_hand_checked_first_play_scores():
+    # 8G AT: WordSalvo's centre pays nothing (A1 + T1 = 2); classic and Turkish double it (4)
+    for name, score in (("wordsalvo-en", 2), ("classic-en", 4), ("turkish", 4)):
+        g = make(name)
+        set_state(g, racks=["ATEEEEE", g.racks[1]])
+        assert g.preview("8G AT").score == score
+        assert g.play("8G AT").score == score
+        assert g.scores[0] == score and g.to_move == 1 and len(g.racks[0]) == 7
+
+
+def test_preview_shows_words_and_score_or_reasons_and_changes_nothing():
+    g = make("wordsalvo-en")
+    set_state(g, racks=["ATEEEEE", g.racks[1]])
+    before = snapshot(g)
+    p = g.preview("8G AT")
+    assert p.legal and [w.word for w in p.words] == ["AT"] and p.score == 2
+    bad = g.preview("8A AT")
+    assert not bad.legal and IllegalMoveReason.CENTRE_NOT_COVERED in bad.reasons
+    off = g.preview("8N ATE")
+    assert not off.legal and off.reasons == (IllegalMoveReason.OFF_BOARD,)
+    assert snapshot(g) == before
+
+
+def test_legal_moves_match_the_generator():
+    g = make("classic-en", seed=2)
+    g.play(g.best_move())
+    assert len(g.legal_moves()) == g._gen.count(g.position())
+    assert g.best_move().score == g.legal_moves().sorted()[0].score
+
+
+def test_position_is_rotated_to_the_player_on_turn_and_round_trips_as_cgp():
+    g = Game(Rules.preset("wordsalvo-en", board_seed=12), seed=1)
+    g.play(g.best_move())
+    pos = g.position()
+    assert pos.racks == [g.racks[1], g.racks[0]] and pos.scores == [g.scores[1], g.scores[0]]
+    again = Position.from_cgp(pos.to_cgp())
+    assert again.rules.layout == g.rules.layout and again.board == pos.board and again.racks == pos.racks
+
+
+# -- swaps ------------------------------------------------------------------------------
+def test_swap_any_number_while_the_bag_holds_seven():
+    g = make("wordsalvo-en")
+    rack = g.rack
+    g.swap(rack[:3])
+    assert kinds(g) == ["swap"] and g.history[0].tiles == "".join(sorted(rack[:3]))
+    assert tiles_in_play(g) == g.rules.distribution()
+    set_state(g, bag=list("ABCDEF"))
+    with pytest.raises(GameError, match="at least 7 tiles, it holds 6"):
+        g.swap(g.rack[:1])
+    with pytest.raises(GameError, match="not on the rack"):
+        make("wordsalvo-en").swap("QQQ")
+    with pytest.raises(GameError, match="at least one tile"):
+        make("wordsalvo-en").swap("")
+
+
+def test_turkish_swap_is_whole_rack_and_draws_before_the_old_tiles_return():
+    g = make("turkish")
+    with pytest.raises(GameError, match="whole rack only"):
+        g.swap(g.rack[:2])
+    set_state(g, racks=["BCÇDEFG", g.racks[1]], bag=list("AAAAAAAAA"))
+    g.swap()
+    assert g.racks[0] == "AAAAAAA"
+    assert sorted(g.bag) == sorted("AABCÇDEFG")
+    set_state(g, racks=[g.racks[0], "BCÇDEFG"], bag=list("AAAAAA"))
+    with pytest.raises(GameError, match="as many tiles as are swapped"):
+        g.swap()
+
+
+# -- end rules and settlement -------------------------------------------------------------
+@pytest.mark.parametrize("name,score", [("wordsalvo-en", 2), ("turkish", 4), ("classic-en", 4)])
+def test_play_out_credits_the_opponents_rack(name, score):
+    g = make(name)
+    set_state(g, racks=["AT", "ZKB"], bag=[])
+    values = {k: v for k, (_c, v) in g.rules.tiles.items()}
+    left = sum(values[ch] for ch in "ZKB")
+    g.play("8G AT")
+    assert g.is_over and g.end_reason == "out"
+    assert g.scores == [score + left, -left]
+    assert kinds(g) == ["play", "settle", "settle"]
+    assert g.winners == (0,)
+    with pytest.raises(GameError, match="game is over"):
+        g.pass_turn()
+
+
+def test_rack_out_needs_an_empty_bag():
+    g = make("wordsalvo-en")
+    set_state(g, racks=["AT", "ZKB"], bag=list("E"))
+    g.play("8G AT")
+    assert not g.is_over and g.racks[0] == "E"
+
+
+def test_wordsalvo_all_pass_two_rounds_subtracts_own_racks():
+    for players in (2, 3):
+        g = make("wordsalvo-en", players=players)
+        racks = g.racks
+        for _ in range(2 * players - 1):
+            g.pass_turn()
+        assert not g.is_over
+        g.pass_turn()
+        assert g.is_over and g.end_reason == "passes"
+        values = {k: v for k, (_c, v) in g.rules.tiles.items()}
+        assert g.scores == [-sum(values[ch] for ch in r) for r in racks]
+
+
+def test_wordsalvo_swap_resets_the_pass_counter_and_timeout_counts_as_pass():
+    g = make("wordsalvo-en")
+    for _ in range(3):
+        g.pass_turn()
+    g.swap(g.rack[:1])
+    assert g.pass_count == 0
+    for _ in range(3):
+        g.pass_turn()
+    assert not g.is_over
+    g.timeout()  # WordSalvo: running out of time ends the turn and counts as a pass
+    assert g.is_over and g.end_reason == "passes"
+
+
+def test_wordfeud_three_consecutive_passes(de):
+    g = make("wordfeud-de", lexicon=de)
+    g.pass_turn()
+    g.pass_turn()
+    g.swap(g.rack[:2])  # a swap resets the count
+    g.pass_turn()
+    g.pass_turn()
+    assert not g.is_over
+    racks = g.racks
+    g.pass_turn()
+    assert g.is_over and g.end_reason == "passes"
+    values = {k: v for k, (_c, v) in g.rules.tiles.items()}
+    assert g.scores == [-sum(values[ch] for ch in r) for r in racks]
+
+
+def test_wordfeud_timeout_loses_whatever_the_score(de):
+    g = make("wordfeud-de", lexicon=de)
+    set_state(g, scores=[10, 0])
+    g.timeout()
+    assert g.is_over and g.end_reason == "timeout" and g.winners == (1,)
+    assert g.scores == [10, 0]
+
+
+def test_turkish_scoreless_turns_end_only_below_twenty_and_without_settlement():
+    g = make("turkish")
+    for _ in range(6):  # a full bag: passes never end the game
+        g.pass_turn()
+    assert not g.is_over
+    g = make("turkish")
+    set_state(g, bag=g.bag[:19], scores=[30, 20])
+    g.swap()
+    g.pass_turn()
+    g.pass_turn()
+    assert not g.is_over
+    g.pass_turn()
+    assert g.is_over and g.end_reason == "scoreless"
+    assert g.scores == [30, 20] and "settle" not in kinds(g)
+    assert g.winners == (0,)
+
+
+def test_turkish_a_valid_word_resets_the_count_whatever_it_scores():
+    g = make("turkish")
+    set_state(g, racks=["??EEEEE", g.racks[1]], bag=g.bag[:19])
+    g.pass_turn()
+    g.pass_turn()
+    assert g.scoreless_count == 2
+    assert g.play("8G at").score == 0
+    assert g.scoreless_count == 0 and not g.is_over
+
+
+def test_classic_six_scoreless_turns_including_a_zero_score_play():
+    g = make("classic-en")
+    set_state(g, racks=["??EEEEE", g.racks[1]])
+    assert g.play("8G at").score == 0  # counts in classic-en
+    g.swap(g.rack[:1])
+    for _ in range(3):
+        g.pass_turn()
+    assert not g.is_over
+    racks = g.racks
+    g.pass_turn()
+    assert g.is_over and g.end_reason == "scoreless"
+    values = {k: v for k, (_c, v) in g.rules.tiles.items()}
+    assert g.scores == [-sum(values[ch] for ch in r) for r in racks]
+
+
+def test_woodword_six_scoreless_turns(de):
+    g = make("woodword-de", lexicon=de, players=3)
+    for _ in range(5):
+        g.pass_turn()
+    assert not g.is_over
+    g.swap(g.rack[:1])
+    assert g.is_over and g.end_reason == "scoreless"
+
+
+def test_woodword_three_timeouts_in_a_row_eliminate(de):
+    g = make("woodword-de", lexicon=de)
+    for _ in range(2):
+        g.timeout()
+        g.pass_turn()
+    g.timeout()
+    assert g.is_over and g.end_reason == "elimination" and g.winners == (1,)
+
+
+def test_woodword_elimination_with_three_players_goes_on(de):
+    g = make("woodword-de", lexicon=de, players=3, seed=4)
+    g._force_rack(1, "ABDENRS")
+    g._force_rack(2, "ADEINST")
+    for _ in range(3):
+        g.timeout()
+        for _ in range(2):
+            move = g.best_move()
+            assert move is not None
+            g.play(move)
+    assert g.players_left == (1, 2) and not g.is_over and g.to_move == 1
+    assert tiles_in_play(g) == g.rules.distribution()
+
+
+def test_a_turn_in_between_resets_the_timeouts(de):
+    g = make("woodword-de", lexicon=de, players=3)
+    g.timeout(); g.pass_turn(); g.pass_turn()  # noqa: E702
+    g.swap(g.rack[:1]); g.pass_turn(); g.pass_turn()  # noqa: E702 - six scoreless: over
+    assert g.end_reason == "scoreless"
+
+
+def test_no_clock_no_timeout():
+    g = make("classic-en")
+    before = snapshot(g)
+    with pytest.raises(GameError, match="no per-move clock"):
+        g.timeout()
+    assert snapshot(g) == before
+
+
+def test_resign_the_remaining_player_wins_whatever_the_score():
+    g = make("wordsalvo-en")
+    set_state(g, scores=[10, 100])
+    g.resign(1)  # not on turn: allowed
+    assert g.is_over and g.end_reason == "resign" and g.winners == (0,) and g.scores == [10, 100]
+
+
+def test_resign_with_three_players_the_game_goes_on():
+    g = make("wordsalvo-en", players=3)
+    g.resign()  # player 1, on turn
+    assert not g.is_over and g.to_move == 1 and g.players_left == (1, 2)
+    g.pass_turn()
+    assert g.to_move == 2
+    g.pass_turn()
+    assert g.to_move == 1
+    g.abandon(2)
+    assert g.is_over and g.winners == (1,)
+
+
+# -- strict mode ------------------------------------------------------------------------------
+def test_refused_word_raises_and_changes_nothing_outside_strict_mode():
+    g = make("wordsalvo-en")
+    set_state(g, racks=["ZZTEEEE", g.racks[1]])
+    before = snapshot(g)
+    with pytest.raises(IllegalMoveError) as e:
+        g.play("8G ZZ")
+    assert e.value.reason == IllegalMoveReason.INVALID_WORDS and e.value.words == ("ZZ",)
+    assert snapshot(g) == before
+    assert g.refused_attempts == [(0, "8G ZZ", ("ZZ",))]
+
+
+def test_strict_mode_a_refused_word_costs_the_turn(de):
+    g = make("woodword-de", lexicon=de, strict=True)
+    set_state(g, racks=["ENNQXEE", g.racks[1]])
+    rack = g.rack
+    turn = g.play("8G QX")
+    assert turn.kind == "refused-play" and turn.score == 0 and turn.attempt_score > 0
+    assert g.racks[0] == rack and g.to_move == 1 and g.scoreless_count == 1 and g.scores == [0, 0]
+    with pytest.raises(IllegalMoveError, match="not on the rack"):
+        g.play("8G QQQ")  # other faults still raise in strict mode
+    with pytest.raises(GameError, match="no strict mode"):
+        make("classic-en", strict=True)
+
+
+# -- atomicity ----------------------------------------------------------------------------------
+def test_every_failing_call_leaves_the_game_as_it_was(monkeypatch):
+    g = make("wordsalvo-en", seed=5)
+    g.play(g.best_move())
+    before = snapshot(g)
+    for call in (
+        lambda: g.play("8A ZZZZ"),
+        lambda: g.play("garbage"),
+        lambda: g.play(42),
+        lambda: g.swap("???????"),
+        lambda: g.resign(7),
+    ):
+        with pytest.raises(WordSalvoError):
+            call()
+        assert snapshot(g) == before
+    # a failure half-way through a play or a swap (after the board or the bag changed)
+    def boom(n):
+        raise RuntimeError("draw failed")
+    monkeypatch.setattr(g, "_draw", boom)
+    move = g.best_move()
+    with pytest.raises(RuntimeError):
+        g.play(move)
+    assert snapshot(g) == before
+    with pytest.raises(RuntimeError):
+        g.swap(g.rack[:2])
+    assert snapshot(g) == before
+
+
+# -- GCG ------------------------------------------------------------------------------------------
+def phony(g: Game) -> str:
+    """A placement that fits the board and the rack but forms a word not in the lexicon."""
+    from wordsalvo.notation import format_notation
+
+    rack_codes = [g.rules.alphabet.code(ch) for ch in g.rack if ch != "?"]
+    for m in g.legal_moves():
+        for code in rack_codes:
+            tiles = list(m.tiles)
+            i = next(k for k, t in enumerate(tiles) if t)
+            tiles[i] = code
+            notation = format_notation(g.board, m.row, m.col, m.direction, tiles)
+            if g.preview(notation).reasons == (IllegalMoveReason.INVALID_WORDS,):
+                return notation
+    raise AssertionError("no phony found")
+
+
+def scripted_record_game(de) -> Game:
+    g = make("woodword-de", lexicon=de, players=3, seed=8, strict=True)
+    g._force_rack(0, "ABDENRS")
+    g.play(g.best_move())
+    g.swap(g.rack[:2])
+    g.pass_turn()
+    g.timeout()
+    g._force_rack(1, "QXEEENN")
+    assert g.play(phony(g)).kind == "refused-play"
+    g.resign(2)
+    return g
+
+
+def test_gcg_round_trip_of_every_line_form(de):
+    g = scripted_record_game(de)
+    text = g.to_gcg()
+    assert "#strict on" in text and " -- " in text and "(time)" in text and "(resign)" in text
+    again = Game.from_gcg(text, lexicon=de)
+    assert again.to_gcg() == text
+
+
+def test_gcg_random_board_and_star_squares_replay_exactly():
+    rules = Rules.preset("wordsalvo-en", board_seed=77)
+    g = Game(rules, seed=3)
+    while not g.is_over:
+        m = g.best_move()
+        g.play(m) if m else g.pass_turn()
+    text = g.to_gcg()
+    assert "#board_seed 77" in text
+    again = Game.from_gcg(text)
+    assert again.rules.layout == rules.layout and again.to_gcg() == text and again.winners == g.winners
+    # a game that fixes its own star squares
+    t = Rules.preset("turkish")
+    t = t.with_layout(t.layout, star_squares=((2, 3), (12, 11)))
+    g = Game(t, seed=1)
+    g.play(g.best_move())
+    text = g.to_gcg()
+    assert "#stars 2,3 12,11" in text
+    assert Game.from_gcg(text).rules.star_squares == ((2, 3), (12, 11))
+
+
+def test_gcg_without_seed_takes_the_racks_of_the_record():
+    g = make("classic-en", seed=21)
+    while not g.is_over:
+        m = g.best_move()
+        g.play(m) if m else g.pass_turn()
+    text = "\n".join(line for line in g.to_gcg().splitlines() if not line.startswith("#seed"))
+    again = Game.from_gcg(text)
+    assert again.scores == g.scores and again.board == g.board and again.end_reason == g.end_reason
+
+
+def test_gcg_reads_dots_for_played_through_tiles():
+    g = make("classic-en", seed=21)
+    for _ in range(6):
+        g.play(g.best_move())
+    text = g.to_gcg()
+    dotted = re.sub(r"\(([A-Za-z]+)\)", lambda m: "." * len(m.group(1)), text)
+    assert dotted != text
+    assert Game.from_gcg(dotted).to_gcg() == text
+
+
+def test_gcg_syntax_problems_are_all_reported_with_line_numbers():
+    text = "#rules classic-en\n#player1 a a\n#player2 b b\n>a: ABC 8H\n>b ABC - +0 0\nhello\n"
+    with pytest.raises(GCGError) as e:
+        Game.from_gcg(text)
+    assert len(e.value.problems) == 3
+    assert "line 4" in str(e.value) and "line 5" in str(e.value) and "line 6" in str(e.value)
+    assert isinstance(e.value, WordSalvoError)
+    with pytest.raises(GCGError, match="#seed: expected a whole number"):
+        Game.from_gcg("#seed x\n#player1 a a\n#player2 b b\n")
+    with pytest.raises(GCGError, match="rs/bseed"):
+        Game.from_gcg("#rules nosuch\n#player1 a a\n#player2 b b\n")
+
+
+def test_gcg_replay_mismatches_name_the_line():
+    g = make("classic-en", seed=4)
+    for _ in range(4):
+        g.play(g.best_move())
+    lines = g.to_gcg().splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(">"))
+    bad_score = list(lines)
+    parts = bad_score[first + 1].split()
+    parts[-2] = "+999"
+    bad_score[first + 1] = " ".join(parts)
+    with pytest.raises(GCGError, match=rf"line {first + 2}: expected score"):
+        Game.from_gcg("\n".join(bad_score))
+    bad_rack = list(lines)
+    parts = bad_rack[first].split()
+    parts[1] = "QQQQQQQ"
+    bad_rack[first] = " ".join(parts)
+    with pytest.raises(GCGError, match=rf"line {first + 1}: expected rack"):
+        Game.from_gcg("\n".join(bad_rack))
+    wrong_turn = lines[: first + 1] + [lines[first]]
+    with pytest.raises(GCGError, match="on turn"):
+        Game.from_gcg("\n".join(wrong_turn))
+
+
+def test_gcg_settlement_lines_are_checked():
+    g = make("wordsalvo-en", seed=1)
+    while not g.is_over:
+        m = g.best_move()
+        g.play(m) if m else g.pass_turn()
+    assert g.end_reason == "out"
+    lines = g.to_gcg().splitlines()
+    loser, winner = lines[-2], lines[-1]
+    assert " -" in loser.split(")")[1] and " +" in winner.split(")")[1]
+    with pytest.raises(GCGError, match="expected a settlement line"):
+        Game.from_gcg("\n".join(lines[:-1]))
+    with pytest.raises(GCGError, match=f"line {len(lines)}: expected '{re.escape(winner)}'"):
+        Game.from_gcg("\n".join(lines[:-1] + [winner.replace(" +", " +1")]))
+
+
+def test_cgp_bseed_and_stars_opcodes():
+    line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 rs wordsalvo-en; bseed 9;"
+    assert Position.from_cgp(line).rules.layout == Rules.preset("wordsalvo-en", board_seed=9).layout
+    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEI/ 0/0 0 rs turkish; stars 0,0 1,3;")
+    assert pos.rules.star_squares == ((0, 0), (1, 3))
+    with pytest.raises(ws.PositionError, match="bseed: expected a whole number"):
+        Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs wordsalvo-en; bseed x;")
+    with pytest.raises(ws.PositionError, match="stars"):
+        Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs turkish; stars 0;")
