@@ -236,6 +236,17 @@ static void load_lane(WsGen *g, int d, int lane) {
         g->lane_has_cross[pos] = (uint8_t)hc;
         g->lane_cross_mult[pos] = hc ? lm * wm : 0;
         g->lane_cross_base[pos] = (hc ? b->cross_score[d][i] * wm : 0) + b->bonus[d][i];
+        if (g->mode == 1) {
+            /* highest value of a real rack tile allowed here (a blank scores 0) */
+            uint64_t fit = (cs & ~1ull) & g->rack_letters;
+            int best = 0;
+            while (fit) {
+                int t = __builtin_ctzll(fit);
+                if (g->rules.tile_value[t] > best) best = g->rules.tile_value[t];
+                fit &= fit - 1;
+            }
+            g->lane_max_fit[pos] = (int16_t)best;
+        }
     }
     g->lane_tile[WS_DIM] = 0;
 }
@@ -429,32 +440,78 @@ int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
 
 typedef struct Span {
     int32_t n;                    /* new tiles */
+    int32_t board_tiles;          /* tiles already on the board */
     int32_t board_sum;            /* face value of board tiles */
     int32_t word_mult;            /* product of word multipliers of new tiles */
     int32_t cross_base;           /* sum of cross_base of new tiles */
     int32_t lm[WS_RACK_MAX];      /* letter multiplier of each new tile's square */
     int32_t cwm[WS_RACK_MAX];     /* word multiplier if that square has a cross word, else 0 */
+    int32_t max_fit[WS_RACK_MAX]; /* highest value of a rack tile that fits the square */
 } Span;
 
+/* Bound of the letter part: each new-tile square s has coefficient lm*(W + cwm) and
+ * takes a distinct rack tile whose value is at most max_fit[s] (the relaxation of
+ * "the tile must fit the cross set").  With squares in descending coefficient order,
+ * giving each the largest remaining value it allows is optimal for that relaxation
+ * (the allowed sets are nested, so an exchange argument applies), hence an upper
+ * bound of every real assignment. */
 static inline int span_bound(const WsGen *g, const Span *l, const Span *r) {
     int n = l->n + r->n;
     int W = l->word_mult * r->word_mult;
-    int coef[2 * WS_RACK_MAX];
+    int coef[2 * WS_RACK_MAX], fit[2 * WS_RACK_MAX];
     int k = 0;
-    for (int i = 0; i < l->n; i++) coef[k++] = l->lm[i] * (W + l->cwm[i]);
-    for (int i = 0; i < r->n; i++) coef[k++] = r->lm[i] * (W + r->cwm[i]);
+    for (int i = 0; i < l->n; i++) {
+        coef[k] = l->lm[i] * (W + l->cwm[i]);
+        fit[k++] = l->max_fit[i];
+    }
+    for (int i = 0; i < r->n; i++) {
+        coef[k] = r->lm[i] * (W + r->cwm[i]);
+        fit[k++] = r->max_fit[i];
+    }
     for (int i = 1; i < k; i++) {
-        int v = coef[i], j = i;
+        int v = coef[i], f = fit[i], j = i;
         while (j > 0 && coef[j - 1] < v) {
             coef[j] = coef[j - 1];
+            fit[j] = fit[j - 1];
             j--;
         }
         coef[j] = v;
+        fit[j] = f;
     }
     int bound = W * (l->board_sum + r->board_sum) + l->cross_base + r->cross_base;
-    for (int i = 0; i < n; i++) bound += coef[i] * g->rack_values_desc[i];
-    if (n == g->rules.bingo_tiles) bound += g->rules.bingo_bonus;
+    int used = 0; /* bit i: rack_values_desc[i] taken */
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < g->rack_total; j++) {
+            if (!(used >> j & 1) && g->rack_values_desc[j] <= fit[i]) {
+                used |= 1 << j;
+                bound += coef[i] * g->rack_values_desc[j];
+                break;
+            }
+        }
+    }
+    if (n == g->rules.bingo_tiles && (g->bingo7_possible || l->board_tiles + r->board_tiles > 0))
+        bound += g->rules.bingo_bonus;
     return bound;
+}
+
+/* 1 if the rack tiles (tally, blanks in rack[0]) spell a word of exactly `left` more
+ * letters from the DAWG list `list`. */
+static int anagram_exists(const uint32_t *nodes, uint32_t list, uint8_t *rack, int left) {
+    if (!list) return 0;
+    for (uint32_t k = list;; k++) {
+        uint32_t node = nodes[k];
+        unsigned t = ws_node_tile(node);
+        int via = t && rack[t] ? (int)t : (t && rack[0] ? 0 : -1);
+        if (via >= 0) {
+            int ok;
+            rack[via]--;
+            ok = left == 1 ? ws_node_accepts(node) != 0 : anagram_exists(nodes, ws_node_index(node), rack, left - 1);
+            rack[via]++;
+            if (ok) return 1;
+        }
+        if (ws_node_is_end(node)) break;
+    }
+    return 0;
 }
 
 /* Upper bound of the score of every move generated from the anchor (INT_MIN: none). */
@@ -467,8 +524,10 @@ static int shadow_bound(const WsGen *g, int anchor, int boundary) {
     for (int L = anchor; L > boundary; L--) {
         if (g->lane_tile[L]) {
             left.board_sum += g->lane_tile_value[L];
+            left.board_tiles++;
         } else {
             if (!(g->lane_cross[L] & usable) || left.n == g->rack_total) break;
+            left.max_fit[left.n] = g->lane_max_fit[L];
             left.lm[left.n] = g->lane_lm[L];
             left.cwm[left.n] = g->lane_has_cross[L] ? g->lane_wm[L] : 0;
             left.n++;
@@ -483,8 +542,10 @@ static int shadow_bound(const WsGen *g, int anchor, int boundary) {
             if (R > anchor) {
                 if (g->lane_tile[R]) {
                     right.board_sum += g->lane_tile_value[R];
+                    right.board_tiles++;
                 } else {
                     if (!(g->lane_cross[R] & usable) || left.n + right.n == g->rack_total) break;
+                    right.max_fit[right.n] = g->lane_max_fit[R];
                     right.lm[right.n] = g->lane_lm[R];
                     right.cwm[right.n] = g->lane_has_cross[R] ? g->lane_wm[R] : 0;
                     right.n++;
@@ -522,6 +583,13 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->threshold = INT_MIN;
     g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
     g->anchor_count = 0;
+    g->anchors_visited = 0;
+    g->bingo7_possible = 0;
+    if (g->rack_total == g->rules.bingo_tiles) {
+        uint8_t rack[WS_MAX_LETTERS + 1];
+        memcpy(rack, g->rack, sizeof rack);
+        g->bingo7_possible = anagram_exists(g->nodes, ws_graph_dawg_root(g->nodes), rack, g->rack_total);
+    }
     for_each_anchor(g, collect_anchor);
     /* best bound first (insertion sort: stable, few anchors) */
     for (int i = 1; i < g->anchor_count; i++) {
@@ -543,6 +611,7 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
             cur_lane = a->lane;
         }
         gen_anchor(g, a->pos, (int)a->boundary_plus_one - 1);
+        g->anchors_visited++;
     }
     *count = g->count;
     return WS_OK;

@@ -73,6 +73,7 @@ typedef struct WsGen {
     int32_t lane_cross_mult[WS_DIM + 1]; /* lm*wm if the square has a cross word, else 0 */
     int32_t lane_cross_base[WS_DIM + 1]; /* cross_score*wm if cross word, + square bonus */
     uint8_t lane_has_cross[WS_DIM + 1];
+    int16_t lane_max_fit[WS_DIM + 1];   /* best mode: highest value of a rack tile that fits */
 
     /* search state */
     int32_t anchor, boundary; /* leftmost allowed position is boundary + 1 */
@@ -92,7 +93,9 @@ typedef struct WsGen {
     /* best mode */
     WsAnchor anchors[WS_MAX_ANCHORS];
     int32_t anchor_count;
+    int32_t anchors_visited; /* best mode: anchors whose moves were generated */
     int16_t rack_values_desc[WS_RACK_MAX + 1];
+    int32_t bingo7_possible; /* best mode: the rack alone anagrams to a word of rack size */
 } WsGen;
 
 /* Sets up a generator for a graph (already validated) and rules. */

@@ -186,6 +186,10 @@ cdef class Generator:
             raise ValueError(f"move generation failed ({_STATUS.get(rc, rc)})")
         return out[:count]
 
+    def best_stats(self):
+        """(anchors with a move, anchors searched) of the last best-move search."""
+        return self.g.anchor_count, self.g.anchors_visited
+
     def cross_set(self, int direction, int square):
         """(letter mask with bit 0 = has a cross word, cross score) of one square, from scratch."""
         cdef int16_t cs = 0

@@ -23,7 +23,8 @@ cdef extern from "ws_movegen.h" nogil:
         uint8_t tiles[15]
 
     ctypedef struct WsGen:
-        pass
+        int32_t anchor_count
+        int32_t anchors_visited
 
     int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules)
     int ws_gen_set_board(WsGen *g, const uint8_t *tiles)
