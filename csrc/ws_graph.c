@@ -62,7 +62,14 @@ int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alpha
                ((uint32_t)(child == 0) & (acc ^ 1)) | ((end ^ 1) & (uint32_t)(next_tile <= tile));
     }
     {
+        /* the last node: the same checks, and it must end its list */
         uint32_t last = nodes[node_count - 1];
+        uint32_t child = last & WS_NODE_INDEX_MASK;
+        uint32_t tile = last >> WS_NODE_TILE_SHIFT;
+        uint32_t acc = (last >> 25) & 1;
+        bad |= (uint32_t)(child >= node_count) | ((uint32_t)(child != 0) & (uint32_t)(child < 2)) |
+               (uint32_t)(tile > alphabet_size) | ((uint32_t)(tile == 0) & ((uint32_t)(child == 0) | acc)) |
+               ((uint32_t)(child == 0) & (acc ^ 1));
         bad |= !ws_node_is_end(last);
         bad |= (ws_node_index(nodes[0]) < 2) | (ws_node_index(nodes[0]) >= node_count) |
                (ws_node_index(nodes[1]) < 2) | (ws_node_index(nodes[1]) >= node_count);
