@@ -13,8 +13,9 @@
  * the part after the separator IS the DAWG, and only one string per distinct
  * prefix is inserted (not one per split point of every word).
  *
- * Layout: each distinct sibling list is written once, longest first; a list that
- * is the tail of a list already written points into it (tail merging).
+ * Layout: each state belongs to the longest list that contains it; those lists
+ * are written once each, depth first from the GADDAG root, and a list that is the
+ * tail of a longer list points into it (tail merging).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -373,6 +374,7 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
     RevKey *rev = NULL;
     uint32_t *chain = NULL, *pos = NULL, *order = NULL, *heads = NULL, *nodes = NULL;
     uint8_t *is_head = NULL;
+    uint32_t *owner = NULL, *stack = NULL, *written_chains = NULL;
     int status = WS_E_NOMEM;
     uint32_t dawg_root = 0, gaddag_root = 0;
     size_t prefixes = 0;
@@ -493,7 +495,7 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
     free(rev);
     rev = NULL;
 
-    /* ---- layout: longest lists first, tails merged ---- */
+    /* ---- layout: tails merged, depth-first order ---- */
     {
         uint32_t ns = pool.count;
         const State *st = pool.states;
@@ -529,36 +531,56 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
             for (uint32_t s = 1; s < ns; s++)
                 if (is_head[s]) heads[start[chain[s]]++] = s;
         }
-        /* first pass: positions */
-        for (uint32_t h = 0; h < nheads; h++) {
-            uint32_t s = heads[h];
-            if (pos[s]) continue;
-            for (uint32_t t = s; t; t = st[t].next) {
-                if (!pos[t]) pos[t] = (uint32_t)(written < WS_MAX_NODES ? written : 0);
-                written++;
-            }
-        }
-        if (written > WS_MAX_NODES) {
-            status = WS_E_TOO_BIG;
-            goto done;
-        }
-        nodes = malloc((size_t)written * sizeof(uint32_t));
-        if (!nodes) goto done;
+        /* Each state belongs to the longest chain that contains it (its owner);
+         * only owner chains are written, so a list that is the tail of a longer
+         * list points into it.  Owner chains are written in depth-first order from
+         * the GADDAG root, then the DAWG root, so a list sits near its parent's. */
+        owner = calloc(ns, sizeof(uint32_t));
+        stack = malloc((size_t)(ns + 2) * sizeof(uint32_t));
+        written_chains = malloc((size_t)(nheads + 1) * sizeof(uint32_t));
+        if (!owner || !stack || !written_chains) goto done;
+        for (uint32_t h = 0; h < nheads; h++)
+            for (uint32_t t = heads[h]; t && !owner[t]; t = st[t].next) owner[t] = heads[h];
         {
+            uint32_t sp = 0, nw = 0;
+            stack[sp++] = dawg_root;
+            stack[sp++] = gaddag_root;
+            while (sp) {
+                uint32_t h = stack[--sp];
+                if (is_head[h] == 2) continue; /* visited */
+                is_head[h] = 2;
+                uint32_t o = owner[h];
+                if (!pos[o]) {
+                    for (uint32_t t = o; t; t = st[t].next) {
+                        if (!pos[t]) pos[t] = (uint32_t)(written < WS_MAX_NODES ? written : 0);
+                        written++;
+                    }
+                    written_chains[nw++] = o;
+                }
+                if (!pos[h]) { /* impossible: the owner chain contains h */
+                    status = WS_E_ARGUMENT;
+                    goto done;
+                }
+                /* children of the list, first tile on top of the stack */
+                uint32_t kids[WS_MAX_LETTERS + 2], nk = 0;
+                for (uint32_t t = h; t && nk < WS_MAX_LETTERS + 2; t = st[t].next)
+                    if (st[t].child && is_head[st[t].child] != 2) kids[nk++] = st[t].child;
+                while (nk) stack[sp++] = kids[--nk];
+            }
+            if (written > WS_MAX_NODES) {
+                status = WS_E_TOO_BIG;
+                goto done;
+            }
+            nodes = malloc((size_t)written * sizeof(uint32_t));
+            if (!nodes) goto done;
             uint32_t w = 2;
-            uint32_t *placed = calloc(ns, 1 * sizeof(uint32_t));
-            if (!placed) goto done;
-            for (uint32_t h = 0; h < nheads; h++) {
-                uint32_t s = heads[h];
-                if (placed[s]) continue;
-                for (uint32_t t = s; t; t = st[t].next) {
-                    placed[t] = 1;
+            for (uint32_t c = 0; c < nw; c++) {
+                for (uint32_t t = written_chains[c]; t; t = st[t].next) {
                     uint32_t child = st[t].child ? pos[st[t].child] : 0;
                     nodes[w++] = child | (st[t].next ? 0 : WS_NODE_END) | (st[t].accepts ? WS_NODE_ACCEPTS : 0) |
                                  ((uint32_t)st[t].tile << WS_NODE_TILE_SHIFT);
                 }
             }
-            free(placed);
         }
         nodes[0] = pos[dawg_root];
         nodes[1] = pos[gaddag_root] | WS_NODE_END;
@@ -583,6 +605,9 @@ done:
     free(order);
     free(heads);
     free(is_head);
+    free(owner);
+    free(stack);
+    free(written_chains);
     free(nodes);
     return status;
 }

@@ -322,6 +322,8 @@ static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cr
 static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, int main_sum, int wmul, int cross,
                          int placed) {
     uint32_t child = ws_node_index(node);
+    /* the child list is needed right after recording: start loading it now */
+    __builtin_prefetch(&g->nodes[child]);
     g->strip[pos] = strip_tile;
     if (pos <= g->anchor) {
         int left_empty = pos == 0 || !g->lane_tile[pos - 1];
