@@ -13,10 +13,9 @@ wordsalvo/data/.
 
 from __future__ import annotations
 
-import importlib.util
 import os
+import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -63,47 +62,24 @@ extensions = [
 ]
 
 
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 class BuildExtWithLexicons(build_ext):
     """build_ext, then compile the embedded lexicons with the compiler just built."""
 
     def run(self) -> None:
         super().run()
-        graph_so = Path(self.get_ext_fullpath("wordsalvo._core._graph"))
+        graph_so = Path(self.get_ext_fullpath("wordsalvo._core._graph")).resolve()
         if getattr(self, "editable_mode", False) or self.inplace:
             out_dir = ROOT / "src" / "wordsalvo" / "data"
         else:
-            out_dir = Path(self.build_lib) / "wordsalvo" / "data"
-        graph_mod = _load("_graph", graph_so)  # the init symbol is PyInit__graph
-        alphabet_mod = _load("_wordsalvo_build_alphabet", ROOT / "src" / "wordsalvo" / "alphabet.py")
-        graphfile = _load("_wordsalvo_build_graphfile", ROOT / "src" / "wordsalvo" / "graphfile.py")
-        for manifest in sorted((ROOT / "lexicon_build").glob("*/manifest.toml")):
-            spec = tomllib.loads(manifest.read_text("utf-8"))
-            if not spec.get("embed"):
-                continue
-            source = manifest.parent / spec["source"]
-            dest = out_dir / spec["output"]
-            if spec.get("notice"):
-                # the licence notice travels with the graph built from the list
-                out_dir.mkdir(parents=True, exist_ok=True)
-                notice = (manifest.parent / spec["notice"]).read_bytes()
-                (out_dir / (Path(spec["output"]).stem + "-NOTICE.txt")).write_bytes(notice)
-            if dest.exists() and dest.stat().st_mtime >= max(source.stat().st_mtime, manifest.stat().st_mtime, graph_so.stat().st_mtime):
-                continue
-            stats = graphfile.compile_file(source, dest, alphabet_mod.get_alphabet(spec["alphabet"]), graph_mod)
-            expected = spec.get("word_count")
-            if expected is not None and stats.words != expected:
-                raise SystemExit(
-                    f"{manifest}: expected {expected} words, the build gave {stats.words}; update the manifest"
-                )
-            print(f"compiled lexicon {dest.name}: {stats.words} words, {stats.file_size} bytes, {stats.seconds:.2f} s")
+            out_dir = Path(self.build_lib).resolve() / "wordsalvo" / "data"
+        script = ROOT / "lexicon_build" / "compile_embedded.py"
+        env = dict(os.environ)
+        if DEBUG:
+            # a sanitizer build can only be loaded with the ASan runtime first in line
+            libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+            env["LD_PRELOAD"] = libasan
+            env.setdefault("ASAN_OPTIONS", "detect_leaks=0")
+        subprocess.run([sys.executable, str(script), str(graph_so), str(out_dir)], check=True, env=env)
 
 
 setup(
