@@ -59,10 +59,44 @@ def measure(name, lex, rules, cgp, summary_path, passes):
           f"{statistics.median(two) * 1e3:.2f} ms |" if two else "| – |")
 
 
+def game_positions(rules, lex, games: int) -> list:
+    """Every position before a move of seeded games played with best moves."""
+    out = []
+    for seed in range(games):
+        g = ws.Game(rules, lexicon=lex, seed=seed)
+        while not g.is_over:
+            out.append(g.position())
+            m = g.best_move()
+            if m is None:
+                g.pass_turn()
+            else:
+                g.play(m)
+    return out
+
+
+def measure_language(name, rules, lex, games, passes):
+    loads = []
+    path = lex.path
+    for _ in range(10):
+        t = time.perf_counter()
+        Lexicon.load(path)
+        loads.append(time.perf_counter() - t)
+    positions = game_positions(rules, lex, games)
+    gen = MoveGenerator(lex, rules)
+    counts = [len(gen.generate(p).to_numpy()) for p in positions]
+    t_all = per_position(lambda p: gen.generate(p).to_numpy(), positions, passes)
+    t_best = per_position(lambda p: gen.best(p), positions, passes)
+    print(f"| {name} | {len(lex):,} | {lex.file_size / 1e6:.2f} MB | {statistics.median(loads) * 1e3:.1f} ms | "
+          f"{len(positions)} | {statistics.median(t_all) * 1e6:.0f} µs | {sum(counts) / sum(t_all) / 1e6:.2f} M | "
+          f"{statistics.median(t_best) * 1e6:.0f} µs |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--passes", type=int, default=7)
+    ap.add_argument("--games", type=int, default=10, help="self-play games per language for --languages")
+    ap.add_argument("--languages", action="store_true", help="also measure every lexicon on self-play positions")
     args = ap.parse_args()
     rules = ws.Rules.preset("classic-en")
     print(f"python {platform.python_version()}, {platform.machine()}, {platform.processor() or platform.platform()}")
@@ -90,6 +124,22 @@ def main() -> None:
                   f"build median {statistics.median(builds):.2f} s; load median {statistics.median(loads) * 1e3:.2f} ms")
     else:
         print(f"(CSW24 not found under {args.shared}: skipped)", file=sys.stderr)
+    if not args.languages:
+        return
+    print("\n| rule set (lexicon) | words | graph | load | positions | all moves, median | moves/s | best, median |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for rules_name, lang in (("wordsalvo-en", "en"), ("wordsalvo-nl", "nl"), ("turkish", "tr"), ("wordfeud-de", "de")):
+        try:
+            lex = Lexicon.default(lang)
+        except ws.WordSalvoError:
+            de = args.shared / "lexica" / "igerman98-frami-de.txt"
+            if lang != "de" or not de.exists():
+                print(f"| {rules_name} | (no {lang} lexicon: run `wordsalvo lexicon fetch {lang}`) |")
+                continue
+            tmp = Path(tempfile.mkdtemp()) / "de.wsg"
+            compile_lexicon(de, tmp, "de")
+            lex = Lexicon.load(tmp)
+        measure_language(f"{rules_name} ({lang})", ws.Rules.preset(rules_name), lex, args.games, args.passes)
 
 
 if __name__ == "__main__":

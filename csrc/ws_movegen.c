@@ -451,13 +451,44 @@ typedef struct Span {
     int32_t max_fit[WS_RACK_MAX]; /* highest value of a rack tile that fits the square */
 } Span;
 
+/* 1 if the rack tiles (tally, blanks in rack[0]) spell a word of exactly `left` more
+ * letters from the DAWG list `list`. */
+static int anagram_exists(const uint32_t *nodes, uint32_t list, uint8_t *rack, int left) {
+    if (!list) return 0;
+    for (uint32_t k = list;; k++) {
+        uint32_t node = nodes[k];
+        unsigned t = ws_node_tile(node);
+        int via = t && rack[t] ? (int)t : (t && rack[0] ? 0 : -1);
+        if (via >= 0) {
+            int ok;
+            rack[via]--;
+            ok = left == 1 ? ws_node_accepts(node) != 0 : anagram_exists(nodes, ws_node_index(node), rack, left - 1);
+            rack[via]++;
+            if (ok) return 1;
+        }
+        if (ws_node_is_end(node)) break;
+    }
+    return 0;
+}
+
+
+/* Whether the whole rack spells a word (asked lazily, once per search: -1 = not yet). */
+static int rack_spells_word(WsGen *g) {
+    if (g->bingo7_possible < 0) {
+        uint8_t rack[WS_MAX_LETTERS + 1];
+        memcpy(rack, g->rack, sizeof rack);
+        g->bingo7_possible = anagram_exists(g->nodes, ws_graph_dawg_root(g->nodes), rack, g->rack_total);
+    }
+    return g->bingo7_possible;
+}
+
 /* Bound of the letter part: each new-tile square s has coefficient lm*(W + cwm) and
  * takes a distinct rack tile whose value is at most max_fit[s] (the relaxation of
  * "the tile must fit the cross set").  With squares in descending coefficient order,
  * giving each the largest remaining value it allows is optimal for that relaxation
  * (the allowed sets are nested, so an exchange argument applies), hence an upper
  * bound of every real assignment. */
-static inline int span_bound(const WsGen *g, const Span *l, const Span *r) {
+static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
     int n = l->n + r->n;
     int W = l->word_mult * r->word_mult;
     int coef[2 * WS_RACK_MAX], fit[2 * WS_RACK_MAX];
@@ -491,33 +522,13 @@ static inline int span_bound(const WsGen *g, const Span *l, const Span *r) {
             }
         }
     }
-    if (n == g->rules.bingo_tiles && (g->bingo7_possible || l->board_tiles + r->board_tiles > 0))
+    if (n == g->rules.bingo_tiles && (l->board_tiles + r->board_tiles > 0 || rack_spells_word(g)))
         bound += g->rules.bingo_bonus;
     return bound;
 }
 
-/* 1 if the rack tiles (tally, blanks in rack[0]) spell a word of exactly `left` more
- * letters from the DAWG list `list`. */
-static int anagram_exists(const uint32_t *nodes, uint32_t list, uint8_t *rack, int left) {
-    if (!list) return 0;
-    for (uint32_t k = list;; k++) {
-        uint32_t node = nodes[k];
-        unsigned t = ws_node_tile(node);
-        int via = t && rack[t] ? (int)t : (t && rack[0] ? 0 : -1);
-        if (via >= 0) {
-            int ok;
-            rack[via]--;
-            ok = left == 1 ? ws_node_accepts(node) != 0 : anagram_exists(nodes, ws_node_index(node), rack, left - 1);
-            rack[via]++;
-            if (ok) return 1;
-        }
-        if (ws_node_is_end(node)) break;
-    }
-    return 0;
-}
-
 /* Upper bound of the score of every move generated from the anchor (INT_MIN: none). */
-static int shadow_bound(const WsGen *g, int anchor, int boundary) {
+static int shadow_bound(WsGen *g, int anchor, int boundary) {
     uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
     int best = INT_MIN;
     Span left;
@@ -586,12 +597,7 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
     g->anchor_count = 0;
     g->anchors_visited = 0;
-    g->bingo7_possible = 0;
-    if (g->rack_total == g->rules.bingo_tiles) {
-        uint8_t rack[WS_MAX_LETTERS + 1];
-        memcpy(rack, g->rack, sizeof rack);
-        g->bingo7_possible = anagram_exists(g->nodes, ws_graph_dawg_root(g->nodes), rack, g->rack_total);
-    }
+    g->bingo7_possible = -1;
     for_each_anchor(g, collect_anchor);
     /* best bound first (insertion sort: stable, few anchors) */
     for (int i = 1; i < g->anchor_count; i++) {
