@@ -24,7 +24,7 @@ from wordsalvo.cli import main
 from wordsalvo.commands.moves import LineFormatter
 from wordsalvo.lexicon import compile_lexicon
 from wordsalvo.movegen import MoveGenerator
-from wordsalvo.moves import format_move
+from wordsalvo.notation import format_coordinate, format_placement_word
 from wordsalvo.position import Position
 
 from reference_movegen import random_positions
@@ -208,7 +208,7 @@ def test_line_formatter_negative_and_large_scores():
     out = LineFormatter(rules.alphabet).format(rec, bytes(225), "0\t")
     assert out == "0\t8H\tAB\t-5\n0\t8H\tAb\t0\n0\t8H\tab\t1234\n"
     alph = rules.alphabet
-    assert format_move(bytes(225), alph, 7, 7, 0, (1, 2 | 0x80)) == "8H Ab"
+    assert format_coordinate(7, 7, 0) + " " + format_placement_word(bytes(225), alph, 7, 7, 0, (1, 2 | 0x80)) == "8H Ab"
 
 
 # -- best -------------------------------------------------------------------------------

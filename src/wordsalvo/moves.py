@@ -13,7 +13,8 @@ from typing import Any, overload
 import numpy as np
 
 from .alphabet import BLANK_BIT, Alphabet
-from .board import COLUMNS, SIZE
+from .board import SIZE
+from .notation import format_coordinate, format_placement_word
 
 MOVE_DTYPE = np.dtype([
     ("score", "<i2"),
@@ -28,32 +29,6 @@ MOVE_DTYPE = np.dtype([
 
 ACROSS = 0
 DOWN = 1
-
-
-def format_move(board_tiles: bytes, alphabet: Alphabet, row: int, col: int, direction: int, tiles: Sequence[int]) -> str:
-    """``8H WO(R)D``: coordinate, then the whole main word; new tiles uppercase, blanks
-    lowercase, each run of played-through board tiles in one pair of parentheses."""
-    if direction == ACROSS:
-        coord = f"{row + 1}{COLUMNS[col]}"
-    else:
-        coord = f"{COLUMNS[col]}{row + 1}"
-    out = []
-    inside = False
-    dr, dc = (0, 1) if direction == ACROSS else (1, 0)
-    for i, t in enumerate(tiles):
-        if t:
-            if inside:
-                out.append(")")
-                inside = False
-            out.append(alphabet.board_letter(t))
-        else:
-            if not inside:
-                out.append("(")
-                inside = True
-            out.append(alphabet.board_letter(board_tiles[(row + dr * i) * SIZE + col + dc * i]))
-    if inside:
-        out.append(")")
-    return f"{coord} {''.join(out)}"
 
 
 class Move:
@@ -104,7 +79,8 @@ class Move:
 
     @property
     def notation(self) -> str:
-        return format_move(self._board, self._alphabet, self.row, self.col, self.direction, self.tiles)
+        coord = format_coordinate(self.row, self.col, self.direction)
+        return f"{coord} {format_placement_word(self._board, self._alphabet, self.row, self.col, self.direction, self.tiles)}"
 
     @property
     def coordinate(self) -> str:

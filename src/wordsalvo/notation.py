@@ -55,6 +55,7 @@ __all__ = [
     "DOWN",
     "format_coordinate",
     "format_word",
+    "format_placement_word",
     "format_notation",
     "parse_coordinate",
     "parse_notation",
@@ -81,7 +82,11 @@ def format_coordinate(row: int, col: int, direction: int) -> str:
 
 def format_word(board: Board, row: int, col: int, direction: int, tiles) -> str:
     """The word column of a placement: ``WO(R)D``, ``AM(I)r``, ``(I)n(T)``."""
-    alphabet = board.alphabet
+    return format_placement_word(board.tiles, board.alphabet, row, col, direction, tiles)
+
+
+def format_placement_word(board_tiles, alphabet: Alphabet, row: int, col: int, direction: int, tiles) -> str:
+    """:func:`format_word` on the raw 225 board codes (for moves that keep a board snapshot)."""
     dr, dc = (0, 1) if direction == ACROSS else (1, 0)
     out: list[str] = []
     in_run = False
@@ -93,7 +98,7 @@ def format_word(board: Board, row: int, col: int, direction: int, tiles) -> str:
                 in_run = False
             out.append(alphabet.board_letter(code))
         else:
-            if not (0 <= r < SIZE and 0 <= c < SIZE) or not board.tiles[r * SIZE + c]:
+            if not (0 <= r < SIZE and 0 <= c < SIZE) or not board_tiles[r * SIZE + c]:
                 raise NotationError(
                     f"expected a board tile at square {_square(r, c)} (tile 0 means played through), "
                     f"got an empty square in placement at {format_coordinate(row, col, direction)}"
@@ -101,7 +106,7 @@ def format_word(board: Board, row: int, col: int, direction: int, tiles) -> str:
             if not in_run:
                 out.append("(")
                 in_run = True
-            out.append(alphabet.board_letter(board.tiles[r * SIZE + c]))
+            out.append(alphabet.board_letter(board_tiles[r * SIZE + c]))
     if in_run:
         out.append(")")
     return "".join(out)
