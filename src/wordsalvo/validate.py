@@ -17,8 +17,10 @@ from .position import Position
 def preview_move(pos: Position, notation: str, lexicon: Lexicon, rack: str | None = None) -> PlacementResult:
     """The words formed and the score of a tentative move, or every reason it is illegal.
 
-    Raises :class:`~wordsalvo.NotationError` only when the notation cannot be read;
-    an illegal move comes back as a result with ``legal == False``."""
+    Raises :class:`~wordsalvo.NotationError` when the notation cannot be read, and
+    :class:`~wordsalvo.IllegalMoveError` when it cannot be placed at all (off the
+    board, on an occupied square, no new tile); every other illegal move comes back
+    as a result with ``legal == False`` listing all its reasons."""
     row, col, direction, tiles = parse_notation(notation, pos.board)
     squares = squares_from_placement(pos.board, row, col, direction, tiles)
     return check_placement(pos.board, pos.rules, pos.rack_counts(rack), squares, lexicon.__contains__)
