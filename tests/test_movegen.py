@@ -205,3 +205,43 @@ def test_empty_rack_and_no_moves():
 def test_alphabet_mismatch_is_refused():
     with pytest.raises(ws.WordSalvoError, match="alphabet"):
         MoveGenerator(Lexicon.default("en"), ws.Rules.preset("wordfeud-de"))
+
+
+def test_generators_in_threads_agree(scowl):
+    """The search runs with the GIL released; one generator per thread, one shared lexicon."""
+    import threading
+
+    gen0, positions, _ = scowl
+    expected = [gen0.generate(p).to_numpy().tobytes() for p in positions[:20]]
+    results: dict[int, list[bytes]] = {}
+
+    def work(k: int) -> None:
+        gen = MoveGenerator(gen0.lexicon, gen0.rules)
+        results[k] = [gen.generate(p).to_numpy().tobytes() for p in positions[:20]]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(results[k] == expected for k in range(4))
+
+
+def test_incremental_cross_sets_equal_a_fresh_generator(scowl):
+    """Consecutive boards of one game reuse the cross sets of unchanged lanes: the result
+    must equal a generator that sees each board for the first time."""
+    gen0, _, _ = scowl
+    rules, lex = gen0.rules, gen0.lexicon
+    game = ws.Game(rules, lexicon=lex, seed=7)
+    steady = MoveGenerator(lex, rules)
+    for _ in range(12):
+        if game.is_over:
+            break
+        pos = game.position()
+        fresh = MoveGenerator(lex, rules)
+        assert steady.generate(pos).keys() == fresh.generate(pos).keys()
+        move = game.best_move()
+        if move is None:
+            game.pass_turn()
+        else:
+            game.play(move)
