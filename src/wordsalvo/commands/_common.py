@@ -33,11 +33,12 @@ def add_lexicon_argument(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load_rules(spec: str) -> Rules:
-    """A preset by name, or a rule set file when ``spec`` is a path."""
+def load_rules(spec: str, board_seed: int | None = None) -> Rules:
+    """A preset by name, or a rule set file when ``spec`` is a path; ``board_seed``
+    picks the rule set's random board (see :meth:`Rules.preset`)."""
     if spec.endswith(".toml") or "/" in spec or "\\" in spec or Path(spec).is_file():
-        return Rules.load(spec)
-    return Rules.preset(spec)
+        return Rules.load(spec, board_seed=board_seed)
+    return Rules.preset(spec, board_seed=board_seed)
 
 
 def load_lexicon(path: str | None, rules: Rules) -> Lexicon:
