@@ -1,0 +1,386 @@
+"""``wordsalvo play``: scripted terminal sessions, whole games, the engine's levels.
+
+Every session runs the real front end with a scripted ``input_fn`` and a
+``StringIO`` as output, colour off.  Oracles: the game's own state after the
+session (history, racks, scores), hand-checked scores from the rules, the
+move generator's lists for ``hint`` and ``moves``, and a replay of the saved
+GCG record.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wordsalvo import Game, Rules
+from wordsalvo.cli import build_parser, main
+from wordsalvo.commands import play
+from wordsalvo.commands.play import TerminalGame
+from wordsalvo.opponent import BANDS, LEVELS, Opponent, choose_move
+from wordsalvo.terminal import changed_squares, render_board, render_preview, render_rack
+
+# classic-en, bag seed 1: the first rack is ADEGORZ and 8D ZERDA scores 50
+# (Z 10 on 2L = 20, E R D A = 1+1+2+1, the centre doubles: 25 x 2 = 50).
+CLASSIC = ["--rules", "classic-en", "--game-seed", "1", "--color", "never"]
+
+
+class Script:
+    """An ``input_fn`` answering prompts from a list; the prompts and answers are
+    written to the output like a terminal would show them.  A callable entry is
+    called with the prompt to compute the answer.  The end of the list is EOF."""
+
+    def __init__(self, lines, output: io.StringIO):
+        self.lines = list(lines)
+        self.output = output
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        answer = self.lines.pop(0)
+        if callable(answer):
+            answer = answer(prompt)
+        self.output.write(f"{prompt}{answer}\n")
+        return answer
+
+
+def session(lines, *argv: str) -> tuple[int, str, Script]:
+    """Run ``wordsalvo play ARGV`` through :func:`play.run` with scripted input."""
+    args = build_parser().parse_args(["play", *argv])
+    out = io.StringIO()
+    script = Script(lines, out)
+    code = play.run(args, input_fn=script, output=out)
+    return code, out.getvalue(), script
+
+
+def terminal_game(lines, rules="classic-en", seed=1, level="medium", **kw) -> tuple[TerminalGame, io.StringIO, Script]:
+    game = Game(Rules.preset(rules), players=["You", "Engine"], seed=seed, **kw)
+    out = io.StringIO()
+    script = Script(lines, out)
+    return TerminalGame(game, [True, False], level, input_fn=script, output=out, seed=seed), out, script
+
+
+def kinds(game: Game) -> list[str]:
+    return [t.kind for t in game.history]
+
+
+# -- moves: preview, confirm, cancel, illegal -----------------------------------------------
+def test_preview_then_confirm_plays_the_move_and_the_engine_answers():
+    tg, out, _ = terminal_game(["8D ZERDA", "", "quit"])
+    assert tg.run() == 0
+    text = out.getvalue()
+    assert "words: ZERDA" in text
+    assert "no score preview" in text  # classic-en: [display] tentative_score = false
+    assert "You played 8D ZERDA for 50" in text
+    h = tg.game.history
+    assert [t.kind for t in h][0] == "play" and h[0].score == 50 and h[0].player == 0
+    assert len(h) == 2 and h[1].player == 1  # the engine played its turn before the next prompt
+    assert "Engine " in text.split("You played 8D ZERDA for 50", 1)[1]  # its turn shows on the next screen
+    assert "Game left unfinished" in text
+
+
+def test_preview_shows_words_and_score_where_the_rules_allow_it():
+    # wordsalvo-en, seed 1, rack ADDFORW: 8D DOWAR = (D on 2W: 2, O 1, W on 2L: 8, A 1, R 1) x 2 = 26
+    tg, out, _ = terminal_game(["8D DOWAR", "no", "quit"], rules="wordsalvo-en")
+    tg.run()
+    text = out.getvalue()
+    assert "words: DOWAR 26" in text and "score: 26" in text
+    assert "Cancelled." in text
+    assert tg.game.history == ()  # cancelled: nothing happened
+
+
+def test_illegal_move_lists_every_reason_and_asks_again():
+    tg, out, script = terminal_game(["7A ZZ", "quit"])
+    tg.run()
+    text = out.getvalue()
+    expected = tg.game.preview("7A ZZ").problems
+    assert len(expected) == 3  # Z only once on the rack, centre not covered, phony ZZ
+    for problem in expected:
+        assert f"  - {problem}" in text
+    assert "illegal move:" in text
+    assert tg.game.history == ()
+    assert script.prompts == ["You> ", "You> "]  # no confirmation for an illegal move: asked again
+
+
+def test_lowercase_letters_are_blanks_and_the_screen_says_so():
+    tg, out, _ = terminal_game(["8d zerda", "quit"])
+    tg.run()
+    assert "lowercase letters are blanks" in out.getvalue()
+    assert tg.game.history == ()
+
+
+@pytest.mark.parametrize("line", ["foo", "20Z WORD", "8H", "8H W0RD", "swap 123", "moves x", "pass now", "\t", "Ω"])
+def test_bad_input_never_crashes(line):
+    tg, out, script = terminal_game([line, "quit"])
+    assert tg.run() == 0
+    assert tg.game.history == ()
+    assert len(script.prompts) == 2
+    assert "Traceback" not in out.getvalue()
+
+
+# -- commands ---------------------------------------------------------------------------
+def test_swap_some_tiles_and_the_whole_rack():
+    tg, out, _ = terminal_game(["swap xyz", "swap aeg", "swap", "quit"])
+    rack = tg.game.rack
+    tg.run()
+    g = tg.game
+    text = out.getvalue()
+    assert "not possible: swap:" in text and "XY not on the rack" in text  # refused, asked again
+    assert kinds(g)[0] == "swap" and g.history[0].tiles == "AEG" and g.history[0].rack == rack
+    assert "You swapped AEG; new rack:" in text
+    swaps = [t for t in g.history if t.player == 0]
+    assert len(swaps) == 2 and len(swaps[1].tiles) == 7  # `swap` alone: the whole rack
+
+
+def test_swap_refused_when_the_bag_is_too_small():
+    tg, out, _ = terminal_game(["swap", "quit"])
+    tg.game._s.bag = tg.game._s.bag[:3]  # scripted state: 3 tiles left
+    tg.run()
+    assert "not possible: swap: the bag must hold at least 7" in out.getvalue()
+    assert tg.game.history == ()
+
+
+def test_pass():
+    tg, out, _ = terminal_game(["pass", "quit"])
+    tg.run()
+    assert kinds(tg.game)[0] == "pass" and tg.game.history[1].player == 1
+    assert "You passed" in out.getvalue()
+
+
+def test_hint_and_moves_come_from_the_move_generator():
+    tg, out, _ = terminal_game(["hint", "moves", "moves 3", "quit"])
+    best = tg.game.best_move()
+    top = tg.game.legal_moves().best(10)
+    tg.run()
+    text = out.getvalue()
+    assert f"Hint: {best.notation} for {best.score}" in text
+    assert f"The 10 best of {len(tg.game.legal_moves())} legal moves:" in text
+    for i, m in enumerate(top, 1):
+        assert f"{i:>3}. {m.notation:<24} {m.score:>4}" in text
+    assert "The 3 best of" in text
+    assert tg.game.history == ()  # looking costs nothing
+
+
+def test_shuffle_changes_the_order_only():
+    tg, out, _ = terminal_game(["shuffle", "shuffle", "board", "help", "quit"])
+    rack = tg.game.rack
+    tg.run()
+    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("You> Your rack:") or ln.startswith("Your rack:")]
+    shown = ["".join(tok[0] for tok in ln.split("Your rack:")[1].split()) for ln in lines]
+    assert all(sorted(s) == sorted(rack) for s in shown)
+    assert len(set(shown)) > 1
+    assert "swap AEI" in out.getvalue()  # the help text
+    assert tg.game.history == ()
+
+
+def test_resign_asks_first_then_ends_the_game():
+    tg, out, script = terminal_game(["resign", "n", "resign", "y"])
+    assert tg.run() == 0
+    g = tg.game
+    text = out.getvalue()
+    assert "Not resigned" in text
+    assert g.is_over and g.end_reason == "resign" and g.winners == (1,)
+    assert "Game over: You resigned." in text and "Engine wins" in text
+    assert script.prompts[-1].startswith("Save the game record")  # offered; the end of the input skips it
+
+
+def test_quit_and_end_of_input_end_cleanly():
+    for lines in (["quit"], ["exit"], [], ["8D ZERDA"]):  # [] and an open confirmation: EOF
+        tg, out, _ = terminal_game(lines)
+        assert tg.run() == 0
+        assert "Game left unfinished" in out.getvalue()
+        assert not tg.game.is_over and tg.game.history == ()
+
+
+# -- whole games ------------------------------------------------------------------------
+def test_full_game_fed_the_engines_own_best_moves(tmp_path):
+    """The human seat types the expert move every turn (or passes); the game runs to
+    its end, and the saved record replays to the same game."""
+    tg, out, script = terminal_game([], rules="wordsalvo-en", seed=5, level="hard")
+
+    def answer(prompt):
+        if prompt == "You> ":
+            m = tg.game.best_move()
+            return m.notation if m is not None else "pass"
+        if prompt.startswith("Enter"):
+            return ""
+        if prompt.startswith("Save"):
+            return str(tmp_path / "game")  # .gcg is added
+        raise AssertionError(f"unexpected prompt {prompt!r}")
+
+    script.lines = [answer] * 300
+    assert tg.run() == 0
+    g = tg.game
+    text = out.getvalue()
+    assert g.is_over and g.end_reason in ("out", "passes")
+    assert "Game over:" in text
+    settles = [t for t in g.history if t.kind == "settle"]
+    for t in settles:
+        assert f"{t.score:+d}" in text and f"({t.tiles})" in text
+    final = text.split("Final scores:\n", 1)[1].splitlines()
+    assert final[0].split() == ["You", str(g.scores[0])] and final[1].split() == ["Engine", str(g.scores[1])]
+    winner = g.names[g.winners[0]] if len(g.winners) == 1 else None
+    assert (f"{winner} win" in text) if winner else "A draw" in text
+    saved = tmp_path / "game.gcg"
+    assert f"Saved the record to {saved}" in text
+    replay = Game.from_gcg(saved.read_text("utf-8"))
+    assert replay.scores == g.scores and replay.history == g.history
+    mine = [t for t in g.history if t.player == 0 and t.kind == "play"]
+    assert mine and all(f"You played {t.notation} for {t.score}" in text for t in mine)
+
+
+def test_autoplay_plays_a_whole_game_and_saves_the_record(tmp_path):
+    dest = tmp_path / "auto.gcg"
+    code, text, _ = session([str(dest)], "--rules", "wordsalvo-en", "--seed", "4", "--game-seed", "9",
+                            "--autoplay", "--level", "easy", "--color", "never")
+    assert code == 0
+    replay = Game.from_gcg(dest.read_text("utf-8"))
+    final = text.split("Final scores:\n", 1)[1].splitlines()
+    assert replay.is_over and final[0].split() == ["Engine1", str(replay.scores[0])]
+    assert "board seed 4, game seed 9" in text
+    assert replay.rules.board_seed == 4
+    plays = [t for t in replay.history if t.kind == "play"]
+    assert len(plays) > 10
+    for t in plays:
+        assert f"played {t.notation} for {t.score}" in text
+
+
+def test_same_seeds_same_session():
+    a = session(["hint", "8D ZERDA", "", "pass", "quit"], *CLASSIC, "--level", "easy")[1]
+    b = session(["hint", "8D ZERDA", "", "pass", "quit"], *CLASSIC, "--level", "easy")[1]
+    assert a == b
+
+
+def test_three_players_and_a_name():
+    code, text, _ = session(["pass", "quit"], *CLASSIC, "--players", "3", "--name", "Ann")
+    assert code == 0
+    assert "Ann passed" in text and "Engine1" in text and "Engine2" in text
+
+
+# -- options ----------------------------------------------------------------------------
+def test_random_board_is_reproducible_and_fixed_boards_refuse_a_seed(capsys):
+    a = session(["quit"], "--rules", "wordsalvo-en", "--seed", "11", "--game-seed", "1", "--color", "never")[1]
+    b = session(["quit"], "--rules", "wordsalvo-en", "--seed", "11", "--game-seed", "1", "--color", "never")[1]
+    std = session(["quit"], "--rules", "wordsalvo-en", "--game-seed", "1", "--color", "never")[1]
+    assert a == b and a != std and "board seed 11" in a
+    assert main(["play", "--rules", "classic-en", "--seed", "3"]) == 2
+    assert "fixed board" in capsys.readouterr().err
+
+
+def test_colour_always_and_never():
+    coloured = session(["quit"], "--rules", "classic-en", "--game-seed", "1", "--color", "always")[1]
+    plain = session(["quit"], *CLASSIC)[1]
+    assert "\x1b[" in coloured and "\x1b[" not in plain
+
+
+def test_missing_german_lexicon_names_the_fetch_command(tmp_path, monkeypatch, capsys):
+    from wordsalvo import lexicon
+
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    monkeypatch.delitem(lexicon._DEFAULTS, "de", raising=False)
+    assert main(["play", "--rules", "wordfeud-de"]) == 2
+    assert "`wordsalvo lexicon fetch de`" in capsys.readouterr().err
+
+
+def test_strict_mode_hides_phonies_in_the_preview_and_a_phony_costs_the_turn(tmp_path):
+    from game_helpers import lexicon_for
+
+    rules = Rules.preset("woodword-de")  # its table may choose strict mode
+    game = Game(rules, lexicon_for(rules, tmp_path), players=["You", "Engine"], seed=2, strict=True)
+    assert game.rack == "BDDEKTÜ"
+    assert game.preview("8H BD").invalid_words == ("BD",)  # the oracle: BD is not a word
+    out = io.StringIO()
+    tg = TerminalGame(game, [True, False], "medium", input_fn=Script(["8H BD", "", "quit"], out), output=out)
+    tg.run()
+    text = out.getvalue()
+    preview = text.split("Enter = play it")[0]
+    assert "words: BD 8" in preview and "score: 8" in preview and "phony" not in preview
+    assert "strict mode: a word that is not in the dictionary costs your turn" in preview
+    assert game.history[0].kind == "refused-play" and game.history[0].score == 0
+    assert "You tried 8H BD: refused" in text and "the turn is lost" in text
+    assert game.history[1].player == 1  # the engine moved on
+
+
+def test_strict_option_needs_a_rule_set_that_allows_it(capsys):
+    assert main(["play", "--rules", "classic-en", "--strict", "--game-seed", "1"]) == 2
+    assert "no strict mode" in capsys.readouterr().err
+
+
+# -- the engine's levels ----------------------------------------------------------------
+def test_levels_choose_within_their_score_band_and_expert_plays_the_best():
+    import random
+
+    game = Game(Rules.preset("classic-en"), seed=3)
+    game.play(game.best_move())
+    moves = game.legal_moves()
+    n = len(moves)
+    ascending = sorted(int(s) for s in moves.scores)
+    assert choose_move(moves, "expert", random.Random(0)).score == ascending[-1]
+    for level in ("easy", "medium", "hard"):
+        low, high = BANDS[level]
+        rng = random.Random(1)
+        for _ in range(30):
+            score = choose_move(moves, level, rng).score
+            assert ascending[round(low * (n - 1))] <= score <= ascending[round(high * (n - 1))], (level, score)
+    assert choose_move(moves[:0], "easy", random.Random(0)) is None
+    with pytest.raises(ValueError, match="expected a level"):
+        choose_move(moves, "godlike", random.Random(0))
+
+
+def test_weaker_levels_score_less_and_every_engine_move_is_legal():
+    totals = {}
+    for level in LEVELS:
+        game = Game(Rules.preset("wordsalvo-en"), players=["A", "B"], seed=7)
+        bots = [Opponent(level, seed=1), Opponent(level, seed=2)]
+        while not game.is_over:
+            bots[game.to_move].play(game)  # Game.play raises on an illegal move
+        totals[level] = sum(t.score for t in game.history if t.kind == "play")
+    assert totals["easy"] < totals["medium"] < totals["expert"]
+    assert totals["hard"] > totals["easy"]
+
+
+# -- drawing ----------------------------------------------------------------------------
+def test_plain_board_tells_blanks_and_the_last_move_apart():
+    game = Game(Rules.preset("classic-en"), seed=1)
+    game._s.racks[0] = "ADEGOR?"
+    before = game.board.tiles
+    game.play("8D zERDA")
+    last = changed_squares(before, game.board.tiles)
+    text = render_board(game.rules, game.board, last)
+    row8 = text.splitlines()[8]
+    assert "[z][E][R][D][A]" in row8
+    assert " z  E  R  D  A " in render_board(game.rules, game.board)
+    assert render_rack(game.rules, "AZ?") == "A1  Z10  ?0"
+    assert "\x1b[" in render_board(game.rules, game.board, last, colour=True)
+
+
+def test_preview_lines_for_a_legal_and_an_illegal_move():
+    game = Game(Rules.preset("wordsalvo-en"), seed=1)  # rack ADDFORW
+    assert render_preview(game.preview("8D DOWAR")) == ["words: DOWAR 26", "score: 26"]
+    assert render_preview(game.preview("8D DOWAR"), show_score=False)[0] == "words: DOWAR"
+    illegal = game.preview("1A WORD")
+    # W on 1A (3L) 12, O 1, R 1, D on 1D (3W) 2: 16 x 3 = 48, shown even though the move is illegal
+    assert render_preview(illegal) == ["words: WORD 48", "illegal move:", *[f"  - {p}" for p in illegal.problems]]
+
+
+# -- a real process ---------------------------------------------------------------------
+def test_subprocess_game_reads_stdin_and_quits():
+    env = dict(os.environ, NO_COLOR="1")
+    proc = subprocess.run(
+        [sys.executable, "-m", "wordsalvo", "play", "--rules", "classic-en", "--game-seed", "1"],
+        input="help\nhint\nbogus\n8D ZERDA\n\nquit\n", capture_output=True, text=True, timeout=60, env=env,
+        cwd=Path(__file__).parent,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "Hint: 8D ZERDA for 50" in proc.stdout
+    assert "You played 8D ZERDA for 50" in proc.stdout
+    assert "cannot read 'bogus' as a move" in proc.stdout
+    assert "Game left unfinished after 2 turns" in proc.stdout
+    assert "\x1b[" not in proc.stdout  # not a terminal: no colour
