@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections import Counter
 import subprocess
 import sys
 from pathlib import Path
@@ -177,6 +178,16 @@ def test_shuffle_changes_the_order_only():
     assert len(set(shown)) > 1
     assert "swap AEI" in out.getvalue()  # the help text
     assert tg.game.history == ()
+
+
+def test_unseen_counts_the_bag_and_the_other_racks():
+    tg, out, _ = terminal_game(["unseen", "quit"])
+    tg.run()
+    g = tg.game
+    line = next(ln for ln in out.getvalue().splitlines() if "Unseen (" in ln)
+    assert f"Unseen ({g.bag_count + len(g.racks[1])}):" in line
+    listed = {tok.split("x")[0]: int(tok.split("x")[1]) if "x" in tok else 1 for tok in line.split(": ", 1)[1].split()}
+    assert listed == dict(Counter(g.bag + list(g.racks[1])))
 
 
 def test_resign_asks_first_then_ends_the_game():

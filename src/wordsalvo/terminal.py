@@ -161,8 +161,8 @@ def describe_turn(turn: "Turn", names: Sequence[str], *, show_swapped: bool = Tr
     if turn.kind == "pass":
         return f"{who} passed"
     if turn.kind == "refused-play":
-        return (f"{who} tried {turn.notation}: refused ({', '.join(turn.words)} not all words), "
-                "the turn is lost")
+        return (f"{who} tried {turn.notation}: refused, not every word is in the dictionary "
+                f"({', '.join(turn.words)}); the turn is lost")
     if turn.kind == "timeout":
         return f"{who} ran out of time"
     if turn.kind == "resign":

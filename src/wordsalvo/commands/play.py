@@ -10,6 +10,13 @@ move choice per level is :mod:`wordsalvo.opponent`'s and the drawing is
 :mod:`wordsalvo.terminal`'s.  :class:`TerminalGame` reads lines with an
 injectable ``input_fn`` and writes to an injectable ``output`` stream, so a
 whole game can be scripted.
+
+Choices of the front end: you sit first; the other seats are engines of one
+level; the board shows the tiles of the last placement highlighted; an
+opponent's swap shows how many tiles, not which; a rule set whose
+``[display] tentative_score`` is false (classic-en) previews the words but
+not the score; in strict mode the preview does not tell whether the words are
+in the dictionary.  There is no clock: the terminal game does not time moves.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ Commands
   pass         pass your turn
   hint         the engine's best move for your rack
   moves [N]    the N best moves for your rack (default 10)
+  unseen       the tiles you have not seen: the bag and the other racks
   shuffle      shuffle your rack
   board        draw the board again
   help         this text
@@ -291,7 +299,7 @@ class TerminalGame:
         command = word.lower()
         rest = rest.strip()
         simple = {"pass": self.do_pass, "hint": self.do_hint, "shuffle": self.do_shuffle,
-                  "board": self.show_screen, "help": self.do_help, "?": self.do_help,
+                  "board": self.show_screen, "unseen": self.do_unseen, "help": self.do_help, "?": self.do_help,
                   "resign": self.do_resign, "quit": self.do_quit, "exit": self.do_quit}
         if command in simple:
             if rest:
@@ -343,12 +351,12 @@ class TerminalGame:
     def do_swap(self, rest: str) -> bool:
         tiles = self._tiles(rest) if rest else None
         turn = self._make(lambda: self.game.swap(tiles))
-        self.say(f"You put back {turn.tiles}; new rack: {self.game.racks[turn.player]}")
+        self.say(f"{describe_turn(turn, self.game.names)}; new rack: "
+                 f"{render_rack(self.game.rules, self.game.racks[turn.player], colour=self.colour)}")
         return True
 
     def do_pass(self) -> bool:
-        self._make(self.game.pass_turn)
-        self.say("You passed.")
+        self.say(describe_turn(self._make(self.game.pass_turn), self.game.names))
         return True
 
     def do_hint(self) -> bool:
@@ -374,6 +382,19 @@ class TerminalGame:
         self.say(f"The {min(n, len(moves))} best of {len(moves)} legal moves:")
         for i, m in enumerate(moves.best(n), 1):
             self.say(f"{i:>3}. {m.notation:<24} {m.score:>4}")
+        return False
+
+    def do_unseen(self) -> bool:
+        game = self.game
+        tiles = list(game.bag)
+        for i, rack in enumerate(game.racks):
+            if i != game.to_move:
+                tiles += rack
+        order = {ch: i for i, ch in enumerate([*game.rules.alphabet.letters, "?"])}
+        tiles.sort(key=lambda ch: order.get(ch, len(order)))
+        counts = Counter(tiles)
+        listing = " ".join(f"{ch}{'x' + str(counts[ch]) if counts[ch] > 1 else ''}" for ch in dict.fromkeys(tiles))
+        self.say(f"Unseen ({len(tiles)}): {listing or 'none'}")
         return False
 
     def do_shuffle(self) -> bool:
