@@ -281,7 +281,9 @@ def test_random_board_is_reproducible_and_fixed_boards_refuse_a_seed(capsys):
     std = session(["quit"], "--rules", "wordsalvo-en", "--game-seed", "1", "--color", "never")[1]
     assert a == b and a != std and "board seed 11" in a
     assert main(["play", "--rules", "classic-en", "--seed", "3"]) == 2
-    assert "fixed board" in capsys.readouterr().err
+    assert "has a fixed board: expected no --random or --seed, got --seed 3" in capsys.readouterr().err
+    assert main(["play", "--rules", "woodword-de", "--random"]) == 2
+    assert "got --random" in capsys.readouterr().err
 
 
 def test_colour_always_and_never():

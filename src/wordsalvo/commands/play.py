@@ -140,12 +140,23 @@ def _load_lexicon(path: str | None, rules):
         ) from None
 
 
+def _random_presets() -> list[str]:
+    from ..rules import Rules, preset_names
+
+    return [n for n in preset_names() if Rules.preset(n).random_mode != "none"]
+
+
 def setup(args) -> tuple[Game, list[bool], dict]:
     """The game, which seats are human, and notes for the intro (board and bag seeds)."""
     board_seed = args.seed
-    if board_seed is None and args.random:
-        board_seed = random.SystemRandom().randrange(2**31)
-    rules = load_rules(args.rules, board_seed)  # a seed for a fixed board raises here, naming the rule set
+    if board_seed is not None or args.random:
+        if load_rules(args.rules).random_mode == "none":
+            option = "--random" if args.seed is None else f"--seed {args.seed}"
+            raise WordSalvoError(f"rule set {args.rules!r} has a fixed board: expected no --random or --seed, "
+                                 f"got {option} (random boards: {', '.join(_random_presets())})")
+        if board_seed is None:
+            board_seed = random.SystemRandom().randrange(2**31)
+    rules = load_rules(args.rules, board_seed)
     lexicon = _load_lexicon(args.lexicon, rules)
     if not rules.players.min <= args.players <= rules.players.max:
         raise WordSalvoError(f"--players: rule set {rules.name!r} is for {rules.players.min}..{rules.players.max} "
