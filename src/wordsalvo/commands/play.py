@@ -261,8 +261,6 @@ class TerminalGame:
             try:
                 if self.handle(line):
                     return
-            except _Quit:
-                raise
             except WordSalvoError as e:  # anything the game refuses: say why and ask again
                 self.say(f"not possible: {e}")
 
