@@ -49,7 +49,7 @@ from typing import Iterator, Sequence
 
 from .alphabet import BLANK_BIT
 from .board import SIZE, Board
-from .errors import GameError, IllegalMoveError, IllegalMoveReason, NotationError, WordSalvoError
+from .errors import GameError, IllegalMoveError, IllegalMoveReason
 from .lexicon import Lexicon
 from .movegen import MoveGenerator
 from .moves import Move, MoveList

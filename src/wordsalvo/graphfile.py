@@ -278,6 +278,15 @@ def compile_bytes(
     return data, stats
 
 
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """sha256 of a file's bytes, read in blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Writes a file via a temporary file and a rename: never half-written."""
     p = Path(path)

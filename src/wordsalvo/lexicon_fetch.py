@@ -25,18 +25,16 @@ else ``~/.cache/wordsalvo``.  It holds ``<lang>.wsg`` (the graph),
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
-import tempfile
 import time
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 from .alphabet import LINE_REASONS, classify_bad_character, get_alphabet
 from .errors import LexiconBuildError
+from .graphfile import file_sha256, write_atomic
 from .hunspell import ExpansionStats, HunspellUnavailableError, find_checker, read_dictionary
 
 __all__ = [
@@ -241,14 +239,6 @@ def _letters_only(w: str) -> str | None:
     return None
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def build_word_list(lang: str, dictionary: str | os.PathLike[str] | None = None, *, checker=None,
                     progress: Callable[[str], None] | None = None) -> tuple[list[str], BuildReport]:
     """Expand, check and filter the Hunspell dictionary of ``lang``: (sorted words, report)."""
@@ -258,8 +248,8 @@ def build_word_list(lang: str, dictionary: str | os.PathLike[str] | None = None,
     if base.suffix in (".dic", ".aff"):
         base = base.with_suffix("")
     rep = BuildReport(lang, dictionary=str(base), yardstick=recipe.yardstick)
-    rep.aff_sha256 = _sha256(base.with_name(base.name + ".aff"))
-    rep.dic_sha256 = _sha256(base.with_name(base.name + ".dic"))
+    rep.aff_sha256 = file_sha256(base.with_name(base.name + ".aff"))
+    rep.dic_sha256 = file_sha256(base.with_name(base.name + ".dic"))
     if checker is None:
         checker = find_checker(base)
     rep.checker = checker.name
@@ -300,27 +290,12 @@ def build_word_list(lang: str, dictionary: str | os.PathLike[str] | None = None,
     return words, rep
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a cache file is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_word_list(words: list[str], path: Path) -> None:
     """Write a word list (gzip when the name ends in .gz, reproducible bytes), atomically."""
     text = ("\n".join(words) + "\n").encode("utf-8") if words else b""
     if path.suffix == ".gz":
         text = gzip.compress(text, compresslevel=9, mtime=0)
-    _atomic_write(path, text)
+    write_atomic(path, text)
 
 
 @dataclass
@@ -342,7 +317,7 @@ def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache:
     words, rep = build_word_list(lang, dictionary, checker=checker, progress=say)
     wl = folder / f"{lang}.txt.gz"
     write_word_list(words, wl)
-    _atomic_write(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
+    write_atomic(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
     if words_only:
         return FetchResult(lang, rep, wl, None, "word list only (--words-only)")
     try:
@@ -360,5 +335,5 @@ def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache:
     finally:
         tmp.unlink(missing_ok=True)
     rep.seconds["compile"] = round(time.perf_counter() - t0, 2)
-    _atomic_write(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
+    write_atomic(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
     return FetchResult(lang, rep, wl, graph)

@@ -5,12 +5,9 @@ from __future__ import annotations
 from ._core import _movegen
 from .errors import WordSalvoError
 from .lexicon import Lexicon
-from .moves import MOVE_DTYPE, Move, MoveList
+from .moves import Move, MoveList
 from .position import Position
 from .rules import Rules
-
-if _movegen.MOVE_DTYPE != MOVE_DTYPE:  # pragma: no cover - build consistency
-    raise ImportError("wordsalvo: the compiled move record does not match moves.MOVE_DTYPE; rebuild the package")
 
 
 class MoveGenerator:

@@ -12,20 +12,13 @@ from typing import Any, overload
 
 import numpy as np
 
+from ._core import _movegen
 from .alphabet import BLANK_BIT, Alphabet
 from .board import SIZE
 from .notation import format_coordinate, format_placement_word
 
-MOVE_DTYPE = np.dtype([
-    ("score", "<i2"),
-    ("blank_mask", "<u2"),
-    ("row", "u1"),
-    ("col", "u1"),
-    ("direction", "u1"),
-    ("length", "u1"),
-    ("tiles_played", "u1"),
-    ("tiles", "u1", (15,)),
-])
+#: the 24-byte move record of the C generator (defined next to the C struct it mirrors)
+MOVE_DTYPE = _movegen.MOVE_DTYPE
 
 ACROSS = 0
 DOWN = 1

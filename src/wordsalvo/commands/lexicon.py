@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import inspect
 import sys
 import time
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from ..alphabet import ALPHABETS, LINE_REASONS
 from ..errors import LexiconBuildError
+from ..graphfile import file_sha256
 
 
 def register(subparsers) -> None:
@@ -129,14 +129,6 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     return 0 if args.words_only else 1
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def cmd_info(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
@@ -167,7 +159,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         fields["alphabet"] = getattr(alphabet, "name", alphabet)
         fields["words"] = getattr(lex, "word_count", None)
         fields["nodes"] = getattr(lex, "node_count", None)
-    fields["file sha256"] = _sha256(path)
+    fields["file sha256"] = file_sha256(path)
     for k, v in fields.items():
         print(f"{k}: {v:,}" if isinstance(v, int) else f"{k}: {v}")
     return 0
