@@ -22,16 +22,15 @@ in the dictionary.  There is no clock: the terminal game does not time moves.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from ..errors import IllegalMoveReason, LexiconFormatError, NotationError, WordSalvoError
 from ..game import Game
+from ..graphfile import write_atomic
 from ..opponent import LEVELS, Opponent
 from ..terminal import (
     changed_squares,
@@ -478,25 +477,9 @@ class TerminalGame:
                 if again not in ("y", "yes"):
                     continue
             try:
-                _write_atomic(path, self.game.to_gcg())
+                write_atomic(path, self.game.to_gcg().encode("utf-8"))
             except OSError as e:
                 self.say(f"cannot write {path}: {e.strerror or e}; try another name")
                 continue
             self.say(f"Saved the record to {path}.")
             return
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file next to ``path``, then rename: nothing half-written."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
