@@ -245,3 +245,14 @@ def test_incremental_cross_sets_equal_a_fresh_generator(scowl):
             game.pass_turn()
         else:
             game.play(move)
+
+
+def test_board_edited_with_a_bad_code_is_a_position_error():
+    rules = ws.Rules.preset("classic-en")
+    gen = MoveGenerator(Lexicon.default("en"), rules)
+    pos = Position.empty(rules, "AEINRST")
+    pos.board.tiles[112] = 60  # no such letter
+    with pytest.raises(ws.PositionError, match="outside the alphabet"):
+        gen.generate(pos)
+    pos.board.tiles[112] = 0
+    assert len(gen.generate(pos)) > 0  # the generator is still usable

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._core import _movegen
-from .errors import WordSalvoError
+from .errors import PositionError, WordSalvoError
 from .lexicon import Lexicon
 from .moves import Move, MoveList
 from .position import Position
@@ -43,7 +43,10 @@ class MoveGenerator:
                 f"position uses alphabet {pos.rules.alphabet.name!r}, the generator {self.rules.alphabet.name!r}"
             )
         counts = pos.rack_counts(rack)
-        self._gen.set_position(bytes(pos.board.tiles), counts)
+        try:
+            self._gen.set_position(bytes(pos.board.tiles), counts)
+        except ValueError as e:  # a board edited by hand with codes outside the alphabet
+            raise PositionError(f"position rejected: {e}") from None
 
     def generate(self, pos: Position, rack: str | None = None) -> MoveList:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
