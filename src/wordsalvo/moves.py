@@ -7,6 +7,7 @@ written later.  :class:`Move` objects are made lazily, only when indexed.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -19,6 +20,8 @@ from .notation import format_coordinate, format_placement_word
 
 #: the 24-byte move record of the C generator (defined next to the C struct it mirrors)
 MOVE_DTYPE = _movegen.MOVE_DTYPE
+_RECORD = struct.Struct("<hHBBBBB15B")
+assert _RECORD.size == MOVE_DTYPE.itemsize
 
 ACROSS = 0
 DOWN = 1
@@ -56,11 +59,10 @@ class Move:
 
     @classmethod
     def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet) -> "Move":
-        n = int(rec["length"])
-        mask = int(rec["blank_mask"])
-        raw = rec["tiles"]
-        tiles = tuple(int(raw[i]) | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
-        return cls(int(rec["row"]), int(rec["col"]), int(rec["direction"]), tiles, int(rec["score"]), board_tiles, alphabet)
+        """A Move from one record of :data:`MOVE_DTYPE` (a numpy void scalar)."""
+        score, mask, row, col, direction, n, _played, *raw = _RECORD.unpack(rec.tobytes())
+        tiles = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
+        return cls(row, col, direction, tiles, score, board_tiles, alphabet)
 
     @property
     def tiles_played(self) -> int:
