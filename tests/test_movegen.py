@@ -256,3 +256,12 @@ def test_board_edited_with_a_bad_code_is_a_position_error():
         gen.generate(pos)
     pos.board.tiles[112] = 0
     assert len(gen.generate(pos)) > 0  # the generator is still usable
+
+
+def test_best_with_a_large_n_equals_the_sorted_list(scowl):
+    gen, positions, _ = scowl
+    pos = positions[2]
+    full = gen.generate(pos).sorted().to_numpy()
+    for n in (300, len(full) + 10):
+        got = gen.best(pos, n=n).to_numpy()
+        assert got.tobytes() == full[:n].tobytes()

@@ -10,6 +10,10 @@ from .position import Position
 from .rules import Rules
 
 
+#: above this n, best(pos, n) sorts the full list instead of searching with bounds
+_BEST_SEARCH_MAX_N = 256
+
+
 class MoveGenerator:
     """Finds, scores and ranks every legal move of a position.
 
@@ -65,6 +69,10 @@ class MoveGenerator:
         ``generate(pos).sorted()``, found with shadow bounds without generating all."""
         if n is not None and n < 1:
             raise WordSalvoError(f"n: expected a whole number >= 1, got {n}")
+        if n is not None and n > _BEST_SEARCH_MAX_N:
+            # the bounded search keeps its n best by insertion: for many moves, sorting
+            # the full list is faster and gives the same moves in the same order
+            return self.generate(pos, rack).best(n)
         self._load(pos, rack)
         records = self._gen.best(1 if n is None else n)
         moves = MoveList(records, bytes(pos.board.tiles), self.rules.alphabet)
