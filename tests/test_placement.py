@@ -222,23 +222,7 @@ def test_rack_smaller_than_seven_gives_no_bingo():
 
 # -- Turkish: star square, +30, dotted / dotless I -----------------------------------------------
 
-TR_LAYOUT = """
-. . W . . D . . . D . . W . .
-. T . . . . D . D . . . . T .
-W . . . . . . w . . . . . . W
-. . . w . . . . . . . w . . .
-. . . . T . . . . . T . . . .
-D . . . . D . . . D . . . . D
-. D . . . . D . D . . . . D .
-. . w . . . . w . . . . w . .
-. D . . . . D . D . . . . D .
-D . . . . D . . . D . . . . D
-. . . . T . . . . . T . . . .
-. . . w . . . . . . . w . . .
-W . . . . . . w . . . . . . W
-. T . . . . D . D . . . . T .
-. . W . . D . . . D . . W . .
-"""
+from rules_layouts import TURKISH as TR_LAYOUT  # noqa: E402
 
 TR_TILES = (
     "A12x1 B2x3 C2x4 Ç2x4 D2x3 E8x1 F1x7 G1x5 Ğ1x8 H1x5 I4x2 İ7x1 J1x10 K7x1 L7x1 M4x2 N5x1 "
