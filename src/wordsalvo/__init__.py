@@ -1,6 +1,7 @@
 """wordsalvo: move generation, validation, scoring and games for crossword-style tile games."""
 
 from .alphabet import ALPHABETS, Alphabet, get_alphabet
+from .analysis import analyze_game
 from .board import Board
 from .errors import (
     AlphabetError,
