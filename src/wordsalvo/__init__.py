@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
-    "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position",
+    "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
     "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
 ]
