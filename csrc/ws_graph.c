@@ -1,4 +1,6 @@
 /* Graph validation, checksums and word lookup. */
+#include <stdlib.h>
+
 #include "ws_graph.h"
 
 void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum) {
@@ -94,4 +96,75 @@ int ws_graph_contains(const uint32_t *nodes, const uint8_t *word, size_t length)
         list = ws_node_index(nodes[arc]);
     }
     return ws_node_accepts(nodes[arc]) ? 1 : 0;
+}
+
+uint64_t ws_alphagram_key(const uint8_t *letters, int n) {
+    uint8_t sorted[16];
+    uint64_t key = (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        uint8_t v = letters[i] & WS_LETTER_MASK;
+        int j = i;
+        while (j > 0 && sorted[j - 1] > v) {
+            sorted[j] = sorted[j - 1];
+            j--;
+        }
+        sorted[j] = v;
+    }
+    for (int i = 0; i < n; i++) key = key << 6 | sorted[i];
+    return key;
+}
+
+static int key_cmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+long ws_graph_alphagrams(const uint32_t *nodes, int length, uint64_t *out, size_t capacity) {
+    uint32_t stack[16];
+    uint8_t word[16];
+    size_t n = 0;
+    int depth = 0;
+    if (length < 1 || length > 10) return WS_E_ARGUMENT;
+    stack[0] = ws_graph_dawg_root(nodes);
+    while (depth >= 0) {
+        uint32_t node = nodes[stack[depth]];
+        word[depth] = (uint8_t)ws_node_tile(node);
+        if (depth == length - 1) {
+            if (ws_node_accepts(node)) {
+                if (out && n < capacity) out[n] = ws_alphagram_key(word, length);
+                n++;
+            }
+        } else if (ws_node_index(node)) {
+            depth++;
+            stack[depth] = ws_node_index(node);
+            continue;
+        }
+        while (depth >= 0) { /* next sibling, popping finished lists */
+            if (ws_node_is_end(nodes[stack[depth]])) {
+                depth--;
+            } else {
+                stack[depth]++;
+                break;
+            }
+        }
+    }
+    if (!out) return (long)n;
+    if (n > capacity) return WS_E_CAPACITY;
+    qsort(out, n, sizeof *out, key_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!m || out[m - 1] != out[i]) out[m++] = out[i];
+    return (long)m;
+}
+
+int ws_alphagram_find(const uint64_t *keys, size_t count, uint64_t key) {
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < count && keys[lo] == key;
 }

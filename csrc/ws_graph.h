@@ -34,6 +34,18 @@ int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alpha
 /* Checksums only (used by the writer). */
 void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum);
 
+/* Alphagram key of a multiset of letters: the letters sorted ascending, 6 bits each,
+ * first letter in the highest used bits (at most 10 letters). */
+uint64_t ws_alphagram_key(const uint8_t *letters, int n);
+
+/* The sorted, distinct alphagram keys of every DAWG word of exactly `length`
+ * letters (length <= 10).  With out == NULL only counts.  Returns the number of
+ * distinct keys written, or a negative status (WS_E_CAPACITY). */
+long ws_graph_alphagrams(const uint32_t *nodes, int length, uint64_t *out, size_t capacity);
+
+/* 1 if the key is in the sorted array. */
+int ws_alphagram_find(const uint64_t *keys, size_t count, uint64_t key);
+
 /* 1 if the word (tile codes, no blank bits) is in the DAWG. */
 int ws_graph_contains(const uint32_t *nodes, const uint8_t *word, size_t length);
 

@@ -184,6 +184,11 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
     return WS_OK;
 }
 
+void ws_gen_set_alphagrams8(WsGen *g, const uint64_t *keys, size_t count) {
+    g->alphagrams8 = keys;
+    g->alphagrams8_count = keys ? count : 0;
+}
+
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     int total = 0;
     uint64_t letters = 0;
@@ -443,6 +448,7 @@ int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
 typedef struct Span {
     int32_t n;                    /* new tiles */
     int32_t board_tiles;          /* tiles already on the board */
+    int32_t board_letter;         /* letter of the last board tile met (for one play-through tile) */
     int32_t board_sum;            /* face value of board tiles */
     int32_t word_mult;            /* product of word multipliers of new tiles */
     int32_t cross_base;           /* sum of cross_base of new tiles */
@@ -482,6 +488,26 @@ static int rack_spells_word(WsGen *g) {
     return g->bingo7_possible;
 }
 
+/* Whether the rack plus letter L spells an 8-letter word (1 when unknown: a rack
+ * with a blank, or no alphagram table). */
+static int rack_through_letter(WsGen *g, int letter) {
+    if (!g->alphagrams8 || g->rack[0] || g->rack_total != 7) return 1;
+    if (!g->through8_known) {
+        uint8_t letters[8];
+        int k = 0;
+        for (int t = 1; t <= g->rules.alphabet_size; t++)
+            for (int c = 0; c < g->rack[t]; c++) letters[k++] = (uint8_t)t;
+        g->through8 = 0;
+        for (int t = 1; t <= g->rules.alphabet_size; t++) {
+            letters[7] = (uint8_t)t;
+            if (ws_alphagram_find(g->alphagrams8, g->alphagrams8_count, ws_alphagram_key(letters, 8)))
+                g->through8 |= 1ull << t;
+        }
+        g->through8_known = 1;
+    }
+    return (int)(g->through8 >> letter & 1);
+}
+
 /* Bound of the letter part: each new-tile square s has coefficient lm*(W + cwm) and
  * takes a distinct rack tile whose value is at most max_fit[s] (the relaxation of
  * "the tile must fit the cross set").  With squares in descending coefficient order,
@@ -490,6 +516,13 @@ static int rack_spells_word(WsGen *g) {
  * bound of every real assignment. */
 static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
     int n = l->n + r->n;
+    /* the whole rack placed: the word is the rack (no board tile) or the rack plus the
+     * one board tile; when no such word exists the span holds no move at all */
+    if (n == g->rules.bingo_tiles) {
+        int bt = l->board_tiles + r->board_tiles;
+        if (bt == 0 && !rack_spells_word(g)) return INT_MIN;
+        if (bt == 1 && !rack_through_letter(g, l->board_tiles ? l->board_letter : r->board_letter)) return INT_MIN;
+    }
     int W = l->word_mult * r->word_mult;
     int coef[2 * WS_RACK_MAX], fit[2 * WS_RACK_MAX];
     int k = 0;
@@ -522,8 +555,7 @@ static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
             }
         }
     }
-    if (n == g->rules.bingo_tiles && (l->board_tiles + r->board_tiles > 0 || rack_spells_word(g)))
-        bound += g->rules.bingo_bonus;
+    if (n == g->rules.bingo_tiles) bound += g->rules.bingo_bonus; /* possible: checked above */
     return bound;
 }
 
@@ -538,6 +570,7 @@ static int shadow_bound(WsGen *g, int anchor, int boundary) {
         if (g->lane_tile[L]) {
             left.board_sum += g->lane_tile_value[L];
             left.board_tiles++;
+            left.board_letter = g->lane_tile[L] & WS_LETTER_MASK;
         } else {
             if (!(g->lane_cross[L] & usable) || left.n == g->rack_total) break;
             left.max_fit[left.n] = g->lane_max_fit[L];
@@ -556,6 +589,7 @@ static int shadow_bound(WsGen *g, int anchor, int boundary) {
                 if (g->lane_tile[R]) {
                     right.board_sum += g->lane_tile_value[R];
                     right.board_tiles++;
+                    right.board_letter = g->lane_tile[R] & WS_LETTER_MASK;
                 } else {
                     if (!(g->lane_cross[R] & usable) || left.n + right.n == g->rack_total) break;
                     right.max_fit[right.n] = g->lane_max_fit[R];
@@ -598,6 +632,7 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->anchor_count = 0;
     g->anchors_visited = 0;
     g->bingo7_possible = -1;
+    g->through8_known = 0;
     for_each_anchor(g, collect_anchor);
     /* best bound first (insertion sort: stable, few anchors) */
     for (int i = 1; i < g->anchor_count; i++) {

@@ -96,6 +96,12 @@ typedef struct WsGen {
     int32_t anchors_visited; /* best mode: anchors whose moves were generated */
     int16_t rack_values_desc[WS_RACK_MAX + 1];
     int32_t bingo7_possible; /* best mode: the rack alone anagrams to a word of rack size */
+    /* best mode: sorted alphagram keys of the 8-letter words (ws_graph_alphagrams), or
+     * NULL; through8 bit L = the rack plus letter L spells an 8-letter word */
+    const uint64_t *alphagrams8;
+    size_t alphagrams8_count;
+    uint64_t through8;
+    int32_t through8_known;
 } WsGen;
 
 /* Sets up a generator for a graph (already validated) and rules. */
@@ -104,6 +110,10 @@ int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRu
 /* Loads a board (225 tile codes, row-major).  Cross sets are recomputed only in
  * the lanes a change touches (diff against the previous board). */
 int ws_gen_set_board(WsGen *g, const uint8_t *tiles);
+
+/* Gives best-move search the sorted 8-letter alphagram keys of the lexicon (or NULL);
+ * the array must outlive the generator's use of it. */
+void ws_gen_set_alphagrams8(WsGen *g, const uint64_t *keys, size_t count);
 
 /* Sets the rack: counts per tile code, [0] = blanks. */
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack);

@@ -170,3 +170,24 @@ def test_compile_lexicon_writes_atomically(tmp_path):
         (tmp_path / "junk.txt").write_text("1\n2\n")
         ws.compile_lexicon(tmp_path / "junk.txt", tmp_path / "junk.wsg", "en")
     assert not (tmp_path / "junk.wsg").exists()
+
+
+def test_alphagram_keys_of_every_length():
+    """Graph.alphagrams(k): sorted distinct keys of the k-letter words (best-move bounds use k = 8)."""
+    with gzip.open(Path(__file__).parent.parent / "lexicon_build" / "en" / "scowl-en.txt.gz", "rt") as f:
+        words = f.read().split()[::7]
+    data, _ = compile_words(words)
+    lex = ws.Lexicon.from_bytes(data)
+    alphabet = get_alphabet("en")
+    for k in (2, 5, 8, 10):
+        expected = set()
+        for w in words:
+            if len(w) == k:
+                key = k
+                for c in sorted(alphabet.encode(w)):
+                    key = key << 6 | c
+                expected.add(key)
+        got = np.frombuffer(lex._graph.alphagrams(k), dtype=np.uint64)
+        assert list(got) == sorted(expected), k
+    with pytest.raises(ValueError):
+        lex._graph.alphagrams(11)

@@ -9,3 +9,4 @@ cdef class Graph:
     cdef public int _problem
     cdef public uint32_t _bad_index
     cdef public object _sums
+    cdef public object _alphagrams      # length -> bytes of sorted uint64 keys (built on first use)

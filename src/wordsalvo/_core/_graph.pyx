@@ -66,6 +66,33 @@ cdef class Graph:
             return False
         return ws_graph_contains(self.nodes, &word[0], word.shape[0]) == 1
 
+    def alphagrams(self, int length):
+        """Sorted distinct alphagram keys (uint64, native order) of every word of `length`
+        letters, as bytes; built once per graph on first use (used by best-move bounds)."""
+        cdef long n
+        cdef uint64_t[::1] out
+        if self._problem != WS_GRAPH_OK:
+            raise ValueError("graph failed validation")
+        if self._alphagrams is None:
+            self._alphagrams = {}
+        cached = self._alphagrams.get(length)
+        if cached is not None:
+            return cached
+        with nogil:
+            n = ws_graph_alphagrams(self.nodes, length, NULL, 0)
+        if n < 0:
+            raise ValueError(f"alphagram length must be 1..10, got {length}")
+        arr = bytearray(8 * (n if n else 1))
+        out = memoryview(arr).cast("Q")
+        with nogil:
+            n = ws_graph_alphagrams(self.nodes, length, &out[0], out.shape[0])
+        if n < 0:
+            raise RuntimeError(f"alphagram enumeration failed ({n})")
+        del out
+        result = bytes(arr[: 8 * n])
+        self._alphagrams[length] = result
+        return result
+
     def dawg_words(self, size_t limit=0):
         """Every word of the DAWG in order, as tile-code bytes (for tests and export)."""
         cdef list out = []

@@ -50,6 +50,7 @@ cdef class Generator:
     cdef object buf
     cdef bint busy
     cdef readonly int alphabet_size
+    cdef object alphagrams8   # keeps the key array alive while the C struct points into it
 
     def __cinit__(self, Graph graph, bytes letter_mult, bytes word_mult, square_bonus, tile_values,
                   int bingo_bonus, int bingo_tiles, int start_square):
@@ -91,6 +92,23 @@ cdef class Generator:
             raise ValueError(f"cannot set up the generator ({_STATUS.get(rc, rc)})")
         self.graph = graph
         self.buf = np.empty(1024, dtype=MOVE_DTYPE)
+        self.alphagrams8 = None
+
+    def use_alphagrams8(self, bytes keys):
+        """Sorted 8-letter alphagram keys of this generator's graph (Graph.alphagrams(8)),
+        used to drop impossible 7-tile spans through one board tile from best-move bounds."""
+        cdef const uint64_t[::1] view
+        if len(keys) % 8:
+            raise ValueError("alphagram keys must be whole uint64 values")
+        if self.busy:
+            raise RuntimeError("this MoveGenerator is in use by another thread")
+        if len(keys) == 0:
+            ws_gen_set_alphagrams8(self.g, NULL, 0)
+            self.alphagrams8 = None
+            return
+        view = memoryview(keys).cast("Q")
+        ws_gen_set_alphagrams8(self.g, &view[0], view.shape[0])
+        self.alphagrams8 = keys
 
     def __dealloc__(self):
         free(self.g)

@@ -10,3 +10,6 @@ cdef extern from "ws_graph.h" nogil:
     uint32_t ws_node_is_end(uint32_t node)
     uint32_t ws_node_accepts(uint32_t node)
     unsigned ws_node_tile(uint32_t node)
+    uint64_t ws_alphagram_key(const uint8_t *letters, int n)
+    long ws_graph_alphagrams(const uint32_t *nodes, int length, uint64_t *out, size_t capacity)
+    int ws_alphagram_find(const uint64_t *keys, size_t count, uint64_t key)
