@@ -189,6 +189,11 @@ void ws_gen_set_alphagrams8(WsGen *g, const uint64_t *keys, size_t count) {
     g->alphagrams8_count = keys ? count : 0;
 }
 
+void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count) {
+    g->alphagrams9 = keys;
+    g->alphagrams9_count = keys ? count : 0;
+}
+
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     int total = 0;
     uint64_t letters = 0;
@@ -448,7 +453,7 @@ int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
 typedef struct Span {
     int32_t n;                    /* new tiles */
     int32_t board_tiles;          /* tiles already on the board */
-    int32_t board_letter;         /* letter of the last board tile met (for one play-through tile) */
+    int32_t board_letter[2];      /* letters of the first two board tiles met */
     int32_t board_sum;            /* face value of board tiles */
     int32_t word_mult;            /* product of word multipliers of new tiles */
     int32_t cross_base;           /* sum of cross_base of new tiles */
@@ -488,24 +493,47 @@ static int rack_spells_word(WsGen *g) {
     return g->bingo7_possible;
 }
 
-/* Whether the rack plus letter L spells an 8-letter word (1 when unknown: a rack
- * with a blank, or no alphagram table). */
-static int rack_through_letter(WsGen *g, int letter) {
-    if (!g->alphagrams8 || g->rack[0] || g->rack_total != 7) return 1;
-    if (!g->through8_known) {
-        uint8_t letters[8];
-        int k = 0;
-        for (int t = 1; t <= g->rules.alphabet_size; t++)
-            for (int c = 0; c < g->rack[t]; c++) letters[k++] = (uint8_t)t;
-        g->through8 = 0;
-        for (int t = 1; t <= g->rules.alphabet_size; t++) {
-            letters[7] = (uint8_t)t;
-            if (ws_alphagram_find(g->alphagrams8, g->alphagrams8_count, ws_alphagram_key(letters, 8)))
-                g->through8 |= 1ull << t;
-        }
-        g->through8_known = 1;
+/* Whether the rack plus the given board letters (1 or 2) can spell a word of
+ * rack + extra letters; a blank on the rack stands for any letter (at most one
+ * blank is looked at; with two, or without a key table, the answer is 1). */
+static int rack_spells_with(WsGen *g, const uint64_t *keys, size_t count, const uint8_t *extra, int n_extra) {
+    uint8_t letters[10];
+    int k = 0;
+    for (int t = 1; t <= g->rules.alphabet_size; t++)
+        for (int c = 0; c < g->rack[t]; c++) letters[k++] = (uint8_t)t;
+    for (int i = 0; i < n_extra; i++) letters[k++] = extra[i];
+    if (g->rack[0] == 0) return ws_alphagram_find(keys, count, ws_alphagram_key(letters, k));
+    for (int t = 1; t <= g->rules.alphabet_size; t++) { /* one blank: try every letter */
+        letters[k] = (uint8_t)t;
+        if (ws_alphagram_find(keys, count, ws_alphagram_key(letters, k + 1))) return 1;
     }
-    return (int)(g->through8 >> letter & 1);
+    return 0;
+}
+
+static int rack_through(WsGen *g, int bt, int l1, int l2) {
+    if (g->rack_total != 7 || g->rack[0] > 1) return 1;
+    if (bt == 1) {
+        if (!g->alphagrams8) return 1;
+        if (g->through8[l1] < 0) {
+            uint8_t e[1] = {(uint8_t)l1};
+            g->through8[l1] = (int8_t)rack_spells_with(g, g->alphagrams8, g->alphagrams8_count, e, 1);
+        }
+        return g->through8[l1];
+    }
+    if (bt == 2) {
+        if (!g->alphagrams9) return 1;
+        if (l1 > l2) {
+            int t = l1;
+            l1 = l2;
+            l2 = t;
+        }
+        if (g->through9[l1][l2] < 0) {
+            uint8_t e[2] = {(uint8_t)l1, (uint8_t)l2};
+            g->through9[l1][l2] = (int8_t)rack_spells_with(g, g->alphagrams9, g->alphagrams9_count, e, 2);
+        }
+        return g->through9[l1][l2];
+    }
+    return 1;
 }
 
 /* Bound of the letter part: each new-tile square s has coefficient lm*(W + cwm) and
@@ -521,7 +549,12 @@ static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
     if (n == g->rules.bingo_tiles) {
         int bt = l->board_tiles + r->board_tiles;
         if (bt == 0 && !rack_spells_word(g)) return INT_MIN;
-        if (bt == 1 && !rack_through_letter(g, l->board_tiles ? l->board_letter : r->board_letter)) return INT_MIN;
+        if (bt == 1 || bt == 2) {
+            int b[2], k = 0;
+            for (int i = 0; i < l->board_tiles && k < 2; i++) b[k++] = l->board_letter[i];
+            for (int i = 0; i < r->board_tiles && k < 2; i++) b[k++] = r->board_letter[i];
+            if (!rack_through(g, bt, b[0], bt == 2 ? b[1] : 0)) return INT_MIN;
+        }
     }
     int W = l->word_mult * r->word_mult;
     int coef[2 * WS_RACK_MAX], fit[2 * WS_RACK_MAX];
@@ -569,8 +602,8 @@ static int shadow_bound(WsGen *g, int anchor, int boundary) {
     for (int L = anchor; L > boundary; L--) {
         if (g->lane_tile[L]) {
             left.board_sum += g->lane_tile_value[L];
+            if (left.board_tiles < 2) left.board_letter[left.board_tiles] = g->lane_tile[L] & WS_LETTER_MASK;
             left.board_tiles++;
-            left.board_letter = g->lane_tile[L] & WS_LETTER_MASK;
         } else {
             if (!(g->lane_cross[L] & usable) || left.n == g->rack_total) break;
             left.max_fit[left.n] = g->lane_max_fit[L];
@@ -588,8 +621,8 @@ static int shadow_bound(WsGen *g, int anchor, int boundary) {
             if (R > anchor) {
                 if (g->lane_tile[R]) {
                     right.board_sum += g->lane_tile_value[R];
+                    if (right.board_tiles < 2) right.board_letter[right.board_tiles] = g->lane_tile[R] & WS_LETTER_MASK;
                     right.board_tiles++;
-                    right.board_letter = g->lane_tile[R] & WS_LETTER_MASK;
                 } else {
                     if (!(g->lane_cross[R] & usable) || left.n + right.n == g->rack_total) break;
                     right.max_fit[right.n] = g->lane_max_fit[R];
@@ -632,7 +665,8 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->anchor_count = 0;
     g->anchors_visited = 0;
     g->bingo7_possible = -1;
-    g->through8_known = 0;
+    memset(g->through8, -1, sizeof g->through8);
+    memset(g->through9, -1, sizeof g->through9);
     for_each_anchor(g, collect_anchor);
     /* best bound first (insertion sort: stable, few anchors) */
     for (int i = 1; i < g->anchor_count; i++) {

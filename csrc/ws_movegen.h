@@ -100,8 +100,10 @@ typedef struct WsGen {
      * NULL; through8 bit L = the rack plus letter L spells an 8-letter word */
     const uint64_t *alphagrams8;
     size_t alphagrams8_count;
-    uint64_t through8;
-    int32_t through8_known;
+    const uint64_t *alphagrams9;
+    size_t alphagrams9_count;
+    int8_t through8[WS_MAX_LETTERS + 1];                    /* -1 unknown, 0 no, 1 yes */
+    int8_t through9[WS_MAX_LETTERS + 1][WS_MAX_LETTERS + 1]; /* [L1][L2], L1 <= L2 */
 } WsGen;
 
 /* Sets up a generator for a graph (already validated) and rules. */
@@ -114,6 +116,7 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles);
 /* Gives best-move search the sorted 8-letter alphagram keys of the lexicon (or NULL);
  * the array must outlive the generator's use of it. */
 void ws_gen_set_alphagrams8(WsGen *g, const uint64_t *keys, size_t count);
+void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count);
 
 /* Sets the rack: counts per tile code, [0] = blanks. */
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack);

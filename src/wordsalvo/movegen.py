@@ -40,8 +40,7 @@ class MoveGenerator:
             rules.rack_size,
             rules.start_square,
         )
-        # 8-letter anagram keys for best-move bounds; built once per lexicon (~10 ms for CSW24)
-        self._gen.use_alphagrams8(lexicon._graph.alphagrams(8))
+        self._alphagrams_ready = False
 
     def _load(self, pos: Position, rack: str | None) -> None:
         if pos.rules.alphabet != self.rules.alphabet:
@@ -75,6 +74,12 @@ class MoveGenerator:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
             return self.generate(pos, rack).best(n)
+        if not self._alphagrams_ready:
+            # 8- and 9-letter anagram keys sharpen the search's bounds; they are built
+            # once per lexicon, on the first best-move search (about 25 ms for CSW24)
+            graph = self.lexicon._graph
+            self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
+            self._alphagrams_ready = True
         self._load(pos, rack)
         records = self._gen.best(1 if n is None else n)
         moves = MoveList(records, bytes(pos.board.tiles), self.rules.alphabet)

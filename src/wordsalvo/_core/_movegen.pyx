@@ -94,21 +94,27 @@ cdef class Generator:
         self.buf = np.empty(1024, dtype=MOVE_DTYPE)
         self.alphagrams8 = None
 
-    def use_alphagrams8(self, bytes keys):
-        """Sorted 8-letter alphagram keys of this generator's graph (Graph.alphagrams(8)),
-        used to drop impossible 7-tile spans through one board tile from best-move bounds."""
-        cdef const uint64_t[::1] view
-        if len(keys) % 8:
+    def use_alphagrams(self, bytes keys8, bytes keys9):
+        """Sorted 8- and 9-letter alphagram keys of this generator's graph
+        (Graph.alphagrams(8), (9)): best-move bounds drop full-rack spans through one or
+        two board tiles whose word cannot exist."""
+        cdef const uint64_t[::1] v8
+        cdef const uint64_t[::1] v9
+        if len(keys8) % 8 or len(keys9) % 8:
             raise ValueError("alphagram keys must be whole uint64 values")
         if self.busy:
             raise RuntimeError("this MoveGenerator is in use by another thread")
-        if len(keys) == 0:
+        self.alphagrams8 = (keys8, keys9)
+        if keys8:
+            v8 = memoryview(keys8).cast("Q")
+            ws_gen_set_alphagrams8(self.g, &v8[0], v8.shape[0])
+        else:
             ws_gen_set_alphagrams8(self.g, NULL, 0)
-            self.alphagrams8 = None
-            return
-        view = memoryview(keys).cast("Q")
-        ws_gen_set_alphagrams8(self.g, &view[0], view.shape[0])
-        self.alphagrams8 = keys
+        if keys9:
+            v9 = memoryview(keys9).cast("Q")
+            ws_gen_set_alphagrams9(self.g, &v9[0], v9.shape[0])
+        else:
+            ws_gen_set_alphagrams9(self.g, NULL, 0)
 
     def __dealloc__(self):
         free(self.g)

@@ -30,6 +30,7 @@ cdef extern from "ws_movegen.h" nogil:
     int ws_gen_set_board(WsGen *g, const uint8_t *tiles)
     int ws_gen_set_rack(WsGen *g, const uint8_t *rack)
     void ws_gen_set_alphagrams8(WsGen *g, const uint64_t *keys, size_t count)
+    void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count)
     int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count)
     int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count)
     uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score)
