@@ -42,22 +42,25 @@ class MoveGenerator:
         )
         self._alphagrams_ready = False
 
-    def _load(self, pos: Position, rack: str | None) -> None:
+    def _load(self, pos: Position, rack: str | None) -> bytes:
+        """Hands the board and rack to the C generator; returns the board snapshot."""
         if pos.rules.alphabet != self.rules.alphabet:
             raise WordSalvoError(
                 f"position uses alphabet {pos.rules.alphabet.name!r}, the generator {self.rules.alphabet.name!r}"
             )
         counts = pos.rack_counts(rack)
+        tiles = bytes(pos.board.tiles)
         try:
-            self._gen.set_position(bytes(pos.board.tiles), counts)
+            self._gen.set_position(tiles, counts)
         except ValueError as e:  # a board edited by hand with codes outside the alphabet
             raise PositionError(f"position rejected: {e}") from None
+        return tiles
 
     def generate(self, pos: Position, rack: str | None = None) -> MoveList:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
-        self._load(pos, rack)
+        tiles = self._load(pos, rack)
         records = self._gen.generate_all()
-        return MoveList(records, bytes(pos.board.tiles), self.rules.alphabet)
+        return MoveList(records, tiles, self.rules.alphabet)
 
     def count(self, pos: Position, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
@@ -76,13 +79,13 @@ class MoveGenerator:
             return self.generate(pos, rack).best(n)
         if not self._alphagrams_ready:
             # 8- and 9-letter anagram keys sharpen the search's bounds; they are built
-            # once per lexicon, on the first best-move search (about 25 ms for CSW24)
+            # once per lexicon, on its first best-move search (about 25 ms for CSW24)
             graph = self.lexicon._graph
             self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
             self._alphagrams_ready = True
-        self._load(pos, rack)
+        tiles = self._load(pos, rack)
         records = self._gen.best(1 if n is None else n)
-        moves = MoveList(records, bytes(pos.board.tiles), self.rules.alphabet)
+        moves = MoveList(records, tiles, self.rules.alphabet)
         if n is None:
             return moves[0] if len(moves) else None
         return moves
