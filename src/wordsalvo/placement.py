@@ -113,6 +113,21 @@ class PlacementResult:
             )
 
 
+class _Problems:
+    """Every problem of one move: each reason once (in the order met), every message."""
+
+    __slots__ = ("reasons", "problems")
+
+    def __init__(self) -> None:
+        self.reasons: list[IllegalMoveReason] = []
+        self.problems: list[str] = []
+
+    def add(self, reason: IllegalMoveReason, message: str) -> None:
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        self.problems.append(message)
+
+
 def _sq(r: int, c: int) -> str:
     if 0 <= r < SIZE and 0 <= c < SIZE:
         return f"{r + 1}{COLUMNS[c]}"
@@ -172,13 +187,8 @@ def check_placement(
     tiles = board.tiles
     if first_move is None:
         first_move = board.is_empty()
-    reasons: list[IllegalMoveReason] = []
-    problems: list[str] = []
-
-    def add(reason: IllegalMoveReason, message: str) -> None:
-        if reason not in reasons:
-            reasons.append(reason)
-        problems.append(message)
+    found = _Problems()
+    reasons, problems, add = found.reasons, found.problems, found.add
 
     if not squares:
         add(R.NO_TILES, "expected at least one new tile, got none")
@@ -345,13 +355,8 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
     one line, a gap, none).  It does not look at words or the rack.
     """
     squares = [(int(r), int(c), int(code)) for r, c, code in squares]
-    problems: list[str] = []
-    reasons: list[IllegalMoveReason] = []
-
-    def add(reason: IllegalMoveReason, message: str) -> None:
-        if reason not in reasons:
-            reasons.append(reason)
-        problems.append(message)
+    found = _Problems()
+    reasons, problems, add = found.reasons, found.problems, found.add
 
     if not squares:
         add(R.NO_TILES, "expected at least one new tile, got none")
@@ -414,13 +419,8 @@ def squares_from_placement(
         raise IllegalMoveError(f"expected direction 0 (across) or 1 (down), got {direction!r}", R.NOT_IN_ONE_LINE)
     dr, dc = _step(direction)
     out: list[tuple[int, int, int]] = []
-    problems: list[str] = []
-    reasons: list[IllegalMoveReason] = []
-
-    def add(reason: IllegalMoveReason, message: str) -> None:
-        if reason not in reasons:
-            reasons.append(reason)
-        problems.append(message)
+    found = _Problems()
+    reasons, problems, add = found.reasons, found.problems, found.add
 
     for i, code in enumerate(tiles):
         r, c = row + i * dr, col + i * dc
