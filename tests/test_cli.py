@@ -338,3 +338,14 @@ def test_python_m_wordsalvo_help():
     assert proc.returncode == 0, proc.stderr
     for command in ("moves", "best", "validate"):
         assert command in proc.stdout
+
+
+def test_validate_and_best_follow_the_position_rules_and_stars(capsys):
+    line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEİLNRT/ 0/0 0 rs turkish; stars 7,8;"
+    assert main(["validate", line, "8H EL"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "legal: 8H EL 29" and "star bonus 25" in out
+    assert main(["best", line]) == 0
+    assert capsys.readouterr().out.endswith(" 49\n")
+    assert main(["best", "--rules", "classic-en", line]) == 2
+    assert "rule set 'turkish'" in capsys.readouterr().err

@@ -265,3 +265,19 @@ def test_best_with_a_large_n_equals_the_sorted_list(scowl):
     for n in (300, len(full) + 10):
         got = gen.best(pos, n=n).to_numpy()
         assert got.tobytes() == full[:n].tobytes()
+
+
+def test_cgp_board_opcodes_apply_to_given_rules_and_the_generator_checks_them():
+    """A position's stars/bseed opcodes are part of its board, also when rules are given;
+    a generator refuses a position whose rules score differently."""
+    turkish = ws.Rules.preset("turkish")
+    line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEİLNRT/ 0/0 0 rs turkish; stars 7,8;"
+    pos = Position.from_cgp(line, rules=turkish)
+    assert pos.rules.star_squares == ((7, 8),)
+    gen = MoveGenerator(Lexicon.default("tr"), pos.rules)
+    moves = {m.notation: m.score for m in gen.generate(pos)}
+    assert moves["8H EL"] == 4 + 25  # E1 L1 on plain squares, doubled by the 2W centre, plus the star
+    with pytest.raises(ws.WordSalvoError, match="score differently"):
+        MoveGenerator(Lexicon.default("tr"), turkish).generate(pos)
+    with pytest.raises(ws.PositionError, match="rule set 'turkish'"):
+        Position.from_cgp(line, rules=ws.Rules.preset("classic-en"))

@@ -41,12 +41,15 @@ class MoveGenerator:
             rules.start_square,
         )
         self._alphagrams_ready = False
+        self._scoring_key = rules.scoring_key
 
     def _load(self, pos: Position, rack: str | None) -> bytes:
         """Hands the board and rack to the C generator; returns the board snapshot."""
-        if pos.rules.alphabet != self.rules.alphabet:
+        if pos.rules is not self.rules and pos.rules.scoring_key != self._scoring_key:
             raise WordSalvoError(
-                f"position uses alphabet {pos.rules.alphabet.name!r}, the generator {self.rules.alphabet.name!r}"
+                f"the position's rules ({pos.rules!r}) score differently from the generator's "
+                f"({self.rules!r}): board, star squares, tile values or bonus differ; "
+                f"use MoveGenerator(lexicon, position.rules)"
             )
         counts = pos.rack_counts(rack)
         tiles = bytes(pos.board.tiles)

@@ -125,6 +125,13 @@ class Rules:
         return (self.extra.get("board") or {}).get("random", "none")
 
     @property
+    def scoring_key(self) -> tuple:
+        """Everything move generation and scoring depend on: rules with equal keys
+        give the same moves and scores."""
+        return (self.alphabet.letters, self.letter_multipliers, self.word_multipliers, self.square_bonus,
+                self.tile_values, self.bingo_bonus, self.rack_size, self.start_square)
+
+    @property
     def start_square(self) -> int:
         return self.centre[0] * SIZE + self.centre[1]
 

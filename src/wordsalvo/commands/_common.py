@@ -17,11 +17,28 @@ from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
 
-def add_rules_argument(p: argparse.ArgumentParser) -> None:
+def whole_number(minimum: int):
+    """An argparse type: a whole number >= minimum, with a clear message otherwise."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}") from None
+        if n < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {n}")
+        return n
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
+
+
+def add_rules_argument(p: argparse.ArgumentParser, from_position: bool = False) -> None:
+    """``--rules``; with ``from_position`` its default is the CGP's ``rs`` opcode."""
     p.add_argument(
-        "--rules", default="classic-en", metavar="NAME|FILE",
+        "--rules", default=None if from_position else "classic-en", metavar="NAME|FILE",
         help=f"rule set: a preset ({', '.join(preset_names())}) or a .toml rule set file "
-             "(default: classic-en)",
+             + ("(default: the position's rs opcode, else classic-en)" if from_position else "(default: classic-en)"),
     )
 
 
@@ -77,12 +94,12 @@ def is_position_line(line: str) -> bool:
     return bool(s) and not s.startswith("#")
 
 
-def read_position(arg: str | None, rules: Rules, line: int = 0) -> Position:
+def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Position:
     """A position from a CGP line given on the command line, a CGP file (its
     ``line``-th position line, 0-based), ``-`` for standard input, or None for the
-    empty board."""
+    empty board.  ``rules`` None: the CGP's own rule set (else classic-en)."""
     if arg is None:
-        return Position.empty(rules)
+        return Position.empty(rules or Rules.preset("classic-en"))
     text = arg
     if arg == "-" or len(arg.split()) == 1:  # a CGP line has at least two fields: a file name
         if arg != "-" and not Path(arg).is_file():

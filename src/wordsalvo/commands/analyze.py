@@ -10,17 +10,7 @@ from pathlib import Path
 from ..analysis import analyze_game
 from ..formats.gcg import GCGError
 from ..lexicon import Lexicon
-from ._common import add_lexicon_argument
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {n}")
-    return n
+from ._common import add_lexicon_argument, whole_number
 
 
 def register(subparsers) -> None:
@@ -39,7 +29,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("game", metavar="GAME.gcg", help="the game record (GCG), or '-' for standard input")
     add_lexicon_argument(p)
-    p.add_argument("--top", type=_positive, default=3, metavar="N",
+    p.add_argument("--top", type=whole_number(1), default=3, metavar="N",
                    help="how many of the engine's best moves to keep per turn (default: 3)")
     p.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
     p.set_defaults(func=run)

@@ -7,17 +7,7 @@ import sys
 
 from ..errors import WordSalvoError
 from ..movegen import MoveGenerator
-from ._common import add_lexicon_argument, add_rules_argument, apply_rack, load_lexicon, load_rules, read_position
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {n}")
-    return n
+from ._common import add_lexicon_argument, add_rules_argument, apply_rack, load_lexicon, load_rules, read_position, whole_number
 
 
 def register(subparsers) -> None:
@@ -37,19 +27,20 @@ def register(subparsers) -> None:
     p.add_argument("position", metavar="CGP", nargs="?",
                    help="the position: a CGP line, a CGP file (see --line) or '-' for standard input; "
                         "default: the empty board")
-    add_rules_argument(p)
+    add_rules_argument(p, from_position=True)
     add_lexicon_argument(p)
     p.add_argument("--rack", metavar="RACK",
                    help="rack on turn, letters with '?' for a blank (default: the CGP's rack on turn)")
-    p.add_argument("-n", type=_positive, default=1, metavar="N", help="how many moves to show (default: 1)")
+    p.add_argument("-n", type=whole_number(1), default=1, metavar="N", help="how many moves to show (default: 1)")
     p.add_argument("--line", type=int, default=0, metavar="I",
                    help="with a CGP file: which position, 0-based among its position lines (default: 0)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    rules = load_rules(args.rules)
-    pos = apply_rack(read_position(args.position, rules, args.line), args.rack)
+    pos = apply_rack(read_position(args.position, load_rules(args.rules) if args.rules else None, args.line),
+                     args.rack)
+    rules = pos.rules  # with the position's board and star squares
     if not pos.rack:
         raise WordSalvoError("expected a rack (--rack AEINRST or the CGP's rack on turn), got an empty rack")
     gen = MoveGenerator(load_lexicon(args.lexicon, rules), rules)

@@ -21,6 +21,7 @@ from ..board import COLUMNS, SIZE
 from ..errors import PositionError, WordSalvoError
 from ..movegen import MoveGenerator
 from ..position import Position
+from ..rules import Rules
 from ._common import add_lexicon_argument, add_rules_argument, is_position_line, load_lexicon, load_rules, read_text
 
 #: at most this many problems of a positions file are listed in the error message
@@ -41,7 +42,7 @@ def register(subparsers) -> None:
         epilog="example: wordsalvo moves --lexicon csw24.wsg positions.cgp | gzip > moves.tsv.gz",
     )
     p.add_argument("positions", metavar="POSITIONS", help="CGP file, one position a line ('-' = standard input)")
-    add_rules_argument(p)
+    add_rules_argument(p, from_position=True)
     add_lexicon_argument(p)
     p.add_argument("--sort", action="store_true",
                    help="list the moves of each position best first (score descending, then a fixed order); "
@@ -49,7 +50,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def read_positions(source: str, rules) -> list[tuple[int, Position]]:
+def read_positions(source: str, rules: Rules | None) -> list[tuple[int, Position]]:
     """Every position of a CGP file with its line index; raises one PositionError
     listing EVERY bad line."""
     text = read_text(source)
@@ -147,15 +148,19 @@ class LineFormatter:
 
 
 def run(args) -> int:
-    rules = load_rules(args.rules)
-    positions = read_positions(args.positions, rules)
-    lexicon = load_lexicon(args.lexicon, rules)
-    gen = MoveGenerator(lexicon, rules)
-    fmt = LineFormatter(rules.alphabet)
+    positions = read_positions(args.positions, load_rules(args.rules) if args.rules else None)
+    if not positions:
+        return 0
+    lexicon = load_lexicon(args.lexicon, positions[0][1].rules)
+    generators: dict[tuple, MoveGenerator] = {}  # one per board (random boards, star squares)
+    fmt = LineFormatter(positions[0][1].rules.alphabet)
     out = sys.stdout
     pending: list[str] = []
     size = 0
     for index, pos in positions:
+        gen = generators.get(pos.rules.scoring_key)
+        if gen is None:
+            gen = generators[pos.rules.scoring_key] = MoveGenerator(lexicon, pos.rules)
         ml = gen.generate(pos)
         records = ml.to_numpy()
         if args.sort:

@@ -42,7 +42,7 @@ from ..terminal import (
     render_scores,
     side_by_side,
 )
-from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, load_rules
+from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, load_rules, whole_number
 
 __all__ = ["register", "run", "TerminalGame", "HELP"]
 
@@ -79,16 +79,6 @@ class _Quit(Exception):
     """The player left (``quit`` or the end of the input)."""
 
 
-def _nonnegative(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {n}")
-    return n
-
-
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "play",
@@ -109,7 +99,7 @@ def register(subparsers) -> None:
     add_rules_argument(p)
     p.add_argument("--random", action="store_true",
                    help="a random board (rule sets that have one: a new premium layout, or Turkish star squares)")
-    p.add_argument("--seed", type=_nonnegative, metavar="N", help="the random board of seed N (implies --random)")
+    p.add_argument("--seed", type=whole_number(0), metavar="N", help="the random board of seed N (implies --random)")
     add_lexicon_argument(p)
     p.add_argument("--players", type=int, default=2, metavar="N",
                    help="number of players: you and N-1 engine opponents (default: 2)")
@@ -119,7 +109,7 @@ def register(subparsers) -> None:
                    help="a word not in the dictionary costs the turn (rule sets whose table may choose it)")
     p.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", dest="color",
                    help="colours: auto = when the output is a terminal (default)")
-    p.add_argument("--game-seed", type=_nonnegative, metavar="N",
+    p.add_argument("--game-seed", type=whole_number(0), metavar="N",
                    help="seed of the bag (and of the engine's choices): the same seed and the same moves "
                         "give the same game (default: a random seed, printed)")
     p.add_argument("--autoplay", action="store_true", help=argparse.SUPPRESS)  # every seat played by the engine

@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from ..errors import IllegalMoveError
-from ..movegen import MoveGenerator
+from ..notation import format_notation
+from ..validate import preview_move
 from ._common import add_lexicon_argument, add_rules_argument, apply_rack, load_lexicon, load_rules, read_position
 
 
@@ -28,7 +29,7 @@ def register(subparsers) -> None:
     p.add_argument("notation", metavar="NOTATION", nargs="+",
                    help="the move: coordinate and whole main word, e.g. '8H WO(R)D' (8H across, H8 down; "
                         "lowercase = blank; tiles already on the board in parentheses)")
-    add_rules_argument(p)
+    add_rules_argument(p, from_position=True)
     add_lexicon_argument(p)
     p.add_argument("--rack", metavar="RACK",
                    help="rack on turn, letters with '?' for a blank (default: the CGP's rack on turn)")
@@ -37,66 +38,30 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _word_lines(words) -> list[str]:
-    """One line per formed word, whatever shape the validator gives them in."""
-    out = []
-    for w in words or ():
-        if hasattr(w, "word"):
-            where = getattr(w, "where", "")
-            out.append(f"  {w.word}{' ' + where if where else ''} {w.score}")
-        elif isinstance(w, (tuple, list)):
-            out.append("  " + " ".join(str(x) for x in w))
-        else:
-            out.append(f"  {w}")
-    return out
-
-
-def _fallback_validate(pos, notation: str, lexicon):
-    """Notation + rules of one move, for builds where the generator's validator is missing."""
-    from ..notation import parse_notation
-    from ..placement import check_placement, squares_from_placement
-
-    squares = squares_from_placement(pos.board, *parse_notation(notation, pos.board))
-    result = check_placement(pos.board, pos.rules, pos.rack_counts(), squares, lexicon.__contains__)
-    result.raise_if_illegal()
-    return result
-
-
 def run(args) -> int:
-    rules = load_rules(args.rules)
-    pos = apply_rack(read_position(args.position, rules, args.line), args.rack)
+    pos = apply_rack(read_position(args.position, load_rules(args.rules) if args.rules else None, args.line),
+                     args.rack)
+    rules = pos.rules  # with the position's board and star squares
     lexicon = load_lexicon(args.lexicon, rules)
-    gen = MoveGenerator(lexicon, rules)
     notation = " ".join(args.notation)
     try:
-        try:
-            move = gen.validate(pos, notation)
-        except ModuleNotFoundError as e:
-            if not (e.name or "").startswith("wordsalvo."):
-                raise
-            move = _fallback_validate(pos, notation, lexicon)
+        result = preview_move(pos, notation, lexicon)
+        result.raise_if_illegal()
     except IllegalMoveError as e:
         message = str(e)
-        if message.startswith("illegal move: "):
-            message = message[len("illegal move: "):]
-        lines = [f"illegal: {message}"]
-        reasons = getattr(e, "reasons", None) or [e.reason]
-        lines.append("reasons: " + ", ".join(r.name for r in reasons))
+        for prefix in ("illegal move: ", "no placement: ", "bad placement: "):
+            if message.startswith(prefix):
+                message = message[len(prefix):]
+        lines = [f"illegal: {message}", "reasons: " + ", ".join(r.name for r in e.reasons)]
         if e.words:
             lines.append("invalid words: " + ", ".join(e.words))
         sys.stdout.write("\n".join(lines) + "\n")
         return 1
-    shown = getattr(move, "notation", None)
-    if shown is None and getattr(move, "placement", None) is not None:
-        from ..notation import format_notation
-
-        shown = format_notation(pos.board, *move.placement)
-    lines = [f"legal: {shown or notation.strip()} {move.score}"]
-    lines += _word_lines(getattr(move, "words", None))
-    if getattr(move, "is_bingo", False):
-        lines.append(f"  bingo bonus {rules.bingo_bonus}")
-    star = getattr(move, "star_bonus", 0)
-    if star:
-        lines.append(f"  star bonus {star}")
+    lines = [f"legal: {format_notation(pos.board, *result.placement)} {result.score}"]
+    lines += [f"  {w.word} {w.where} {w.score}" for w in result.words]
+    if result.bingo_bonus:
+        lines.append(f"  bingo bonus {result.bingo_bonus}")
+    if result.star_bonus:
+        lines.append(f"  star bonus {result.star_bonus}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

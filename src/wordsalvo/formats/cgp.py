@@ -46,7 +46,9 @@ def _parse_opcodes(text: str, line: str) -> dict[str, str]:
 
 
 def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -> Position:
-    """Parses one CGP line.  ``rules`` defaults to the ``rs`` opcode, else classic-en."""
+    """Parses one CGP line.  ``rules`` defaults to the ``rs`` opcode, else classic-en;
+    given rules take the position's ``bseed`` and ``stars`` (its random board and star
+    squares), and an ``rs`` naming another rule set is an error."""
     if not isinstance(line, str):
         raise PositionError(f"CGP: expected a string, got {type(line).__name__}")
     src = line.strip()
@@ -65,10 +67,12 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
             rest = rest[1:]
     opcode_text = " ".join(rest)
     opcodes = _parse_opcodes(opcode_text, src)
-    if rules is None:
-        from .opcodes import rules_from_opcodes  # rs, bseed, stars
+    from .opcodes import apply_board_opcodes, rules_from_opcodes  # rs, bseed, stars
 
+    if rules is None:
         rules = rules_from_opcodes(opcodes, default="classic-en")
+    elif opcodes.keys() & {"rs", "bseed", "stars"}:
+        rules = apply_board_opcodes(rules, opcodes)
     alphabet = rules.alphabet
 
     rows = board_text.split("/")

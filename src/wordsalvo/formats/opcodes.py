@@ -64,6 +64,27 @@ def rules_from_opcodes(opcodes: dict[str, str], default: str = "classic-en",
     return rules
 
 
+def apply_board_opcodes(rules: Rules, opcodes: dict[str, str],
+                        error: type[WordSalvoError] = PositionError, where: str = "CGP opcode") -> Rules:
+    """Given rules, with the board a position describes: ``rs`` must name the same rule
+    set, ``bseed`` and ``stars`` select its random board and star squares."""
+    if "rs" in opcodes and opcodes["rs"].strip() != rules.name:
+        raise error(f"{where} rs: the position is for rule set {opcodes['rs'].strip()!r}, "
+                    f"the rules given are {rules.name!r}")
+    if "bseed" in opcodes:
+        derived = rules_from_opcodes({**opcodes, "rs": rules.name}, error=error, where=where)
+        if derived.layout != rules.layout or derived.star_squares != rules.star_squares:
+            rules = derived
+    elif "stars" in opcodes:
+        stars = parse_stars(opcodes["stars"], f"{where} stars", error)
+        if stars != tuple(rules.star_squares):
+            try:
+                rules = rules.with_layout(rules.layout, star_squares=stars)
+            except RulesError as e:
+                raise error(f"{where} stars: {e}") from None
+    return rules
+
+
 def rules_opcodes(rules: Rules) -> dict[str, str]:
     """``{"rs": ..., "bseed": ..., "stars": ...}`` for a rule set (only the ones that apply)."""
     ops = {"rs": rules.name}
