@@ -10,8 +10,8 @@ build recipes and by :meth:`Alphabet.normalize`) is a per-character table:
 every character maps to zero or more letters of the alphabet (``ß`` -> ``SS``,
 the Dutch ligature ``ĳ`` -> ``IJ``, Turkish ``i`` -> ``İ`` and ``ı`` -> ``I``,
 Dutch stress accents ``á`` -> ``A``), or the entry is dropped, with a reason.
-This module stays free of imports from the rest of the package: the package
-build loads it on its own to compile the embedded lexicons.
+This module imports only :mod:`wordsalvo.constants` and :mod:`wordsalvo.errors`:
+the package build loads it (by path) to compile the embedded lexicons.
 """
 
 from __future__ import annotations
@@ -19,28 +19,28 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-BLANK = 0
-BLANK_BIT = 0x80
-MAX_LETTERS = 32
-MIN_WORD = 2
-MAX_WORD = 15
+from .constants import (  # the core's values, defined once
+    BLANK,
+    BLANK_BIT,
+    LINE_APOSTROPHE,
+    LINE_BAD_UTF8,
+    LINE_COMMENT,
+    LINE_DIGIT,
+    LINE_DOT,
+    LINE_DUPLICATE,
+    LINE_EMPTY,
+    LINE_HYPHEN,
+    LINE_OK,
+    LINE_OTHER_CHARACTER,
+    LINE_SPACE,
+    LINE_TOO_LONG,
+    LINE_TOO_SHORT,
+    MAX_LETTERS,
+    MAX_WORD,
+    MIN_WORD,
+)
 
-# Reasons a word-list line is dropped.  The numeric codes are shared with the C
-# compiler (csrc/ws_defs.h, WS_LINE_*); keep them in step.
-LINE_OK = 0
-LINE_EMPTY = 1
-LINE_DIGIT = 2
-LINE_APOSTROPHE = 3
-LINE_HYPHEN = 4
-LINE_DOT = 5
-LINE_SPACE = 6
-LINE_OTHER_CHARACTER = 7
-LINE_TOO_SHORT = 8
-LINE_TOO_LONG = 9
-LINE_DUPLICATE = 10
-LINE_BAD_UTF8 = 11
-LINE_COMMENT = 12
-
+# Reasons a word-list line is dropped, by the status code the C compiler reports.
 LINE_REASONS = {
     LINE_EMPTY: "empty line",
     LINE_DIGIT: "contains a digit",

@@ -9,11 +9,9 @@ notation lives only at the edges (formats, CLI, ``Move.notation``).
 from __future__ import annotations
 
 from .alphabet import BLANK_BIT, Alphabet
+from .constants import COLUMNS, DIM, SQUARES
 from .errors import PositionError
 
-SIZE = 15
-SQUARES = SIZE * SIZE
-COLUMNS = "ABCDEFGHIJKLMNO"
 
 
 class Board:
@@ -39,15 +37,15 @@ class Board:
     # -- access -------------------------------------------------------------------
     def __getitem__(self, rc: tuple[int, int]) -> int:
         r, c = rc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
+        if not (0 <= r < DIM and 0 <= c < DIM):
             raise IndexError(f"square ({r}, {c}) is off the board")
-        return self.tiles[r * SIZE + c]
+        return self.tiles[r * DIM + c]
 
     def __setitem__(self, rc: tuple[int, int], code: int) -> None:
         r, c = rc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
+        if not (0 <= r < DIM and 0 <= c < DIM):
             raise IndexError(f"square ({r}, {c}) is off the board")
-        self.tiles[r * SIZE + c] = code
+        self.tiles[r * DIM + c] = code
 
     def is_empty(self) -> bool:
         return not any(self.tiles)
@@ -70,18 +68,18 @@ class Board:
 
     def letter_at(self, r: int, c: int) -> str:
         """The square as written in CGP: '' empty, uppercase tile, lowercase blank."""
-        t = self.tiles[r * SIZE + c]
+        t = self.tiles[r * DIM + c]
         return self.alphabet.board_letter(t) if t else ""
 
     def rows(self) -> list[str]:
         """Each row as a string, '.' for an empty square."""
-        return ["".join(self.letter_at(r, c) or "." for c in range(SIZE)) for r in range(SIZE)]
+        return ["".join(self.letter_at(r, c) or "." for c in range(DIM)) for r in range(DIM)]
 
     def __str__(self) -> str:
         header = "   " + " ".join(COLUMNS)
         lines = [header]
-        for r in range(SIZE):
-            lines.append(f"{r + 1:2d} " + " ".join(self.letter_at(r, c) or "." for c in range(SIZE)))
+        for r in range(DIM):
+            lines.append(f"{r + 1:2d} " + " ".join(self.letter_at(r, c) or "." for c in range(DIM)))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -90,5 +88,5 @@ class Board:
 
 def square_name(index: int) -> str:
     """``7`` -> ``'1H'`` (row number, column letter)."""
-    r, c = divmod(index, SIZE)
+    r, c = divmod(index, DIM)
     return f"{r + 1}{COLUMNS[c]}"

@@ -48,7 +48,8 @@ from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from .alphabet import BLANK_BIT
-from .board import SIZE, Board
+from .board import Board
+from .constants import DIM
 from .errors import GameError, IllegalMoveError, IllegalMoveReason
 from .lexicon import Lexicon
 from .movegen import MoveGenerator
@@ -182,14 +183,15 @@ class Game:
         rng = random.Random(seed)
         bag = [letter for letter, (count, _v) in rules.tiles.items() for _ in range(count)]
         n = len(names)
-        self._s = _State(bytearray(SIZE * SIZE), bag, None, [""] * n, [0] * n, 0, [],
+        self._s = _State(bytearray(DIM * DIM), bag, None, [""] * n, [0] * n, 0, [],
                          timeouts=[0] * n, out=[False] * n)
         self._rng = rng
         self._first_deal()
         self._s.rng_state = rng.getstate()
 
     # -- the bag ----------------------------------------------------------------------
-    def _sort_rack(self, letters: str | list[str]) -> str:
+    def sort_rack(self, letters: str | list[str]) -> str:
+        """``letters`` in the order racks are written: the alphabet's order, blanks (``?``) last."""
         order = self._letter_order
         return "".join(sorted(letters, key=lambda ch: order.get(ch, len(order))))
 
@@ -220,7 +222,7 @@ class Game:
                                         f"for the first deal of {len(self.names)} players")
                     tiles.append(self._draw_one(pool))
             tiles += self._draw(size - len(tiles))
-            self._s.racks[p] = self._sort_rack(tiles)
+            self._s.racks[p] = self.sort_rack(tiles)
 
     # -- state ------------------------------------------------------------------------
     @contextmanager
@@ -254,7 +256,7 @@ class Game:
     @property
     def bag(self) -> list[str]:
         """The tiles in the bag, sorted (a copy)."""
-        return list(self._sort_rack(self._s.bag))
+        return list(self.sort_rack(self._s.bag))
 
     @property
     def bag_count(self) -> int:
@@ -310,7 +312,7 @@ class Game:
         s = self._s
         order = [(s.to_move + k) % len(self.names) for k in range(len(self.names))]
         return Position(self.rules, Board(self.rules.alphabet, bytes(s.board)), [s.racks[i] for i in order],
-                        [s.scores[i] for i in order], s.scoreless_count, _rules_opcodes(self.rules))
+                        [s.scores[i] for i in order], s.scoreless_count)
 
     def __repr__(self) -> str:
         state = f"over ({self.end_reason})" if self.is_over else f"player {self.to_move + 1} to move"
@@ -382,9 +384,9 @@ class Game:
             for _r, _c, code in squares:
                 left["?" if code & BLANK_BIT else self.rules.alphabet.letter(code)] -= 1
             for r, c, code in squares:
-                self._s.board[r * SIZE + c] = code
+                self._s.board[r * DIM + c] = code
             new_rack = list(left.elements()) + self._draw(len(squares))
-            self._s.racks[player] = self._sort_rack(new_rack)
+            self._s.racks[player] = self.sort_rack(new_rack)
             self._s.scores[player] += result.score
             turn = Turn(player, "play", rack, result.score, self._s.scores[player],
                         self._notation(result, before=True, squares=squares),
@@ -404,7 +406,7 @@ class Game:
         board = Board(self.rules.alphabet, bytes(self._s.board))
         if squares is not None:  # already placed: undo the new tiles on the copy
             for r, c, _code in squares:
-                board.tiles[r * SIZE + c] = 0
+                board.tiles[r * DIM + c] = 0
         row, col, direction, tiles = result.placement
         return format_notation(board, row, col, direction, tiles)
 
@@ -440,7 +442,7 @@ class Game:
                             f"it holds {bag}")
         with self._atomic():
             player = self._s.to_move
-            tiles = self._sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
+            tiles = self.sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
             kept = Counter(rack) - Counter(tiles)
             if sw.draw_before_return:
                 drawn = self._draw(len(tiles))
@@ -448,8 +450,8 @@ class Game:
             else:
                 self._s.bag.extend(tiles)
                 drawn = self._draw(len(tiles))
-            self._s.racks[player] = self._sort_rack(list(kept.elements()) + drawn)
-            turn = Turn(player, "swap", rack, 0, self._s.scores[player], tiles=self._sort_rack(tiles))
+            self._s.racks[player] = self.sort_rack(list(kept.elements()) + drawn)
+            turn = Turn(player, "swap", rack, 0, self._s.scores[player], tiles=self.sort_rack(tiles))
             self._end_turn(turn, "swap")
             return turn
 
@@ -510,21 +512,8 @@ class Game:
         return self.timeout()
 
     # -- records --------------------------------------------------------------------------
-    def to_gcg(self) -> str:
-        """The game as a GCG record (see :mod:`wordsalvo.formats.gcg`)."""
-        from .formats.gcg import to_gcg
-
-        return to_gcg(self)
-
-    @classmethod
-    def from_gcg(cls, text: str, rules: Rules | None = None, lexicon: Lexicon | None = None) -> "Game":
-        """Replay a GCG record; with ``#seed`` the bag replays exactly and every rack is checked."""
-        from .formats.gcg import from_gcg
-
-        return from_gcg(text, rules=rules, lexicon=lexicon)
-
-    def _force_rack(self, player: int, rack: str) -> None:
-        """Give ``player`` exactly ``rack`` (for records without a bag seed): the current
+    def set_rack(self, player: int, rack: str) -> None:
+        """Give ``player`` exactly ``rack`` (for replaying records without a bag seed): the current
         rack goes back to the bag and the tiles are taken from the bag, or, when the bag
         lacks one, from another player's rack, who gets a random tile from the bag for it."""
         s = self._s
@@ -544,12 +533,12 @@ class Game:
                     if other != player and ch in s.racks[other] and s.bag:
                         rest = list(s.racks[other])
                         rest.remove(ch)
-                        s.racks[other] = self._sort_rack(rest + self._draw(1))
+                        s.racks[other] = self.sort_rack(rest + self._draw(1))
                         break
                 else:
                     raise GameError(f"rack {rack!r} of player {player + 1}: expected tiles that are not on the "
                                     f"board, got {ch!r} (none left)")
-            s.racks[player] = self._sort_rack(rack)
+            s.racks[player] = self.sort_rack(rack)
 
     # -- turn machinery -----------------------------------------------------------------
     def _player(self, player: int | None) -> int:
@@ -641,8 +630,3 @@ class Game:
         best = max(s.scores[p] for p in left)
         s.winners = tuple(p for p in left if s.scores[p] == best)
 
-
-def _rules_opcodes(rules: Rules) -> dict[str, str]:
-    from .formats.opcodes import rules_opcodes
-
-    return rules_opcodes(rules)

@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 from . import graphfile
 from ._core import _graph
 from .alphabet import Alphabet, get_alphabet
+from .cache import cached_graph_path
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
 
@@ -209,11 +210,7 @@ def _default_lexicon(language: str) -> Lexicon:
     except (FileNotFoundError, ModuleNotFoundError):
         lex = None
     if lex is None:
-        try:
-            from .lexicon_fetch import cached_graph_path  # built on demand (German, ...)
-        except ImportError:
-            cached_graph_path = None
-        p = cached_graph_path(language) if cached_graph_path else None
+        p = cached_graph_path(language)  # built on demand (German, ...)
         if p is not None and Path(p).is_file():
             lex = Lexicon.load(p)
     if lex is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ._core import _movegen
+from .constants import DIM
 from .errors import PositionError, WordSalvoError
 from .lexicon import Lexicon
 from .moves import Move, MoveList
@@ -105,6 +106,6 @@ class MoveGenerator:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
         self._load(pos, "")
-        mask, score = self._gen.cross_set(direction, row * 15 + col)
+        mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}
         return letters, score, bool(mask & 1)

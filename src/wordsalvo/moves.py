@@ -15,16 +15,13 @@ import numpy as np
 
 from ._core import _movegen
 from .alphabet import BLANK_BIT, Alphabet
-from .board import SIZE
+from .constants import ACROSS, DIM, DOWN, RACK_MAX
 from .notation import format_coordinate, format_placement_word
 
 #: the 24-byte move record of the C generator (defined next to the C struct it mirrors)
 MOVE_DTYPE = _movegen.MOVE_DTYPE
 _RECORD = struct.Struct("<hHBBBBB15B")
 assert _RECORD.size == MOVE_DTYPE.itemsize
-
-ACROSS = 0
-DOWN = 1
 
 
 class Move:
@@ -87,7 +84,7 @@ class Move:
         dr, dc = (0, 1) if self.direction == ACROSS else (1, 0)
         out = []
         for i, t in enumerate(self.tiles):
-            code = t or self._board[(self.row + dr * i) * SIZE + self.col + dc * i]
+            code = t or self._board[(self.row + dr * i) * DIM + self.col + dc * i]
             out.append(self._alphabet.letter(code))
         return "".join(out)
 

@@ -47,7 +47,8 @@ from __future__ import annotations
 import re
 
 from .alphabet import BLANK_BIT, Alphabet
-from .board import COLUMNS, SIZE, Board
+from .board import Board
+from .constants import ACROSS, COLUMNS, DIM, DOWN
 from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, NotationError
 
 __all__ = [
@@ -61,9 +62,6 @@ __all__ = [
     "parse_notation",
 ]
 
-ACROSS = 0
-DOWN = 1
-
 _ACROSS_RE = re.compile(r"^(\d+)([A-Za-z])$")
 _DOWN_RE = re.compile(r"^([A-Za-z])(\d+)$")
 
@@ -71,8 +69,8 @@ _DOWN_RE = re.compile(r"^([A-Za-z])(\d+)$")
 # -- formatting -------------------------------------------------------------------
 def format_coordinate(row: int, col: int, direction: int) -> str:
     """``(7, 7, ACROSS)`` -> ``'8H'``; ``(7, 7, DOWN)`` -> ``'H8'``."""
-    if not (0 <= row < SIZE and 0 <= col < SIZE):
-        raise NotationError(f"expected a square within 0..{SIZE - 1}, got ({row}, {col})")
+    if not (0 <= row < DIM and 0 <= col < DIM):
+        raise NotationError(f"expected a square within 0..{DIM - 1}, got ({row}, {col})")
     if direction == ACROSS:
         return f"{row + 1}{COLUMNS[col]}"
     if direction == DOWN:
@@ -98,7 +96,7 @@ def format_placement_word(board_tiles, alphabet: Alphabet, row: int, col: int, d
                 in_run = False
             out.append(alphabet.board_letter(code))
         else:
-            if not (0 <= r < SIZE and 0 <= c < SIZE) or not board_tiles[r * SIZE + c]:
+            if not (0 <= r < DIM and 0 <= c < DIM) or not board_tiles[r * DIM + c]:
                 raise NotationError(
                     f"expected a board tile at square {_square(r, c)} (tile 0 means played through), "
                     f"got an empty square in placement at {format_coordinate(row, col, direction)}"
@@ -106,7 +104,7 @@ def format_placement_word(board_tiles, alphabet: Alphabet, row: int, col: int, d
             if not in_run:
                 out.append("(")
                 in_run = True
-            out.append(alphabet.board_letter(board_tiles[r * SIZE + c]))
+            out.append(alphabet.board_letter(board_tiles[r * DIM + c]))
     if in_run:
         out.append(")")
     return "".join(out)
@@ -134,8 +132,8 @@ def parse_coordinate(text: str) -> tuple[int, int, int]:
     problems = []
     row = int(number) - 1
     col = COLUMNS.find(letter.upper())
-    if not 0 <= row < SIZE:
-        problems.append(f"row 1..{SIZE}, got {number}")
+    if not 0 <= row < DIM:
+        problems.append(f"row 1..{DIM}, got {number}")
     if col < 0:
         problems.append(f"column A..{COLUMNS[-1]}, got {letter}")
     if problems:
@@ -227,8 +225,8 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
 
     # Off the board: the word is well formed but runs past the edge.
     last_r, last_c = row + (len(letters) - 1) * dr, col + (len(letters) - 1) * dc
-    if last_r >= SIZE or last_c >= SIZE:
-        room = (SIZE - col) if direction == ACROSS else (SIZE - row)
+    if last_r >= DIM or last_c >= DIM:
+        room = (DIM - col) if direction == ACROSS else (DIM - row)
         raise IllegalMoveError(
             f"word {word} at {where} {'across' if direction == ACROSS else 'down'} runs off the board: "
             f"expected at most {room} letters from {_square(row, col)}, got {len(letters)}",
@@ -240,7 +238,7 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
     tiles: list[int] = []
     for i, (code, bracketed) in enumerate(letters):
         r, c = row + i * dr, col + i * dc
-        on_board = board.tiles[r * SIZE + c]
+        on_board = board.tiles[r * DIM + c]
         sq = _square(r, c)
         if bracketed:
             if not on_board:
@@ -266,15 +264,15 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
 
     # The word must be the whole main word.
     br, bc = row - dr, col - dc
-    if br >= 0 and bc >= 0 and board.tiles[br * SIZE + bc]:
+    if br >= 0 and bc >= 0 and board.tiles[br * DIM + bc]:
         notation_problems.append(
-            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[br * SIZE + bc])} "
+            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[br * DIM + bc])} "
             f"at {_square(br, bc)} directly before the first letter"
         )
     ar, ac = last_r + dr, last_c + dc
-    if ar < SIZE and ac < SIZE and board.tiles[ar * SIZE + ac]:
+    if ar < DIM and ac < DIM and board.tiles[ar * DIM + ac]:
         notation_problems.append(
-            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[ar * SIZE + ac])} "
+            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[ar * DIM + ac])} "
             f"at {_square(ar, ac)} directly after the last letter"
         )
 
@@ -295,6 +293,6 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
 
 def _square(r: int, c: int) -> str:
     """A square named the across way (``8H``), used in messages."""
-    if 0 <= r < SIZE and 0 <= c < SIZE:
+    if 0 <= r < DIM and 0 <= c < DIM:
         return f"{r + 1}{COLUMNS[c]}"
     return f"({r}, {c})"

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from .alphabet import BLANK_BIT
-from .board import COLUMNS, SIZE, Board
+from .board import Board
+from .constants import ACROSS, COLUMNS, DIM, DOWN
 from .errors import IllegalMoveError, IllegalMoveReason
 from .rules import Rules
 
@@ -44,9 +45,6 @@ __all__ = [
     "placement_from_squares",
     "squares_from_placement",
 ]
-
-ACROSS = 0
-DOWN = 1
 
 R = IllegalMoveReason
 
@@ -129,7 +127,7 @@ class _Problems:
 
 
 def _sq(r: int, c: int) -> str:
-    if 0 <= r < SIZE and 0 <= c < SIZE:
+    if 0 <= r < DIM and 0 <= c < DIM:
         return f"{r + 1}{COLUMNS[c]}"
     return f"({r}, {c})"
 
@@ -141,7 +139,7 @@ def _step(direction: int) -> tuple[int, int]:
 def _one_tile_direction(board: Board, r: int, c: int) -> int:
     """Rule 3: across if a tile lies directly left or right, else down."""
     t = board.tiles
-    if (c > 0 and t[r * SIZE + c - 1]) or (c < SIZE - 1 and t[r * SIZE + c + 1]):
+    if (c > 0 and t[r * DIM + c - 1]) or (c < DIM - 1 and t[r * DIM + c + 1]):
         return ACROSS
     return DOWN
 
@@ -154,7 +152,7 @@ def _word_extent(occupied: Callable[[int, int], bool], r: int, c: int, direction
         sr, sc = sr - dr, sc - dc
     n = 0
     er, ec = sr, sc
-    while er < SIZE and ec < SIZE and occupied(er, ec):
+    while er < DIM and ec < DIM and occupied(er, ec):
         n += 1
         er, ec = er + dr, ec + dc
     return sr, sc, n
@@ -197,8 +195,8 @@ def check_placement(
     # -- squares: on the board, empty, distinct -------------------------------------
     on_board = []
     for r, c, code in squares:
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{SIZE - 1}")
+        if not (0 <= r < DIM and 0 <= c < DIM):
+            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{DIM - 1}")
         else:
             on_board.append((r, c, code))
     seen: Counter[tuple[int, int]] = Counter((r, c) for r, c, _ in on_board)
@@ -206,10 +204,10 @@ def check_placement(
         if k > 1:
             add(R.SQUARE_OCCUPIED, f"square {_sq(r, c)} gets {k} new tiles, expected one")
     for r, c, code in on_board:
-        if tiles[r * SIZE + c]:
+        if tiles[r * DIM + c]:
             add(R.SQUARE_OCCUPIED,
                 f"{_letter(alphabet, code)} at {_sq(r, c)}: expected an empty square, "
-                f"got {alphabet.board_letter(tiles[r * SIZE + c])}")
+                f"got {alphabet.board_letter(tiles[r * DIM + c])}")
 
     # -- rack ------------------------------------------------------------------------
     need: Counter[int] = Counter()
@@ -246,12 +244,12 @@ def check_placement(
             if direction == ACROSS:
                 r0 = next(iter(rows))
                 empty = [c for c in range(min(cols), max(cols) + 1)
-                         if (r0, c) not in new_at and not tiles[r0 * SIZE + c]]
+                         if (r0, c) not in new_at and not tiles[r0 * DIM + c]]
                 gaps = [_sq(r0, c) for c in empty]
             else:
                 c0 = next(iter(cols))
                 empty = [r for r in range(min(rows), max(rows) + 1)
-                         if (r, c0) not in new_at and not tiles[r * SIZE + c0]]
+                         if (r, c0) not in new_at and not tiles[r * DIM + c0]]
                 gaps = [_sq(r, c0) for r in empty]
             if gaps:
                 gap = True
@@ -259,14 +257,14 @@ def check_placement(
 
     # -- first move / connection ---------------------------------------------------------
     if first_move:
-        sr, sc = divmod(rules.start_square, SIZE)
+        sr, sc = divmod(rules.start_square, DIM)
         if (sr, sc) not in new_at:
             add(R.CENTRE_NOT_COVERED, f"the first move must cover the start square {_sq(sr, sc)}")
         if len(squares) == 1:
             add(R.FIRST_MOVE_ONE_TILE, "the first move must place at least 2 tiles, got 1")
     elif on_board:
         touches = any(
-            0 <= r + dr < SIZE and 0 <= c + dc < SIZE and tiles[(r + dr) * SIZE + c + dc]
+            0 <= r + dr < DIM and 0 <= c + dc < DIM and tiles[(r + dr) * DIM + c + dc]
             for r, c, _ in on_board
             for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
         )
@@ -282,10 +280,10 @@ def check_placement(
         return PlacementResult(tuple(reasons), tuple(problems), tiles_played=len(squares))
 
     def occupied(r: int, c: int) -> bool:
-        return (r, c) in new_at or bool(tiles[r * SIZE + c])
+        return (r, c) in new_at or bool(tiles[r * DIM + c])
 
     def code_at(r: int, c: int) -> int:
-        return new_at.get((r, c)) or tiles[r * SIZE + c]
+        return new_at.get((r, c)) or tiles[r * DIM + c]
 
     lm, wm, values = rules.letter_multipliers, rules.word_multipliers, rules.tile_values
 
@@ -300,7 +298,7 @@ def check_placement(
             letters.append(alphabet.letter(code))
             value = 0 if code & BLANK_BIT else values[code]
             if (r, c) in new_at:
-                idx = r * SIZE + c
+                idx = r * DIM + c
                 total += value * lm[idx]
                 multiplier *= wm[idx]
             else:
@@ -338,7 +336,7 @@ def check_placement(
 
     n_new = len(squares)
     bingo = rules.bingo_bonus if n_new == rules.rack_size else 0
-    star = sum(rules.square_bonus[r * SIZE + c] for r, c in new_at)
+    star = sum(rules.square_bonus[r * DIM + c] for r, c in new_at)
     return PlacementResult(
         tuple(reasons), tuple(problems), tuple(invalid), tuple(words),
         sum(w.score for w in words), bingo, star, n_new, placement,
@@ -362,11 +360,11 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
         add(R.NO_TILES, "expected at least one new tile, got none")
     new_at: dict[tuple[int, int], int] = {}
     for r, c, code in squares:
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{SIZE - 1}")
+        if not (0 <= r < DIM and 0 <= c < DIM):
+            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{DIM - 1}")
         elif (r, c) in new_at:
             add(R.SQUARE_OCCUPIED, f"square {_sq(r, c)} gets more than one new tile")
-        elif board.tiles[r * SIZE + c]:
+        elif board.tiles[r * DIM + c]:
             add(R.SQUARE_OCCUPIED, f"square {_sq(r, c)} already holds {board.letter_at(r, c)}")
         else:
             new_at[(r, c)] = code
@@ -384,7 +382,7 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
         direction = ACROSS if len(rows) == 1 else DOWN
 
     def occupied(r: int, c: int) -> bool:
-        return (r, c) in new_at or bool(board.tiles[r * SIZE + c])
+        return (r, c) in new_at or bool(board.tiles[r * DIM + c])
 
     r0, c0 = min(new_at)
     sr, sc, length = _word_extent(occupied, r0, c0, direction)
@@ -424,10 +422,10 @@ def squares_from_placement(
 
     for i, code in enumerate(tiles):
         r, c = row + i * dr, col + i * dc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
+        if not (0 <= r < DIM and 0 <= c < DIM):
             add(R.OFF_BOARD, f"letter {i + 1} of the placement at ({r}, {c}) is off the board")
             continue
-        there = board.tiles[r * SIZE + c]
+        there = board.tiles[r * DIM + c]
         if code:
             if there:
                 add(R.SQUARE_OCCUPIED, f"new tile at {_sq(r, c)}: expected an empty square, got {board.letter_at(r, c)}")

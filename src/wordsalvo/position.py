@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from .alphabet import BLANK_BIT
-from .board import SIZE, Board
+from .board import Board
+from .constants import DIM
 from .errors import AlphabetError, PositionError
 from .rules import Rules
 
@@ -45,17 +46,6 @@ class Position:
     @classmethod
     def empty(cls, rules: Rules, rack: str = "") -> "Position":
         return cls(rules, Board(rules.alphabet), [rack, ""], [0, 0])
-
-    @classmethod
-    def from_cgp(cls, line: str, rules: Rules | None = None, check_tiles: bool = True) -> "Position":
-        from .formats.cgp import parse_cgp
-
-        return parse_cgp(line, rules=rules, check_tiles=check_tiles)
-
-    def to_cgp(self) -> str:
-        from .formats.cgp import format_cgp
-
-        return format_cgp(self)
 
     # -- racks ----------------------------------------------------------------------
     @property
@@ -104,7 +94,8 @@ class Position:
                         self.scoreless_turns, dict(self.opcodes))
 
     def __repr__(self) -> str:
-        return f"Position.from_cgp({self.to_cgp()!r})"
+        return (f"<Position {self.rules.name} {self.board.tile_count} tiles, racks {'/'.join(self.racks)}, "
+                f"scores {'/'.join(map(str, self.scores))}>")
 
 
 def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
@@ -126,4 +117,4 @@ def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
     return bytes(counts)
 
 
-__all__ = ["Position", "rack_counts", "SIZE"]
+__all__ = ["Position", "rack_counts"]

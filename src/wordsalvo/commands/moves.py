@@ -17,9 +17,10 @@ import sys
 import numpy as np
 
 from ..alphabet import BLANK_BIT, Alphabet
-from ..board import COLUMNS, SIZE
+from ..constants import COLUMNS, DIM
 from ..errors import PositionError, WordSalvoError
 from ..movegen import MoveGenerator
+from ..formats.cgp import parse_cgp
 from ..position import Position
 from ..rules import Rules
 from ._common import add_lexicon_argument, add_rules_argument, is_position_line, load_lexicon, load_rules, read_text
@@ -61,7 +62,7 @@ def read_positions(source: str, rules: Rules | None) -> list[tuple[int, Position
         if not is_position_line(line):
             continue
         try:
-            out.append((i, Position.from_cgp(line, rules=rules)))
+            out.append((i, parse_cgp(line, rules=rules)))
         except WordSalvoError as e:
             problems.append(f"line {i + 1} (index {i}): {e}")
     if problems:
@@ -88,11 +89,11 @@ class LineFormatter:
         self.tokens = self._table(texts)
         coords = []
         for direction in (0, 1):
-            for r in range(SIZE):
-                for c in range(SIZE):
+            for r in range(DIM):
+                for c in range(DIM):
                     coords.append(f"{r + 1}{COLUMNS[c]}" if direction == 0 else f"{COLUMNS[c]}{r + 1}")
         self.coords = self._table(coords)
-        self.steps = np.arange(SIZE)
+        self.steps = np.arange(DIM)
 
     @staticmethod
     def _table(texts: list[str]) -> np.ndarray:
@@ -118,7 +119,7 @@ class LineFormatter:
         valid = j[None, :] < length[:, None]
         sq_r = row[:, None] + down[:, None] * j[None, :]
         sq_c = col[:, None] + (1 - down[:, None]) * j[None, :]
-        square = np.where(valid, sq_r * SIZE + sq_c, 0)
+        square = np.where(valid, sq_r * DIM + sq_c, 0)
         board = np.frombuffer(bytes(board_tiles), dtype=np.uint8)
         blank = ((records["blank_mask"].astype(np.int32)[:, None] >> j[None, :]) & 1).astype(bool)
         code = np.where(new != 0, new | np.where(blank, BLANK_BIT, 0).astype(np.uint8), board[square])
@@ -128,12 +129,12 @@ class LineFormatter:
         before[:, 1:] = through[:, :-1]
         after = np.zeros_like(through)
         after[:, :-1] = through[:, 1:]
-        slots = np.zeros((n, SIZE, 3), dtype=np.uint8)
+        slots = np.zeros((n, DIM, 3), dtype=np.uint8)
         slots[:, :, 0] = np.where(through & ~before, self.OPEN, 0)
         slots[:, :, 1] = np.where(valid, token, 0)
         slots[:, :, 2] = np.where(through & ~after, self.CLOSE, 0)
-        word = self.tokens[slots.reshape(n, 3 * SIZE)].reshape(n, -1)
-        coord = self.coords[down * (SIZE * SIZE) + row * SIZE + col]
+        word = self.tokens[slots.reshape(n, 3 * DIM)].reshape(n, -1)
+        coord = self.coords[down * (DIM * DIM) + row * DIM + col]
         scores = records["score"].astype(np.int64)
         lo, hi = int(scores.min()), int(scores.max())
         score_table = self._table([str(s) for s in range(lo, hi + 1)])
