@@ -131,6 +131,13 @@ class Alphabet:
             raise AlphabetError(f"expected a tile code 1..{len(self.letters)}, got {code}")
         return self.letters[c - 1]
 
+    def sort_rack(self, letters) -> str:
+        """``letters`` (a string or list of rack letters) in the alphabet's order, blanks
+        (``?``) last: the order racks are written in."""
+        order = self._code  # type: ignore[attr-defined]
+        last = len(order) + 1
+        return "".join(sorted(letters, key=lambda ch: order.get(ch, last)))
+
     def board_letter(self, code: int) -> str:
         """A board code as written in CGP/notation: uppercase tile, lowercase blank."""
         c = code & ~BLANK_BIT

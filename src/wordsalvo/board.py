@@ -15,7 +15,7 @@ from .errors import PositionError
 
 
 class Board:
-    """A mutable 15 x 15 board of tile codes."""
+    """A mutable board of tile codes (``DIM`` x ``DIM``, row-major); it does not hash."""
 
     __slots__ = ("alphabet", "tiles")
 
@@ -63,8 +63,8 @@ class Board:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.tiles == other.tiles and self.alphabet == other.alphabet
 
-    def __hash__(self) -> int:  # pragma: no cover - boards are mutable; hash by content snapshot
-        return hash(bytes(self.tiles))
+    #: a board changes, so it does not hash (hash ``bytes(board.tiles)`` for a snapshot)
+    __hash__ = None  # type: ignore[assignment]
 
     def letter_at(self, r: int, c: int) -> str:
         """The square as written in CGP: '' empty, uppercase tile, lowercase blank."""

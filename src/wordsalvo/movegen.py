@@ -64,7 +64,7 @@ class MoveGenerator:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
-        return MoveList(records, tiles, self.rules.alphabet)
+        return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
 
     def count(self, pos: Position, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
@@ -89,7 +89,7 @@ class MoveGenerator:
             self._alphagrams_ready = True
         tiles = self._load(pos, rack)
         records = self._gen.best(1 if n is None else n)
-        moves = MoveList(records, tiles, self.rules.alphabet)
+        moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
         if n is None:
             return moves[0] if len(moves) else None
         return moves

@@ -33,4 +33,4 @@ def validate_move(pos: Position, notation: str, lexicon: Lexicon, rack: str | No
     result.raise_if_illegal()
     row, col, direction, tiles = result.placement
     return Move(row, col, direction, tiles, result.score, bytes(pos.board.tiles), pos.rules.alphabet,
-                words=tuple(result.words))
+                words=tuple(result.words), rack_size=pos.rules.rack_size)

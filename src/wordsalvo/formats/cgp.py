@@ -147,7 +147,10 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
 
 def format_cgp(pos: Position) -> str:
     """The position as one CGP line; the opcodes are the position's own, then the rule
-    set's ``rs``/``bseed``/``stars`` where the position has none of that name."""
+    set's ``rs``/``bseed``/``stars`` where the position has none of that name.  The rack
+    and score of the player on turn come first."""
+    if pos.to_move:
+        pos = pos.rotated()
     rows = []
     alphabet = pos.rules.alphabet
     for r in range(DIM):
