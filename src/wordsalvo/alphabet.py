@@ -97,6 +97,16 @@ class Alphabet:
             raise ValueError(f"alphabet {self.name!r}: letters must be distinct, with one lowercase form each")
         object.__setattr__(self, "_code", {c: i + 1 for i, c in enumerate(self.letters)})
         object.__setattr__(self, "_lower_code", {c: i + 1 for i, c in enumerate(self.lowercase)})
+        table = [""] * 256
+        for i, c in enumerate(self.letters):
+            table[i + 1] = table[(i + 1) | BLANK_BIT] = c
+        object.__setattr__(self, "_letter_table", tuple(table))
+
+    @property
+    def letter_table(self) -> tuple[str, ...]:
+        """The uppercase letter of every board code 0..255 (blank bit or not), ``""`` for a
+        code that is no letter: one index instead of :meth:`letter` on hot paths."""
+        return self._letter_table  # type: ignore[attr-defined]
 
     # -- letters and codes -------------------------------------------------------
     @property

@@ -99,35 +99,42 @@ class Move:
     @property
     def word(self) -> str:
         """The whole main word in uppercase."""
-        board, letters = self._board, self._alphabet.letters
-        start = self.row * DIM + self.col
+        board, table = self._board, self._alphabet.letter_table
+        at = self.row * DIM + self.col
         step = 1 if self.direction == ACROSS else DIM
-        return "".join(letters[((t or board[start + i * step]) & LETTER_MASK) - 1] for i, t in enumerate(self.tiles))
+        out = []
+        for t in self.tiles:
+            out.append(table[t or board[at]])
+            at += step
+        return "".join(out)
 
     def formed_words(self) -> tuple[str, ...]:
         """Every word the move forms, uppercase: the main word first, then each cross word
         of 2+ letters in line order (as :func:`wordsalvo.placement.check_placement` lists
         them).  A one-tile move's only word may be its cross word."""
-        board, letters = self._board, self._alphabet.letters
+        board, table = self._board, self._alphabet.letter_table
         across = self.direction == ACROSS
         step, cross = (1, DIM) if across else (DIM, 1)
-        start = self.row * DIM + self.col
         words = [self.word] if len(self.tiles) >= 2 else []
-        for i, t in enumerate(self.tiles):
+        at = self.row * DIM + self.col - step
+        for t in self.tiles:
+            at += step
             if not t:
                 continue
-            at = start + i * step
             first = at % DIM if across else at - at % DIM  # the first square of the cross line
-            last = first + (DIM - 1) * cross
-            a = at
-            while a - cross >= first and board[a - cross]:
+            a = at - cross
+            while a >= first and board[a]:
                 a -= cross
-            b = at
-            while b + cross <= last and board[b + cross]:
+            a += cross
+            b = at + cross
+            last = first + DIM * cross
+            while b < last and board[b]:
                 b += cross
-            if a != b:
-                words.append("".join(letters[((t if k == at else board[k]) & LETTER_MASK) - 1]
-                                     for k in range(a, b + cross, cross)))
+            if b - a > cross:
+                out = []
+                for k in range(a, b, cross):
+                    out.append(table[t if k == at else board[k]])
+                words.append("".join(out))
         return tuple(words)
 
     def squares(self) -> list[tuple[int, int, int]]:
