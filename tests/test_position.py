@@ -132,13 +132,13 @@ def test_game_plays_its_own_generated_moves_without_a_second_check(monkeypatch):
     game = Game(rules, lexicon=lexicon, seed=4)
     reference = Game(rules, lexicon=lexicon, seed=4)
     calls = []
-    real = placement_module.check_placement
+    real = placement_module.check_move
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("wordsalvo.game.check_placement", counting)
+    monkeypatch.setattr("wordsalvo.game.check_move", counting)
     for _ in range(6):
         move = game.best_move()
         turn = game.play(move)

@@ -30,7 +30,7 @@ class Board:
             for i, t in enumerate(tiles):
                 if t and not 1 <= (t & ~BLANK_BIT) <= n:
                     raise PositionError(
-                        f"expected a tile code 0..{n} (bit 7 = blank) at square {square_name(i)}, got {t}"
+                        f"expected a tile code 0..{n} (bit 7 = blank) at square {square_name(*divmod(i, DIM))}, got {t}"
                     )
             self.tiles = bytearray(tiles)
 
@@ -86,7 +86,9 @@ class Board:
         return f"<Board {self.tile_count} tiles>"
 
 
-def square_name(index: int) -> str:
-    """``7`` -> ``'1H'`` (row number, column letter)."""
-    r, c = divmod(index, DIM)
-    return f"{r + 1}{COLUMNS[c]}"
+def square_name(row: int, col: int) -> str:
+    """The one name of a square: row number then column letter (``(0, 7)`` -> ``'1H'``), as
+    messages and the across notation write it; ``(row, col)`` for a square off the board."""
+    if 0 <= row < DIM and 0 <= col < DIM:
+        return f"{row + 1}{COLUMNS[col]}"
+    return f"({row}, {col})"

@@ -55,7 +55,7 @@ from .lexicon import Lexicon
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
 from .notation import format_notation, parse_notation
-from .placement import PlacementResult, check_placement, squares_from_placement
+from .placement import PlacementResult, check_move
 from .position import Position, rack_counts
 from .rules import Rules
 
@@ -368,28 +368,25 @@ class Game:
         moves._token = self._token
         return moves[0] if len(moves) else None
 
-    def _squares(self, move: Move | str) -> list[tuple[int, int, int]]:
+    def _check(self, move: Move | str) -> PlacementResult:
+        """The one validation path: a notation is parsed (NotationError), then the placement
+        is judged by :func:`~wordsalvo.placement.check_move`."""
         board = self._s.pos.board
         if isinstance(move, Move):
-            return squares_from_placement(board, move.row, move.col, move.direction, move.tiles)
-        if isinstance(move, str):
-            return squares_from_placement(board, *parse_notation(move, board))
-        raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
-
-    def _check(self, squares: list[tuple[int, int, int]]) -> PlacementResult:
-        return check_placement(self._s.pos.board, self.rules, rack_counts(self.rules, self.rack), squares,
-                               self.lexicon.__contains__)
+            placement = (move.row, move.col, move.direction, move.tiles)
+        elif isinstance(move, str):
+            placement = parse_notation(move, board)
+        else:
+            raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
+        return check_move(board, self.rules, rack_counts(self.rules, self.rack), placement,
+                          self.lexicon.__contains__)
 
     def preview(self, move: Move | str) -> PlacementResult:
         """What a tentative play would do: ``.legal``, ``.words`` and ``.score``, or ``.reasons``
         and ``.problems``.  Changes nothing.  A notation that cannot be read raises
         :class:`~wordsalvo.NotationError`."""
         self._check_running()
-        try:
-            squares = self._squares(move)
-        except IllegalMoveError as e:
-            return PlacementResult(tuple(e.reasons), (str(e),))
-        return self._check(squares)
+        return self._check(move)
 
     def play(self, move: Move | str) -> Turn:
         """Play a placement (a :class:`Move` or a notation such as ``8H WO(R)D``).
@@ -405,8 +402,7 @@ class Game:
         self._check_running()
         if isinstance(move, Move) and move._token is self._token:
             return self._play_move(move)
-        squares = self._squares(move)  # reads only
-        result = self._check(squares)
+        result = self._check(move)  # reads only
         player = self._s.to_move
         rack = self.rack
         if not result.legal:

@@ -108,7 +108,7 @@ class Position:
                                            IllegalMoveReason.OFF_BOARD)
                 i = r * DIM + c
                 if tiles[i]:
-                    raise IllegalMoveError(f"{move.notation}: square {square_name(i)} is not empty",
+                    raise IllegalMoveError(f"{move.notation}: square {square_name(r, c)} is not empty",
                                            IllegalMoveReason.SQUARE_OCCUPIED)
                 ch = "?" if code & BLANK_BIT else letters[(code & LETTER_MASK) - 1]
                 try:

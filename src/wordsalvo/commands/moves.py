@@ -17,10 +17,11 @@ import sys
 import numpy as np
 
 from ..alphabet import BLANK_BIT, Alphabet
-from ..constants import COLUMNS, DIM
+from ..constants import DIM
 from ..errors import PositionError, WordSalvoError
-from ..movegen import MoveGenerator
 from ..formats.cgp import parse_cgp
+from ..movegen import MoveGenerator
+from ..notation import format_coordinate
 from ..position import Position
 from ..rules import Rules
 from ._common import add_lexicon_argument, add_rules_argument, is_position_line, load_lexicon, load_rules, read_text
@@ -91,7 +92,7 @@ class LineFormatter:
         for direction in (0, 1):
             for r in range(DIM):
                 for c in range(DIM):
-                    coords.append(f"{r + 1}{COLUMNS[c]}" if direction == 0 else f"{COLUMNS[c]}{r + 1}")
+                    coords.append(format_coordinate(r, c, direction))
         self.coords = self._table(coords)
         self.steps = np.arange(DIM)
 
