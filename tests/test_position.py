@@ -184,3 +184,33 @@ def test_is_bingo_follows_the_rule_sets_rack_size():
     rules = Rules.preset("classic-en")
     m = Move(7, 5, 0, (1, 2, 3, 4, 5), 20, bytes(225), rules.alphabet, rack_size=5)
     assert m.is_bingo and not Move(7, 5, 0, (1, 2, 3, 4, 5), 20, bytes(225), rules.alphabet).is_bingo
+
+
+def test_only_position_play_and_undo_write_tiles_onto_a_board():
+    """Every assignment to ``<something>.tiles[...]`` or to a board's ``tiles`` buffer in the
+    package is in Position.play / undo, Board.__setitem__ (the board's own API) or the
+    CGP reader (which builds a board from text, not from a move)."""
+    import ast
+    from pathlib import Path
+
+    import wordsalvo
+
+    allowed = {("position.py", "play"), ("position.py", "undo"), ("board.py", "__setitem__"),
+               ("cgp.py", "parse_cgp"), ("rules.py", "from_dict")}  # rules: the tile set, not a board
+    found = set()
+    root = Path(wordsalvo.__file__).parent
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                targets = node.targets if isinstance(node, ast.Assign) else (
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+                for t in targets:
+                    if isinstance(t, ast.Subscript) and (
+                            (isinstance(t.value, ast.Attribute) and t.value.attr in ("tiles", "board"))
+                            or (isinstance(t.value, ast.Name) and t.value.id in ("tiles", "board"))):
+                        found.add((path.name, func.name))
+    assert found <= allowed, f"tiles written outside Position.play/undo: {sorted(found - allowed)}"
+    assert ("position.py", "play") in found

@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from .board import Board
-from .constants import DIM
 from .errors import WordSalvoError
 from .formats.gcg import from_gcg
 from .game import Game
@@ -286,8 +285,8 @@ def analyze_game(game_or_gcg_text: Any, lexicon: Lexicon | None = None, top: int
             pos = Position(rules, board.copy(), [turn.rack] + [""] * (n - 1), [scores[i] for i in order])
             info = _analyse_turn(gen, pos, turn, index, game.names[turn.player], top)
             if turn.kind == "play":
-                for r, c, code in info.pop("_squares"):
-                    board.tiles[r * DIM + c] = code
+                pos.play(info.pop("_move"))  # the one way a move changes a board
+                board = pos.board
         scores[turn.player] = turn.total
         ahead = _sole_leader(scores)
         turning_point = ahead is not None and leader is not None and ahead != leader
@@ -345,7 +344,7 @@ def _analyse_turn(gen: MoveGenerator, pos: Position, turn: Any, index: int, name
     is_best = move.score == best_score
     missed = best_score - move.score
     info.update(
-        _squares=move.squares(),
+        _move=move,
         words=tuple(w.word for w in move.words or ()),
         is_bingo=is_bingo,
         rank=int((moves.scores > move.score).sum()) + 1,
