@@ -74,6 +74,9 @@ class Rules:
     board_seed: int | None = None
     #: everything else of the file (swap, end, settlement, players, timers, ...)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: where the rules came from: ``preset NAME``, a file path, ``<string>`` / ``<dict>``,
+    #: or ``""`` for rules changed after reading (:meth:`with_layout`); the repr says it
+    origin: str = ""
 
     # -- derived data for the C core --------------------------------------------
     def __post_init__(self) -> None:
@@ -307,7 +310,7 @@ class Rules:
         try:
             return cls(
                 name=name, alphabet=alphabet, layout=layout, tiles=tiles,
-                board_seed=board_seed, extra=data | {"board": board}, **kwargs,
+                board_seed=board_seed, extra=data | {"board": board}, origin=source, **kwargs,
             )
         except RulesError as e:
             raise RulesError(_problem_message(source, e.problems), e.problems) from None
@@ -321,11 +324,21 @@ class Rules:
             description=self.description, board_seed=self.board_seed, extra=self.extra,
         )
         fields.update(changes)
+        same = layout == self.layout and all(getattr(self, k) == v for k, v in changes.items())
+        fields["origin"] = self.origin if same else ""
         return Rules(**fields)
 
     def __repr__(self) -> str:
+        """Valid Python that gives these rules again where there is such a call
+        (``Rules.preset(...)``, ``Rules.load(...)``); else a description."""
         seed = f", board_seed={self.board_seed}" if self.board_seed is not None else ""
-        return f"Rules.preset({self.name!r}{seed})"
+        if self.origin == f"preset {self.name}":
+            return f"Rules.preset({self.name!r}{seed})"
+        if self.origin and not self.origin.startswith(("<", "preset ")):
+            return f"Rules.load({self.origin!r}{seed})"
+        where = self.origin or "changed after reading"
+        return (f"<Rules {self.name!r} ({where}): alphabet {self.alphabet.name}, rack {self.rack_size}, "
+                f"{len(self.star_squares)} star squares>")
 
 
 def _problem_message(where: str, problems: list[str]) -> str:
