@@ -13,6 +13,7 @@ from . import graphfile
 from ._core import _graph
 from .alphabet import Alphabet, get_alphabet
 from .cache import cached_graph_path
+from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
 
@@ -164,7 +165,7 @@ class Lexicon:
 
     def contains_codes(self, codes: bytes) -> bool:
         """Membership of a word given as tile codes (blank bits ignored)."""
-        return self._graph.contains(bytes(c & 0x7F for c in codes))
+        return self._graph.contains(bytes(c & LETTER_MASK for c in codes))
 
     def __len__(self) -> int:
         return self.header.word_count

@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Sequence
 
 from .alphabet import BLANK_BIT
 from .board import Board, square_name
-from .constants import ACROSS, COLUMNS, DIM, DOWN
+from .constants import ACROSS, COLUMNS, DIM, DOWN, LETTER_MASK
 from .errors import IllegalMoveError, IllegalMoveReason
 from .notation import format_coordinate
 from .rules import Rules
@@ -207,7 +207,7 @@ def check_placement(
     need: Counter[int] = Counter()
     for r, c, code in squares:
         letter = code & ~BLANK_BIT
-        if not 1 <= letter <= n_letters or code & ~(BLANK_BIT | 0x7F):
+        if not 1 <= letter <= n_letters or code & ~(BLANK_BIT | LETTER_MASK):
             add(R.TILE_NOT_ON_RACK,
                 f"tile code {code} at {square_name(r, c)} is not a tile of alphabet {alphabet.name!r} "
                 f"(expected 1..{n_letters}, bit 7 for a blank)")
@@ -269,7 +269,7 @@ def check_placement(
     if direction is None or gap or R.OFF_BOARD in reasons or R.SQUARE_OCCUPIED in reasons:
         return PlacementResult(tuple(reasons), tuple(problems), tiles_played=len(squares))
     if R.TILE_NOT_ON_RACK in reasons and any(
-        not 1 <= (code & ~BLANK_BIT) <= n_letters or code & ~(BLANK_BIT | 0x7F) for code in new_at.values()
+        not 1 <= (code & ~BLANK_BIT) <= n_letters or code & ~(BLANK_BIT | LETTER_MASK) for code in new_at.values()
     ):
         return PlacementResult(tuple(reasons), tuple(problems), tiles_played=len(squares))
 

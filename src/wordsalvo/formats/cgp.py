@@ -114,7 +114,7 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
             c += 1
             i += 1
         if c != DIM:
-            raise PositionError(f"CGP board row {r + 1}: expected {DIM} squares, got {c if c <= DIM else 'more than 15'} in {row!r}")
+            raise PositionError(f"CGP board row {r + 1}: expected {DIM} squares, got {c if c <= DIM else f'more than {DIM}'} in {row!r}")
     racks = racks_text.split("/")
     if len(racks) < 1 or len(racks) > 4:
         raise PositionError(f"CGP racks: expected 1 to 4 racks separated by '/', got {racks_text!r}")
