@@ -2,7 +2,7 @@
 """Move generator wrapper (csrc/ws_movegen.c).
 
 One C call per position, with the GIL released; the generator owns all working
-memory; moves land in a caller-visible numpy buffer of 24-byte records.
+memory; moves land in a caller-visible numpy buffer of 28-byte records.
 """
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t
@@ -15,8 +15,11 @@ from wordsalvo._core._graph cimport Graph
 
 import numpy as np
 
+#: one WsMove: int32 score at 0, uint16 blank_mask at 4, five uint8 fields at 6..10,
+#: tiles at 11..25, two zero pad bytes.  The pad is a named field so that numpy copies
+#: (sorting, fancy indexing) keep records byte for byte.
 MOVE_DTYPE = np.dtype([
-    ("score", "<i2"),
+    ("score", "<i4"),
     ("blank_mask", "<u2"),
     ("row", "u1"),
     ("col", "u1"),
@@ -24,14 +27,22 @@ MOVE_DTYPE = np.dtype([
     ("length", "u1"),
     ("tiles_played", "u1"),
     ("tiles", "u1", (15,)),
+    ("pad", "u1", (2,)),
 ])
 
 # The dtype must be the C struct, byte for byte.
-assert MOVE_DTYPE.itemsize == sizeof(WsMove) == 24
+assert MOVE_DTYPE.itemsize == sizeof(WsMove) == 28
 cdef WsMove _probe
-assert MOVE_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_probe.tiles[0] - <char*>&_probe)
+assert MOVE_DTYPE.fields["score"][1] == <size_t>(<char*>&_probe.score - <char*>&_probe)
+assert MOVE_DTYPE.fields["blank_mask"][1] == <size_t>(<char*>&_probe.blank_mask - <char*>&_probe)
 assert MOVE_DTYPE.fields["row"][1] == <size_t>(<char*>&_probe.row - <char*>&_probe)
+assert MOVE_DTYPE.fields["col"][1] == <size_t>(<char*>&_probe.col - <char*>&_probe)
+assert MOVE_DTYPE.fields["direction"][1] == <size_t>(<char*>&_probe.direction - <char*>&_probe)
+assert MOVE_DTYPE.fields["length"][1] == <size_t>(<char*>&_probe.length - <char*>&_probe)
 assert MOVE_DTYPE.fields["tiles_played"][1] == <size_t>(<char*>&_probe.tiles_played - <char*>&_probe)
+assert MOVE_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_probe.tiles[0] - <char*>&_probe)
+assert MOVE_DTYPE.fields["pad"][1] == <size_t>(<char*>&_probe.pad[0] - <char*>&_probe)
+assert sizeof(_probe.score) == 4
 
 cdef extern from "ws_movegen.h" nogil:
     size_t WS_GEN_SIZE "sizeof(WsGen)"
