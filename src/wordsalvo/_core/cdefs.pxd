@@ -8,6 +8,8 @@ cdef extern from "ws_defs.h" nogil:
     int WS_MAX_WORD
     int WS_RACK_MAX
     unsigned WS_BLANK_BIT
+    unsigned WS_LETTER_MASK
+    int WS_MIN_WORD
     int WS_OK
     int WS_E_NOMEM
     int WS_E_CAPACITY

@@ -24,6 +24,7 @@ cdef extern from "ws_movegen.h" nogil:
         uint8_t pad[2]
 
     ctypedef struct WsGen:
+        int32_t board_valid
         int32_t anchor_count
         int32_t anchors_visited
 
