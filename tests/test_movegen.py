@@ -327,3 +327,26 @@ def test_heaviest_play_the_rule_limits_allow_does_not_wrap():
     assert int(moves.scores.max()) == want and moves.scores.dtype == np.int32
     # the C best-first order and MoveList.order() agree on this list too
     assert gen.best(pos, 20).to_numpy().tobytes() == moves.best(20).to_numpy().tobytes()
+
+
+def test_core_constants_are_the_header_values():
+    """CORE_CONSTANTS (compiled values) equals the #defines of csrc/ws_defs.h read as
+    text, and the word-list line codes agree with alphabet.LINE_*."""
+    import re
+
+    from wordsalvo import alphabet
+    from wordsalvo._core._movegen import CORE_CONSTANTS
+
+    header = (Path(__file__).parent.parent / "csrc" / "ws_defs.h").read_text("utf-8")
+    defines: dict[str, int] = {}
+    for name, expr in re.findall(r"^#define WS_(\w+) (.+)$", header, re.M):
+        expr = re.sub(r"\b(0x[0-9A-Fa-f]+|\d+)u\b", r"\1", expr.split("/*")[0])
+        defines[name] = eval(re.sub(r"\bWS_(\w+)", lambda m: str(defines[m.group(1)]), expr))  # noqa: S307
+    assert set(CORE_CONSTANTS) <= set(defines)
+    assert CORE_CONSTANTS == {name: defines[name] for name in CORE_CONSTANTS}
+    expected = {"DIM", "SQUARES", "MAX_LETTERS", "RACK_MAX", "BLANK_BIT", "LETTER_MASK", "MIN_WORD", "MAX_WORD",
+                "OK", "E_NOMEM", "E_CAPACITY", "E_FORMAT", "E_TOO_BIG", "E_ARGUMENT", "MAX_NODES"}
+    expected |= {n for n in defines if n.startswith(("LINE_", "NODE_"))}
+    assert set(CORE_CONSTANTS) == expected
+    for name in (n for n in CORE_CONSTANTS if n.startswith("LINE_")):
+        assert getattr(alphabet, name) == CORE_CONSTANTS[name], name

@@ -49,6 +49,43 @@ cdef extern from "ws_movegen.h" nogil:
 
 include "status.pxi"
 
+#: the compiled values of csrc/ws_defs.h, named without the WS_ prefix (wordsalvo.constants
+#: checks its mirror of them against this at import)
+CORE_CONSTANTS = {
+    "DIM": WS_DIM,
+    "SQUARES": WS_SQUARES,
+    "MAX_LETTERS": WS_MAX_LETTERS,
+    "RACK_MAX": WS_RACK_MAX,
+    "BLANK_BIT": WS_BLANK_BIT,
+    "LETTER_MASK": WS_LETTER_MASK,
+    "MIN_WORD": WS_MIN_WORD,
+    "MAX_WORD": WS_MAX_WORD,
+    "OK": WS_OK,
+    "E_NOMEM": WS_E_NOMEM,
+    "E_CAPACITY": WS_E_CAPACITY,
+    "E_FORMAT": WS_E_FORMAT,
+    "E_TOO_BIG": WS_E_TOO_BIG,
+    "E_ARGUMENT": WS_E_ARGUMENT,
+    "LINE_OK": WS_LINE_OK,
+    "LINE_EMPTY": WS_LINE_EMPTY,
+    "LINE_DIGIT": WS_LINE_DIGIT,
+    "LINE_APOSTROPHE": WS_LINE_APOSTROPHE,
+    "LINE_HYPHEN": WS_LINE_HYPHEN,
+    "LINE_DOT": WS_LINE_DOT,
+    "LINE_SPACE": WS_LINE_SPACE,
+    "LINE_OTHER_CHARACTER": WS_LINE_OTHER_CHARACTER,
+    "LINE_TOO_SHORT": WS_LINE_TOO_SHORT,
+    "LINE_TOO_LONG": WS_LINE_TOO_LONG,
+    "LINE_DUPLICATE": WS_LINE_DUPLICATE,
+    "LINE_BAD_UTF8": WS_LINE_BAD_UTF8,
+    "LINE_COMMENT": WS_LINE_COMMENT,
+    "NODE_INDEX_MASK": WS_NODE_INDEX_MASK,
+    "NODE_END": WS_NODE_END,
+    "NODE_ACCEPTS": WS_NODE_ACCEPTS,
+    "NODE_TILE_SHIFT": WS_NODE_TILE_SHIFT,
+    "MAX_NODES": WS_MAX_NODES,
+}
+
 #: largest n of Generator.best (the output array is allocated up front)
 BEST_MAX = 1 << 24
 
