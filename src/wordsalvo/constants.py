@@ -136,10 +136,7 @@ def mismatches(core: dict[str, int]) -> list[str]:
 def _check_core() -> None:
     from ._core import _movegen
 
-    core = getattr(_movegen, "CORE_CONSTANTS", None)
-    if core is None:  # a core built before it exported its constants
-        return
-    problems = mismatches(core)
+    problems = mismatches(_movegen.CORE_CONSTANTS)
     if problems:
         raise ImportError("wordsalvo.constants does not match the compiled core (csrc/ws_defs.h): "
                           + "; ".join(problems) + "; rebuild the extension or fix constants.py")

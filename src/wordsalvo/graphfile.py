@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
+from .errors import LexiconBuildError
 
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
@@ -227,7 +228,7 @@ def compile_bytes(
                 start = i + 1
             stats.examples[reason] = ex
     if unique == 0:
-        raise ValueError(f"{source}: no word left after normalisation ({stats.lines} lines read)")
+        raise LexiconBuildError(f"no word left after normalisation ({stats.lines} lines read)")
     step("hashing", 0.3)
     t1 = time.perf_counter()
     letter_utf8 = b"".join(ch.encode("utf-8").ljust(4, b"\0") for ch in alphabet.letters).ljust(128, b"\0")
