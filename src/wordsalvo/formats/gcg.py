@@ -660,13 +660,14 @@ def _decode(data: bytes, problem: Callable[[int, str], None]) -> tuple[str, str]
     for bom, name in ((codecs.BOM_UTF8, "UTF-8"), (codecs.BOM_UTF16_LE, "UTF-16"),
                       (codecs.BOM_UTF16_BE, "UTF-16")):
         if data.startswith(bom):
-            codec = "utf-8-sig" if name == "UTF-8" else "utf-16"
+            body = data[len(bom):]
+            codec = "utf-8" if name == "UTF-8" else ("utf-16-le" if bom == codecs.BOM_UTF16_LE else "utf-16-be")
             try:
-                return data.decode(codec), name
+                return body.decode(codec), name
             except UnicodeDecodeError as e:
-                problem(_byte_line(data, e.start), f"expected {name} text (the file starts with a {name} "
-                                                   f"byte-order mark), got byte 0x{data[e.start]:02X}")
-                return data.decode(codec, errors="replace"), name
+                problem(_byte_line(body, e.start), f"expected {name} text (the file starts with a {name} "
+                                                   f"byte-order mark), got byte 0x{body[e.start]:02X}")
+                return body.decode(codec, errors="replace"), name
     declared = None
     lines = _LINE_END.split(data.decode("latin-1"))
     for number, raw in enumerate(lines, 1):
