@@ -197,7 +197,7 @@ def test_six_scoreless_turns_each_player_subtracts_own_rack():
 
 @pytest.mark.parametrize("lexicon, rules", [
     ("CSW21", "classic-en"), ("csw24", "classic-en"), ("NWL2023", "classic-en"), ("TWL06", "classic-en"),
-    ("SOWPODS", "classic-en"), ("ENABLE2K", "classic-en"), ("ECWL", "classic-en"), ("RD28", "woodword-de"),
+    ("SOWPODS", "classic-en"), ("ENABLE2K", "classic-en"), ("ECWL", "classic-en"), ("America", "classic-en"), ("RD28", "woodword-de"),
     ("Deutsch", "woodword-de"), ("OpenTaal", "wordsalvo-nl"), ("NL-2020", "wordsalvo-nl"), ("TDK", "turkish"),
     ("Türkçe", "turkish"), ("FRA20", None), ("OSPS49", None), ("", None), ("1234", None),
 ])
@@ -315,6 +315,14 @@ def test_other_pragmas_are_kept_and_blank_lines_skipped():
     assert r.players[0].name == "A B  C"
     assert r.events[0].note == "one\ntwo"
     assert r.description is None and r.notes == ()
+
+
+def test_notes_before_the_first_event_and_ids():
+    r = parse_gcg("#note Variant: classic\n#note Board: standard\n  indented more\n\n#id io.example AbC\n"
+                  "#description two\nlines\n#player1 a A\n>a: AB 8H AB +8 8\n")
+    assert r.notes == ("Variant: classic", "Board: standard\n  indented more")
+    assert (r.id_authority, r.id, r.description) == ("io.example", "AbC", "two\nlines")
+    assert parse_gcg("#id 12345\n#player1 a A\n").id_authority is None
 
 
 def test_nicknames_with_colons_and_missing_racks():

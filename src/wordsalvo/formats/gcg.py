@@ -27,6 +27,11 @@ Turn lines (``>nickname:`` then the rack before the turn)::
 Other ``#`` lines (``#title``, ``#note`` ...) and blank lines are ignored.
 With ``#seed`` the bag replays exactly and every rack is checked; without it
 the racks of the file are taken as they are (the tiles are fetched from the bag).
+
+Records written by other programs (the public GCG specification, game servers,
+other engines) are read by :func:`parse_gcg` into a :class:`GCGRecord`: headers
+and typed events with their line numbers, checked without a board or a lexicon.
+What each event means for a replay is in :class:`GCGRecord`'s docstring.
 """
 
 from __future__ import annotations
@@ -547,7 +552,7 @@ _TURNS = ("play", "exchange", "pass", "timeout")
 #: their games are played with
 _LEXICON_RULES = (
     (("CSW", "NWL", "TWL", "OWL", "OTCWL", "SOWPODS", "ENABLE", "ECWL", "CEL", "NSWL", "COLLINS", "WOW",
-      "EN", "ENGLISH", "SCOWL"), "classic-en"),
+      "AMERICA", "EN", "ENGLISH", "SCOWL"), "classic-en"),
     (("NL", "DUTCH", "NEDERLANDS", "OPENTAAL", "OTL"), "wordsalvo-nl"),
     (("DE", "RD", "GERMAN", "DEUTSCH"), "woodword-de"),
     (("TR", "TDK", "TURKISH", "TÜRKÇE", "TURKCE"), "turkish"),
@@ -604,8 +609,8 @@ class GCGRecord:
     lexicon: str | None = None
     rules: str | None = None  # the #rules line (this package's rule-set name), None when absent
     encoding: str = "UTF-8"  # how the bytes were decoded ('str' input: as declared, else UTF-8)
-    notes: tuple[str, ...] = ()  # #note text before the first event
-    final_racks: dict[str, str] = field(default_factory=dict, hash=False)  # #rack1/#rack2 by nickname
+    notes: tuple[str, ...] = ()  # the #note texts before the first event, each with its continuation lines
+    final_racks: dict[str, str] = field(default_factory=dict, hash=False)  # the last #rack1/#rack2, by nickname
     pragmas: tuple[GCGPragma, ...] = ()  # every other #keyword line, in order
     unfinished: bool = False  # no end-of-game line (rack points, resignation), or #incomplete
     end_convention: str | None = None  # 'double', 'add-and-subtract', 'subtract' or None
@@ -784,7 +789,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     header_lines: dict[str, int] = {}
     pragmas: list[GCGPragma] = []
     rack_lines: dict[int, tuple[str, int]] = {}
-    notes_before: list[str] = []
+    notes_before: list[list[str]] = []
     raw_events: list[tuple[int, str, str, list[str]]] = []  # line, text, nick, tokens
     notes: dict[int, list[str]] = {}  # index into raw_events -> note parts
     continuing: list[str] | None = None  # the text being continued (a note or description)
@@ -820,14 +825,12 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
                     players[n] = GCGPlayer(n, parts[0], parts[1].strip() if len(parts) > 1 else parts[0])
                     player_lines[n] = number
             elif keyword == "note":
-                part = [value]
-                if raw_events:
-                    notes.setdefault(len(raw_events) - 1, []).append(value)
-                    part = notes[len(raw_events) - 1]
-                else:
-                    notes_before.append(value)
-                    part = notes_before
-                continuing = part
+                if raw_events:  # one note per event: its #note lines joined
+                    continuing = notes.setdefault(len(raw_events) - 1, [])
+                    continuing.append(value)
+                else:  # before the first event: each #note on its own
+                    continuing = [value]
+                    notes_before.append(continuing)
             elif keyword in ("title", "description", "lexicon", "rules", "id", "character-encoding"):
                 if keyword in headers and headers[keyword] != value:
                     problem(number, f"expected one #{keyword} line, got a second one saying {value!r} (line "
@@ -953,13 +956,14 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             final_racks[by_number[n]] = rack
 
     problems = [message for _number, message in sorted(numbered, key=lambda p: p[0])]
+    id_parts = headers.get("id", "").split(None, 1)
     if problems:
         raise GCGError(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
     return GCGRecord(
         players=tuple(roster), events=tuple(events), title=headers.get("title"), description=description,
-        id_authority=(headers["id"].split(None, 1)[0] if len(headers.get("id", "").split()) > 1 else None),
-        id=(headers["id"].split()[-1] if headers.get("id") else None), lexicon=headers.get("lexicon") or None,
-        rules=headers.get("rules") or None, encoding=encoding, notes=tuple(n for n in (joined(notes_before),) if n),
+        id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,
+        lexicon=headers.get("lexicon") or None, rules=headers.get("rules") or None, encoding=encoding,
+        notes=tuple(text for text in map(joined, notes_before) if text),
         final_racks=final_racks, pragmas=tuple(pragmas),
         unfinished=incomplete or not any(isinstance(e, (EndRackEvent, ResignEvent)) for e in events),
         end_convention=convention, path=path,
