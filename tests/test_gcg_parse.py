@@ -399,3 +399,45 @@ def test_own_records_parse_and_add_up(lexicons, name, seed, players, strict, res
     assert [e.rack for e in record.events if e.kind != "end-rack"] == [
         t.rack for t in game.history for _ in EVENT_OF_TURN[t.kind] if t.kind != "settle"]
     assert parse_gcg(text.encode("utf-8")).events == record.events
+
+
+# -- any input: a record or a GCGError, never another exception -----------------------
+_LINE_END_TEXT = re.compile(r"\r\n|\r|\n")
+
+
+def parse_or_problems(data) -> list[str]:
+    try:
+        record = parse_gcg(data)
+    except GCGError as e:
+        assert e.problems and all(re.match(r"GCG line \d+: ", p) for p in e.problems), e.problems
+        return e.problems
+    if isinstance(data, bytes):
+        data = data.decode("utf-8-sig" if record.encoding == "UTF-8" else record.encoding, errors="replace")
+    lines = _LINE_END_TEXT.split(data.removeprefix("\ufeff"))
+    assert all(e.text.startswith('>') and e.text in lines[e.line - 1] for e in record.events)
+    return []
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300)))
+def test_any_input_gives_a_record_or_problems(data):
+    parse_or_problems(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(["tournament.gcg", "club-latin1.gcg", "six-passes.gcg"]), seed=st.integers(0, 2**32))
+def test_mutated_records_give_a_record_or_problems_with_lines(name, seed):
+    rng = random.Random(seed)
+    data = bytearray((DATA / name).read_bytes())
+    for _ in range(rng.randint(1, 6)):
+        at = rng.randrange(len(data))
+        what = rng.random()
+        if what < 0.4:
+            data[at] = rng.choice(b"#>:()-+.?0123456789 \r\nAZaz\xe9\xff")
+        elif what < 0.7:
+            del data[at:at + rng.randint(1, 12)]
+        else:
+            data[at:at] = bytes(rng.choice(b"#>:()-+.? 0123456789\nAZ") for _ in range(rng.randint(1, 6)))
+    problems = parse_or_problems(bytes(data))
+    lines = len(re.split(rb"\r\n|\r|\n", bytes(data)))
+    assert all(1 <= n <= lines for n in lines_of(problems))
