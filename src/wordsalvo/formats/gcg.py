@@ -361,11 +361,13 @@ def _dots(game, notation: str) -> str:
 # board and no lexicon and reports every problem at once (GCGError.problems, each naming
 # its line).  What each event means for a replay on a board is in GCGRecord's docstring.
 
-import codecs  # noqa: E402 - the reader's imports stay with the reader
+import codecs  # noqa: E402 - the reader's imports stay with the reader (some repeat the writer's)
+import re  # noqa: E402
 from collections import Counter  # noqa: E402
-from dataclasses import field, replace  # noqa: E402
+from dataclasses import dataclass, field, replace  # noqa: E402
 from typing import Callable, ClassVar  # noqa: E402
 
+from ..board import SIZE  # noqa: E402
 from ..errors import NotationError  # noqa: E402
 from ..notation import parse_coordinate  # noqa: E402
 
