@@ -244,7 +244,7 @@ class Glicko2Steps(NamedTuple):
     v: float           # step 3 (inf for an idle player)
     delta: float       # step 4 (0 for an idle player)
     volatility: float  # step 5: sigma'
-    phi_star: float    # step 6
+    phi_star: float    # step 6 (before the RD cap)
     mu_new: float      # step 7: mu'
     phi_new: float     # step 7: phi' (after the RD cap)
     rating: Rating     # step 8
@@ -325,11 +325,11 @@ def glicko2_steps(player: Rating, games: Iterable[tuple[Rating, float]], tau: fl
     _check_tau(tau, max_rd)
     games = _check_games(games)
     mu, phi, sigma = player.mu, player.phi, player.volatility
-    cap = max_rd / SCALE
     if not games:
-        phi_new = min(math.sqrt(phi * phi + sigma * sigma), cap)
-        rating = Rating(player.rating, phi_new * SCALE, sigma)
-        return Glicko2Steps(mu, phi, math.inf, 0.0, sigma, phi_new, mu, phi_new, rating)
+        phi_star = math.sqrt(phi * phi + sigma * sigma)
+        rd = min(SCALE * phi_star, max_rd)
+        return Glicko2Steps(mu, phi, math.inf, 0.0, sigma, phi_star, mu, rd / SCALE,
+                            Rating(player.rating, rd, sigma))
     info = 0.0
     improvement = 0.0
     for opponent, score in games:
@@ -344,12 +344,13 @@ def glicko2_steps(player: Rating, games: Iterable[tuple[Rating, float]], tau: fl
     delta = v * improvement
     sigma_new = _volatility(phi, sigma, v, delta, tau)
     phi_star = math.sqrt(phi * phi + sigma_new * sigma_new)
-    phi_new = min(1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v), cap)
+    rd = min(SCALE / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v), max_rd)  # the cap, in RD units
+    phi_new = rd / SCALE
     mu_new = mu + phi_new * phi_new * improvement
     values = (v, delta, sigma_new, phi_star, mu_new, phi_new)
     if not all(math.isfinite(x) for x in values):
         raise RatingError(f"Glicko-2: the update of {player} overflowed (ratings too far apart)")
-    rating = Rating(SCALE * mu_new + DEFAULT_RATING, SCALE * phi_new, sigma_new)
+    rating = Rating(SCALE * mu_new + DEFAULT_RATING, rd, sigma_new)
     return Glicko2Steps(mu, phi, v, delta, sigma_new, phi_star, mu_new, phi_new, rating)
 
 
