@@ -159,7 +159,8 @@ def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None) -> Rated
         game = from_gcg(text, lexicon=lexicon)
         places = game_places(game)
     except WordSalvoError as e:
-        raise RatingError(f"{source}: {e}") from None
+        problems = [f"{source}: {p}" for p in getattr(e, "problems", None) or [str(e)]]
+        raise _problems_error(source, problems) from None
     return RatedGame(date, tuple(game.names), places, source)
 
 
