@@ -191,6 +191,15 @@ def test_order_of_results_in_a_period_does_not_matter(results, rnd):
         assert a[name].rd == pytest.approx(b[name].rd, abs=1e-9)
 
 
+@settings(max_examples=100, deadline=None)
+@given(ratings, st.floats(100, 400))
+def test_pool_idle_step_is_step_6(r, max_rd):
+    from wordsalvo.ratings import _idle
+
+    if r.rd <= max_rd:
+        assert _idle(r, max_rd) == glicko2_update(r, [], max_rd=max_rd)
+
+
 # -- bad input -----------------------------------------------------------------------------
 @pytest.mark.parametrize("args, words", [
     ((1500, -5, 0.06), "expected an RD > 0, got -5"),

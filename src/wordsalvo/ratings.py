@@ -99,7 +99,8 @@ def _raise(what: str, problems: list[str]) -> None:
 
 
 def _number(value) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool)
+    t = type(value)
+    return t is float or t is int or (isinstance(value, Real) and t is not bool)
 
 
 # -- tiers ----------------------------------------------------------------------------------
@@ -354,6 +355,15 @@ def glicko2_steps(player: Rating, games: Iterable[tuple[Rating, float]], tau: fl
     return Glicko2Steps(mu, phi, v, delta, sigma_new, phi_star, mu_new, phi_new, rating)
 
 
+def _idle(player: Rating, max_rd: float) -> Rating:
+    """Step 6 alone (the same as ``glicko2_update(player, [])``, without re-checking the inputs)."""
+    if player.rd >= max_rd:
+        return player
+    phi = player.phi
+    rd = min(SCALE * math.sqrt(phi * phi + player.volatility * player.volatility), max_rd)
+    return Rating(player.rating, rd, player.volatility)
+
+
 def glicko2_update(player: Rating, games: Iterable[tuple[Rating, float]], tau: float = DEFAULT_TAU,
                    max_rd: float = MAX_RD) -> Rating:
     """The player's rating after one rating period (see :func:`glicko2_steps`)."""
@@ -472,8 +482,7 @@ class RatingPool:
                     games[who] = []
             games.setdefault(player, []).append((before[opponent], float(score)))
             games.setdefault(opponent, []).append((before[player], 1.0 - float(score)))
-        after = {name: glicko2_update(before[name], [], self.tau, self.max_rd) for name in before
-                 if name not in games}
+        after = {name: _idle(before[name], self.max_rd) for name in before if name not in games}
         played = {name: glicko2_update(before[name], g, self.tau, self.max_rd) for name, g in games.items()}
         after.update(played)
         self._ratings = {name: after[name] for name in before}  # insertion order: first seen first
@@ -485,7 +494,7 @@ class RatingPool:
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RatingError(f"RatingPool.idle_periods: expected a whole number of periods >= 0, got {count!r}")
         for done in range(1, count + 1):
-            self._ratings = {n: glicko2_update(r, [], self.tau, self.max_rd) for n, r in self._ratings.items()}
+            self._ratings = {n: _idle(r, self.max_rd) for n, r in self._ratings.items()}
             if all(r.rd >= self.max_rd for r in self._ratings.values()):
                 break  # every RD is at the cap: the remaining periods change nothing
         self.periods += count
