@@ -221,6 +221,12 @@ def test_bad_rating_lists_every_problem():
     assert isinstance(e.value, ws.WordSalvoError) and isinstance(e.value, ValueError)
 
 
+@pytest.mark.parametrize("player, opponent", [(Rating(1e6, 50), Rating(-1e6, 50)), (Rating(1e12, 1), Rating(0, 1))])
+def test_absurdly_far_apart_ratings_are_an_error_not_a_nan(player, opponent):
+    with pytest.raises(RatingError, match="ratings too far apart"):
+        glicko2_update(player, [(opponent, 0)])
+
+
 def test_bad_games_and_tau():
     with pytest.raises(RatingError, match=r"game 2: expected a score from 0 to 1.*got 2") as e:
         glicko2_update(PLAYER, [(Rating(), 1), (Rating(), 2), ("x", 0)])

@@ -331,6 +331,15 @@ def glicko2_steps(player: Rating, games: Iterable[tuple[Rating, float]], tau: fl
         rd = min(SCALE * phi_star, max_rd)
         return Glicko2Steps(mu, phi, math.inf, 0.0, sigma, phi_star, mu, rd / SCALE,
                             Rating(player.rating, rd, sigma))
+    try:
+        return _steps(player, games, tau, max_rd)
+    except (OverflowError, ZeroDivisionError):
+        raise RatingError(f"Glicko-2: the update of {player} overflowed (ratings too far apart: "
+                          f"{', '.join(str(o) for o, _ in games)})") from None
+
+
+def _steps(player: Rating, games: list[tuple[Rating, float]], tau: float, max_rd: float) -> Glicko2Steps:
+    mu, phi, sigma = player.mu, player.phi, player.volatility
     info = 0.0
     improvement = 0.0
     for opponent, score in games:
@@ -339,8 +348,7 @@ def glicko2_steps(player: Rating, games: Iterable[tuple[Rating, float]], tau: fl
         info += g * g * e * (1.0 - e)
         improvement += g * (score - e)
     if not info > 0 or not math.isfinite(info):
-        raise RatingError(f"Glicko-2: ratings too far apart to rate ({player} against "
-                          f"{', '.join(str(o) for o, _ in games)}): the games carry no information")
+        raise OverflowError  # every expected score rounds to 0 or 1: the games carry no information
     v = 1.0 / info
     delta = v * improvement
     sigma_new = _volatility(phi, sigma, v, delta, tau)
@@ -348,9 +356,8 @@ def glicko2_steps(player: Rating, games: Iterable[tuple[Rating, float]], tau: fl
     rd = min(SCALE / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v), max_rd)  # the cap, in RD units
     phi_new = rd / SCALE
     mu_new = mu + phi_new * phi_new * improvement
-    values = (v, delta, sigma_new, phi_star, mu_new, phi_new)
-    if not all(math.isfinite(x) for x in values):
-        raise RatingError(f"Glicko-2: the update of {player} overflowed (ratings too far apart)")
+    if not all(math.isfinite(x) for x in (v, delta, sigma_new, phi_star, mu_new, phi_new)):
+        raise OverflowError
     rating = Rating(SCALE * mu_new + DEFAULT_RATING, rd, sigma_new)
     return Glicko2Steps(mu, phi, v, delta, sigma_new, phi_star, mu_new, phi_new, rating)
 
