@@ -23,6 +23,7 @@ from .lexicon import BuildStats, Lexicon, compile_lexicon
 from .movegen import MoveGenerator
 from .moves import MOVE_DTYPE, Move, MoveList
 from .position import Position
+from .ratings import Rating, RatingError, RatingPool
 from .rules import Rules
 
 __version__ = "0.1.0"
@@ -33,4 +34,5 @@ __all__ = [
     "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction",
     "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
+    "Rating", "RatingPool", "RatingError",
 ]
