@@ -368,7 +368,7 @@ from collections import Counter  # noqa: E402
 from dataclasses import dataclass, field, replace  # noqa: E402
 from typing import Callable, ClassVar  # noqa: E402
 
-from ..board import SIZE  # noqa: E402
+from ..constants import DIM  # noqa: E402
 from ..errors import NotationError  # noqa: E402
 from ..notation import parse_coordinate  # noqa: E402
 
@@ -1082,9 +1082,9 @@ def _play(number: int, line: str, middle: list[str], common: dict,
         problem(number, f"expected a word such as WO(R)D or WO.D, got {word!r}: {bad}")
         return None
     end = (col if direction == 0 else row) + len(letters) - 1
-    if end >= SIZE:
+    if end >= DIM:
         problem(number, f"expected the {len(letters)} squares of {word} from {coordinate} to stay on the "
-                        f"{SIZE}x{SIZE} board, got a word running {end - SIZE + 1} square(s) off it")
+                        f"{DIM}x{DIM} board, got a word running {end - DIM + 1} square(s) off it")
         return None
     event = PlayEvent(rack=rack, coordinate=coordinate.upper(), row=row, col=col, direction=direction,
                       word=word, letters=letters, through=through, **common)
