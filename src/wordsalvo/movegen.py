@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ._core import _movegen
+from .constants import DIM
 from .errors import WordSalvoError
 from .lexicon import Lexicon
 from .moves import Move, MoveList
@@ -61,7 +62,7 @@ class MoveGenerator:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
-        return MoveList(records, tiles, self.rules.alphabet)
+        return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
 
     def count(self, pos: Position, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
@@ -86,7 +87,7 @@ class MoveGenerator:
             self._alphagrams_ready = True
         tiles = self._load(pos, rack)
         records = self._gen.best(1 if n is None else n)
-        moves = MoveList(records, tiles, self.rules.alphabet)
+        moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
         if n is None:
             return moves[0] if len(moves) else None
         return moves
@@ -103,6 +104,6 @@ class MoveGenerator:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
         self._load(pos, "")
-        mask, score = self._gen.cross_set(direction, row * 15 + col)
+        mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}
         return letters, score, bool(mask & 1)
