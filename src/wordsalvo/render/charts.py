@@ -41,15 +41,17 @@ _FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
     """Axis ticks: multiples of a 1-2-2.5-5 step from at most ``low`` to at least ``high``, at most ``most``
-    steps; always includes 0 when ``low <= 0 <= high``."""
-    if high <= low:
+    steps; always includes 0 when ``low <= 0 <= high``.  A range narrower than a millionth of its
+    magnitude (a flat line) is drawn one unit high."""
+    if high - low <= 1e-6 * max(1.0, abs(low), abs(high)):
         high = low + 1
     raw = (high - low) / most
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
     first = math.floor(low / step + 1e-9)
     last = math.ceil(high / step - 1e-9)
-    return [round(k * step, 10) + 0.0 for k in range(first, last + 1)]
+    digits = max(0, 2 - math.floor(math.log10(step)))
+    return [round(k * step, digits) + 0.0 for k in range(first, last + 1)]
 
 
 def _check_common(turns: int, names: Sequence[str], marks: Any, labels: Any, cursor: Any,

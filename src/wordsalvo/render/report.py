@@ -668,6 +668,9 @@ def _resolve_rules(data: dict, rules: "Rules | None") -> "Rules":
     from ..rules import Rules, preset_names
 
     game = data["game"]
+    seed = game.get("board_seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RenderError(f"game.board_seed: expected a whole number or None, got {seed!r}")
     if game["rules"] not in preset_names():
         raise RenderError(f"game.rules: {game['rules']!r} is not a built-in rule set ({', '.join(preset_names())}); "
                           "expected html(data, rules=Rules.load(...))")
@@ -681,13 +684,13 @@ def html(data: dict, rules: "Rules | None" = None) -> str:
     ``Rules.preset(game.rules, board_seed=game.board_seed)``.  Raises
     :class:`RenderError` listing every problem of ``data``.
     """
-    problems = check(data)
-    if problems:
-        raise RenderError("cannot make the report: " + "; ".join(problems))
-    rules = _resolve_rules(data, rules)
+    if rules is None and isinstance(data, dict) and isinstance(data.get("game"), dict) \
+            and isinstance(data["game"].get("rules"), str):
+        rules = _resolve_rules(data, None)
     problems = check(data, rules)
     if problems:
         raise RenderError("cannot make the report: " + "; ".join(problems))
+    assert rules is not None  # check() reports a missing game.rules
     names = list(data["game"]["players"])
     turns = data["turns"]
     codes = [svg_board.parse_tiles(t["board"], rules)[0] for t in turns]
