@@ -386,3 +386,26 @@ def test_a_headless_browser_paints_the_page(data, tmp_path):
     frame = _rgb(DEFAULT_STYLE.background)
     left_column = [rows[y][20 * bpp:21 * bpp] for y in range(80, 330)]
     assert sum(near(c, frame) for c in left_column) > 150
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_browser() is None, reason="no chromium, chromium-browser or google-chrome on PATH")
+def test_the_script_steps_to_the_turn_in_the_address(data, tmp_path):
+    """``#turn-5`` opens turn 5: its panel, the layers up to it, its chip and the charts' cursors."""
+    path = report.write(data, tmp_path / "report.html")
+    n = len(data["turns"])
+    for fragment, turn in (("#turn-5", 4), ("#turn-1", 0), ("#turn-999", n - 1)):
+        cmd = [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+               path.resolve().as_uri() + fragment]
+        dom = subprocess.run(cmd, check=True, timeout=120, capture_output=True, text=True).stdout
+        e = elements(dom)
+        panels = e.having("article", class_="turn")
+        assert [p["data-turn"] for p in panels if "hidden" not in p] == [str(turn)], fragment
+        layers = e.having("div", class_="layer")
+        assert [("display: none" in (x.get("style") or "")) for x in layers] == [False] * (turn + 1) + [True] * (
+            n - turn - 1), fragment
+        assert [x["data-layer"] for x in layers if "current" in x["class"].split()] == [str(turn)]
+        assert [c["data-turn"] for c in e.having("button", class_="chip") if c.get("aria-current")] == [str(turn)]
+        cursors = e.having("line", class_="cursor")
+        assert len(cursors) == 2 and all(c["data-turn"] == str(turn) for c in cursors)
+        assert f"Turn {turn + 1} of {n}" in "".join(e.text)
