@@ -15,7 +15,8 @@ import random
 from game_helpers import random_turn
 from wordsalvo import Game, Rules
 from wordsalvo.alphabet import BLANK_BIT
-from wordsalvo.board import SIZE
+
+SIZE = 15
 
 
 def _chance(lead: float, tiles_left: int) -> float:

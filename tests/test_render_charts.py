@@ -112,7 +112,7 @@ def test_bad_input_lists_every_problem():
 def test_nice_ticks_cover_the_range_in_round_steps(low, span):
     high = low + span
     ticks = charts.nice_ticks(low, high)
-    top = high if span > 1e-6 * max(1, abs(low), abs(high)) else low + 1  # a flat line: one unit high
+    top = high if high - low > 1e-6 * max(1, abs(low), abs(high)) else low + 1  # a flat line: one unit high
     step = ticks[1] - ticks[0]
     assert ticks[0] <= low + step * 1e-6 and ticks[-1] >= top - step * 1e-6
     assert 2 <= len(ticks) <= 8

@@ -539,7 +539,7 @@ main.game{display:grid;grid-template-columns:minmax(0,600px) minmax(340px,1fr);g
 .controls .position{min-width:130px;text-align:center;font-weight:600}
 .hint{text-align:center;color:var(--muted);font-size:12px;margin:4px 0 0}
 kbd{border:1px solid var(--line);border-bottom-width:2px;border-radius:4px;padding:0 4px;background:#fff;font-size:11px}
-article.turn{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 18px}
+article.turn{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 18px;min-height:440px}
 article.turn header{display:flex;flex-wrap:wrap;align-items:center;gap:8px;font-size:14px}
 .turn-no{color:var(--muted)}.who{font-weight:700}
 .kind{background:#eceef1;border-radius:4px;padding:0 6px;font-size:12px}

@@ -39,7 +39,6 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..alphabet import BLANK_BIT
-from ..board import COLUMNS, SIZE
 from ..errors import WordSalvoError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,6 +47,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["RenderError", "Style", "DEFAULT_STYLE", "Svg", "board", "mini_board", "parse_tiles",
            "SQUARE", "MARGIN", "SVG_NAMESPACE"]
 
+#: squares per side and the column letters of the notation (``8H``: row 8, column H), as in the core
+SIZE = 15
+COLUMNS = "ABCDEFGHIJKLMNO"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 #: side of a square in viewBox units
 SQUARE = 40
