@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game_helpers import RULE_SETS
-from wordsalvo import Rules, WordSalvoError
+from wordsalvo import Board, Rules, WordSalvoError
 from wordsalvo.alphabet import BLANK_BIT
 from wordsalvo.render import svg
 from wordsalvo.render.svg import RenderError
@@ -123,6 +123,7 @@ def test_a_string_board_draws_like_codes():
     assert [(k, v.get("data-letter"), v.get("data-value")) for k, v in found.items()] == [
         ("8G", "İ", str(rules.value("İ"))), ("8H", "I", "0"), ("8I", "Ş", str(rules.value("Ş")))]
     assert svg.board(rules, list(board_with(rules, placed))) == svg.board(rules, board_with(rules, placed))
+    assert svg.board(rules, Board(rules.alphabet, board_with(rules, placed))) == svg.board(rules, "".join(text))
 
 
 def test_sizes_coordinates_mini_and_layer():

@@ -112,11 +112,14 @@ def parse_tiles(tiles: Any, rules: "Rules", where: str = "tiles") -> tuple[bytes
     Codes: bytes, bytearray or a sequence of ints, row-major, ``0`` empty,
     ``1..n`` a letter of the rule set's alphabet, with :data:`BLANK_BIT` set for
     a blank.  A string: ``.`` (or a space) empty, an uppercase letter a tile, a
-    lowercase letter a blank (as in CGP).  ``None``: the empty board.
-    Every bad square is reported, none is guessed.
+    lowercase letter a blank (as in CGP).  An object with a ``tiles``
+    attribute (a :class:`~wordsalvo.board.Board`) gives its tiles.  ``None``:
+    the empty board.  Every bad square is reported, none is guessed.
     """
     if tiles is None:
         return bytes(SQUARES), []
+    if hasattr(tiles, "tiles") and not isinstance(tiles, (str, bytes, bytearray)):
+        tiles = tiles.tiles
     problems: list[str] = []
     n = rules.alphabet.size
     if isinstance(tiles, str):
@@ -172,7 +175,7 @@ def _parse_highlight(highlight: Iterable[Any], where: str = "highlight") -> tupl
 
 
 def _premium(rules: "Rules", index: int) -> tuple[str, str]:
-    """(class, label) of a square: 3W, 2W, 3L, 2L, star, start or plain."""
+    """(premium, label) of a square: ``3W``, ``2W``, ``3L``, ``2L`` (any multiplier), ``star`` or ``plain``."""
     wm = rules.word_multipliers[index]
     lm = rules.letter_multipliers[index]
     if rules.square_bonus[index] > 0:
