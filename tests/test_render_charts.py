@@ -51,7 +51,7 @@ def test_score_race_points_marks_and_axes():
     assert [m.find(NS + "text").text for m in marks] == ["\u25c6", "\u25bc", "\u25c6"]
     assert marks[1].find(NS + "line").get("x1") == f"{x0 + dx * 5:.1f}"
     y_labels = [t.text for t in by_class(root, "y-axis")[0].iter(NS + "text")]
-    assert y_labels == ["0", "20", "40", "60", "80", "100"]
+    assert y_labels == ["0", "20", "40", "60", "80", "100", "points"]
     legend = [t.text for t in by_class(root, "legend")[0].iter(NS + "text")]
     assert legend == ["Alice", "Bob", "\u25c6", "turning point", "\u25bc", "decisive moment"]
     cursor = by_class(root, "cursor")[0]

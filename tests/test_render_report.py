@@ -283,6 +283,7 @@ def test_bad_input_lists_every_problem_and_writes_nothing(data, tmp_path):
 def test_write_is_atomic_and_complete(data, page, tmp_path):
     out = report.write(data, tmp_path / "game.html")
     assert out == tmp_path / "game.html" and out.read_text("utf-8") == page
+    assert out.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in tmp_path.iterdir()] == ["game.html"]
 
 

@@ -190,6 +190,7 @@ def score_race(
         _el(grid, "line", x1=x0, y1=f"{y(t):.1f}", x2=WIDTH - _RIGHT, y2=f"{y(t):.1f}",
             stroke="#dddddd" if t else "#999999", stroke_width=1)
         _el(grid, "text", _num(t), x=x0 - 6, y=f"{y(t) + 4:.1f}")
+    _el(grid, "text", "points", class_="axis-title", x=x0 - 6, y=top - 10)
     _x_axis(root, turns, x0, dx, bottom)
     kinds = _marks(root, mark_list, x0, dx, top, bottom, labels)
     lines = _el(root, "g", class_="series")

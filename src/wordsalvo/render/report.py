@@ -741,6 +741,7 @@ def write(data: dict, path: str | os.PathLike, rules: "Rules | None" = None) -> 
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+        os.chmod(tmp, 0o644)  # a page to share, not a secret (mkstemp makes 0600)
         os.replace(tmp, dest)
     except BaseException:
         try:
