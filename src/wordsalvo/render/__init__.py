@@ -8,7 +8,12 @@ below: nothing in the core imports it.
 * :mod:`wordsalvo.render.terminal`: a running game (board with tiles, rack,
   scores, turns, previews);
 * :mod:`wordsalvo.render.lines`: move lists as the lines of the reference move
-  lists (``wordsalvo moves``).
+  lists (``wordsalvo moves``);
+* :mod:`wordsalvo.render.svg`: the board as an SVG picture (premiums, ★
+  squares, tiles, blanks, a highlighted move; a miniature size);
+* :mod:`wordsalvo.render.charts`: the score race and the win-probability line
+  as SVG;
+* :mod:`wordsalvo.render.report`: the self-contained HTML game report.
 
 Square and move names are not drawings but notation, used by the core too
 (``Move.notation``): :func:`wordsalvo.board.square_name` and
