@@ -3,6 +3,7 @@
 from .alphabet import ALPHABETS, Alphabet, get_alphabet
 from .analysis import analyze_game
 from .board import Board
+from .constants import Direction
 from .errors import (
     AlphabetError,
     GameError,
@@ -15,11 +16,14 @@ from .errors import (
     RulesError,
     WordSalvoError,
 )
+from .formats.cgp import format_cgp, parse_cgp
+from .formats.gcg import from_gcg, to_gcg
 from .game import Game
 from .lexicon import BuildStats, Lexicon, compile_lexicon
 from .movegen import MoveGenerator
 from .moves import MOVE_DTYPE, Move, MoveList
 from .position import Position
+from .ratings import Rating, RatingError, RatingPool
 from .rules import Rules
 
 __version__ = "0.1.0"
@@ -27,6 +31,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
+    "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction",
     "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
+    "Rating", "RatingPool", "RatingError",
 ]

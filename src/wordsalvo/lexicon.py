@@ -12,6 +12,8 @@ from typing import Callable, Iterator
 from . import graphfile
 from ._core import _graph
 from .alphabet import Alphabet, get_alphabet
+from .cache import cached_graph_path
+from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
 
@@ -43,10 +45,8 @@ def compile_lexicon(
         raise LexiconBuildError(f"{src}: cannot decompress: {e}") from None
     try:
         data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress)
-    except OverflowError as e:
+    except LexiconBuildError as e:
         raise LexiconBuildError(f"{src}: {e}") from None
-    except ValueError as e:
-        raise LexiconBuildError(str(e)) from None
     try:
         graphfile.write_atomic(dest, data)
     except OSError as e:
@@ -120,13 +120,9 @@ class Lexicon:
         else:
             view = memoryview(buf)[graphfile.HEADER_SIZE:].cast("I")
             owner = buf
-        g = _graph.Graph(owner, view, header.alphabet_size)
-        problem = g.problem
-        if problem is not None:
-            msg, index = problem
-            raise LexiconFormatError(f"corrupt node array: {msg} at node {index}", name, graphfile.HEADER_SIZE + 4 * index)
-        if g.checksums != (header.node_sum, header.node_weighted_sum):
-            raise LexiconFormatError("node checksum mismatch (the node array is corrupt)", name, graphfile.HEADER_SIZE)
+        # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
+        g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=graphfile.HEADER_SIZE,
+                         checksums=(header.node_sum, header.node_weighted_sum))
         lex = object.__new__(cls)
         lex.path = name
         lex.alphabet = alphabet
@@ -163,7 +159,7 @@ class Lexicon:
 
     def contains_codes(self, codes: bytes) -> bool:
         """Membership of a word given as tile codes (blank bits ignored)."""
-        return self._graph.contains(bytes(c & 0x7F for c in codes))
+        return self._graph.contains(bytes(c & LETTER_MASK for c in codes))
 
     def __len__(self) -> int:
         return self.header.word_count
@@ -209,11 +205,7 @@ def _default_lexicon(language: str) -> Lexicon:
     except (FileNotFoundError, ModuleNotFoundError):
         lex = None
     if lex is None:
-        try:
-            from .lexicon_fetch import cached_graph_path  # built on demand (German, ...)
-        except ImportError:
-            cached_graph_path = None
-        p = cached_graph_path(language) if cached_graph_path else None
+        p = cached_graph_path(language)  # built on demand (German, ...)
         if p is not None and Path(p).is_file():
             lex = Lexicon.load(p)
     if lex is None:

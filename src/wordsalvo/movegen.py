@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ._core import _movegen
-from .errors import PositionError, WordSalvoError
+from .constants import DIM
+from .errors import WordSalvoError
 from .lexicon import Lexicon
 from .moves import Move, MoveList
 from .position import Position
@@ -53,17 +54,15 @@ class MoveGenerator:
             )
         counts = pos.rack_counts(rack)
         tiles = bytes(pos.board.tiles)
-        try:
-            self._gen.set_position(tiles, counts)
-        except ValueError as e:  # a board edited by hand with codes outside the alphabet
-            raise PositionError(f"position rejected: {e}") from None
+        # a board edited by hand with codes outside the alphabet: PositionError from the core
+        self._gen.set_position(tiles, counts)
         return tiles
 
     def generate(self, pos: Position, rack: str | None = None) -> MoveList:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
-        return MoveList(records, tiles, self.rules.alphabet)
+        return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
 
     def count(self, pos: Position, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
@@ -88,7 +87,7 @@ class MoveGenerator:
             self._alphagrams_ready = True
         tiles = self._load(pos, rack)
         records = self._gen.best(1 if n is None else n)
-        moves = MoveList(records, tiles, self.rules.alphabet)
+        moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
         if n is None:
             return moves[0] if len(moves) else None
         return moves
@@ -105,6 +104,6 @@ class MoveGenerator:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
         self._load(pos, "")
-        mask, score = self._gen.cross_set(direction, row * 15 + col)
+        mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}
         return letters, score, bool(mask & 1)
