@@ -8,6 +8,7 @@ from .errors import (
     GameError,
     IllegalMoveError,
     IllegalMoveReason,
+    LeavesError,
     LexiconBuildError,
     LexiconFormatError,
     NotationError,
@@ -16,6 +17,7 @@ from .errors import (
     WordSalvoError,
 )
 from .game import Game
+from .leaves import Leaves
 from .lexicon import BuildStats, Lexicon, compile_lexicon
 from .movegen import MoveGenerator
 from .moves import MOVE_DTYPE, Move, MoveList
@@ -27,6 +29,6 @@ __version__ = "0.1.0"
 __all__ = [
     "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
-    "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
+    "Leaves", "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
 ]
