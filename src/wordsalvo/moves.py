@@ -27,15 +27,62 @@ ACROSS = 0
 DOWN = 1
 
 
+class LeaveValues:
+    """The value of keeping each sub-multiset of one rack (from the C generator):
+    ``values[index]`` with ``index = sum(kept count of codes[i] * weights[i])``.
+    Gives a move list its ``leave_value`` and ``equity`` columns."""
+
+    __slots__ = ("codes", "weights", "values", "counts")
+
+    def __init__(self, codes: bytes, weights: Sequence[int], values: np.ndarray, rack_counts: bytes):
+        self.codes = bytes(codes)
+        self.weights = tuple(int(w) for w in weights)
+        self.values = np.asarray(values, dtype=np.float32)
+        self.counts = bytes(rack_counts)
+
+    def full_index(self) -> int:
+        return sum(self.counts[c] * w for c, w in zip(self.codes, self.weights))
+
+    def indices(self, records: np.ndarray) -> np.ndarray:
+        """The index of the leave of every move record."""
+        idx = np.full(len(records), self.full_index(), dtype=np.int64)
+        if not len(records):
+            return idx
+        tiles = records["tiles"]
+        blanks = ((records["blank_mask"].astype(np.int64)[:, None] >> np.arange(tiles.shape[1])) & 1).astype(bool)
+        for code, w in zip(self.codes, self.weights):
+            used = blanks.sum(axis=1) if code == 0 else ((tiles == code) & ~blanks).sum(axis=1)
+            idx -= used * w
+        return idx
+
+    def leave(self, index: int, alphabet: Alphabet) -> str:
+        """The tiles kept at an index: blank first, then letters in tile-code order."""
+        out = []
+        for code, w in zip(self.codes, self.weights):
+            n = index // w % (self.counts[code] + 1)
+            out.append(("?" if code == 0 else alphabet.letter(code)) * n)
+        return "".join(out)
+
+    def leave_values(self, records: np.ndarray) -> np.ndarray:
+        return self.values[self.indices(records)]
+
+    def equities(self, records: np.ndarray) -> np.ndarray:
+        """score + leave value, as float32 (the same float32 sum the C search makes)."""
+        return records["score"].astype(np.float32) + self.leave_values(records)
+
+
 class Move:
     """One tile-placement move.
 
     ``tiles`` has one entry per square of the whole main word from its first
     square: the code of a new tile (with :data:`~wordsalvo.alphabet.BLANK_BIT`
-    for a blank) or 0 where the tile was already on the board.
+    for a blank) or 0 where the tile was already on the board.  Moves of a
+    generator with a leave table also carry ``equity`` (score + the value of the
+    tiles kept, see :mod:`wordsalvo.leaves`) and ``leave`` (the tiles kept);
+    otherwise both are None.
     """
 
-    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "_board", "_alphabet")
+    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "equity", "leave", "_board", "_alphabet")
 
     def __init__(
         self,
@@ -47,7 +94,11 @@ class Move:
         board_tiles: bytes,
         alphabet: Alphabet,
         words: tuple[tuple[str, int], ...] | None = None,
+        equity: float | None = None,
+        leave: str | None = None,
     ):
+        self.equity = equity
+        self.leave = leave
         self.row = row
         self.col = col
         self.direction = direction
@@ -58,11 +109,18 @@ class Move:
         self._alphabet = alphabet
 
     @classmethod
-    def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet) -> "Move":
+    def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet,
+                    leave_values: LeaveValues | None = None) -> "Move":
         """A Move from one record of :data:`MOVE_DTYPE` (a numpy void scalar)."""
         score, mask, row, col, direction, n, _played, *raw = _RECORD.unpack(rec.tobytes())
         tiles = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
-        return cls(row, col, direction, tiles, score, board_tiles, alphabet)
+        if leave_values is None:
+            return cls(row, col, direction, tiles, score, board_tiles, alphabet)
+        one = np.asarray(rec).reshape(1)
+        index = int(leave_values.indices(one)[0])
+        equity = float(leave_values.equities(one)[0])
+        return cls(row, col, direction, tiles, score, board_tiles, alphabet, equity=equity,
+                   leave=leave_values.leave(index, alphabet))
 
     @property
     def tiles_played(self) -> int:
@@ -114,20 +172,54 @@ class Move:
         return f"{self.notation} {self.score}"
 
     def __repr__(self) -> str:
+        if self.equity is not None:
+            return f"<Move {self.notation} score={self.score} equity={self.equity:.2f} leave={self.leave!r}>"
         return f"<Move {self.notation} score={self.score}>"
+
+
+class Swap:
+    """Exchanging tiles: ``tiles`` go back to the bag, ``leave`` is kept; a swap scores
+    0, so its ``equity`` is the value of the leave (:meth:`MoveGenerator.best_swap
+    <wordsalvo.MoveGenerator.best_swap>`)."""
+
+    __slots__ = ("tiles", "leave", "equity")
+
+    def __init__(self, tiles: str, leave: str, equity: float):
+        self.tiles = tiles
+        self.leave = leave
+        self.equity = equity
+
+    @property
+    def score(self) -> int:
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Swap) and (sorted(self.tiles), sorted(self.leave), self.equity) == (
+            sorted(other.tiles), sorted(other.leave), other.equity)
+
+    def __hash__(self) -> int:
+        return hash((tuple(sorted(self.tiles)), tuple(sorted(self.leave)), self.equity))
+
+    def __repr__(self) -> str:
+        return f"<Swap {self.tiles} keep={self.leave!r} equity={self.equity:.2f}>"
 
 
 class MoveList(Sequence[Move]):
     """Moves as a numpy structured array; ``Move`` objects are made on indexing."""
 
-    __slots__ = ("_records", "_board", "_alphabet")
+    __slots__ = ("_records", "_board", "_alphabet", "_leave_values")
 
-    def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet):
+    def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet,
+                 leave_values: LeaveValues | None = None):
         if records.dtype != MOVE_DTYPE:
             raise TypeError(f"expected records of dtype {MOVE_DTYPE}, got {records.dtype}")
         self._records = records
         self._board = bytes(board_tiles)
         self._alphabet = alphabet
+        self._leave_values = leave_values
+
+    def _with(self, records: np.ndarray) -> "MoveList":
+        return MoveList(records, self._board, self._alphabet, self._leave_values)
 
     def __len__(self) -> int:
         return int(self._records.shape[0])
@@ -139,31 +231,65 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
-            return MoveList(self._records[i], self._board, self._alphabet)
+            return self._with(self._records[i])
         n = len(self)
         if i < 0:
             i += n
         if not 0 <= i < n:
             raise IndexError(f"move index {i} out of range for {n} moves")
-        return Move.from_record(self._records[i], self._board, self._alphabet)
+        return Move.from_record(self._records[i], self._board, self._alphabet, self._leave_values)
 
     def __iter__(self) -> Iterator[Move]:
         for i in range(len(self)):
-            yield Move.from_record(self._records[i], self._board, self._alphabet)
+            yield Move.from_record(self._records[i], self._board, self._alphabet, self._leave_values)
 
     def to_numpy(self) -> np.ndarray:
         """The records: fields row, col, direction, length, tiles_played, score,
         blank_mask (bit i = tiles[i] is a blank) and tiles (uint8[15]: letter codes of
-        new tiles, 0 where the word runs through a board tile)."""
-        return self._records
+        new tiles, 0 where the word runs through a board tile).  Moves of a generator
+        with a leave table also have ``leave_value`` and ``equity`` (float32)."""
+        if self._leave_values is None:
+            return self._records
+        r = self._records
+        out = np.empty(len(r), dtype=np.dtype(r.dtype.descr + [("leave_value", "<f4"), ("equity", "<f4")]))
+        for name in r.dtype.names:
+            out[name] = r[name]
+        out["leave_value"] = self._leave_values.leave_values(r)
+        out["equity"] = self._leave_values.equities(r)
+        return out
 
     @property
     def scores(self) -> np.ndarray:
         return self._records["score"]
 
-    def order(self) -> np.ndarray:
-        """Indices of the moves, best first: score descending, then a fixed tie order
-        (across before down, row, col, length, tiles played, tiles, blank mask)."""
+    @property
+    def has_equity(self) -> bool:
+        """Whether the moves carry leave values (the generator had a leave table)."""
+        return self._leave_values is not None
+
+    @property
+    def equities(self) -> np.ndarray:
+        """score + leave value of every move (float32); see :mod:`wordsalvo.leaves`."""
+        return self._need_equity().equities(self._records)
+
+    def _need_equity(self) -> LeaveValues:
+        if self._leave_values is None:
+            from .errors import WordSalvoError
+
+            raise WordSalvoError(
+                "these moves have no equity: expected a generator with a leave table, "
+                "MoveGenerator(lexicon, rules, leaves=Leaves.default(rules))")
+        return self._leave_values
+
+    def order(self, by: str = "score") -> np.ndarray:
+        """Indices of the moves, best first: score (or equity, then score) descending,
+        then a fixed tie order (across before down, row, col, length, tiles played,
+        tiles, blank mask)."""
+        if by not in ("score", "equity"):
+            from .errors import WordSalvoError
+
+            raise WordSalvoError(f"by: expected 'score' or 'equity', got {by!r}")
+        equity = self.equities if by == "equity" else None
         r = self._records
         if len(r) == 0:
             return np.zeros(0, dtype=np.intp)
@@ -173,14 +299,16 @@ class MoveList(Sequence[Move]):
         keys += [raw[:, j] for j in range(23, 3, -1)]
         keys.append(r["direction"])
         keys.append(-r["score"].astype(np.int32))
+        if equity is not None:
+            keys.append(-equity)
         return np.lexsort(keys)
 
-    def sorted(self) -> "MoveList":
-        """A copy sorted best first."""
-        return MoveList(self._records[self.order()], self._board, self._alphabet)
+    def sorted(self, by: str = "score") -> "MoveList":
+        """A copy sorted best first, by ``"score"`` or ``"equity"``."""
+        return self._with(self._records[self.order(by)])
 
-    def best(self, n: int = 1) -> "MoveList":
-        return MoveList(self._records[self.order()[:n]], self._board, self._alphabet)
+    def best(self, n: int = 1, by: str = "score") -> "MoveList":
+        return self._with(self._records[self.order(by)[:n]])
 
     def notations(self) -> list[str]:
         return [m.notation for m in self]

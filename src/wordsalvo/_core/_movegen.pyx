@@ -12,6 +12,7 @@ from libc.string cimport memset, memcpy
 from wordsalvo._core.cdefs cimport *
 from wordsalvo._core.cmovegen cimport *
 from wordsalvo._core._graph cimport Graph
+from wordsalvo._core._leaves cimport LeaveTable
 
 import numpy as np
 
@@ -51,6 +52,7 @@ cdef class Generator:
     cdef bint busy
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
+    cdef LeaveTable leaves    # keeps the leave table alive while the C struct points into it
 
     def __cinit__(self, Graph graph, bytes letter_mult, bytes word_mult, square_bonus, tile_values,
                   int bingo_bonus, int bingo_tiles, int start_square):
@@ -125,9 +127,23 @@ cdef class Generator:
         self.busy = True
         return 0
 
-    def set_position(self, const uint8_t[::1] tiles, const uint8_t[::1] rack):
-        """tiles: 225 board codes; rack: 33 counts ([0] = blanks).  Checked here, once."""
+    def set_position(self, const uint8_t[::1] tiles, const uint8_t[::1] rack, LeaveTable leaves=None,
+                     bint endgame=False, float out_value=0.0, float keep_factor=0.0):
+        """tiles: 225 board codes; rack: 33 counts ([0] = blanks).  Checked here, once.
+
+        Equity terms: ``leaves`` (values by rank, or None: every leave worth 0), or with
+        ``endgame`` the settlement terms (going out is worth ``out_value``, a kept tile
+        costs ``keep_factor`` times its face value)."""
         cdef int rc, i, total = 0
+        cdef const WsLeaves *table = NULL
+        if leaves is not None:
+            if leaves.types != self.alphabet_size + 1:
+                raise ValueError(f"leave table of {leaves.types} tile types, the generator has {self.alphabet_size + 1}")
+            if leaves.values is None:
+                raise ValueError("leave table without values")
+            table = &leaves.L
+        if out_value != out_value or keep_factor != keep_factor or abs(out_value) > 1e6 or not 0 <= keep_factor <= 100:
+            raise ValueError("end-game terms: out_value finite, keep_factor 0..100")
         if tiles.shape[0] != 225:
             raise ValueError(f"expected 225 board squares, got {tiles.shape[0]}")
         if rack.shape[0] != 33:
@@ -143,7 +159,9 @@ cdef class Generator:
             raise ValueError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
         self._enter()
         try:
+            self.leaves = leaves
             with nogil:
+                ws_gen_set_equity(self.g, table, endgame, out_value, keep_factor)
                 rc = ws_gen_set_board(self.g, &tiles[0])
                 if rc == WS_OK:
                     rc = ws_gen_set_rack(self.g, &rack[0])
@@ -209,6 +227,41 @@ cdef class Generator:
         if rc != WS_OK:
             raise ValueError(f"move generation failed ({_STATUS.get(rc, rc)})")
         return out[:count]
+
+    def best_equity(self, size_t n):
+        """The n best moves by equity, best first, and their equity (float32)."""
+        cdef size_t count = 0
+        cdef int rc
+        cdef uint8_t[::1] raw
+        cdef float[::1] eq
+        if n < 1:
+            raise ValueError("n must be at least 1")
+        out = np.empty(n, dtype=MOVE_DTYPE)
+        equity = np.empty(n, dtype=np.float32)
+        raw = out.view(np.uint8)
+        eq = equity
+        self._enter()
+        try:
+            with nogil:
+                rc = ws_gen_best_equity(self.g, <WsMove*>&raw[0], &eq[0], n, &count)
+        finally:
+            self.busy = False
+        if rc != WS_OK:
+            raise ValueError(f"move generation failed ({_STATUS.get(rc, rc)})")
+        return out[:count], equity[:count]
+
+    def leave_values(self):
+        """(tile codes, radix weights, values) of the current rack: the value of keeping
+        each sub-multiset, at index sum(kept count of code i * weight i)."""
+        cdef int i
+        codes = bytes([self.g.leave_type[i] for i in range(self.g.leave_types)])
+        weights = [self.g.leave_weight[i] for i in range(self.g.leave_types)]
+        values = np.array([self.g.leave_value[i] for i in range(self.g.leave_count)], dtype=np.float32)
+        return codes, weights, values
+
+    def leave_best(self):
+        """The best leave value for each number of tiles kept (0..rack size) of the current rack."""
+        return [self.g.leave_best[i] for i in range(8)]
 
     def best_stats(self):
         """(anchors with a move, anchors searched) of the last best-move search."""
