@@ -55,6 +55,15 @@ class LeaveValues:
             idx -= used * w
         return idx
 
+    def index_of(self, tiles: Sequence[int], blank_mask: int) -> int:
+        """The index of the leave of one move (its letter codes and blank mask)."""
+        idx = self.full_index()
+        weight = dict(zip(self.codes, self.weights))
+        for i, t in enumerate(tiles):
+            if t:
+                idx -= weight[0 if blank_mask >> i & 1 else t]
+        return idx
+
     def leave(self, index: int, alphabet: Alphabet) -> str:
         """The tiles kept at an index: blank first, then letters in tile-code order."""
         out = []
@@ -116,9 +125,8 @@ class Move:
         tiles = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
         if leave_values is None:
             return cls(row, col, direction, tiles, score, board_tiles, alphabet)
-        one = np.asarray(rec).reshape(1)
-        index = int(leave_values.indices(one)[0])
-        equity = float(leave_values.equities(one)[0])
+        index = leave_values.index_of(raw[:n], mask)
+        equity = float(np.float32(score) + leave_values.values[index])
         return cls(row, col, direction, tiles, score, board_tiles, alphabet, equity=equity,
                    leave=leave_values.leave(index, alphabet))
 
