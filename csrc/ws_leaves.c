@@ -17,12 +17,44 @@ int ws_leaves_init(WsLeaves *L, const uint8_t *cap, int types, int max_size) {
             for (int y = 0; y <= L->cap[j] && y <= m; y++) n += L->tail[j + 1][m - y];
             L->tail[j][m] = n;
         }
+    for (int t = 0; t < types; t++)
+        for (int m = 0; m <= max_size; m++) {
+            int64_t acc = 0;
+            int top = L->cap[t] < m ? L->cap[t] : m;
+            for (int x = max_size; x >= 0; x--) {
+                if (x < top) acc += L->tail[t + 1][m - (x + 1)];
+                L->before[t][m][x] = acc;
+            }
+        }
+    for (int m = 0; m <= max_size; m++) {
+        L->skip[0][m] = 0;
+        for (int t = 0; t < types; t++) L->skip[t + 1][m] = L->skip[t][m] + L->before[t][m][0];
+    }
     L->offset[1] = 0;
     for (int k = 1; k <= max_size; k++) L->offset[k + 1] = L->offset[k] + L->tail[0][k];
     return WS_OK;
 }
 
 int64_t ws_leaves_count(const WsLeaves *L) { return L->offset[L->max_size + 1]; }
+
+int64_t ws_leaves_rank_sparse(const WsLeaves *L, const uint8_t *types, const uint8_t *counts, int n) {
+    int size = 0, prev = -1;
+    for (int i = 0; i < n; i++) {
+        if (types[i] >= L->types || (int)types[i] <= prev || counts[i] < 1 || counts[i] > L->cap[types[i]]) return -1;
+        prev = types[i];
+        size += counts[i];
+    }
+    if (size < 1 || size > L->max_size) return -1;
+    int64_t rank = L->offset[size];
+    int m = size, next = 0;
+    for (int i = 0; i < n; i++) {
+        int t = types[i];
+        rank += L->skip[t][m] - L->skip[next][m] + L->before[t][m][counts[i]];
+        m -= counts[i];
+        next = t + 1;
+    }
+    return rank;
+}
 
 int64_t ws_leaves_rank(const WsLeaves *L, const uint8_t *counts) {
     int size = 0;

@@ -7,7 +7,8 @@
  * Within one size, a leave comes before another when, at the first type where the
  * counts differ, it holds more of that type.  tail[j][m] (the number of leaves of
  * m tiles over types j..types-1) turns that into a sum of at most types * max_size
- * table reads (the combinatorial number system over capped multisets).
+ * table reads (the combinatorial number system over capped multisets); with the
+ * sums precomputed per type (before, skip), a leave of n distinct types costs n.
  */
 #ifndef WS_LEAVES_H
 #define WS_LEAVES_H
@@ -22,6 +23,10 @@ typedef struct WsLeaves {
     uint8_t cap[WS_LEAVES_MAX_TYPES];                     /* most tiles of each type in one leave */
     int64_t offset[WS_RACK_MAX + 2];                      /* rank of the first leave of each size; [max_size+1] = count */
     int64_t tail[WS_LEAVES_MAX_TYPES + 1][WS_RACK_MAX + 1]; /* leaves of m tiles over types j.. */
+    /* before[t][m][x]: leaves of m tiles over types t.. that hold more than x of type t */
+    int64_t before[WS_LEAVES_MAX_TYPES][WS_RACK_MAX + 1][WS_RACK_MAX + 1];
+    /* skip[t][m]: sum of before[u][m][0] for u < t (types passed over with none kept) */
+    int64_t skip[WS_LEAVES_MAX_TYPES + 1][WS_RACK_MAX + 1];
     const float *values;                                  /* value by rank (caller-owned), or NULL */
 } WsLeaves;
 
@@ -34,6 +39,10 @@ int64_t ws_leaves_count(const WsLeaves *L);
 /* Rank of a leave given as counts per type (types entries); -1 when it is not a leave
  * of the table (size 0 or above max_size, or a count above its cap). */
 int64_t ws_leaves_rank(const WsLeaves *L, const uint8_t *counts);
+
+/* The same from a sparse leave: n types in ascending order with their counts (each
+ * at least 1); -1 when it is not a leave of the table.  O(n) table reads. */
+int64_t ws_leaves_rank_sparse(const WsLeaves *L, const uint8_t *types, const uint8_t *counts, int n);
 
 /* Counts per type (types entries) of the leave of a rank; WS_E_ARGUMENT when out of range. */
 int ws_leaves_unrank(const WsLeaves *L, int64_t rank, uint8_t *counts);

@@ -217,14 +217,16 @@ static int compute_leave_values(WsGen *g) {
     g->leave_count = weight;
     for (int k = 0; k <= WS_RACK_MAX; k++) g->leave_best[k] = -HUGE_VALF;
     for (int idx = 0; idx < weight; idx++) {
-        uint8_t kept[WS_LEAVES_MAX_TYPES];
-        int size = 0, face = 0, rest = idx;
+        uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
+        int size = 0, face = 0, rest = idx, k = 0;
         float v = 0.0f;
-        memset(kept, 0, sizeof kept);
         for (int i = 0; i < n; i++) {
             int t = g->leave_type[i], c = rest % (g->rack[t] + 1);
             rest /= g->rack[t] + 1;
-            kept[t] = (uint8_t)c;
+            if (c) {
+                kept_type[k] = (uint8_t)t;
+                kept_count[k++] = (uint8_t)c;
+            }
             size += c;
             face += c * (t ? g->rules.tile_value[t] : 0);
         }
@@ -232,7 +234,7 @@ static int compute_leave_values(WsGen *g) {
             v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
         } else if (g->leaves && size >= 1 && size <= g->leaves->max_size) {
             if (!g->leaves->values || g->leaves->types != g->rules.alphabet_size + 1) return WS_E_ARGUMENT;
-            int64_t rank = ws_leaves_rank(g->leaves, kept);
+            int64_t rank = ws_leaves_rank_sparse(g->leaves, kept_type, kept_count, k);
             if (rank < 0) return WS_E_ARGUMENT;
             v = g->leaves->values[rank];
         }

@@ -493,13 +493,17 @@ _TWO_PLAYER_TERMS = {"play-out": (2.0, 2.0), "subtract-only": (1.0, 1.0), "none"
 _MULTI_PLAYER_TERMS = {"play-out": (1.0, 1.0), "subtract-only": (1.0, 0.0), "none": (0.0, 0.0)}
 
 
-def endgame_terms(pos: Any) -> tuple[bool, float, float]:
+def endgame_terms(pos: Any, tile_total: int | None = None) -> tuple[bool, float, float]:
     """``(endgame, out_value, keep_factor)`` of a position (see the module docstring):
     ``endgame`` is True when the bag is empty; then a move that goes out earns
-    ``out_value`` and every tile kept costs ``keep_factor`` times its face value."""
-    if pos.bag_count() > 0:
-        return False, 0.0, 0.0
+    ``out_value`` and every tile kept costs ``keep_factor`` times its face value.
+    ``tile_total``: ``pos.rules.tile_count``, when the caller has it at hand."""
     rules = pos.rules
+    # a lower bound of pos.bag_count() without counting letters (it is exact unless the
+    # position uses more of a tile than the set has): positive means tiles in the bag
+    on_board = 225 - pos.board.tiles.count(0)
+    if (rules.tile_count if tile_total is None else tile_total) - on_board - sum(len(r) for r in pos.racks) > 0 or pos.bag_count() > 0:
+        return False, 0.0, 0.0
     mode = rules.settlement.after_out
     players = max(2, len(pos.racks))
     keep_factor, out_factor = (_TWO_PLAYER_TERMS if players == 2 else _MULTI_PLAYER_TERMS).get(mode, (0.0, 0.0))

@@ -42,6 +42,7 @@ class MoveGenerator:
         self.rules = rules
         #: the leave table that equity uses (None: moves have no equity)
         self.leaves = leaves
+        self._tile_total = rules.tile_count
         self._tile_limits = bytes(
             min(255, rules.distribution().get("?" if i == 0 else rules.alphabet.letters[i - 1], 0))
             for i in range(rules.alphabet.size + 1))
@@ -68,21 +69,20 @@ class MoveGenerator:
             )
         counts = pos.rack_counts(rack)
         tiles = bytes(pos.board.tiles)
-        if self.leaves is None:
-            equity: dict = {}
-        else:
-            endgame, out_value, keep_factor = endgame_terms(pos)
-            if not endgame:
-                over = [i for i, c in enumerate(counts[: len(self._tile_limits)]) if c > self._tile_limits[i]]
-                if over:
-                    symbol = "?" if over[0] == 0 else self.rules.alphabet.letters[over[0] - 1]
-                    raise PositionError(
-                        f"rack {pos.rack if rack is None else rack!r}: {counts[over[0]]} of {symbol!r}, expected at most "
-                        f"{self._tile_limits[over[0]]} (the {self.rules.name} tile set): its leaves have no value")
-            equity = dict(leaves=self.leaves._table, endgame=endgame, out_value=out_value, keep_factor=keep_factor)
         try:
-            self._gen.set_position(tiles, counts, **equity)
-        except ValueError as e:  # a board edited by hand with codes outside the alphabet
+            if self.leaves is None:
+                self._gen.set_position(tiles, counts)
+            else:
+                endgame, out_value, keep_factor = endgame_terms(pos, self._tile_total)
+                self._gen.set_position(tiles, counts, self.leaves._table, endgame, out_value, keep_factor)
+        except ValueError as e:
+            over = [i for i, c in enumerate(counts[: len(self._tile_limits)]) if c > self._tile_limits[i]]
+            if self.leaves is not None and over:  # a leave of the rack is not in the table
+                symbol = "?" if over[0] == 0 else self.rules.alphabet.letters[over[0] - 1]
+                raise PositionError(
+                    f"rack {pos.rack if rack is None else rack!r}: {counts[over[0]]} of {symbol!r}, expected at most "
+                    f"{self._tile_limits[over[0]]} (the {self.rules.name} tile set): its leaves have no value") from None
+            # a board edited by hand with codes outside the alphabet
             raise PositionError(f"position rejected: {e}") from None
         self._counts = counts
         return tiles
@@ -91,8 +91,7 @@ class MoveGenerator:
         """The leave values of the rack just loaded (None without a leave table)."""
         if self.leaves is None:
             return None
-        codes, weights, values = self._gen.leave_values()
-        return LeaveValues(codes, weights, values, self._counts)
+        return LeaveValues(*self._gen.leave_values(), self._counts)
 
     def generate(self, pos: Position, rack: str | None = None) -> MoveList:
         """Every legal tile placement for the rack on turn (or ``rack``)."""

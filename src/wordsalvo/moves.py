@@ -32,16 +32,18 @@ class LeaveValues:
     ``values[index]`` with ``index = sum(kept count of codes[i] * weights[i])``.
     Gives a move list its ``leave_value`` and ``equity`` columns."""
 
-    __slots__ = ("codes", "weights", "values", "counts")
+    __slots__ = ("codes", "weights", "values", "counts", "_full", "_weight")
 
-    def __init__(self, codes: bytes, weights: Sequence[int], values: np.ndarray, rack_counts: bytes):
-        self.codes = bytes(codes)
-        self.weights = tuple(int(w) for w in weights)
-        self.values = np.asarray(values, dtype=np.float32)
-        self.counts = bytes(rack_counts)
+    def __init__(self, codes: bytes, weights: tuple[int, ...], values: np.ndarray, rack_counts: bytes):
+        self.codes = codes
+        self.weights = weights
+        self.values = values  # float32, one per sub-multiset
+        self.counts = rack_counts
+        self._weight = dict(zip(codes, weights))
+        self._full = len(values) - 1  # the whole rack kept: every digit at its top
 
     def full_index(self) -> int:
-        return sum(self.counts[c] * w for c, w in zip(self.codes, self.weights))
+        return self._full
 
     def indices(self, records: np.ndarray) -> np.ndarray:
         """The index of the leave of every move record."""
@@ -57,20 +59,25 @@ class LeaveValues:
 
     def index_of(self, tiles: Sequence[int], blank_mask: int) -> int:
         """The index of the leave of one move (its letter codes and blank mask)."""
-        idx = self.full_index()
-        weight = dict(zip(self.codes, self.weights))
-        for i, t in enumerate(tiles):
+        idx = self._full
+        weight = self._weight
+        i = 0
+        for t in tiles:
             if t:
                 idx -= weight[0 if blank_mask >> i & 1 else t]
+            i += 1
         return idx
 
     def leave(self, index: int, alphabet: Alphabet) -> str:
         """The tiles kept at an index: blank first, then letters in tile-code order."""
-        out = []
+        letters = alphabet.letters
+        counts = self.counts
+        out = ""
         for code, w in zip(self.codes, self.weights):
-            n = index // w % (self.counts[code] + 1)
-            out.append(("?" if code == 0 else alphabet.letter(code)) * n)
-        return "".join(out)
+            n = index // w % (counts[code] + 1)
+            if n:
+                out += ("?" if code == 0 else letters[code - 1]) * n
+        return out
 
     def leave_values(self, records: np.ndarray) -> np.ndarray:
         return self.values[self.indices(records)]
@@ -126,7 +133,9 @@ class Move:
         if leave_values is None:
             return cls(row, col, direction, tiles, score, board_tiles, alphabet)
         index = leave_values.index_of(raw[:n], mask)
-        equity = float(np.float32(score) + leave_values.values[index])
+        # the exact sum fits a double whenever its float32 rounding could be a tie, so
+        # rounding the double sum to float32 gives the float32 sum that C makes
+        equity = float(np.float32(score + leave_values.values.item(index)))
         return cls(row, col, direction, tiles, score, board_tiles, alphabet, equity=equity,
                    leave=leave_values.leave(index, alphabet))
 

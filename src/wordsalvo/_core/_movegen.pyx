@@ -254,9 +254,12 @@ cdef class Generator:
         """(tile codes, radix weights, values) of the current rack: the value of keeping
         each sub-multiset, at index sum(kept count of code i * weight i)."""
         cdef int i
-        codes = bytes([self.g.leave_type[i] for i in range(self.g.leave_types)])
-        weights = [self.g.leave_weight[i] for i in range(self.g.leave_types)]
-        values = np.array([self.g.leave_value[i] for i in range(self.g.leave_count)], dtype=np.float32)
+        cdef float[::1] v
+        codes = (<char*>self.g.leave_type)[:self.g.leave_types]
+        weights = tuple([self.g.leave_weight[i] for i in range(self.g.leave_types)])
+        values = np.empty(self.g.leave_count, dtype=np.float32)
+        v = values
+        memcpy(&v[0], self.g.leave_value, self.g.leave_count * sizeof(float))
         return codes, weights, values
 
     def leave_best(self):
