@@ -98,7 +98,8 @@ class Move:
     otherwise both are None.
     """
 
-    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "equity", "leave", "_board", "_alphabet")
+    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "equity", "_leave", "_leave_index",
+                 "_leave_values", "_board", "_alphabet")
 
     def __init__(
         self,
@@ -114,7 +115,9 @@ class Move:
         leave: str | None = None,
     ):
         self.equity = equity
-        self.leave = leave
+        self._leave = leave
+        self._leave_values: LeaveValues | None = None
+        self._leave_index = 0
         self.row = row
         self.col = col
         self.direction = direction
@@ -136,8 +139,18 @@ class Move:
         # the exact sum fits a double whenever its float32 rounding could be a tie, so
         # rounding the double sum to float32 gives the float32 sum that C makes
         equity = float(np.float32(score + leave_values.values.item(index)))
-        return cls(row, col, direction, tiles, score, board_tiles, alphabet, equity=equity,
-                   leave=leave_values.leave(index, alphabet))
+        move = cls(row, col, direction, tiles, score, board_tiles, alphabet, equity=equity)
+        move._leave_values = leave_values  # the leave string is made when asked for
+        move._leave_index = index
+        return move
+
+    @property
+    def leave(self) -> str | None:
+        """The tiles kept on the rack (blank first, then letters in tile-code order), or
+        None when the move has no equity."""
+        if self._leave is None and self._leave_values is not None:
+            self._leave = self._leave_values.leave(self._leave_index, self._alphabet)
+        return self._leave
 
     @property
     def tiles_played(self) -> int:

@@ -53,6 +53,7 @@ cdef class Generator:
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
     cdef LeaveTable leaves    # keeps the leave table alive while the C struct points into it
+    cdef object equity_buf    # float32 working buffer of best_equity
 
     def __cinit__(self, Graph graph, bytes letter_mult, bytes word_mult, square_bonus, tile_values,
                   int bingo_bonus, int bingo_tiles, int start_square):
@@ -237,7 +238,9 @@ cdef class Generator:
         if n < 1:
             raise ValueError("n must be at least 1")
         out = np.empty(n, dtype=MOVE_DTYPE)
-        equity = np.empty(n, dtype=np.float32)
+        if self.equity_buf is None or self.equity_buf.shape[0] < n:
+            self.equity_buf = np.empty(max(n, 16), dtype=np.float32)
+        equity = self.equity_buf
         raw = out.view(np.uint8)
         eq = equity
         self._enter()
@@ -248,7 +251,7 @@ cdef class Generator:
             self.busy = False
         if rc != WS_OK:
             raise ValueError(f"move generation failed ({_STATUS.get(rc, rc)})")
-        return out[:count], equity[:count]
+        return out[:count], equity[:count].copy()
 
     def leave_values(self):
         """(tile codes, radix weights, values) of the current rack: the value of keeping
