@@ -35,7 +35,7 @@ two players, in points of spread (own score minus the opponent's):
   0 for ``none``.
 
 A swap scores 0: its equity is the value of the tiles it keeps (the
-``swap_equity`` of :meth:`MoveGenerator.best_swap
+``equity`` of :meth:`MoveGenerator.best_swap
 <wordsalvo.MoveGenerator.best_swap>`).  Equity is a float32: the C generator
 computes ``float(score) + float32(leave value)`` and the numpy columns of
 :meth:`MoveList.to_numpy <wordsalvo.MoveList.to_numpy>` compute the same sum
