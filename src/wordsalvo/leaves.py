@@ -332,11 +332,7 @@ class Leaves:
 
     def leave(self, rank: int) -> str:
         """The leave of a rank, blank first then letters in tile-code order."""
-        try:
-            counts = self._table.unrank(int(rank))
-        except IndexError as e:
-            raise LeavesError(str(e)) from None
-        return _leave_string(self.rules, counts)
+        return _leave_string(self.rules, self._table.unrank(int(rank)))
 
     def value(self, tiles: str) -> float:
         """The value of a leave; the empty leave is worth 0."""

@@ -69,21 +69,21 @@ class MoveGenerator:
             )
         counts = pos.rack_counts(rack)
         tiles = bytes(pos.board.tiles)
+        # a board edited by hand with codes outside the alphabet: PositionError from the core
         try:
             if self.leaves is None:
                 self._gen.set_position(tiles, counts)
             else:
                 endgame, out_value, keep_factor = endgame_terms(pos, self._tile_total)
                 self._gen.set_position(tiles, counts, self.leaves._table, endgame, out_value, keep_factor)
-        except ValueError as e:
+        except PositionError:
             over = [i for i, c in enumerate(counts[: len(self._tile_limits)]) if c > self._tile_limits[i]]
             if self.leaves is not None and over:  # a leave of the rack is not in the table
                 symbol = "?" if over[0] == 0 else self.rules.alphabet.letters[over[0] - 1]
                 raise PositionError(
                     f"rack {pos.rack if rack is None else rack!r}: {counts[over[0]]} of {symbol!r}, expected at most "
                     f"{self._tile_limits[over[0]]} (the {self.rules.name} tile set): its leaves have no value") from None
-            # a board edited by hand with codes outside the alphabet
-            raise PositionError(f"position rejected: {e}") from None
+            raise
         self._counts = counts
         return tiles
 

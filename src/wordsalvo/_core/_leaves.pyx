@@ -11,6 +11,8 @@ from wordsalvo._core.cleaves cimport *
 
 import numpy as np
 
+from wordsalvo.errors import LeavesError
+
 
 cdef class LeaveTable:
     """The ranking of every leave of 1..max_size tiles of a tile set, and its values."""
@@ -21,14 +23,14 @@ cdef class LeaveTable:
         cdef int i
         self.types = len(caps)
         if not 1 <= self.types <= WS_LEAVES_MAX_TYPES:
-            raise ValueError(f"tile types: expected 1..{WS_LEAVES_MAX_TYPES}, got {self.types}")
+            raise LeavesError(f"tile types: expected 1..{WS_LEAVES_MAX_TYPES}, got {self.types}")
         if not 1 <= max_size <= WS_RACK_MAX - 1:
-            raise ValueError(f"leave size: expected 1..{WS_RACK_MAX - 1}, got {max_size}")
+            raise LeavesError(f"leave size: expected 1..{WS_RACK_MAX - 1}, got {max_size}")
         for i in range(self.types):
             c[i] = caps[i]
         rc = ws_leaves_init(&self.L, c, self.types, max_size)
         if rc != WS_OK:
-            raise ValueError("cannot set up the leave ranking")
+            raise LeavesError("cannot set up the leave ranking")
         self.max_size = max_size
         self._values = None
 
@@ -42,14 +44,14 @@ cdef class LeaveTable:
     def rank(self, const uint8_t[::1] counts):
         """Rank of a leave given as counts per tile type; -1 when it is not in the table."""
         if counts.shape[0] != self.types:
-            raise ValueError(f"expected {self.types} counts, got {counts.shape[0]}")
+            raise LeavesError(f"expected {self.types} counts, got {counts.shape[0]}")
         return ws_leaves_rank(&self.L, &counts[0])
 
     def unrank(self, int64_t rank):
         """Counts per tile type of the leave of a rank (bytes)."""
         cdef uint8_t out[33]
         if not 0 <= rank < ws_leaves_count(&self.L):
-            raise IndexError(f"leave rank {rank} out of range 0..{ws_leaves_count(&self.L) - 1}")
+            raise LeavesError(f"leave rank {rank} out of range 0..{ws_leaves_count(&self.L) - 1}")
         ws_leaves_unrank(&self.L, rank, out)
         return bytes(out[:self.types])
 
@@ -68,9 +70,9 @@ cdef class LeaveTable:
         cdef const float[::1] v
         arr = np.array(values, dtype=np.float32, copy=True, order="C")
         if arr.ndim != 1 or arr.shape[0] != ws_leaves_count(&self.L):
-            raise ValueError(f"expected {ws_leaves_count(&self.L)} leave values, got shape {arr.shape}")
+            raise LeavesError(f"expected {ws_leaves_count(&self.L)} leave values, got shape {arr.shape}")
         if not np.isfinite(arr).all():
-            raise ValueError("leave values must be finite")
+            raise LeavesError("leave values must be finite")
         arr.setflags(write=False)
         v = arr
         self._values = arr
