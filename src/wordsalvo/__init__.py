@@ -22,6 +22,7 @@ from .lexicon import BuildStats, Lexicon, compile_lexicon
 from .movegen import MoveGenerator
 from .moves import MOVE_DTYPE, Move, MoveList
 from .position import Position
+from .ratings import Rating, RatingError, RatingPool
 from .rules import Rules
 
 __version__ = "0.1.0"
@@ -31,4 +32,5 @@ __all__ = [
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
     "Leaves", "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
+    "Rating", "RatingPool", "RatingError",
 ]
