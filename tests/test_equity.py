@@ -87,6 +87,9 @@ def check_position(gen: MoveGenerator, pos: Position, ns=(1, 3, 10)) -> None:
         got = gen.best(pos, n, by="equity")
         arr = got.to_numpy()
         assert arr.tobytes() == ordered[:n].tobytes(), f"n={n} {pos.to_cgp()}"
+        # the equity the C search ranked by is the float32 sum numpy makes
+        _records, c_equity = gen._gen.best_equity(n)
+        assert c_equity.tobytes() == got.equities.tobytes()
     one = gen.best(pos, by="equity")
     if len(full):
         assert one.equity == float(ordered[0]["equity"])
