@@ -149,6 +149,13 @@ def test_save_load_round_trip(tmp_path, en_random, precision):
     assert not list(tmp_path.glob(".*.tmp"))
 
 
+def test_save_refuses_a_name_the_header_cannot_hold(tmp_path):
+    long = EN.with_layout(EN.layout, name="x" * 33)
+    with pytest.raises(LeavesError, match="at most 32 bytes"):
+        Leaves.zeros(long).save(tmp_path / "long.wsl")
+    assert not list(tmp_path.iterdir())
+
+
 def test_int16_refuses_values_out_of_range(tmp_path):
     big = Leaves.from_values(EN, np.full(len(_zeros_en()), 200.0))
     with pytest.raises(LeavesError, match="int16"):

@@ -355,6 +355,9 @@ class Leaves:
         else:
             payload = self._values.astype("<f4").tobytes()
         r = self.rules
+        if len(r.name.encode("utf-8")) > 32 or len(r.alphabet.name.encode("ascii", "replace")) > 8:
+            raise LeavesError(f"a .wsl header holds a rule set name of at most 32 bytes and an alphabet name of "
+                              f"at most 8, got {r.name!r} and {r.alphabet.name!r}")
         head = _HEADER.pack(
             MAGIC, VERSION, HEADER_SIZE, len(self), encoding, r.rack_size, r.alphabet.size + 1,
             r.alphabet.name.encode("ascii")[:8], r.name.encode("utf-8")[:32], tile_set_hash(r),
