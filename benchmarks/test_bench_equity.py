@@ -101,7 +101,7 @@ def main(which: str) -> None:
     else:
         lex = Lexicon.default("en")
         cgp = SCOWL_DATA / "positions.cgp"
-    positions = [Position.from_cgp(line, rules=rules) for line in cgp.read_text("utf-8").splitlines()]
+    positions = [ws.parse_cgp(line, rules=rules) for line in cgp.read_text("utf-8").splitlines()]
     times = per_position_report(lex, rules, positions)
     base = times["score"]
     print(f"{which}: {len(positions)} positions, best move, fastest of 7 calls per position")

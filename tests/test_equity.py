@@ -45,7 +45,7 @@ def random_table(rules: ws.Rules, seed: int, quantised: bool = False) -> Leaves:
 def scowl():
     lex = Lexicon.default("en")
     lines = (DATA / "positions.cgp").read_text("utf-8").splitlines()
-    positions = [Position.from_cgp(line, rules=CLASSIC) for line in lines]
+    positions = [ws.parse_cgp(line, rules=CLASSIC) for line in lines]
     return lex, positions
 
 

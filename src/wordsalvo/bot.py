@@ -55,10 +55,8 @@ from importlib import resources
 import numpy as np
 
 from .actions import Action, Pass, Play, Swap
-from .alphabet import BLANK_BIT
 from .errors import GameError
 from .lexicon import Lexicon
-from .movegen import MoveGenerator
 from .rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed"]
@@ -112,36 +110,42 @@ def swap_allowed(game, n: int) -> bool:
 _VOCABULARIES: dict = {}
 
 
+def _compiled(words: list[str], alphabet: str, name: str) -> Lexicon:
+    import tempfile
+    from pathlib import Path
+
+    from .lexicon import compile_lexicon
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "words.txt"
+        src.write_text("\n".join(words) + "\n", "utf-8")
+        dest = Path(tmp) / "words.wsg"
+        compile_lexicon(src, dest, alphabet=alphabet)
+        return Lexicon.from_bytes(dest.read_bytes(), name=name)
+
+
 def level_lexicon(policy: LevelPolicy, lexicon: Lexicon) -> Lexicon:
-    """The lexicon a level knows: English common words, or words up to a length (cached)."""
-    if policy.vocabulary == "full" and policy.max_word_length is None:
-        return lexicon
+    """The words a level knows, all of them words of ``lexicon`` (built once, then cached):
+    in English the common words (SCOWL 10-70) that ``lexicon`` has; elsewhere the words of
+    ``lexicon`` up to ``policy.max_word_length`` letters."""
     lang = lexicon.alphabet.name
-    if lang == "en":
-        if policy.vocabulary == "full":
-            return lexicon
-        key = ("en-common",)
-        if key not in _VOCABULARIES:
-            path = resources.files("wordsalvo") / "data" / "en-common.wsg"
-            _VOCABULARIES[key] = Lexicon.load(str(path))
-        return _VOCABULARIES[key]
-    if policy.max_word_length is None:
+    if lang == "en" and policy.vocabulary == "full":
         return lexicon
-    key = (lexicon.sha256, policy.max_word_length)
-    if key not in _VOCABULARIES:
-        import tempfile
-        from pathlib import Path
-
-        from .lexicon import compile_lexicon
-
+    if lang != "en" and policy.max_word_length is None:
+        return lexicon
+    key = (lexicon.sha256, policy.vocabulary if lang == "en" else policy.max_word_length)
+    hit = _VOCABULARIES.get(key)
+    if hit is not None:
+        return hit
+    if lang == "en":
+        common = Lexicon.load(str(resources.files("wordsalvo") / "data" / "en-common.wsg"))
+        words = [w for w in common if w in lexicon]
+        vocab = common if len(words) == len(common) else _compiled(words, lang, f"common words of {lexicon!r}")
+    else:
         words = [w for w in lexicon if len(w) <= policy.max_word_length]
-        with tempfile.TemporaryDirectory() as tmp:
-            src = Path(tmp) / "words.txt"
-            src.write_text("\n".join(words) + "\n", "utf-8")
-            dest = Path(tmp) / "words.wsg"
-            compile_lexicon(src, dest, alphabet=lang)
-            _VOCABULARIES[key] = Lexicon.from_bytes(dest.read_bytes(), name=f"{lang} words <= {policy.max_word_length}")
-    return _VOCABULARIES[key]
+        vocab = _compiled(words, lang, f"words of up to {policy.max_word_length} letters of {lexicon!r}")
+    _VOCABULARIES[key] = vocab
+    return vocab
 
 
 class Bot:
@@ -165,12 +169,14 @@ class Bot:
             from .leaves import Leaves
 
             self.leaves = leaves if leaves is not None else Leaves.default(rules)
-        self._gen = MoveGenerator(self.lexicon, rules, leaves=self.leaves)
         self.policy = LEVEL_POLICIES.get(level)
-        self._level_gen = None
+        #: the words the level knows (None: all of the game's lexicon)
+        self.vocabulary = None
         if self.policy is not None:
             vocab = level_lexicon(self.policy, self.lexicon)
-            self._level_gen = self._gen if vocab is self.lexicon else MoveGenerator(vocab, rules, leaves=self.leaves)
+            self.vocabulary = None if vocab is self.lexicon else vocab
+        #: no swap can be worth more than the best leave of the table
+        self._swap_ceiling = float(np.max(self.leaves.values)) if self.leaves is not None else 0.0
         self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
         self.rng = random.Random()
         self.reset(seed)
@@ -195,23 +201,24 @@ class Bot:
 
     # -- kinds -------------------------------------------------------------------------------
     def _choose_score(self, game) -> Action:
-        move = self._gen.best(game.position())
+        move = game.best_move()
         if move is not None:
             return Play(move)
         return self._fallback(game)
 
-    def _best_swap(self, game, pos):
-        if not game.rack or not swap_allowed(game, 1 if not game.rules.swap.whole_rack else len(game.rack)):
+    def _best_swap(self, game):
+        if not game.rack or not swap_allowed(game, len(game.rack) if game.rules.swap.whole_rack else 1):
             return None
-        swap = self._gen.best_swap(pos)
+        swap = game.best_swap(self.leaves)
         if swap is not None and not swap_allowed(game, len(swap.tiles)):
             return None
         return swap
 
     def _choose_equity(self, game) -> Action:
-        pos = game.position()
-        move = self._gen.best(pos, by="equity")
-        swap = self._best_swap(game, pos)
+        move = game.best_move(by="equity", leaves=self.leaves)
+        swap = None
+        if move is None or move.equity < self._swap_ceiling:
+            swap = self._best_swap(game)
         if move is not None and (swap is None or move.equity >= swap.equity):
             return Play(move, equity=float(move.equity))
         if swap is not None:
@@ -220,23 +227,20 @@ class Bot:
 
     def _choose_level(self, game) -> Action:
         pol = self.policy
-        pos = game.position()
         rng = self.rng
-        moves = self._level_gen.generate(pos)
-        if len(moves) == 0 and self._level_gen is not self._gen:
-            moves = self._gen.generate(pos)  # nothing in its vocabulary: it tries harder
-        swap = self._best_swap(game, pos)
-        swap_value = swap.equity * pol.leave_weight if swap is not None else -math.inf
+        moves = game.legal_moves(leaves=self.leaves, vocabulary=self.vocabulary)
+        if len(moves) == 0 and self.vocabulary is not None:
+            moves = game.legal_moves(leaves=self.leaves)  # nothing in its vocabulary: it tries harder
         pick = self._pick(moves, pol, rng)
-        if pick is not None:
-            index, value = pick
-            if value >= swap_value:
-                move = moves[index]
-                return Play(move, equity=float(move.equity))
+        swap = None
+        if pick is None or pick[1] < self._swap_ceiling * pol.leave_weight:
+            swap = self._best_swap(game)
+        swap_value = swap.equity * pol.leave_weight if swap is not None else -math.inf
+        if pick is not None and pick[1] >= swap_value:
+            move = moves[pick[0]]
+            return Play(move, equity=float(move.equity))
         if swap is not None:
             return Swap(swap.tiles, swap.leave, float(swap.equity))
-        if pick is not None:
-            return Play(moves[pick[0]])
         return Pass()
 
     def _pick(self, moves, pol: LevelPolicy, rng: random.Random) -> tuple[int, float] | None:
