@@ -17,14 +17,18 @@ observation.  Then, for every leave ``L`` seen ``n`` times with mean next score
 ``m``, and ``M`` the mean next score of all observations of the round:
 
     raw(L)   = m - M                  what holding L was worth, in points of the next turn
-    prior(L) = mean over the tiles t of L of ( value(L - t) + value({t}) )
+    prior(L) = the additive model's value of L
     value(L) = (n * raw(L) + K * prior(L)) / (n + K)
 
-computed size by size (1-tile leaves first, their prior is 0), so a leave seen
-rarely or never is valued by its sub-leaves: additively, which keeps the
-single-tile values and the pair effects (duplicates, vowel-consonant balance)
-that the data did show.  ``K`` (:data:`SHRINK`) is how many observations it
-takes for a leave's own data to outweigh its prior.  The observations are
+The additive model values a leave by its parts: a term for the number of
+tiles kept, a value per tile, a term per duplicated tile, a term for every
+pair of different tiles (so Q without U, or ?S together, get their own
+weight) and one for the balance of vowels and consonants; it is fitted by
+weighted ridge regression on the leaves seen, each weighted by how often it
+was seen.  So a leave seen rarely or never (most 5- and 6-tile leaves) is
+valued from its tiles and their pairs, and a leave seen often by its own
+record.  ``K`` (:data:`SHRINK`) is how many observations it takes for a
+leave's own data to outweigh the model.  The observations are
 exact integers, so a round's table is the same whatever ``jobs`` is; the same
 seed gives the same table.
 
@@ -63,47 +67,84 @@ class TrainingConfig:
 
 
 class _Structure:
-    """For every leave rank: its size, and the ranks of its sub-leaves and single tiles."""
+    """The tile counts of every leave, by rank (one row per leave, one column per tile code)."""
 
     def __init__(self, leaves):
+        rules = leaves.rules
+        letters = rules.alphabet.letters
+        code = {"?": 0, **{ch: i + 1 for i, ch in enumerate(letters)}}
         n = len(leaves)
-        self.size = np.zeros(n, dtype=np.int8)
-        subs: list[list[int]] = [[] for _ in range(n)]
-        singles: list[list[int]] = [[] for _ in range(n)]
-        single_rank: dict[str, int] = {}
-        for r in range(1, n):
-            tiles = leaves.leave(r)
-            self.size[r] = len(tiles)
-            if len(tiles) == 1:
-                single_rank[tiles] = r
-        for r in range(1, n):
-            tiles = leaves.leave(r)
-            if len(tiles) < 2:
-                continue
-            for i, t in enumerate(tiles):
-                subs[r].append(leaves.rank(tiles[:i] + tiles[i + 1:]))
-                singles[r].append(single_rank[t])
-        self.by_size = []
-        for k in range(2, int(self.size.max()) + 1):
-            ranks = np.nonzero(self.size == k)[0]
-            self.by_size.append((ranks, np.array([subs[r] for r in ranks], dtype=np.int64),
-                                 np.array([singles[r] for r in ranks], dtype=np.int64)))
-        self.singles = np.nonzero(self.size == 1)[0]
+        self.tile_codes = len(letters) + 1
+        counts = np.zeros((n, self.tile_codes), dtype=np.int8)
+        for r in range(n):
+            for ch in leaves.leave(r):
+                counts[r, code[ch]] += 1
+        self.counts = counts
+        self.size = counts.sum(axis=1).astype(np.int64)
+        self.max_size = int(self.size.max())
+        vowels = set(getattr(rules.deal, "vowels", "") or "AEIOU")
+        self.vowel = np.array([0] + [1 if ch in vowels else 0 for ch in letters], dtype=np.int8)
+        self.consonant = np.array([0] + [0 if ch in vowels else 1 for ch in letters], dtype=np.int8)
+
+    def features(self, ranks: np.ndarray) -> np.ndarray:
+        """The additive model's features of some leaves (see :func:`smooth_values`)."""
+        c = self.counts[ranks].astype(np.float32)
+        k = self.tile_codes
+        iu, ju = np.triu_indices(k, 1)
+        v = c @ self.vowel.astype(np.float32)
+        cons = c @ self.consonant.astype(np.float32)
+        size = self.size[ranks]
+        size_onehot = np.zeros((len(ranks), self.max_size), dtype=np.float32)
+        size_onehot[np.arange(len(ranks)), size - 1] = 1.0
+        balance = ((v - cons) ** 2)[:, None]
+        return np.hstack([size_onehot, c, c * (c - 1) / 2, c[:, iu] * c[:, ju], balance])
+
+    def predict(self, beta: np.ndarray) -> np.ndarray:
+        """The additive model's value of every leave, without building the whole feature matrix."""
+        k = self.tile_codes
+        m = self.max_size
+        s_coef, a, d = beta[:m], beta[m:m + k], beta[m + k:m + 2 * k]
+        npairs = k * (k - 1) // 2
+        p = beta[m + 2 * k:m + 2 * k + npairs]
+        w_balance = beta[m + 2 * k + npairs]
+        pair = np.zeros((k, k), dtype=np.float64)
+        iu, ju = np.triu_indices(k, 1)
+        pair[iu, ju] = p
+        pair = pair + pair.T
+        out = np.empty(len(self.counts), dtype=np.float64)
+        step = 200_000
+        for lo in range(0, len(self.counts), step):
+            c = self.counts[lo:lo + step].astype(np.float64)
+            v = c @ self.vowel
+            cons = c @ self.consonant
+            out[lo:lo + step] = (s_coef[self.size[lo:lo + step] - 1] + c @ a + (c * (c - 1) / 2) @ d
+                                 + 0.5 * np.einsum("ij,ij->i", c @ pair, c) + w_balance * (v - cons) ** 2)
+        return out
 
 
-def smooth_values(structure: _Structure, sums: np.ndarray, counts: np.ndarray, shrink: float = SHRINK) -> np.ndarray:
-    """Leave values from one round's sums and counts of next-turn scores (see the module docstring)."""
+def smooth_values(structure: _Structure, sums: np.ndarray, counts: np.ndarray, shrink: float = SHRINK,
+                  ridge: float = 50.0) -> np.ndarray:
+    """Leave values from one round's sums and counts of next-turn scores (see the module docstring).
+
+    The prior of every leave is an additive model fitted by weighted ridge regression on
+    the leaves seen: a term per number of tiles kept, a value per tile, a duplicate term
+    per tile, a term per pair of different tiles and a vowel/consonant balance term."""
     total = counts.sum()
     overall = sums.sum() / total if total else 0.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        raw = np.where(counts > 0, sums / np.maximum(counts, 1) - overall, 0.0)
+    seen = np.nonzero(counts > 0)[0]
     values = np.zeros(len(sums), dtype=np.float64)
-    s = structure.singles
-    values[s] = counts[s] * raw[s] / (counts[s] + shrink)
-    for ranks, subs, singles in structure.by_size:
-        prior = (values[subs] + values[singles]).mean(axis=1)
-        n = counts[ranks]
-        values[ranks] = (n * raw[ranks] + shrink * prior) / (n + shrink)
+    if len(seen) == 0:
+        return values
+    mean = sums[seen] / counts[seen] - overall
+    X = structure.features(seen).astype(np.float64)
+    w = counts[seen].astype(np.float64)
+    xtw = X.T * w
+    A = xtw @ X + ridge * np.eye(X.shape[1])
+    beta = np.linalg.solve(A, xtw @ mean)
+    prior = structure.predict(beta)
+    values[:] = prior
+    n = counts[seen]
+    values[seen] = (n * mean + shrink * prior[seen]) / (n + shrink)
     return values
 
 
