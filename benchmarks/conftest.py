@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import wordsalvo as ws
+from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon import Lexicon, compile_lexicon
 from wordsalvo.position import Position
 
@@ -48,13 +49,13 @@ def csw24_set(csw24_graph, classic):
     cgp = SHARED / "positions" / "positions-public.cgp"
     if not cgp.exists():
         pytest.skip(f"CSW24 positions not found at {cgp}")
-    positions = [Position.from_cgp(l, rules=classic) for l in cgp.read_text("utf-8").splitlines()]
+    positions = [parse_cgp(l, rules=classic) for l in cgp.read_text("utf-8").splitlines()]
     summary = read_summary(SHARED / "positions" / "summary-public.tsv")
     return Lexicon.load(csw24_graph), positions, summary
 
 
 @pytest.fixture(scope="session")
 def scowl_set(classic):
-    positions = [Position.from_cgp(l, rules=classic) for l in (SCOWL_DATA / "positions.cgp").read_text("utf-8").splitlines()]
+    positions = [parse_cgp(l, rules=classic) for l in (SCOWL_DATA / "positions.cgp").read_text("utf-8").splitlines()]
     summary = read_summary(SCOWL_DATA / "summary.tsv")
     return Lexicon.default("en"), positions, summary

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import wordsalvo as ws
+from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon import Lexicon, compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
@@ -44,7 +45,7 @@ def per_position(fn, positions, passes):
 
 
 def measure(name, lex, rules, cgp, summary_path, passes):
-    positions = [Position.from_cgp(l, rules=rules) for l in cgp.read_text("utf-8").splitlines()]
+    positions = [parse_cgp(l, rules=rules) for l in cgp.read_text("utf-8").splitlines()]
     summary = read_summary(summary_path)
     gen = MoveGenerator(lex, rules)
     counts = [len(gen.generate(p).to_numpy()) for p in positions]

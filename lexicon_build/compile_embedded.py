@@ -5,15 +5,17 @@ Run by the package build (setup.py) right after the extensions are built:
     python lexicon_build/compile_embedded.py GRAPH_EXTENSION OUT_DIR
 
 It loads the freshly built graph extension, ``alphabet.py`` and ``graphfile.py``
-by path (the package is not installed yet), compiles each list into
+(with ``constants.py`` and ``errors.py``, which they import) by path (the package is not installed yet), compiles each list into
 OUT_DIR/<output> and copies its licence notice next to it as <name>-NOTICE.txt.
 A graph newer than its source, manifest and compiler is kept.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
+import types
 import tomllib
 from pathlib import Path
 
@@ -28,10 +30,20 @@ def _load(name: str, path: Path):
     return mod
 
 
+def _build_package():
+    """A stand-in package over src/wordsalvo, so ``alphabet.py`` and ``graphfile.py`` load
+    with their relative imports (constants, errors) and nothing else of the package."""
+    pkg = types.ModuleType("_wordsalvo_build")
+    pkg.__path__ = [str(ROOT / "src" / "wordsalvo")]
+    sys.modules[pkg.__name__] = pkg
+    return pkg
+
+
 def compile_embedded(graph_so: Path, out_dir: Path) -> None:
     graph_mod = _load("_graph", graph_so)  # the init symbol is PyInit__graph
-    alphabet_mod = _load("_wordsalvo_build_alphabet", ROOT / "src" / "wordsalvo" / "alphabet.py")
-    graphfile = _load("_wordsalvo_build_graphfile", ROOT / "src" / "wordsalvo" / "graphfile.py")
+    _build_package()
+    alphabet_mod = importlib.import_module("_wordsalvo_build.alphabet")
+    graphfile = importlib.import_module("_wordsalvo_build.graphfile")
     out_dir.mkdir(parents=True, exist_ok=True)
     for manifest in sorted((ROOT / "lexicon_build").glob("*/manifest.toml")):
         spec = tomllib.loads(manifest.read_text("utf-8"))

@@ -22,7 +22,8 @@ import itertools
 from collections import Counter
 
 from wordsalvo.alphabet import BLANK_BIT
-from wordsalvo.board import SIZE, Board
+from wordsalvo.board import Board
+from wordsalvo.constants import DIM as SIZE
 from wordsalvo.placement import check_placement
 from wordsalvo.rules import Rules
 

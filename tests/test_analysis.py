@@ -14,6 +14,7 @@ import pytest
 
 import wordsalvo as ws
 from wordsalvo import Game, MoveGenerator, Rules
+from wordsalvo.formats.gcg import to_gcg
 from wordsalvo.analysis import (BRILLIANCY_MARGIN, MISSED_THRESHOLD, AnalysisError, GameAnalysis, analyze_game)
 from wordsalvo.cli import main
 
@@ -165,7 +166,7 @@ def test_swaps_and_passes_report_the_play_they_gave_up():
 
 
 def test_gcg_text_gives_the_same_analysis_as_the_game(weak_game):
-    assert analyze_game(weak_game.to_gcg(), top=2) == analyze_game(weak_game, top=2)
+    assert analyze_game(to_gcg(weak_game), top=2) == analyze_game(weak_game, top=2)
     assert ws.analyze_game is analyze_game
 
 
@@ -199,7 +200,7 @@ def test_str_and_summary_are_readable(weak_game):
 
 def test_cli_table_and_json(weak_game, tmp_path, capsys):
     path = tmp_path / "game.gcg"
-    path.write_text(weak_game.to_gcg(), encoding="utf-8")
+    path.write_text(to_gcg(weak_game), encoding="utf-8")
     assert main(["analyze", str(path)]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()

@@ -21,7 +21,7 @@ import pytest
 import wordsalvo
 import wordsalvo as ws
 from wordsalvo.cli import main
-from wordsalvo.commands.moves import LineFormatter
+from wordsalvo.render.lines import LineFormatter
 from wordsalvo.lexicon import compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.notation import format_coordinate, format_placement_word

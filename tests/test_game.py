@@ -10,7 +10,8 @@ from game_helpers import lexicon_for, snapshot, tiles_in_play
 
 import wordsalvo as ws
 from wordsalvo import Game, GameError, IllegalMoveError, IllegalMoveReason, Rules, WordSalvoError
-from wordsalvo.formats.gcg import GCGError
+from wordsalvo.formats.cgp import format_cgp, parse_cgp
+from wordsalvo.formats.gcg import GCGError, from_gcg, to_gcg
 from wordsalvo.position import Position
 
 
@@ -76,7 +77,7 @@ def test_play_by_notation_and_by_move_are_the_same():
     best = a.best_move()
     a.play(best)
     b.play(best.notation)
-    assert a.to_gcg() == b.to_gcg()
+    assert to_gcg(a) == to_gcg(b)
     assert a.history[0].score == best.score and a.history[0].notation == best.notation
 
 
@@ -115,7 +116,7 @@ def test_position_is_rotated_to_the_player_on_turn_and_round_trips_as_cgp():
     g.play(g.best_move())
     pos = g.position()
     assert pos.racks == [g.racks[1], g.racks[0]] and pos.scores == [g.scores[1], g.scores[0]]
-    again = Position.from_cgp(pos.to_cgp())
+    again = parse_cgp(format_cgp(pos))
     assert again.rules.layout == g.rules.layout and again.board == pos.board and again.racks == pos.racks
 
 
@@ -282,8 +283,8 @@ def test_woodword_three_timeouts_in_a_row_eliminate(de):
 
 def test_woodword_elimination_with_three_players_goes_on(de):
     g = make("woodword-de", lexicon=de, players=3, seed=4)
-    g._force_rack(1, "ABDENRS")
-    g._force_rack(2, "ADEINST")
+    g.set_rack(1, "ABDENRS")
+    g.set_rack(2, "ADEINST")
     for _ in range(3):
         g.timeout()
         for _ in range(2):
@@ -400,12 +401,12 @@ def phony(g: Game) -> str:
 
 def scripted_record_game(de) -> Game:
     g = make("woodword-de", lexicon=de, players=3, seed=8, strict=True)
-    g._force_rack(0, "ABDENRS")
+    g.set_rack(0, "ABDENRS")
     g.play(g.best_move())
     g.swap(g.rack[:2])
     g.pass_turn()
     g.timeout()
-    g._force_rack(1, "QXEEENN")
+    g.set_rack(1, "QXEEENN")
     assert g.play(phony(g)).kind == "refused-play"
     g.resign(2)
     return g
@@ -413,10 +414,10 @@ def scripted_record_game(de) -> Game:
 
 def test_gcg_round_trip_of_every_line_form(de):
     g = scripted_record_game(de)
-    text = g.to_gcg()
+    text = to_gcg(g)
     assert "#strict on" in text and " -- " in text and "(time)" in text and "(resign)" in text
-    again = Game.from_gcg(text, lexicon=de)
-    assert again.to_gcg() == text
+    again = from_gcg(text, lexicon=de)
+    assert to_gcg(again) == text
 
 
 def test_gcg_random_board_and_star_squares_replay_exactly():
@@ -425,18 +426,18 @@ def test_gcg_random_board_and_star_squares_replay_exactly():
     while not g.is_over:
         m = g.best_move()
         g.play(m) if m else g.pass_turn()
-    text = g.to_gcg()
+    text = to_gcg(g)
     assert "#board_seed 77" in text
-    again = Game.from_gcg(text)
-    assert again.rules.layout == rules.layout and again.to_gcg() == text and again.winners == g.winners
+    again = from_gcg(text)
+    assert again.rules.layout == rules.layout and to_gcg(again) == text and again.winners == g.winners
     # a game that fixes its own star squares
     t = Rules.preset("turkish")
     t = t.with_layout(t.layout, star_squares=((2, 3), (12, 11)))
     g = Game(t, seed=1)
     g.play(g.best_move())
-    text = g.to_gcg()
+    text = to_gcg(g)
     assert "#stars 2,3 12,11" in text
-    assert Game.from_gcg(text).rules.star_squares == ((2, 3), (12, 11))
+    assert from_gcg(text).rules.star_squares == ((2, 3), (12, 11))
 
 
 def test_gcg_without_seed_takes_the_racks_of_the_record():
@@ -444,8 +445,8 @@ def test_gcg_without_seed_takes_the_racks_of_the_record():
     while not g.is_over:
         m = g.best_move()
         g.play(m) if m else g.pass_turn()
-    text = "\n".join(line for line in g.to_gcg().splitlines() if not line.startswith("#seed"))
-    again = Game.from_gcg(text)
+    text = "\n".join(line for line in to_gcg(g).splitlines() if not line.startswith("#seed"))
+    again = from_gcg(text)
     assert again.scores == g.scores and again.board == g.board and again.end_reason == g.end_reason
 
 
@@ -453,46 +454,46 @@ def test_gcg_reads_dots_for_played_through_tiles():
     g = make("classic-en", seed=21)
     for _ in range(6):
         g.play(g.best_move())
-    text = g.to_gcg()
+    text = to_gcg(g)
     dotted = re.sub(r"\(([A-Za-z]+)\)", lambda m: "." * len(m.group(1)), text)
     assert dotted != text
-    assert Game.from_gcg(dotted).to_gcg() == text
+    assert to_gcg(from_gcg(dotted)) == text
 
 
 def test_gcg_syntax_problems_are_all_reported_with_line_numbers():
     text = "#rules classic-en\n#player1 a a\n#player2 b b\n>a: ABC 8H\n>b ABC - +0 0\nhello\n"
     with pytest.raises(GCGError) as e:
-        Game.from_gcg(text)
+        from_gcg(text)
     assert len(e.value.problems) == 3
     assert "line 4" in str(e.value) and "line 5" in str(e.value) and "line 6" in str(e.value)
     assert isinstance(e.value, WordSalvoError)
     with pytest.raises(GCGError, match="#seed: expected a whole number"):
-        Game.from_gcg("#seed x\n#player1 a a\n#player2 b b\n")
+        from_gcg("#seed x\n#player1 a a\n#player2 b b\n")
     with pytest.raises(GCGError, match="rs/bseed"):
-        Game.from_gcg("#rules nosuch\n#player1 a a\n#player2 b b\n")
+        from_gcg("#rules nosuch\n#player1 a a\n#player2 b b\n")
 
 
 def test_gcg_replay_mismatches_name_the_line():
     g = make("classic-en", seed=4)
     for _ in range(4):
         g.play(g.best_move())
-    lines = g.to_gcg().splitlines()
+    lines = to_gcg(g).splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith(">"))
     bad_score = list(lines)
     parts = bad_score[first + 1].split()
     parts[-2] = "+999"
     bad_score[first + 1] = " ".join(parts)
     with pytest.raises(GCGError, match=rf"line {first + 2}: expected score"):
-        Game.from_gcg("\n".join(bad_score))
+        from_gcg("\n".join(bad_score))
     bad_rack = list(lines)
     parts = bad_rack[first].split()
     parts[1] = "QQQQQQQ"
     bad_rack[first] = " ".join(parts)
     with pytest.raises(GCGError, match=rf"line {first + 1}: expected rack"):
-        Game.from_gcg("\n".join(bad_rack))
+        from_gcg("\n".join(bad_rack))
     wrong_turn = lines[: first + 1] + [lines[first]]
     with pytest.raises(GCGError, match="on turn"):
-        Game.from_gcg("\n".join(wrong_turn))
+        from_gcg("\n".join(wrong_turn))
 
 
 def test_gcg_settlement_lines_are_checked():
@@ -501,21 +502,21 @@ def test_gcg_settlement_lines_are_checked():
         m = g.best_move()
         g.play(m) if m else g.pass_turn()
     assert g.end_reason == "out"
-    lines = g.to_gcg().splitlines()
+    lines = to_gcg(g).splitlines()
     loser, winner = lines[-2], lines[-1]
     assert " -" in loser.split(")")[1] and " +" in winner.split(")")[1]
     with pytest.raises(GCGError, match="expected a settlement line"):
-        Game.from_gcg("\n".join(lines[:-1]))
+        from_gcg("\n".join(lines[:-1]))
     with pytest.raises(GCGError, match=f"line {len(lines)}: expected '{re.escape(winner)}'"):
-        Game.from_gcg("\n".join(lines[:-1] + [winner.replace(" +", " +1")]))
+        from_gcg("\n".join(lines[:-1] + [winner.replace(" +", " +1")]))
 
 
 def test_cgp_bseed_and_stars_opcodes():
     line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 rs wordsalvo-en; bseed 9;"
-    assert Position.from_cgp(line).rules.layout == Rules.preset("wordsalvo-en", board_seed=9).layout
-    pos = Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEI/ 0/0 0 rs turkish; stars 0,0 1,3;")
+    assert parse_cgp(line).rules.layout == Rules.preset("wordsalvo-en", board_seed=9).layout
+    pos = parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEI/ 0/0 0 rs turkish; stars 0,0 1,3;")
     assert pos.rules.star_squares == ((0, 0), (1, 3))
     with pytest.raises(ws.PositionError, match="bseed: expected a whole number"):
-        Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs wordsalvo-en; bseed x;")
+        parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs wordsalvo-en; bseed x;")
     with pytest.raises(ws.PositionError, match="stars"):
-        Position.from_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs turkish; stars 0;")
+        parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs turkish; stars 0;")

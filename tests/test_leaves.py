@@ -307,7 +307,7 @@ def test_csv_errors_name_every_bad_line(tmp_path):
 def test_endgame_terms_follow_the_settlement_rules():
     rules = Rules.preset("classic-en")
     board_cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
-    pos = Position.from_cgp(f"{board_cgp} AEINRST/ 0/0 0 lex NWL;", rules=rules, check_tiles=False)
+    pos = ws.parse_cgp(f"{board_cgp} AEINRST/ 0/0 0 lex NWL;", rules=rules, check_tiles=False)
     assert endgame_terms(pos) == (False, 0.0, 0.0)  # full bag
     # a position whose unseen tiles are exactly the opponent's rack: bag empty
     full = Position(rules, racks=["QI", ""], scores=[0, 0])

@@ -24,6 +24,7 @@ import wordsalvo as ws
 from wordsalvo import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import BLANK_BIT, get_alphabet
+from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
@@ -41,7 +42,7 @@ def scowl():
     assert len(lex) == 247_518
     gen = MoveGenerator(lex, rules)
     lines = (DATA / "positions.cgp").read_text("utf-8").splitlines()
-    positions = [Position.from_cgp(line, rules=rules) for line in lines]
+    positions = [parse_cgp(line, rules=rules) for line in lines]
     reference = group_by_position(read_lines(DATA / "reference.tsv.gz"))
     return gen, positions, reference
 
@@ -272,7 +273,7 @@ def test_cgp_board_opcodes_apply_to_given_rules_and_the_generator_checks_them():
     a generator refuses a position whose rules score differently."""
     turkish = ws.Rules.preset("turkish")
     line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEİLNRT/ 0/0 0 rs turkish; stars 7,8;"
-    pos = Position.from_cgp(line, rules=turkish)
+    pos = parse_cgp(line, rules=turkish)
     assert pos.rules.star_squares == ((7, 8),)
     gen = MoveGenerator(Lexicon.default("tr"), pos.rules)
     moves = {m.notation: m.score for m in gen.generate(pos)}
@@ -280,7 +281,7 @@ def test_cgp_board_opcodes_apply_to_given_rules_and_the_generator_checks_them():
     with pytest.raises(ws.WordSalvoError, match="score differently"):
         MoveGenerator(Lexicon.default("tr"), turkish).generate(pos)
     with pytest.raises(ws.PositionError, match="rule set 'turkish'"):
-        Position.from_cgp(line, rules=ws.Rules.preset("classic-en"))
+        parse_cgp(line, rules=ws.Rules.preset("classic-en"))
 
 
 def test_heaviest_play_the_rule_limits_allow_does_not_wrap():

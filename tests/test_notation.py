@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wordsalvo import Board, IllegalMoveError, IllegalMoveReason as R, NotationError, WordSalvoError
+from wordsalvo import Rules
 from wordsalvo.alphabet import BLANK_BIT, get_alphabet
 from wordsalvo.notation import (
     ACROSS,
@@ -17,6 +18,7 @@ from wordsalvo.notation import (
     parse_coordinate,
     parse_notation,
 )
+from wordsalvo.placement import check_move
 
 EN = get_alphabet("en")
 TR = get_alphabet("tr")
@@ -182,21 +184,29 @@ def test_notation_must_be_the_whole_main_word():
     assert parse_notation("8G (S)WORD(S)", b)[:3] == (7, 6, ACROSS)
 
 
-def test_off_board_is_illegal_move():
+def _judge(text: str, board: Board):
+    """The one validation path: parse, then check_move (a rack holding every letter twice)."""
+    rules = Rules.preset("classic-en")
+    return check_move(board, rules, [2] * 33, parse_notation(text, board), lambda w: True)
+
+
+def test_off_board_is_parsed_and_judged_illegal_by_placement():
+    assert parse_notation("8L WORDS", Board(EN)) == (7, 11, ACROSS, tuple(c(ch) for ch in "WORDS"))
+    result = _judge("8L WORDS", Board(EN))
+    assert result.reasons == (R.OFF_BOARD,)
+    assert "expected at most 4 letters from 8L across, got 5" in result.problems[0]
+    assert _judge("H12 WORDS", Board(EN)).reasons == (R.OFF_BOARD,)
     with pytest.raises(IllegalMoveError) as e:
-        parse_notation("8L WORDS", Board(EN))
-    assert e.value.reason is R.OFF_BOARD
-    assert "expected at most 4 letters from 8L, got 5" in str(e.value)
-    with pytest.raises(IllegalMoveError) as e:
-        parse_notation("H12 WORDS", Board(EN))
+        result.raise_if_illegal()
     assert e.value.reason is R.OFF_BOARD
 
 
 def test_new_letter_on_other_letter_is_square_occupied():
-    with pytest.raises(IllegalMoveError) as e:
-        parse_notation("8H WORD", board_with(J8="S", K8="T"))
-    assert e.value.reason is R.SQUARE_OCCUPIED
-    assert "R at 8J: square holds S" in str(e.value) and "D at 8K: square holds T" in str(e.value)
+    board = board_with(J8="S", K8="T")
+    assert parse_notation("8H WORD", board) == (7, 7, ACROSS, tuple(c(ch) for ch in "WORD"))
+    result = _judge("8H WORD", board)
+    assert result.reasons == (R.SQUARE_OCCUPIED,)
+    assert result.problems == ("R at 8J: expected an empty square, got S", "D at 8K: expected an empty square, got T")
 
 
 def test_notation_error_wins_over_illegal_move():
@@ -205,9 +215,9 @@ def test_notation_error_wins_over_illegal_move():
 
 
 def test_all_letters_on_board_places_no_tile():
-    with pytest.raises(IllegalMoveError) as e:
-        parse_notation("8H (AT)", board_with(H8="A", I8="T"))
-    assert e.value.reason is R.NO_TILES
+    board = board_with(H8="A", I8="T")
+    assert parse_notation("8H (AT)", board) == (7, 7, ACROSS, (0, 0))
+    assert _judge("8H (AT)", board).reasons == (R.NO_TILES,)
 
 
 # -- round trip ----------------------------------------------------------------------------------

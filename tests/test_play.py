@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 
 from wordsalvo import Game, Rules
+from wordsalvo.formats.gcg import from_gcg
 from wordsalvo.cli import build_parser, main
 from wordsalvo.commands import play
 from wordsalvo.commands.play import TerminalGame
 from wordsalvo.opponent import BANDS, LEVELS, Opponent, choose_move
-from wordsalvo.terminal import changed_squares, render_board, render_preview, render_rack
+from wordsalvo.render.terminal import changed_squares, render_board, render_preview, render_rack
 
 # classic-en, bag seed 1: the first rack is ADEGORZ and 8D ZERDA scores 50
 # (Z 10 on 2L = 20, E R D A = 1+1+2+1, the centre doubles: 25 x 2 = 50).
@@ -240,7 +241,7 @@ def test_full_game_fed_the_engines_own_best_moves(tmp_path):
     assert (f"{winner} win" in text) if winner else "A draw" in text
     saved = tmp_path / "game.gcg"
     assert f"Saved the record to {saved}" in text
-    replay = Game.from_gcg(saved.read_text("utf-8"))
+    replay = from_gcg(saved.read_text("utf-8"))
     assert replay.scores == g.scores and replay.history == g.history
     mine = [t for t in g.history if t.player == 0 and t.kind == "play"]
     assert mine and all(f"You played {t.notation} for {t.score}" in text for t in mine)
@@ -251,7 +252,7 @@ def test_autoplay_plays_a_whole_game_and_saves_the_record(tmp_path):
     code, text, _ = session([str(dest)], "--rules", "wordsalvo-en", "--seed", "4", "--game-seed", "9",
                             "--autoplay", "--level", "easy", "--color", "never")
     assert code == 0
-    replay = Game.from_gcg(dest.read_text("utf-8"))
+    replay = from_gcg(dest.read_text("utf-8"))
     final = text.split("Final scores:\n", 1)[1].splitlines()
     assert replay.is_over and final[0].split() == ["Engine1", str(replay.scores[0])]
     assert "board seed 4, game seed 9" in text

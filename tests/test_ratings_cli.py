@@ -54,7 +54,7 @@ def game_record(players, seed, date="2026-03-04", resign=None, finish=True) -> s
         move = game.best_move()
         game.play(move) if move is not None else game.pass_turn()
         turns += 1
-    text = game.to_gcg()
+    text = ws.to_gcg(game)
     return (f"#date {date}\n" if date else "") + text
 
 
@@ -113,7 +113,7 @@ def test_read_results_csv_bad(text, words):
 def test_rated_game_from_gcg_takes_names_places_and_date():
     text = game_record(["Ann", "Bob", "Cid"], seed=3, resign=(4, 1))
     g = rated_game_from_gcg(text, "g.gcg")
-    game = ws.Game.from_gcg(text)
+    game = ws.from_gcg(text)
     assert g.date == datetime.date(2026, 3, 4) and g.players == ("Ann", "Bob", "Cid") and g.source == "g.gcg"
     assert g.places[1] == 3  # Bob left
     a, c = game.scores[0], game.scores[2]

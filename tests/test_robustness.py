@@ -42,6 +42,7 @@ from wordsalvo.errors import (
     RulesError,
     WordSalvoError,
 )
+from wordsalvo.formats.cgp import format_cgp, parse_cgp
 from wordsalvo.lexicon import Lexicon, compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
@@ -62,7 +63,7 @@ def gen():
 def parse_or_error(line: str, rules=RULES):
     """The contract: a Position, or a WordSalvoError (a ValueError) with a message."""
     try:
-        pos = Position.from_cgp(line, rules=rules)
+        pos = parse_cgp(line, rules=rules)
     except ws.WordSalvoError as e:
         assert isinstance(e, ValueError) and str(e)
         return None
@@ -156,14 +157,14 @@ def test_cgp_with_rules_from_opcodes():
     for n in range(600):
         line = mutate_cgp(CGP_LINES[n % len(CGP_LINES)], rng)
         try:
-            Position.from_cgp(line)
+            parse_cgp(line)
         except ws.WordSalvoError:
             pass
 
 
 def test_cgp_rule_set_name_with_nul():
     with pytest.raises(ws.WordSalvoError):
-        Position.from_cgp(EMPTY_BOARD + " AB/ 0/0 0 rs a\x00b;")
+        parse_cgp(EMPTY_BOARD + " AB/ 0/0 0 rs a\x00b;")
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -188,18 +189,18 @@ def test_hypothesis_cgp_any_text(text):
 def test_bad_racks_are_position_errors(rack):
     line = f"{EMPTY_BOARD} {rack}/ 0/0 0"
     with pytest.raises(ws.PositionError) as e:
-        Position.from_cgp(line)
+        parse_cgp(line)
     assert "rack" in str(e.value) or "tile set" in str(e.value)
 
 
 def test_failed_parse_changes_nothing(gen):
-    pos = Position.from_cgp(CGP_LINES[3], rules=RULES)
-    before = pos.to_cgp()
+    pos = parse_cgp(CGP_LINES[3], rules=RULES)
+    before = format_cgp(pos)
     n = gen.count(pos)
     for bad in ("junk", CGP_LINES[3] + " bb x;", EMPTY_BOARD + " ABCDEFGHIJ/ 0/0 0"):
         with pytest.raises(ws.WordSalvoError):
-            Position.from_cgp(bad, rules=RULES)
-    assert pos.to_cgp() == before and gen.count(pos) == n
+            parse_cgp(bad, rules=RULES)
+    assert format_cgp(pos) == before and gen.count(pos) == n
 
 
 # -- notations --------------------------------------------------------------------------
@@ -241,7 +242,7 @@ def test_validate_mutated_notations(gen):
     rng = random.Random(77)
     checked = legal = 0
     for index in range(0, 100, 4):
-        pos = Position.from_cgp(CGP_LINES[index], rules=RULES)
+        pos = parse_cgp(CGP_LINES[index], rules=RULES)
         moves = gen.generate(pos)
         if not len(moves):
             continue
@@ -269,7 +270,7 @@ def test_validate_mutated_notations(gen):
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(max_size=30))
 def test_hypothesis_notation_text(gen, text):
-    pos = Position.from_cgp(CGP_LINES[1], rules=RULES)
+    pos = parse_cgp(CGP_LINES[1], rules=RULES)
     try:
         _validate_or_skip(gen, pos, text)
     except ws.WordSalvoError:
@@ -385,8 +386,8 @@ def test_node_corruption_past_the_checksums(small_graph, gen):
         lex._graph.dawg_words(500)
         g = MoveGenerator(lex, RULES)
         g.generate(Position.empty(RULES, rack="AEIRST?"))
-        g.generate(Position.from_cgp(CGP_LINES[7], rules=RULES))
-        g.best(Position.from_cgp(CGP_LINES[8], rules=RULES), n=3)
+        g.generate(parse_cgp(CGP_LINES[7], rules=RULES))
+        g.best(parse_cgp(CGP_LINES[8], rules=RULES), n=3)
     assert rejected > 500 and loaded > 50
 
 
@@ -621,7 +622,7 @@ def test_generator_without_a_position_refuses_every_search():
 
 def test_generator_rejects_bad_positions_and_keeps_the_last_good_one():
     g = _fresh_generator()
-    start = Position.from_cgp(CGP_LINES[5], rules=RULES)
+    start = parse_cgp(CGP_LINES[5], rules=RULES)
     tiles, rack = bytes(start.board.tiles), start.rack_counts()
     g.set_position(tiles, rack)
     before = g.generate_all().tobytes()

@@ -315,3 +315,18 @@ def test_every_section_key_has_a_default_and_a_doc():
         assert problems == [] and section == cls()
         for f in dataclasses.fields(cls):
             assert f.metadata["doc"], (name, f.name)
+
+
+def test_repr_names_where_the_rules_came_from(tmp_path):
+    preset = Rules.preset("wordsalvo-en", board_seed=4)
+    assert repr(preset) == "Rules.preset('wordsalvo-en', board_seed=4)"
+    text = resources.files("wordsalvo.rulesets").joinpath("classic-en.toml").read_text("utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text(text.replace('name = "classic-en"', 'name = "mine"'), "utf-8")
+    loaded = Rules.load(path)
+    assert repr(loaded) == f"Rules.load({str(path)!r})" and eval(repr(loaded)).layout == loaded.layout
+    assert repr(Rules.from_toml(text)).startswith("<Rules 'classic-en' (<string>)")
+    turkish = Rules.preset("turkish")
+    assert repr(turkish.with_layout(turkish.layout)) == "Rules.preset('turkish')"
+    moved = turkish.with_layout(turkish.layout, star_squares=((0, 1),))
+    assert repr(moved).startswith("<Rules 'turkish' (changed after reading)")

@@ -3,6 +3,7 @@
 from .alphabet import ALPHABETS, Alphabet, get_alphabet
 from .analysis import analyze_game
 from .board import Board
+from .constants import Direction
 from .errors import (
     AlphabetError,
     GameError,
@@ -16,6 +17,8 @@ from .errors import (
     RulesError,
     WordSalvoError,
 )
+from .formats.cgp import format_cgp, parse_cgp
+from .formats.gcg import from_gcg, to_gcg
 from .game import Game
 from .leaves import Leaves
 from .lexicon import BuildStats, Lexicon, compile_lexicon
@@ -30,7 +33,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
-    "Leaves", "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
+    "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
+    "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError",
 ]

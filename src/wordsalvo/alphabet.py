@@ -10,8 +10,8 @@ build recipes and by :meth:`Alphabet.normalize`) is a per-character table:
 every character maps to zero or more letters of the alphabet (``ß`` -> ``SS``,
 the Dutch ligature ``ĳ`` -> ``IJ``, Turkish ``i`` -> ``İ`` and ``ı`` -> ``I``,
 Dutch stress accents ``á`` -> ``A``), or the entry is dropped, with a reason.
-This module stays free of imports from the rest of the package: the package
-build loads it on its own to compile the embedded lexicons.
+This module imports only :mod:`wordsalvo.constants` and :mod:`wordsalvo.errors`:
+the package build loads it (by path) to compile the embedded lexicons.
 """
 
 from __future__ import annotations
@@ -19,28 +19,28 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-BLANK = 0
-BLANK_BIT = 0x80
-MAX_LETTERS = 32
-MIN_WORD = 2
-MAX_WORD = 15
+from .constants import (  # the core's values, defined once
+    BLANK,
+    BLANK_BIT,
+    LINE_APOSTROPHE,
+    LINE_BAD_UTF8,
+    LINE_COMMENT,
+    LINE_DIGIT,
+    LINE_DOT,
+    LINE_DUPLICATE,
+    LINE_EMPTY,
+    LINE_HYPHEN,
+    LINE_OK,
+    LINE_OTHER_CHARACTER,
+    LINE_SPACE,
+    LINE_TOO_LONG,
+    LINE_TOO_SHORT,
+    MAX_LETTERS,
+    MAX_WORD,
+    MIN_WORD,
+)
 
-# Reasons a word-list line is dropped.  The numeric codes are shared with the C
-# compiler (csrc/ws_defs.h, WS_LINE_*); keep them in step.
-LINE_OK = 0
-LINE_EMPTY = 1
-LINE_DIGIT = 2
-LINE_APOSTROPHE = 3
-LINE_HYPHEN = 4
-LINE_DOT = 5
-LINE_SPACE = 6
-LINE_OTHER_CHARACTER = 7
-LINE_TOO_SHORT = 8
-LINE_TOO_LONG = 9
-LINE_DUPLICATE = 10
-LINE_BAD_UTF8 = 11
-LINE_COMMENT = 12
-
+# Reasons a word-list line is dropped, by the status code the C compiler reports.
 LINE_REASONS = {
     LINE_EMPTY: "empty line",
     LINE_DIGIT: "contains a digit",
@@ -97,6 +97,16 @@ class Alphabet:
             raise ValueError(f"alphabet {self.name!r}: letters must be distinct, with one lowercase form each")
         object.__setattr__(self, "_code", {c: i + 1 for i, c in enumerate(self.letters)})
         object.__setattr__(self, "_lower_code", {c: i + 1 for i, c in enumerate(self.lowercase)})
+        table = [""] * 256
+        for i, c in enumerate(self.letters):
+            table[i + 1] = table[(i + 1) | BLANK_BIT] = c
+        object.__setattr__(self, "_letter_table", tuple(table))
+
+    @property
+    def letter_table(self) -> tuple[str, ...]:
+        """The uppercase letter of every board code 0..255 (blank bit or not), ``""`` for a
+        code that is no letter: one index instead of :meth:`letter` on hot paths."""
+        return self._letter_table  # type: ignore[attr-defined]
 
     # -- letters and codes -------------------------------------------------------
     @property
@@ -130,6 +140,13 @@ class Alphabet:
         if not 1 <= c <= len(self.letters):
             raise AlphabetError(f"expected a tile code 1..{len(self.letters)}, got {code}")
         return self.letters[c - 1]
+
+    def sort_rack(self, letters) -> str:
+        """``letters`` (a string or list of rack letters) in the alphabet's order, blanks
+        (``?``) last: the order racks are written in."""
+        order = self._code  # type: ignore[attr-defined]
+        last = len(order) + 1
+        return "".join(sorted(letters, key=lambda ch: order.get(ch, last)))
 
     def board_letter(self, code: int) -> str:
         """A board code as written in CGP/notation: uppercase tile, lowercase blank."""

@@ -40,8 +40,10 @@ from typing import Any
 
 import numpy as np
 
-from .board import SIZE, Board
+from .board import Board
 from .errors import WordSalvoError
+from .formats.gcg import from_gcg
+from .game import Game
 from .lexicon import Lexicon
 from .movegen import MoveGenerator
 from .position import Position
@@ -253,19 +255,17 @@ def _plain(value: Any) -> Any:
 
 def analyze_game(game_or_gcg_text: Any, lexicon: Lexicon | None = None, top: int = 3) -> GameAnalysis:
     """Analyse a game, a :class:`~wordsalvo.Game` or GCG text (read with
-    :meth:`Game.from_gcg <wordsalvo.Game.from_gcg>`), turn by turn.
+    :func:`~wordsalvo.formats.gcg.from_gcg`), turn by turn.
 
     ``lexicon``: the lexicon to judge against (default: the game's; for GCG text it
     is also the one the record is replayed with).  ``top``: how many of the engine's
     best moves to keep per turn.  The game need not be over: the turns so far are
     analysed.  Raises :class:`AnalysisError` (or the GCG reader's ``GCGError``).
     """
-    from .game import Game
-
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise AnalysisError(f"top: expected a whole number >= 1, got {top!r}")
     if isinstance(game_or_gcg_text, str):
-        game = Game.from_gcg(game_or_gcg_text, lexicon=lexicon)
+        game = from_gcg(game_or_gcg_text, lexicon=lexicon)
     elif isinstance(game_or_gcg_text, Game):
         game = game_or_gcg_text
     else:
@@ -285,8 +285,8 @@ def analyze_game(game_or_gcg_text: Any, lexicon: Lexicon | None = None, top: int
             pos = Position(rules, board.copy(), [turn.rack] + [""] * (n - 1), [scores[i] for i in order])
             info = _analyse_turn(gen, pos, turn, index, game.names[turn.player], top)
             if turn.kind == "play":
-                for r, c, code in info.pop("_squares"):
-                    board.tiles[r * SIZE + c] = code
+                pos.play(info.pop("_move"))  # the one way a move changes a board
+                board = pos.board
         scores[turn.player] = turn.total
         ahead = _sole_leader(scores)
         turning_point = ahead is not None and leader is not None and ahead != leader
@@ -344,7 +344,7 @@ def _analyse_turn(gen: MoveGenerator, pos: Position, turn: Any, index: int, name
     is_best = move.score == best_score
     missed = best_score - move.score
     info.update(
-        _squares=move.squares(),
+        _move=move,
         words=tuple(w.word for w in move.words or ()),
         is_bingo=is_bingo,
         rank=int((moves.scores > move.score).sum()) + 1,

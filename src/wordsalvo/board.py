@@ -9,15 +9,13 @@ notation lives only at the edges (formats, CLI, ``Move.notation``).
 from __future__ import annotations
 
 from .alphabet import BLANK_BIT, Alphabet
+from .constants import COLUMNS, DIM, SQUARES
 from .errors import PositionError
 
-SIZE = 15
-SQUARES = SIZE * SIZE
-COLUMNS = "ABCDEFGHIJKLMNO"
 
 
 class Board:
-    """A mutable 15 x 15 board of tile codes."""
+    """A mutable board of tile codes (``DIM`` x ``DIM``, row-major); it does not hash."""
 
     __slots__ = ("alphabet", "tiles")
 
@@ -32,22 +30,22 @@ class Board:
             for i, t in enumerate(tiles):
                 if t and not 1 <= (t & ~BLANK_BIT) <= n:
                     raise PositionError(
-                        f"expected a tile code 0..{n} (bit 7 = blank) at square {square_name(i)}, got {t}"
+                        f"expected a tile code 0..{n} (bit 7 = blank) at square {square_name(*divmod(i, DIM))}, got {t}"
                     )
             self.tiles = bytearray(tiles)
 
     # -- access -------------------------------------------------------------------
     def __getitem__(self, rc: tuple[int, int]) -> int:
         r, c = rc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
+        if not (0 <= r < DIM and 0 <= c < DIM):
             raise IndexError(f"square ({r}, {c}) is off the board")
-        return self.tiles[r * SIZE + c]
+        return self.tiles[r * DIM + c]
 
     def __setitem__(self, rc: tuple[int, int], code: int) -> None:
         r, c = rc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
+        if not (0 <= r < DIM and 0 <= c < DIM):
             raise IndexError(f"square ({r}, {c}) is off the board")
-        self.tiles[r * SIZE + c] = code
+        self.tiles[r * DIM + c] = code
 
     def is_empty(self) -> bool:
         return not any(self.tiles)
@@ -65,30 +63,32 @@ class Board:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.tiles == other.tiles and self.alphabet == other.alphabet
 
-    def __hash__(self) -> int:  # pragma: no cover - boards are mutable; hash by content snapshot
-        return hash(bytes(self.tiles))
+    #: a board changes, so it does not hash (hash ``bytes(board.tiles)`` for a snapshot)
+    __hash__ = None  # type: ignore[assignment]
 
     def letter_at(self, r: int, c: int) -> str:
         """The square as written in CGP: '' empty, uppercase tile, lowercase blank."""
-        t = self.tiles[r * SIZE + c]
+        t = self.tiles[r * DIM + c]
         return self.alphabet.board_letter(t) if t else ""
 
     def rows(self) -> list[str]:
         """Each row as a string, '.' for an empty square."""
-        return ["".join(self.letter_at(r, c) or "." for c in range(SIZE)) for r in range(SIZE)]
+        return ["".join(self.letter_at(r, c) or "." for c in range(DIM)) for r in range(DIM)]
 
     def __str__(self) -> str:
         header = "   " + " ".join(COLUMNS)
         lines = [header]
-        for r in range(SIZE):
-            lines.append(f"{r + 1:2d} " + " ".join(self.letter_at(r, c) or "." for c in range(SIZE)))
+        for r in range(DIM):
+            lines.append(f"{r + 1:2d} " + " ".join(self.letter_at(r, c) or "." for c in range(DIM)))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"<Board {self.tile_count} tiles>"
 
 
-def square_name(index: int) -> str:
-    """``7`` -> ``'1H'`` (row number, column letter)."""
-    r, c = divmod(index, SIZE)
-    return f"{r + 1}{COLUMNS[c]}"
+def square_name(row: int, col: int) -> str:
+    """The one name of a square: row number then column letter (``(0, 7)`` -> ``'1H'``), as
+    messages and the across notation write it; ``(row, col)`` for a square off the board."""
+    if 0 <= row < DIM and 0 <= col < DIM:
+        return f"{row + 1}{COLUMNS[col]}"
+    return f"({row}, {col})"

@@ -40,27 +40,18 @@ cannot fail takes over:
 So the generator always terminates and always returns a valid board, in a
 bounded number of steps (each pass is one walk over 63 orbits).
 
-Drawing
--------
-:func:`board_symbols` gives the 15 x 15 symbols of a rule set (layout plus
-star squares ``S``), :func:`render_plain` the 15-line text form and
-:func:`render_ansi` a coloured board for terminals.  The terminal game reuses
-them.
+The drawings of a layout live in :mod:`wordsalvo.render.premiums`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
+from .constants import CENTRE, COLUMNS, DIM
 from .errors import RulesError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Rules
-
 __all__ = [
-    "SIZE",
     "PREMIUMS",
     "MAX_PASSES",
     "premium_counts",
@@ -69,13 +60,9 @@ __all__ = [
     "random_premium_layout",
     "random_layout",
     "random_star_squares",
-    "board_symbols",
-    "render_plain",
-    "render_ansi",
 ]
 
-SIZE = 15
-_LAST = SIZE - 1
+_LAST = DIM - 1
 #: premium symbols, in the order the generator places them
 PREMIUMS = "WwTD"
 #: symbols of squares without a premium
@@ -95,9 +82,9 @@ def orbit(r: int, c: int) -> tuple[tuple[int, int], ...]:
 def _build_orbits() -> list[tuple[tuple[int, int], ...]]:
     seen: set[tuple[int, int]] = set()
     out = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            if (r, c) in seen or (r, c) == (SIZE // 2, SIZE // 2):
+    for r in range(DIM):
+        for c in range(DIM):
+            if (r, c) in seen or (r, c) == (DIM // 2, DIM // 2):
                 continue
             o = orbit(r, c)
             seen.update(o)
@@ -107,12 +94,12 @@ def _build_orbits() -> list[tuple[tuple[int, int], ...]]:
 
 def _neighbours(r: int, c: int) -> Iterable[tuple[int, int]]:
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE:
+        if 0 <= r + dr < DIM and 0 <= c + dc < DIM:
             yield r + dr, c + dc
 
 
 def _bit(r: int, c: int) -> int:
-    return 1 << (r * SIZE + c)
+    return 1 << (r * DIM + c)
 
 
 def _mask(squares: Iterable[tuple[int, int]]) -> int:
@@ -129,7 +116,7 @@ _ORBIT_MASK = [_mask(o) for o in _ORBITS]
 #: an orbit's squares and their edge neighbours: what a premium there rules out
 _ORBIT_BLOCK = [m | _mask(n for r, c in o for n in _neighbours(r, c)) for o, m in zip(_ORBITS, _ORBIT_MASK)]
 #: the centre and its neighbours, ruled out when the centre itself is a premium
-_ORBIT_BLOCK_CENTRE = _mask([(SIZE // 2, SIZE // 2), *_neighbours(SIZE // 2, SIZE // 2)])
+_ORBIT_BLOCK_CENTRE = _mask([(DIM // 2, DIM // 2), *_neighbours(DIM // 2, DIM // 2)])
 _EVEN_DIAGONAL = [i for i, o in enumerate(_ORBITS) if len(o) == 2]  # diagonal squares all have r + c even
 _EVEN_FOUR = [i for i, o in enumerate(_ORBITS) if len(o) == 4 and sum(o[0]) % 2 == 0]
 assert len(_ORBITS) == 63 and len(_EVEN_DIAGONAL) == 14 and len(_EVEN_FOUR) == 21
@@ -152,7 +139,7 @@ def premium_counts(layout: Sequence[str], centre: tuple[int, int] | None = None)
 
 def board_problems(
     layout: Sequence[str],
-    centre: tuple[int, int] = (7, 7),
+    centre: tuple[int, int] = CENTRE,
     counts: dict[str, int] | None = None,
     centre_symbol: str | None = None,
 ) -> list[str]:
@@ -163,11 +150,11 @@ def board_problems(
     (centre left out) and the centre's symbol.  An empty list means valid.
     """
     g = _grid(layout)
-    if len(g) != SIZE or any(len(row) != SIZE for row in g):
-        return [f"expected {SIZE} rows of {SIZE} symbols, got {len(g)} rows"]
+    if len(g) != DIM or any(len(row) != DIM for row in g):
+        return [f"expected {DIM} rows of {DIM} symbols, got {len(g)} rows"]
     p: list[str] = []
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(DIM):
+        for c in range(DIM):
             s = g[r][c]
             where = f"row {r + 1}, column {c + 1}"
             if c > r and s != g[c][r]:
@@ -176,7 +163,7 @@ def board_problems(
                 p.append(f"{where}: {s!r} but its mirror in the other diagonal is {g[_LAST - c][_LAST - r]!r}")
             if s in PREMIUMS:
                 for rr, cc in ((r, c + 1), (r + 1, c)):
-                    if rr < SIZE and cc < SIZE and g[rr][cc] in PREMIUMS:
+                    if rr < DIM and cc < DIM and g[rr][cc] in PREMIUMS:
                         p.append(f"{where}: premium {s!r} shares an edge with {g[rr][cc]!r} at row {rr + 1}, column {cc + 1}")
             if s == "*" and (r, c) != centre:
                 p.append(f"{where}: '*' (centre without bonus) away from the centre")
@@ -190,10 +177,10 @@ def board_problems(
     return p
 
 
-def random_board_problems(layout: Sequence[str], centre: tuple[int, int] = (7, 7)) -> list[str]:
+def random_board_problems(layout: Sequence[str], centre: tuple[int, int] = CENTRE) -> list[str]:
     """Why a random board with the premium counts of ``layout`` cannot exist ([] if it can)."""
-    if tuple(centre) != (SIZE // 2, SIZE // 2):
-        return [f"a random board needs the centre at [7, 7], got {list(centre)}"]
+    if tuple(centre) != CENTRE:
+        return [f"a random board needs the centre at {list(CENTRE)}, got {list(centre)}"]
     counts = premium_counts(layout, centre)
     p = [
         f"a random board needs an even number of {sym!r} squares (orbits hold 2 or 4), got {n}"
@@ -260,7 +247,7 @@ def _even_construction(rng: random.Random, counts: dict[str, int]) -> list[tuple
 
 
 def random_premium_layout(
-    layout: Sequence[str], seed: int, centre: tuple[int, int] = (7, 7), *, max_passes: int = MAX_PASSES
+    layout: Sequence[str], seed: int, centre: tuple[int, int] = CENTRE, *, max_passes: int = MAX_PASSES
 ) -> tuple[str, ...]:
     """A random board with the premium counts of ``layout`` (its centre square kept as it is).
 
@@ -306,23 +293,23 @@ def random_layout(
             break
     else:
         chosen = _even_construction(rng, counts)
-    cells = ["."] * (SIZE * SIZE)
-    cells[(SIZE // 2) * SIZE + SIZE // 2] = centre_symbol
+    cells = ["."] * (DIM * DIM)
+    cells[(DIM // 2) * DIM + DIM // 2] = centre_symbol
     for o, sym in chosen:
         for r, c in _ORBITS[o]:
-            cells[r * SIZE + c] = sym
-    return tuple("".join(cells[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+            cells[r * DIM + c] = sym
+    return tuple("".join(cells[r * DIM:(r + 1) * DIM]) for r in range(DIM))
 
 
 # -- star squares ---------------------------------------------------------------------
-def plain_squares(layout: Sequence[str], centre: tuple[int, int] = (7, 7)) -> list[tuple[int, int]]:
+def plain_squares(layout: Sequence[str], centre: tuple[int, int] = CENTRE) -> list[tuple[int, int]]:
     """The squares without any premium, the centre left out, in reading order."""
     g = _grid(layout)
-    return [(r, c) for r in range(SIZE) for c in range(SIZE) if g[r][c] == "." and (r, c) != tuple(centre)]
+    return [(r, c) for r in range(DIM) for c in range(DIM) if g[r][c] == "." and (r, c) != tuple(centre)]
 
 
 def random_star_squares(
-    layout: Sequence[str], count: int, seed: int, centre: tuple[int, int] = (7, 7)
+    layout: Sequence[str], count: int, seed: int, centre: tuple[int, int] = CENTRE
 ) -> tuple[tuple[int, int], ...]:
     """``count`` distinct plain squares (never the centre) chosen with ``random.Random(seed)``, sorted."""
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -331,76 +318,3 @@ def random_star_squares(
     if not 0 <= count <= len(squares):
         raise RulesError(f"expected 0..{len(squares)} star squares (the plain squares), got {count}")
     return tuple(sorted(random.Random(seed).sample(squares, count)))
-
-
-# -- drawing --------------------------------------------------------------------------
-def board_symbols(rules: "Rules") -> list[list[str]]:
-    """15 x 15 symbols: the layout (W w T D * .) with ``S`` on the star squares."""
-    rows = [list(row) for row in rules.layout]
-    for r, c in rules.star_squares:
-        rows[r][c] = "S"
-    return rows
-
-
-def render_plain(rules: "Rules") -> str:
-    """Exactly 15 lines of 15 space-separated symbols (no trailing newline).
-
-    ``W`` 3W, ``w`` 2W, ``T`` 3L, ``D`` 2L, ``*`` centre without bonus (a
-    centre with 2W prints ``w``), ``S`` star square, ``.`` plain.
-    """
-    return "\n".join(" ".join(row) for row in board_symbols(rules))
-
-
-COLUMNS = "ABCDEFGHIJKLMNO"
-
-#: symbol -> (label, ANSI style)
-_STYLE = {
-    "W": ("3W", "1;97;41"),   # bold white on red
-    "w": ("2W", "1;30;105"),  # black on pink
-    "T": ("3L", "1;97;44"),   # bold white on blue
-    "D": ("2L", "1;30;106"),  # black on light cyan
-    "*": (" \u2605", "1;30;103"),  # black star on yellow
-    "S": ("\u2605", "1;30;43"),    # star square: black on amber; label holds the bonus
-    ".": (" \u00b7", "2;37;40"),   # dim dot
-}
-_LEGEND = (
-    ("W", "triple word"), ("w", "double word"), ("T", "triple letter"),
-    ("D", "double letter"), ("*", "start, no bonus"), ("S", "star square"),
-)
-
-
-def _cell(sym: str, label: str, style: str) -> str:
-    return f"\x1b[{style}m{label:>2} \x1b[0m"
-
-
-def render_ansi(rules: "Rules", *, title: str | None = None) -> str:
-    """A coloured board for an ANSI terminal, with coordinates and a legend."""
-    symbols = board_symbols(rules)
-    centre = tuple(rules.centre)
-    lines = []
-    if title:
-        lines.append(title)
-    lines.append("    " + "".join(f"{c:>2} " for c in COLUMNS))
-    for r, row in enumerate(symbols):
-        cells = []
-        for c, sym in enumerate(row):
-            label, style = _STYLE[sym]
-            if sym == "S":
-                label = f"{rules.star_bonus:>2}" if rules.star_bonus < 100 else "\u2605"
-            elif (r, c) == centre and sym == "w":
-                label = "\u2605w"  # the centre star that doubles the first word
-            cells.append(_cell(sym, label, style))
-        lines.append(f"{r + 1:>3} " + "".join(cells))
-    present = {s for row in symbols for s in row}
-    legend = []
-    for sym, text in _LEGEND:
-        if sym in present:
-            label, style = _STYLE[sym]
-            if sym == "S":
-                label, text = f"{rules.star_bonus:>2}", f"star square (+{rules.star_bonus} once)"
-            legend.append(f"{_cell(sym, label, style)} {text}")
-    if centre and symbols[centre[0]][centre[1]] == "w":
-        legend.append(f"{_cell('w', chr(0x2605) + 'w', _STYLE['w'][1])} start, doubles the first word")
-    lines.append("")
-    lines.extend("  ".join(legend[i:i + 3]) for i in range(0, len(legend), 3))
-    return "\n".join(lines)

@@ -48,13 +48,14 @@ from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from .alphabet import BLANK_BIT
-from .board import SIZE, Board
+from .board import Board
+from .constants import DIM
 from .errors import GameError, IllegalMoveError, IllegalMoveReason
 from .lexicon import Lexicon
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
-from .notation import parse_notation
-from .placement import PlacementResult, check_placement, squares_from_placement
+from .notation import format_notation, parse_notation
+from .placement import PlacementResult, check_move
 from .position import Position, rack_counts
 from .rules import Rules
 
@@ -107,17 +108,16 @@ class Turn:
 
 @dataclass
 class _State:
-    """Everything that changes during a game (copied whole for atomic calls)."""
+    """Everything that changes during a game (copied whole for atomic calls).
 
-    board: bytearray
+    The board, racks, scores, player on turn and scoreless count are the game's one
+    :class:`~wordsalvo.Position` (``pos``, racks and scores in player order)."""
+
+    pos: Position
     bag: list[str]
     rng_state: object
-    racks: list[str]
-    scores: list[int]
-    to_move: int
     history: list[Turn]
     pass_count: int = 0
-    scoreless_count: int = 0
     timeouts: list[int] = field(default_factory=list)
     out: list[bool] = field(default_factory=list)  # resigned / lost / eliminated
     is_over: bool = False
@@ -127,10 +127,46 @@ class _State:
     seeded: bool = True
 
     def copy(self) -> "_State":
-        return _State(bytearray(self.board), list(self.bag), self.rng_state, list(self.racks), list(self.scores),
-                      self.to_move, list(self.history), self.pass_count, self.scoreless_count,
+        return _State(self.pos.copy(), list(self.bag), self.rng_state, list(self.history), self.pass_count,
                       list(self.timeouts), list(self.out), self.is_over, self.end_reason, self.winners,
                       self.seeded)
+
+    # the position's parts, by the names the game uses
+    @property
+    def board(self) -> bytearray:
+        return self.pos.board.tiles
+
+    @property
+    def racks(self) -> list[str]:
+        return self.pos.racks
+
+    @racks.setter
+    def racks(self, racks: list[str]) -> None:
+        self.pos.racks = list(racks)
+
+    @property
+    def scores(self) -> list[int]:
+        return self.pos.scores
+
+    @scores.setter
+    def scores(self, scores: list[int]) -> None:
+        self.pos.scores = list(scores)
+
+    @property
+    def to_move(self) -> int:
+        return self.pos.to_move
+
+    @to_move.setter
+    def to_move(self, player: int) -> None:
+        self.pos.to_move = player
+
+    @property
+    def scoreless_count(self) -> int:
+        return self.pos.scoreless_turns
+
+    @scoreless_count.setter
+    def scoreless_count(self, count: int) -> None:
+        self.pos.scoreless_turns = count
 
 
 class Game:
@@ -176,22 +212,24 @@ class Game:
         self.seed = seed
         self.strict = bool(strict)
         self._gen = MoveGenerator(self.lexicon, rules)
+        #: renewed on every change: a Move that carries the current token was made by this
+        #: game's generator for the current position and is played without a second check
+        self._token = object()
         #: plays refused in non-strict mode, as (player, notation, invalid words), for a table that shows them
         self.refused_attempts: list[tuple[int, str, tuple[str, ...]]] = []
-        self._letter_order = {ch: i for i, ch in enumerate(rules.alphabet.letters)}
         rng = random.Random(seed)
         bag = [letter for letter, (count, _v) in rules.tiles.items() for _ in range(count)]
         n = len(names)
-        self._s = _State(bytearray(SIZE * SIZE), bag, None, [""] * n, [0] * n, 0, [],
+        self._s = _State(Position(rules, Board(rules.alphabet), [""] * n, [0] * n), bag, None, [],
                          timeouts=[0] * n, out=[False] * n)
         self._rng = rng
         self._first_deal()
         self._s.rng_state = rng.getstate()
 
     # -- the bag ----------------------------------------------------------------------
-    def _sort_rack(self, letters: str | list[str]) -> str:
-        order = self._letter_order
-        return "".join(sorted(letters, key=lambda ch: order.get(ch, len(order))))
+    def sort_rack(self, letters: str | list[str]) -> str:
+        """``letters`` in the order racks are written: the alphabet's order, blanks (``?``) last."""
+        return self.rules.alphabet.sort_rack(letters)
 
     def _draw_one(self, pool: list[int] | None = None) -> str:
         bag = self._s.bag
@@ -220,7 +258,7 @@ class Game:
                                         f"for the first deal of {len(self.names)} players")
                     tiles.append(self._draw_one(pool))
             tiles += self._draw(size - len(tiles))
-            self._s.racks[p] = self._sort_rack(tiles)
+            self._s.racks[p] = self.sort_rack(tiles)
 
     # -- state ------------------------------------------------------------------------
     @contextmanager
@@ -228,6 +266,7 @@ class Game:
         saved = self._s.copy()
         saved.rng_state = self._rng.getstate()
         attempts = len(self.refused_attempts)
+        self._token = object()
         try:
             yield
         except BaseException:
@@ -239,7 +278,7 @@ class Game:
     @property
     def board(self) -> Board:
         """A copy of the board."""
-        return Board(self.rules.alphabet, bytes(self._s.board))
+        return self._s.pos.board.copy()
 
     @property
     def racks(self) -> list[str]:
@@ -254,7 +293,7 @@ class Game:
     @property
     def bag(self) -> list[str]:
         """The tiles in the bag, sorted (a copy)."""
-        return list(self._sort_rack(self._s.bag))
+        return list(self.sort_rack(self._s.bag))
 
     @property
     def bag_count(self) -> int:
@@ -307,10 +346,7 @@ class Game:
 
     def position(self) -> Position:
         """The position for the player on turn: racks and scores rotated so theirs come first."""
-        s = self._s
-        order = [(s.to_move + k) % len(self.names) for k in range(len(self.names))]
-        return Position(self.rules, Board(self.rules.alphabet, bytes(s.board)), [s.racks[i] for i in order],
-                        [s.scores[i] for i in order], s.scoreless_count, _rules_opcodes(self.rules))
+        return self._s.pos.rotated()
 
     def __repr__(self) -> str:
         state = f"over ({self.end_reason})" if self.is_over else f"player {self.to_move + 1} to move"
@@ -321,48 +357,52 @@ class Game:
     def legal_moves(self) -> MoveList:
         """Every legal tile placement of the player on turn (swaps and passes are not listed)."""
         self._check_running()
-        return self._gen.generate(self.position())
+        moves = self._gen.generate(self._s.pos)
+        moves._token = self._token
+        return moves
 
     def best_move(self) -> Move | None:
         """The highest-scoring placement, or None when there is none."""
         self._check_running()
-        return self._gen.best(self.position())
+        moves = self._gen.best(self._s.pos, n=1)
+        moves._token = self._token
+        return moves[0] if len(moves) else None
 
-    def _squares(self, move: Move | str) -> list[tuple[int, int, int]]:
-        board = Board(self.rules.alphabet, bytes(self._s.board))
+    def _check(self, move: Move | str) -> PlacementResult:
+        """The one validation path: a notation is parsed (NotationError), then the placement
+        is judged by :func:`~wordsalvo.placement.check_move`."""
+        board = self._s.pos.board
         if isinstance(move, Move):
-            return squares_from_placement(board, move.row, move.col, move.direction, move.tiles)
-        if isinstance(move, str):
-            return squares_from_placement(board, *parse_notation(move, board))
-        raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
-
-    def _check(self, squares: list[tuple[int, int, int]]) -> PlacementResult:
-        board = Board(self.rules.alphabet, bytes(self._s.board))
-        return check_placement(board, self.rules, rack_counts(self.rules, self.rack), squares,
-                               self.lexicon.__contains__)
+            placement = (move.row, move.col, move.direction, move.tiles)
+        elif isinstance(move, str):
+            placement = parse_notation(move, board)
+        else:
+            raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
+        return check_move(board, self.rules, rack_counts(self.rules, self.rack), placement,
+                          self.lexicon.__contains__)
 
     def preview(self, move: Move | str) -> PlacementResult:
         """What a tentative play would do: ``.legal``, ``.words`` and ``.score``, or ``.reasons``
         and ``.problems``.  Changes nothing.  A notation that cannot be read raises
         :class:`~wordsalvo.NotationError`."""
         self._check_running()
-        try:
-            squares = self._squares(move)
-        except IllegalMoveError as e:
-            return PlacementResult(tuple(e.reasons), (str(e),))
-        return self._check(squares)
+        return self._check(move)
 
     def play(self, move: Move | str) -> Turn:
         """Play a placement (a :class:`Move` or a notation such as ``8H WO(R)D``).
 
-        An illegal move raises :class:`~wordsalvo.IllegalMoveError` (``.reason``,
-        ``.reasons``, ``.words``) and changes nothing; in strict mode a move whose
-        only fault is words not in the lexicon instead costs the turn (a
-        ``refused-play`` turn) and the error is not raised.
+        A Move that this game's :meth:`best_move` or :meth:`legal_moves` made for the
+        current position is played as it is (the generator made it legal).  Any other
+        move or notation is checked in full first: an illegal move raises
+        :class:`~wordsalvo.IllegalMoveError` (``.reason``, ``.reasons``, ``.words``)
+        and changes nothing; in strict mode a move whose only fault is words not in
+        the lexicon instead costs the turn (a ``refused-play`` turn) and the error is
+        not raised.
         """
         self._check_running()
-        squares = self._squares(move)  # reads only
-        result = self._check(squares)
+        if isinstance(move, Move) and move._token is self._token:
+            return self._play_move(move)
+        result = self._check(move)  # reads only
         player = self._s.to_move
         rack = self.rack
         if not result.legal:
@@ -377,36 +417,38 @@ class Game:
                 # the attempt is seen by the table; the game itself does not change
                 self.refused_attempts.append((player, notation, result.invalid_words))
             result.raise_if_illegal()
-        with self._atomic():
-            left = Counter(rack)
-            for _r, _c, code in squares:
-                left["?" if code & BLANK_BIT else self.rules.alphabet.letter(code)] -= 1
-            for r, c, code in squares:
-                self._s.board[r * SIZE + c] = code
-            new_rack = list(left.elements()) + self._draw(len(squares))
-            self._s.racks[player] = self._sort_rack(new_rack)
-            self._s.scores[player] += result.score
-            turn = Turn(player, "play", rack, result.score, self._s.scores[player],
-                        self._notation(result, before=True, squares=squares),
-                        words=tuple(w.word for w in result.words))
-            kind = "play" if result.score else "zero-score-play"
-            if self.rules.end.rack_out and not self._s.bag and not self._s.racks[player]:
-                self._s.history.append(turn)
-                self._finish("out", self.rules.settlement.after_out, finisher=player)
-                return turn
-            self._end_turn(turn, kind)
-            return turn
-
-    def _notation(self, result: PlacementResult, before: bool = True,
-                  squares: list[tuple[int, int, int]] | None = None) -> str:
-        from .notation import format_notation
-
-        board = Board(self.rules.alphabet, bytes(self._s.board))
-        if squares is not None:  # already placed: undo the new tiles on the copy
-            for r, c, _code in squares:
-                board.tiles[r * SIZE + c] = 0
         row, col, direction, tiles = result.placement
-        return format_notation(board, row, col, direction, tiles)
+        checked = Move(row, col, direction, tiles, result.score, bytes(self._s.board), self.rules.alphabet,
+                       words=tuple(result.words), rack_size=self.rules.rack_size)
+        with self._atomic():
+            return self._play_move(checked, tuple(w.word for w in result.words))
+
+    def _play_move(self, move: Move, words: tuple[str, ...] | None = None) -> Turn:
+        """Play a legal, scored move of the player on turn: the position changes, the rack
+        is refilled from the bag, the turn is recorded and the end rules are checked.
+        Nothing here raises for a legal move, so the trusted path needs no snapshot."""
+        s = self._s
+        pos = s.pos
+        player = pos.to_move
+        rack = pos.racks[player]
+        notation = move.notation
+        if words is None:
+            words = move.formed_words()
+        scoreless = pos.scoreless_turns
+        pos.play(move, "".join(self._draw(move.tiles_played)))
+        self._token = object()
+        turn = Turn(player, "play", rack, move.score, pos.scores[player], notation, words=words)
+        if self.rules.end.rack_out and not s.bag and not pos.racks[player]:
+            pos.to_move = player  # the game is over with the player who went out
+            s.history.append(turn)
+            self._finish("out", self.rules.settlement.after_out, finisher=player)
+            return turn
+        self._end_turn(turn, "play" if move.score else "zero-score-play", scoreless)
+        return turn
+
+    def _notation(self, result: PlacementResult) -> str:
+        row, col, direction, tiles = result.placement
+        return format_notation(self._s.pos.board, row, col, direction, tiles)
 
     def swap(self, tiles: str | None = None) -> Turn:
         """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
@@ -440,17 +482,17 @@ class Game:
                             f"it holds {bag}")
         with self._atomic():
             player = self._s.to_move
-            tiles = self._sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
-            kept = Counter(rack) - Counter(tiles)
+            tiles = self.sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
             if sw.draw_before_return:
                 drawn = self._draw(len(tiles))
                 self._s.bag.extend(tiles)
             else:
                 self._s.bag.extend(tiles)
                 drawn = self._draw(len(tiles))
-            self._s.racks[player] = self._sort_rack(list(kept.elements()) + drawn)
-            turn = Turn(player, "swap", rack, 0, self._s.scores[player], tiles=self._sort_rack(tiles))
-            self._end_turn(turn, "swap")
+            scoreless = self._s.scoreless_count
+            self._s.pos.swap(tiles, "".join(drawn))
+            turn = Turn(player, "swap", rack, 0, self._s.scores[player], tiles=self.sort_rack(tiles))
+            self._end_turn(turn, "swap", scoreless)
             return turn
 
     def pass_turn(self) -> Turn:
@@ -459,7 +501,9 @@ class Game:
         with self._atomic():
             player = self._s.to_move
             turn = Turn(player, "pass", self.rack, 0, self._s.scores[player])
-            self._end_turn(turn, "pass")
+            scoreless = self._s.scoreless_count
+            self._s.pos.pass_turn()
+            self._end_turn(turn, "pass", scoreless)
             return turn
 
     def timeout(self) -> Turn:
@@ -510,21 +554,8 @@ class Game:
         return self.timeout()
 
     # -- records --------------------------------------------------------------------------
-    def to_gcg(self) -> str:
-        """The game as a GCG record (see :mod:`wordsalvo.formats.gcg`)."""
-        from .formats.gcg import to_gcg
-
-        return to_gcg(self)
-
-    @classmethod
-    def from_gcg(cls, text: str, rules: Rules | None = None, lexicon: Lexicon | None = None) -> "Game":
-        """Replay a GCG record; with ``#seed`` the bag replays exactly and every rack is checked."""
-        from .formats.gcg import from_gcg
-
-        return from_gcg(text, rules=rules, lexicon=lexicon)
-
-    def _force_rack(self, player: int, rack: str) -> None:
-        """Give ``player`` exactly ``rack`` (for records without a bag seed): the current
+    def set_rack(self, player: int, rack: str) -> None:
+        """Give ``player`` exactly ``rack`` (for replaying records without a bag seed): the current
         rack goes back to the bag and the tiles are taken from the bag, or, when the bag
         lacks one, from another player's rack, who gets a random tile from the bag for it."""
         s = self._s
@@ -544,12 +575,12 @@ class Game:
                     if other != player and ch in s.racks[other] and s.bag:
                         rest = list(s.racks[other])
                         rest.remove(ch)
-                        s.racks[other] = self._sort_rack(rest + self._draw(1))
+                        s.racks[other] = self.sort_rack(rest + self._draw(1))
                         break
                 else:
                     raise GameError(f"rack {rack!r} of player {player + 1}: expected tiles that are not on the "
                                     f"board, got {ch!r} (none left)")
-            s.racks[player] = self._sort_rack(rack)
+            s.racks[player] = self.sort_rack(rack)
 
     # -- turn machinery -----------------------------------------------------------------
     def _player(self, player: int | None) -> int:
@@ -565,9 +596,12 @@ class Game:
         if self._s.is_over:
             raise GameError(f"the game is over ({self._s.end_reason}); expected a running game")
 
-    def _end_turn(self, turn: Turn, kind: str) -> None:
-        """Record a turn of the player on turn, update the counters, check the end rules, move on."""
+    def _end_turn(self, turn: Turn, kind: str, scoreless_before: int | None = None) -> None:
+        """Record a turn of the player on turn, update the counters, check the end rules, move on.
+        ``scoreless_before``: the scoreless count before the turn changed the position."""
         s = self._s
+        if scoreless_before is None:
+            scoreless_before = s.scoreless_count
         rules = self.rules
         s.history.append(turn)
         if kind != "timeout":
@@ -578,7 +612,7 @@ class Game:
             or (kind == "timeout" and rules.timer.timeout_counts_as_pass)
         )
         s.pass_count = s.pass_count + 1 if counts_as_pass else 0
-        s.scoreless_count = s.scoreless_count + 1 if kind in rules.end.scoreless_turn_kinds else 0
+        s.scoreless_count = scoreless_before + 1 if kind in rules.end.scoreless_turn_kinds else 0
         end = rules.end
         active = len(self.players_left)
         if (end.all_pass_rounds and s.pass_count >= end.all_pass_rounds * active) or (
@@ -589,12 +623,12 @@ class Game:
                 not end.scoreless_turns_bag_below or len(s.bag) < end.scoreless_turns_bag_below):
             self._finish("scoreless", rules.settlement.after_scoreless)
             return
-        self._advance()
+        self._advance(turn.player)
 
-    def _advance(self) -> None:
+    def _advance(self, p: int) -> None:
+        """The next player after ``p`` who is still in the game is on turn."""
         s = self._s
         n = len(self.names)
-        p = s.to_move
         for _ in range(n):
             p = (p + 1) % n
             if not s.out[p]:
@@ -611,7 +645,7 @@ class Game:
             s.winners = left
             return
         if s.to_move == player:
-            self._advance()
+            self._advance(player)
 
     def _finish(self, reason: str, settlement: str, finisher: int | None = None) -> None:
         s = self._s
@@ -641,8 +675,3 @@ class Game:
         best = max(s.scores[p] for p in left)
         s.winners = tuple(p for p in left if s.scores[p] == best)
 
-
-def _rules_opcodes(rules: Rules) -> dict[str, str]:
-    from .formats.opcodes import rules_opcodes
-
-    return rules_opcodes(rules)

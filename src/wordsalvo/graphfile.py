@@ -1,8 +1,9 @@
 """The graph file format (``.wsg``) and the compiler's orchestration.
 
-This module uses only the standard library and receives the C wrapper module
-and the alphabet as arguments, so the package build can load it on its own
-(before the package is installed) to compile the embedded lexicons.
+This module imports only :mod:`wordsalvo.alphabet` (and through it the
+constants) and receives the C wrapper module and the alphabet as arguments, so
+the package build can load it by path (before the package is installed) to
+compile the embedded lexicons.
 See ``docs/graph-format.md`` for the format.
 
 Layout (little-endian)::
@@ -40,12 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-# The package build loads this module by path, without the package (see alphabet.py)
-try:  # pragma: no cover - trivial
-    from .errors import LexiconBuildError
-except ImportError:  # loaded outside the package
-    class LexiconBuildError(ValueError):  # type: ignore[no-redef]
-        pass
+from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
+from .errors import LexiconBuildError
 
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
@@ -53,23 +50,9 @@ HEADER_SIZE = 256
 _HEADER = struct.Struct("<8sIIIIIIII QQ 32s 8s 128s 28x I")
 assert _HEADER.size == HEADER_SIZE
 
-# Line status codes, mirrored from alphabet.LINE_* (kept literal so this module has no package imports)
-_REASONS = {
-    1: "empty line",
-    2: "contains a digit",
-    3: "contains an apostrophe",
-    4: "contains a hyphen",
-    5: "contains a dot",
-    6: "contains a space",
-    7: "contains a character outside the alphabet",
-    8: "shorter than 2 letters",
-    9: "longer than 15 letters",
-    10: "duplicate",
-    11: "not valid UTF-8",
-    12: "comment line (starts with #)",
-}
+_REASONS = LINE_REASONS
 #: lines that are not words at all and are not worth a warning
-QUIET_REASONS = {"empty line", "comment line (starts with #)"}
+QUIET_REASONS = {LINE_REASONS[LINE_EMPTY], LINE_REASONS[LINE_COMMENT]}
 
 
 def fnv1a32(data: bytes) -> int:

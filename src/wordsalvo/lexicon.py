@@ -12,6 +12,8 @@ from typing import Callable, Iterator
 from . import graphfile
 from ._core import _graph
 from .alphabet import Alphabet, get_alphabet
+from .cache import cached_graph_path
+from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
 
@@ -157,7 +159,7 @@ class Lexicon:
 
     def contains_codes(self, codes: bytes) -> bool:
         """Membership of a word given as tile codes (blank bits ignored)."""
-        return self._graph.contains(bytes(c & 0x7F for c in codes))
+        return self._graph.contains(bytes(c & LETTER_MASK for c in codes))
 
     def __len__(self) -> int:
         return self.header.word_count
@@ -203,11 +205,7 @@ def _default_lexicon(language: str) -> Lexicon:
     except (FileNotFoundError, ModuleNotFoundError):
         lex = None
     if lex is None:
-        try:
-            from .lexicon_fetch import cached_graph_path  # built on demand (German, ...)
-        except ImportError:
-            cached_graph_path = None
-        p = cached_graph_path(language) if cached_graph_path else None
+        p = cached_graph_path(language)  # built on demand (German, ...)
         if p is not None and Path(p).is_file():
             lex = Lexicon.load(p)
     if lex is None:

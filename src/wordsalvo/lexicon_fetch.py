@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .alphabet import LINE_REASONS, classify_bad_character, get_alphabet
+from .cache import CACHE_ENV, cache_dir, cached_graph_path  # re-exported: the fetch API names them
 from .errors import LexiconBuildError
 from .graphfile import file_sha256, write_atomic
 from .hunspell import ExpansionStats, HunspellUnavailableError, find_checker, read_dictionary
+from .lexicon import compile_lexicon
 
 __all__ = [
     "CACHE_ENV",
@@ -50,8 +52,6 @@ __all__ = [
     "build_word_list",
     "fetch",
 ]
-
-CACHE_ENV = "WORDSALVO_CACHE_DIR"
 
 # Drop reasons of the game filter (besides the alphabet's LINE_REASONS texts).
 DROP_REJECTED = "rejected by Hunspell"
@@ -86,24 +86,6 @@ RECIPES: dict[str, HunspellRecipe] = {
         "tr", ("tr_TR",), "hunspell-tr", "turkish",
         "LibreOffice tr_TR (Hunspell, Harun Resit Zafer)", "MPL-2.0", 1_146_750),
 }
-
-
-# --------------------------------------------------------------------------- cache
-def cache_dir() -> Path:
-    """The user's wordsalvo cache folder (not created here)."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        return Path(xdg).expanduser() / "wordsalvo"
-    return Path.home() / ".cache" / "wordsalvo"
-
-
-def cached_graph_path(lang: str) -> Path | None:
-    """The fetched graph of ``lang`` in the cache folder, or None if there is none."""
-    p = cache_dir() / f"{lang}.wsg"
-    return p if p.is_file() else None
 
 
 # --------------------------------------------------------------------------- dictionaries
@@ -320,11 +302,6 @@ def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache:
     write_atomic(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
     if words_only:
         return FetchResult(lang, rep, wl, None, "word list only (--words-only)")
-    try:
-        from .lexicon import compile_lexicon  # the C graph compiler
-    except ImportError as e:
-        return FetchResult(lang, rep, wl, None,
-                           f"the graph compiler is not available ({e}); the word list is at {wl}")
     graph = folder / f"{lang}.wsg"
     tmp = folder / f".{lang}.wsg.tmp"
     t0 = time.perf_counter()

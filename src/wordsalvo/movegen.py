@@ -4,6 +4,7 @@ the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves
 from __future__ import annotations
 
 from ._core import _movegen
+from .constants import DIM
 from .errors import PositionError, WordSalvoError
 from .leaves import Leaves, endgame_terms, tile_set_hash
 from .lexicon import Lexicon
@@ -97,7 +98,8 @@ class MoveGenerator:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
-        return MoveList(records, tiles, self.rules.alphabet, self._leave_values())
+        return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
+                        leave_values=self._leave_values())
 
     def count(self, pos: Position, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
@@ -134,7 +136,8 @@ class MoveGenerator:
             records, _equity = self._gen.best_equity(1 if n is None else n)
         else:
             records = self._gen.best(1 if n is None else n)
-        moves = MoveList(records, tiles, self.rules.alphabet, self._leave_values())
+        moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
+                         leave_values=self._leave_values())
         if n is None:
             return moves[0] if len(moves) else None
         return moves
@@ -190,6 +193,6 @@ class MoveGenerator:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
         self._load(pos, "")
-        mask, score = self._gen.cross_set(direction, row * 15 + col)
+        mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}
         return letters, score, bool(mask & 1)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ._core import _movegen
 from .alphabet import BLANK_BIT, Alphabet
-from .board import SIZE
+from .constants import ACROSS, DIM, LETTER_MASK, RACK_MAX, Direction
 from .notation import format_coordinate, format_placement_word
 
 #: the 28-byte move record of the C generator (defined next to the C struct it mirrors)
@@ -24,9 +24,6 @@ _RECORD = struct.Struct("<iHBBBBB15B2x")
 #: byte offsets of the tie-order key in a record: row .. tiles[14] (ws_move_compare's memcmp)
 _TIE_FIRST, _TIE_LAST = MOVE_DTYPE.fields["row"][1], MOVE_DTYPE.fields["tiles"][1] + 14
 assert _RECORD.size == MOVE_DTYPE.itemsize
-
-ACROSS = 0
-DOWN = 1
 
 
 class LeaveValues:
@@ -90,18 +87,19 @@ class LeaveValues:
 
 
 class Move:
-    """One tile-placement move.
+    """One tile-placement move: an immutable value (it hashes, and nothing can change it).
 
     ``tiles`` has one entry per square of the whole main word from its first
     square: the code of a new tile (with :data:`~wordsalvo.alphabet.BLANK_BIT`
-    for a blank) or 0 where the tile was already on the board.  Moves of a
-    generator with a leave table also carry ``equity`` (score + the value of the
-    tiles kept, see :mod:`wordsalvo.leaves`) and ``leave`` (the tiles kept);
-    otherwise both are None.
+    for a blank) or 0 where the tile was already on the board.  The move keeps
+    a snapshot of the board it was made for (for its notation and words) and the
+    rack size of its rule set (for :attr:`is_bingo`).  Moves of a generator with a
+    leave table also carry ``equity`` (score + the value of the tiles kept, see
+    :mod:`wordsalvo.leaves`) and ``leave`` (the tiles kept); otherwise both are None.
     """
 
-    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "equity", "_leave", "_leave_index",
-                 "_leave_values", "_board", "_alphabet")
+    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "_board", "_alphabet", "_rack_size",
+                 "_token", "equity", "_leave", "_leave_index", "_leave_values")
 
     def __init__(
         self,
@@ -112,38 +110,52 @@ class Move:
         score: int,
         board_tiles: bytes,
         alphabet: Alphabet,
-        words: tuple[tuple[str, int], ...] | None = None,
+        words: tuple[Any, ...] | None = None,
+        rack_size: int = RACK_MAX,
+        _token: object = None,
         equity: float | None = None,
         leave: str | None = None,
     ):
-        self.equity = equity
-        self._leave = leave
-        self._leave_values: LeaveValues | None = None
-        self._leave_index = 0
-        self.row = row
-        self.col = col
-        self.direction = direction
-        self.tiles = tuple(tiles)
-        self.score = score
-        self.words = words
-        self._board = bytes(board_tiles)
-        self._alphabet = alphabet
+        init = object.__setattr__
+        init(self, "equity", equity)
+        init(self, "_leave", leave)
+        init(self, "_leave_values", None)
+        init(self, "_leave_index", 0)
+        init(self, "row", row)
+        init(self, "col", col)
+        init(self, "direction", Direction(direction))
+        init(self, "tiles", tuple(tiles))
+        init(self, "score", score)
+        init(self, "words", words)
+        init(self, "_board", bytes(board_tiles))
+        init(self, "_alphabet", alphabet)
+        init(self, "_rack_size", rack_size)
+        # who made the move, for what (a game marks the moves its generator made for its
+        # current position, so playing them needs no second legality check)
+        init(self, "_token", _token)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Move cannot be changed (tried to set {name!r}); make a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Move cannot be changed (tried to delete {name!r})")
 
     @classmethod
-    def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet,
-                    leave_values: LeaveValues | None = None) -> "Move":
+    def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
+                    _token: object = None, leave_values: LeaveValues | None = None) -> "Move":
         """A Move from one record of :data:`MOVE_DTYPE` (a numpy void scalar)."""
         score, mask, row, col, direction, n, _played, *raw = _RECORD.unpack(rec.tobytes())
         tiles = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
         if leave_values is None:
-            return cls(row, col, direction, tiles, score, board_tiles, alphabet)
+            return cls(row, col, direction, tiles, score, board_tiles, alphabet, rack_size=rack_size, _token=_token)
         index = leave_values.index_of(raw[:n], mask)
         # the exact sum fits a double whenever its float32 rounding could be a tie, so
         # rounding the double sum to float32 gives the float32 sum that C makes
         equity = float(np.float32(score + leave_values.values.item(index)))
-        move = cls(row, col, direction, tiles, score, board_tiles, alphabet, equity=equity)
-        move._leave_values = leave_values  # the leave string is made when asked for
-        move._leave_index = index
+        move = cls(row, col, direction, tiles, score, board_tiles, alphabet, rack_size=rack_size, _token=_token,
+                   equity=equity)
+        object.__setattr__(move, "_leave_values", leave_values)  # the leave string is made when asked for
+        object.__setattr__(move, "_leave_index", index)
         return move
 
     @property
@@ -151,7 +163,7 @@ class Move:
         """The tiles kept on the rack (blank first, then letters in tile-code order), or
         None when the move has no equity."""
         if self._leave is None and self._leave_values is not None:
-            self._leave = self._leave_values.leave(self._leave_index, self._alphabet)
+            object.__setattr__(self, "_leave", self._leave_values.leave(self._leave_index, self._alphabet))
         return self._leave
 
     @property
@@ -160,7 +172,8 @@ class Move:
 
     @property
     def is_bingo(self) -> bool:
-        return self.tiles_played == 7
+        """Whether the move places a whole rack (the rule set's ``rack_size`` tiles)."""
+        return self.tiles_played == self._rack_size
 
     @property
     def notation(self) -> str:
@@ -174,16 +187,47 @@ class Move:
     @property
     def word(self) -> str:
         """The whole main word in uppercase."""
-        dr, dc = (0, 1) if self.direction == ACROSS else (1, 0)
+        board, table = self._board, self._alphabet.letter_table
+        at = self.row * DIM + self.col
+        step = 1 if self.direction == ACROSS else DIM
         out = []
-        for i, t in enumerate(self.tiles):
-            code = t or self._board[(self.row + dr * i) * SIZE + self.col + dc * i]
-            out.append(self._alphabet.letter(code))
+        for t in self.tiles:
+            out.append(table[t or board[at]])
+            at += step
         return "".join(out)
+
+    def formed_words(self) -> tuple[str, ...]:
+        """Every word the move forms, uppercase: the main word first, then each cross word
+        of 2+ letters in line order (as :func:`wordsalvo.placement.check_placement` lists
+        them).  A one-tile move's only word may be its cross word."""
+        board, table = self._board, self._alphabet.letter_table
+        across = self.direction == ACROSS
+        step, cross = (1, DIM) if across else (DIM, 1)
+        words = [self.word] if len(self.tiles) >= 2 else []
+        at = self.row * DIM + self.col - step
+        for t in self.tiles:
+            at += step
+            if not t:
+                continue
+            first = at % DIM if across else at - at % DIM  # the first square of the cross line
+            a = at - cross
+            while a >= first and board[a]:
+                a -= cross
+            a += cross
+            b = at + cross
+            last = first + DIM * cross
+            while b < last and board[b]:
+                b += cross
+            if b - a > cross:
+                out = []
+                for k in range(a, b, cross):
+                    out.append(table[t if k == at else board[k]])
+                words.append("".join(out))
+        return tuple(words)
 
     def squares(self) -> list[tuple[int, int, int]]:
         """The new tiles as (row, col, code with blank bit)."""
-        dr, dc = (0, 1) if self.direction == ACROSS else (1, 0)
+        dr, dc = self.direction.step
         return [(self.row + dr * i, self.col + dc * i, t) for i, t in enumerate(self.tiles) if t]
 
     def key(self) -> frozenset[tuple[int, int, int, bool]]:
@@ -196,6 +240,10 @@ class Move:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.key() == other.key() and self.score == other.score
+
+    def __reduce__(self):  # immutable: pickle through the constructor
+        return (Move, (self.row, self.col, int(self.direction), self.tiles, self.score, self._board,
+                       self._alphabet, self.words, self._rack_size, None, self.equity, self.leave))
 
     def __hash__(self) -> int:
         return hash((self.key(), self.score))
@@ -236,22 +284,30 @@ class Swap:
         return f"<Swap {self.tiles} keep={self.leave!r} equity={self.equity:.2f}>"
 
 
+
+
 class MoveList(Sequence[Move]):
     """Moves as a numpy structured array; ``Move`` objects are made on indexing."""
 
-    __slots__ = ("_records", "_board", "_alphabet", "_leave_values")
+    __slots__ = ("_records", "_board", "_alphabet", "_rack_size", "_token", "_leave_values")
 
-    def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet,
-                 leave_values: LeaveValues | None = None):
+    def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
+                 _token: object = None, leave_values: LeaveValues | None = None):
         if records.dtype != MOVE_DTYPE:
             raise TypeError(f"expected records of dtype {MOVE_DTYPE}, got {records.dtype}")
         self._records = records
         self._board = bytes(board_tiles)
         self._alphabet = alphabet
+        self._rack_size = rack_size
+        self._token = _token
         self._leave_values = leave_values
 
-    def _with(self, records: np.ndarray) -> "MoveList":
-        return MoveList(records, self._board, self._alphabet, self._leave_values)
+    def _same(self, records: np.ndarray) -> "MoveList":
+        return MoveList(records, self._board, self._alphabet, self._rack_size, self._token, self._leave_values)
+
+    def _move(self, i: int) -> Move:
+        return Move.from_record(self._records[i], self._board, self._alphabet, self._rack_size, self._token,
+                                self._leave_values)
 
     def __len__(self) -> int:
         return int(self._records.shape[0])
@@ -263,17 +319,17 @@ class MoveList(Sequence[Move]):
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
-            return self._with(self._records[i])
+            return self._same(self._records[i])
         n = len(self)
         if i < 0:
             i += n
         if not 0 <= i < n:
             raise IndexError(f"move index {i} out of range for {n} moves")
-        return Move.from_record(self._records[i], self._board, self._alphabet, self._leave_values)
+        return self._move(i)
 
     def __iter__(self) -> Iterator[Move]:
         for i in range(len(self)):
-            yield Move.from_record(self._records[i], self._board, self._alphabet, self._leave_values)
+            yield self._move(i)
 
     def to_numpy(self) -> np.ndarray:
         """The records: fields row, col, direction, length, tiles_played, score,
@@ -338,10 +394,10 @@ class MoveList(Sequence[Move]):
 
     def sorted(self, by: str = "score") -> "MoveList":
         """A copy sorted best first, by ``"score"`` or ``"equity"``."""
-        return self._with(self._records[self.order(by)])
+        return self._same(self._records[self.order(by)])
 
     def best(self, n: int = 1, by: str = "score") -> "MoveList":
-        return self._with(self._records[self.order(by)[:n]])
+        return self._same(self._records[self.order(by)[:n]])
 
     def notations(self) -> list[str]:
         return [m.notation for m in self]

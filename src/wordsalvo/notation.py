@@ -16,13 +16,14 @@ The written form (as in the reference move lists):
   of parentheses, showing the board letters (a played-through blank keeps its
   lowercase): ``AM(I)r``, ``(PEGMA)TOphYRE``, ``(I)n(T)``.
 
-Which error :func:`parse_notation` raises
------------------------------------------
-:class:`~wordsalvo.errors.NotationError` when the TEXT is wrong or does not
-describe this board:
+Parsing only reads
+--------------------
+:func:`parse_notation` raises :class:`~wordsalvo.errors.NotationError` when the
+TEXT is wrong or does not describe this board, and nothing else:
 
-* no coordinate or no word, a malformed coordinate, a row outside 1..15 or a
-  column outside A..O (the start square itself is not on the board);
+* no coordinate or no word, a malformed coordinate, a row outside the board's
+  rows or a column outside its columns (the start square itself is not on the
+  board);
 * a character that is not a letter of the alphabet;
 * parentheses that do not pair up, are nested, or are empty;
 * a letter in parentheses over an empty square, or over a tile with another
@@ -30,16 +31,10 @@ describe this board:
 * a word that is not the whole main word (a tile lies directly before its
   first or after its last letter).
 
-:class:`~wordsalvo.errors.IllegalMoveError` when the text is well formed and fits
-the board as a description, but the move it describes cannot be made:
-
-* ``OFF_BOARD``: the word runs past the edge of the board;
-* ``SQUARE_OCCUPIED``: a new letter (not in parentheses) on a square that holds
-  a tile with a DIFFERENT letter;
-* ``NO_TILES``: every letter of the word is already on the board.
-
-When both kinds of problem are present, the NotationError wins: the text is
-fixed first.  Within one kind, every problem is reported in one message.
+Whether the placement it describes can be played (the word runs off the board,
+a new letter on a square holding another letter, no new letter at all, the
+rack, the words ...) is decided by :func:`wordsalvo.placement.check_move`
+alone; every problem is reported at once there.
 """
 
 from __future__ import annotations
@@ -47,8 +42,9 @@ from __future__ import annotations
 import re
 
 from .alphabet import BLANK_BIT, Alphabet
-from .board import COLUMNS, SIZE, Board
-from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, NotationError
+from .board import Board, square_name
+from .constants import ACROSS, COLUMNS, DIM, DOWN
+from .errors import AlphabetError, NotationError
 
 __all__ = [
     "ACROSS",
@@ -59,10 +55,8 @@ __all__ = [
     "format_notation",
     "parse_coordinate",
     "parse_notation",
+    "square_name",
 ]
-
-ACROSS = 0
-DOWN = 1
 
 _ACROSS_RE = re.compile(r"^(\d+)([A-Za-z])$")
 _DOWN_RE = re.compile(r"^([A-Za-z])(\d+)$")
@@ -71,8 +65,8 @@ _DOWN_RE = re.compile(r"^([A-Za-z])(\d+)$")
 # -- formatting -------------------------------------------------------------------
 def format_coordinate(row: int, col: int, direction: int) -> str:
     """``(7, 7, ACROSS)`` -> ``'8H'``; ``(7, 7, DOWN)`` -> ``'H8'``."""
-    if not (0 <= row < SIZE and 0 <= col < SIZE):
-        raise NotationError(f"expected a square within 0..{SIZE - 1}, got ({row}, {col})")
+    if not (0 <= row < DIM and 0 <= col < DIM):
+        raise NotationError(f"expected a square within 0..{DIM - 1}, got ({row}, {col})")
     if direction == ACROSS:
         return f"{row + 1}{COLUMNS[col]}"
     if direction == DOWN:
@@ -98,15 +92,15 @@ def format_placement_word(board_tiles, alphabet: Alphabet, row: int, col: int, d
                 in_run = False
             out.append(alphabet.board_letter(code))
         else:
-            if not (0 <= r < SIZE and 0 <= c < SIZE) or not board_tiles[r * SIZE + c]:
+            if not (0 <= r < DIM and 0 <= c < DIM) or not board_tiles[r * DIM + c]:
                 raise NotationError(
-                    f"expected a board tile at square {_square(r, c)} (tile 0 means played through), "
+                    f"expected a board tile at square {square_name(r, c)} (tile 0 means played through), "
                     f"got an empty square in placement at {format_coordinate(row, col, direction)}"
                 )
             if not in_run:
                 out.append("(")
                 in_run = True
-            out.append(alphabet.board_letter(board_tiles[r * SIZE + c]))
+            out.append(alphabet.board_letter(board_tiles[r * DIM + c]))
     if in_run:
         out.append(")")
     return "".join(out)
@@ -134,8 +128,8 @@ def parse_coordinate(text: str) -> tuple[int, int, int]:
     problems = []
     row = int(number) - 1
     col = COLUMNS.find(letter.upper())
-    if not 0 <= row < SIZE:
-        problems.append(f"row 1..{SIZE}, got {number}")
+    if not 0 <= row < DIM:
+        problems.append(f"row 1..{DIM}, got {number}")
     if col < 0:
         problems.append(f"column A..{COLUMNS[-1]}, got {letter}")
     if problems:
@@ -205,8 +199,9 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
       written (use :func:`wordsalvo.placement.placement_from_squares` for the
       canonical form).
 
-    See the module docstring for which problems raise :class:`NotationError`
-    and which :class:`IllegalMoveError`.
+    Only the text is checked (see the module docstring): the placement may run
+    off the board, put a new tile on an occupied square or place none; that is
+    for :func:`wordsalvo.placement.check_move` to report.
     """
     if not isinstance(text, str):
         raise NotationError(f"expected a notation string like '8H WORD', got {type(text).__name__}")
@@ -222,79 +217,45 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
     if not letters:
         raise NotationError(f"expected at least one letter in the word, got {word!r} in {text!r}")
     alphabet = board.alphabet
-    dr, dc = (0, 1) if direction == ACROSS else (1, 0)
-    where = format_coordinate(row, col, direction)
-
-    # Off the board: the word is well formed but runs past the edge.
+    dr, dc = direction.step
     last_r, last_c = row + (len(letters) - 1) * dr, col + (len(letters) - 1) * dc
-    if last_r >= SIZE or last_c >= SIZE:
-        room = (SIZE - col) if direction == ACROSS else (SIZE - row)
-        raise IllegalMoveError(
-            f"word {word} at {where} {'across' if direction == ACROSS else 'down'} runs off the board: "
-            f"expected at most {room} letters from {_square(row, col)}, got {len(letters)}",
-            IllegalMoveReason.OFF_BOARD,
-        )
 
     notation_problems: list[str] = []
-    occupied: list[str] = []
     tiles: list[int] = []
     for i, (code, bracketed) in enumerate(letters):
         r, c = row + i * dr, col + i * dc
-        on_board = board.tiles[r * SIZE + c]
-        sq = _square(r, c)
+        on_board = board.tiles[r * DIM + c] if r < DIM and c < DIM else 0
         if bracketed:
             if not on_board:
                 notation_problems.append(
-                    f"({alphabet.board_letter(code)}) at {sq}: expected a tile on the board, got an empty square"
+                    f"({alphabet.board_letter(code)}) at {square_name(r, c)}: expected a tile on the board, "
+                    f"got an empty square"
                 )
             elif (on_board & ~BLANK_BIT) != (code & ~BLANK_BIT):
                 notation_problems.append(
-                    f"({alphabet.board_letter(code)}) at {sq}: expected the board letter "
+                    f"({alphabet.board_letter(code)}) at {square_name(r, c)}: expected the board letter "
                     f"{alphabet.board_letter(on_board)}, got {alphabet.board_letter(code)}"
                 )
             tiles.append(0)
-        elif on_board:
-            if (on_board & ~BLANK_BIT) == (code & ~BLANK_BIT):
-                tiles.append(0)  # lenient: same letter already there = played through
-            else:
-                occupied.append(
-                    f"{alphabet.board_letter(code)} at {sq}: square holds {alphabet.board_letter(on_board)}"
-                )
-                tiles.append(code)
+        elif on_board and (on_board & ~BLANK_BIT) == (code & ~BLANK_BIT):
+            tiles.append(0)  # lenient: same letter already there = played through
         else:
-            tiles.append(code)
+            tiles.append(code)  # a new tile (on an occupied or off-board square: check_move says so)
 
     # The word must be the whole main word.
     br, bc = row - dr, col - dc
-    if br >= 0 and bc >= 0 and board.tiles[br * SIZE + bc]:
+    if br >= 0 and bc >= 0 and board.tiles[br * DIM + bc]:
         notation_problems.append(
-            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[br * SIZE + bc])} "
-            f"at {_square(br, bc)} directly before the first letter"
+            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[br * DIM + bc])} "
+            f"at {square_name(br, bc)} directly before the first letter"
         )
     ar, ac = last_r + dr, last_c + dc
-    if ar < SIZE and ac < SIZE and board.tiles[ar * SIZE + ac]:
+    if ar < DIM and ac < DIM and board.tiles[ar * DIM + ac]:
         notation_problems.append(
-            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[ar * SIZE + ac])} "
-            f"at {_square(ar, ac)} directly after the last letter"
+            f"expected the whole main word, got a tile {alphabet.board_letter(board.tiles[ar * DIM + ac])} "
+            f"at {square_name(ar, ac)} directly after the last letter"
         )
-
     if notation_problems:
         raise NotationError(f"notation {text.strip()!r} does not fit the board: " + "; ".join(notation_problems))
-    if occupied:
-        raise IllegalMoveError(
-            f"{text.strip()!r} puts new tiles on occupied squares: " + "; ".join(occupied),
-            IllegalMoveReason.SQUARE_OCCUPIED,
-        )
-    if not any(tiles):
-        raise IllegalMoveError(
-            f"{text.strip()!r} places no tile: expected at least one new letter, got only letters already on the board",
-            IllegalMoveReason.NO_TILES,
-        )
     return row, col, direction, tuple(tiles)
 
-
-def _square(r: int, c: int) -> str:
-    """A square named the across way (``8H``), used in messages."""
-    if 0 <= r < SIZE and 0 <= c < SIZE:
-        return f"{r + 1}{COLUMNS[c]}"
-    return f"({r}, {c})"

@@ -31,12 +31,15 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from .alphabet import BLANK_BIT
-from .board import COLUMNS, SIZE, Board
+from .board import Board, square_name
+from .constants import ACROSS, COLUMNS, DIM, DOWN, LETTER_MASK
 from .errors import IllegalMoveError, IllegalMoveReason
+from .notation import format_coordinate
 from .rules import Rules
 
 __all__ = [
     "ACROSS",
+    "check_move",
     "DOWN",
     "FormedWord",
     "PlacementResult",
@@ -44,9 +47,6 @@ __all__ = [
     "placement_from_squares",
     "squares_from_placement",
 ]
-
-ACROSS = 0
-DOWN = 1
 
 R = IllegalMoveReason
 
@@ -65,9 +65,7 @@ class FormedWord:
     @property
     def where(self) -> str:
         """``8G across`` / ``G8 down``."""
-        if self.direction == ACROSS:
-            return f"{self.row + 1}{COLUMNS[self.col]} across"
-        return f"{COLUMNS[self.col]}{self.row + 1} down"
+        return f"{format_coordinate(self.row, self.col, self.direction)} {'across' if self.direction == ACROSS else 'down'}"
 
 
 @dataclass(frozen=True)
@@ -128,12 +126,6 @@ class _Problems:
         self.problems.append(message)
 
 
-def _sq(r: int, c: int) -> str:
-    if 0 <= r < SIZE and 0 <= c < SIZE:
-        return f"{r + 1}{COLUMNS[c]}"
-    return f"({r}, {c})"
-
-
 def _step(direction: int) -> tuple[int, int]:
     return (0, 1) if direction == ACROSS else (1, 0)
 
@@ -141,7 +133,7 @@ def _step(direction: int) -> tuple[int, int]:
 def _one_tile_direction(board: Board, r: int, c: int) -> int:
     """Rule 3: across if a tile lies directly left or right, else down."""
     t = board.tiles
-    if (c > 0 and t[r * SIZE + c - 1]) or (c < SIZE - 1 and t[r * SIZE + c + 1]):
+    if (c > 0 and t[r * DIM + c - 1]) or (c < DIM - 1 and t[r * DIM + c + 1]):
         return ACROSS
     return DOWN
 
@@ -154,7 +146,7 @@ def _word_extent(occupied: Callable[[int, int], bool], r: int, c: int, direction
         sr, sc = sr - dr, sc - dc
     n = 0
     er, ec = sr, sc
-    while er < SIZE and ec < SIZE and occupied(er, ec):
+    while er < DIM and ec < DIM and occupied(er, ec):
         n += 1
         er, ec = er + dr, ec + dc
     return sr, sc, n
@@ -197,27 +189,27 @@ def check_placement(
     # -- squares: on the board, empty, distinct -------------------------------------
     on_board = []
     for r, c, code in squares:
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{SIZE - 1}")
+        if not (0 <= r < DIM and 0 <= c < DIM):
+            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{DIM - 1}")
         else:
             on_board.append((r, c, code))
     seen: Counter[tuple[int, int]] = Counter((r, c) for r, c, _ in on_board)
     for (r, c), k in seen.items():
         if k > 1:
-            add(R.SQUARE_OCCUPIED, f"square {_sq(r, c)} gets {k} new tiles, expected one")
+            add(R.SQUARE_OCCUPIED, f"square {square_name(r, c)} gets {k} new tiles, expected one")
     for r, c, code in on_board:
-        if tiles[r * SIZE + c]:
+        if tiles[r * DIM + c]:
             add(R.SQUARE_OCCUPIED,
-                f"{_letter(alphabet, code)} at {_sq(r, c)}: expected an empty square, "
-                f"got {alphabet.board_letter(tiles[r * SIZE + c])}")
+                f"{_letter(alphabet, code)} at {square_name(r, c)}: expected an empty square, "
+                f"got {alphabet.board_letter(tiles[r * DIM + c])}")
 
     # -- rack ------------------------------------------------------------------------
     need: Counter[int] = Counter()
     for r, c, code in squares:
         letter = code & ~BLANK_BIT
-        if not 1 <= letter <= n_letters or code & ~(BLANK_BIT | 0x7F):
+        if not 1 <= letter <= n_letters or code & ~(BLANK_BIT | LETTER_MASK):
             add(R.TILE_NOT_ON_RACK,
-                f"tile code {code} at {_sq(r, c)} is not a tile of alphabet {alphabet.name!r} "
+                f"tile code {code} at {square_name(r, c)} is not a tile of alphabet {alphabet.name!r} "
                 f"(expected 1..{n_letters}, bit 7 for a blank)")
             continue
         need[0 if code & BLANK_BIT else letter] += 1
@@ -246,27 +238,27 @@ def check_placement(
             if direction == ACROSS:
                 r0 = next(iter(rows))
                 empty = [c for c in range(min(cols), max(cols) + 1)
-                         if (r0, c) not in new_at and not tiles[r0 * SIZE + c]]
-                gaps = [_sq(r0, c) for c in empty]
+                         if (r0, c) not in new_at and not tiles[r0 * DIM + c]]
+                gaps = [square_name(r0, c) for c in empty]
             else:
                 c0 = next(iter(cols))
                 empty = [r for r in range(min(rows), max(rows) + 1)
-                         if (r, c0) not in new_at and not tiles[r * SIZE + c0]]
-                gaps = [_sq(r, c0) for r in empty]
+                         if (r, c0) not in new_at and not tiles[r * DIM + c0]]
+                gaps = [square_name(r, c0) for r in empty]
             if gaps:
                 gap = True
                 add(R.GAP, f"expected no empty square between the new tiles, got empty {', '.join(gaps)}")
 
     # -- first move / connection ---------------------------------------------------------
     if first_move:
-        sr, sc = divmod(rules.start_square, SIZE)
+        sr, sc = divmod(rules.start_square, DIM)
         if (sr, sc) not in new_at:
-            add(R.CENTRE_NOT_COVERED, f"the first move must cover the start square {_sq(sr, sc)}")
+            add(R.CENTRE_NOT_COVERED, f"the first move must cover the start square {square_name(sr, sc)}")
         if len(squares) == 1:
             add(R.FIRST_MOVE_ONE_TILE, "the first move must place at least 2 tiles, got 1")
     elif on_board:
         touches = any(
-            0 <= r + dr < SIZE and 0 <= c + dc < SIZE and tiles[(r + dr) * SIZE + c + dc]
+            0 <= r + dr < DIM and 0 <= c + dc < DIM and tiles[(r + dr) * DIM + c + dc]
             for r, c, _ in on_board
             for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
         )
@@ -277,15 +269,15 @@ def check_placement(
     if direction is None or gap or R.OFF_BOARD in reasons or R.SQUARE_OCCUPIED in reasons:
         return PlacementResult(tuple(reasons), tuple(problems), tiles_played=len(squares))
     if R.TILE_NOT_ON_RACK in reasons and any(
-        not 1 <= (code & ~BLANK_BIT) <= n_letters or code & ~(BLANK_BIT | 0x7F) for code in new_at.values()
+        not 1 <= (code & ~BLANK_BIT) <= n_letters or code & ~(BLANK_BIT | LETTER_MASK) for code in new_at.values()
     ):
         return PlacementResult(tuple(reasons), tuple(problems), tiles_played=len(squares))
 
     def occupied(r: int, c: int) -> bool:
-        return (r, c) in new_at or bool(tiles[r * SIZE + c])
+        return (r, c) in new_at or bool(tiles[r * DIM + c])
 
     def code_at(r: int, c: int) -> int:
-        return new_at.get((r, c)) or tiles[r * SIZE + c]
+        return new_at.get((r, c)) or tiles[r * DIM + c]
 
     lm, wm, values = rules.letter_multipliers, rules.word_multipliers, rules.tile_values
 
@@ -300,7 +292,7 @@ def check_placement(
             letters.append(alphabet.letter(code))
             value = 0 if code & BLANK_BIT else values[code]
             if (r, c) in new_at:
-                idx = r * SIZE + c
+                idx = r * DIM + c
                 total += value * lm[idx]
                 multiplier *= wm[idx]
             else:
@@ -318,7 +310,7 @@ def check_placement(
         if wl >= 2:
             words.append(make_word(wr, wc, wl, cross, False))
     if not words:
-        add(R.WORD_TOO_SHORT, f"expected a word of 2+ letters, got a lone tile at {_sq(r0, c0)}")
+        add(R.WORD_TOO_SHORT, f"expected a word of 2+ letters, got a lone tile at {square_name(r0, c0)}")
     # The placement tuple of the main word (a lone tile: its own one-letter "word").
     dr, dc = _step(direction)
     main_tiles = tuple(
@@ -338,7 +330,7 @@ def check_placement(
 
     n_new = len(squares)
     bingo = rules.bingo_bonus if n_new == rules.rack_size else 0
-    star = sum(rules.square_bonus[r * SIZE + c] for r, c in new_at)
+    star = sum(rules.square_bonus[r * DIM + c] for r, c in new_at)
     return PlacementResult(
         tuple(reasons), tuple(problems), tuple(invalid), tuple(words),
         sum(w.score for w in words), bingo, star, n_new, placement,
@@ -362,12 +354,12 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
         add(R.NO_TILES, "expected at least one new tile, got none")
     new_at: dict[tuple[int, int], int] = {}
     for r, c, code in squares:
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{SIZE - 1}")
+        if not (0 <= r < DIM and 0 <= c < DIM):
+            add(R.OFF_BOARD, f"tile at ({r}, {c}) is off the board: expected row and column 0..{DIM - 1}")
         elif (r, c) in new_at:
-            add(R.SQUARE_OCCUPIED, f"square {_sq(r, c)} gets more than one new tile")
-        elif board.tiles[r * SIZE + c]:
-            add(R.SQUARE_OCCUPIED, f"square {_sq(r, c)} already holds {board.letter_at(r, c)}")
+            add(R.SQUARE_OCCUPIED, f"square {square_name(r, c)} gets more than one new tile")
+        elif board.tiles[r * DIM + c]:
+            add(R.SQUARE_OCCUPIED, f"square {square_name(r, c)} already holds {board.letter_at(r, c)}")
         else:
             new_at[(r, c)] = code
     rows = {r for r, _ in new_at}
@@ -384,7 +376,7 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
         direction = ACROSS if len(rows) == 1 else DOWN
 
     def occupied(r: int, c: int) -> bool:
-        return (r, c) in new_at or bool(board.tiles[r * SIZE + c])
+        return (r, c) in new_at or bool(board.tiles[r * DIM + c])
 
     r0, c0 = min(new_at)
     sr, sc, length = _word_extent(occupied, r0, c0, direction)
@@ -394,7 +386,7 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
     if missing:
         r1, c1 = max(new_at)
         empty = [
-            _sq(r, c)
+            square_name(r, c)
             for r, c in ((r0 + i * dr, c0 + i * dc) for i in range(max(r1 - r0, c1 - c0) + 1))
             if not occupied(r, c)
         ]
@@ -404,41 +396,80 @@ def placement_from_squares(board: Board, squares: Iterable[tuple[int, int, int]]
     return sr, sc, direction, tuple(new_at.get((sr + i * dr, sc + i * dc), 0) for i in range(length))
 
 
+def _placement_squares(board: Board, row: int, col: int, direction: int, tiles: Sequence[int],
+                       found: "_Problems") -> list[tuple[int, int, int]]:
+    """The new tiles of a placement tuple; every problem goes to ``found``."""
+    add = found.add
+    if direction not in (ACROSS, DOWN):
+        add(R.NOT_IN_ONE_LINE, f"expected direction 0 (across) or 1 (down), got {direction!r}")
+        return []
+    dr, dc = _step(direction)
+    out: list[tuple[int, int, int]] = []
+    room = (DIM - col) if direction == ACROSS else (DIM - row)
+    if not (0 <= row < DIM and 0 <= col < DIM):
+        add(R.OFF_BOARD, f"the placement starts off the board at ({row}, {col})")
+        return []
+    if len(tiles) > room:
+        add(R.OFF_BOARD, f"the word runs off the board: expected at most {room} letters from "
+                         f"{square_name(row, col)} {'across' if direction == ACROSS else 'down'}, "
+                         f"got {len(tiles)}")
+    alphabet = board.alphabet
+    for i, code in enumerate(tiles[:room]):
+        r, c = row + i * dr, col + i * dc
+        there = board.tiles[r * DIM + c]
+        if code:
+            if there:
+                add(R.SQUARE_OCCUPIED, f"{_letter(alphabet, code)} at {square_name(r, c)}: expected an empty "
+                                       f"square, got {board.letter_at(r, c)}")
+            out.append((r, c, int(code)))
+        elif not there:
+            add(R.GAP, f"played-through square {square_name(r, c)}: expected a tile on the board, got an empty square")
+    if not any(tiles) and not found.reasons:
+        add(R.NO_TILES, "expected at least one new tile, got only tiles already on the board")
+    return out
+
+
 def squares_from_placement(
     board: Board, row: int, col: int, direction: int, tiles: Sequence[int]
 ) -> list[tuple[int, int, int]]:
     """The new tiles ``[(row, col, code), ...]`` of a placement tuple (the inverse of
     :func:`placement_from_squares`).
 
-    Checks the placement against the board and reports every problem at once:
-    a square off the board (``OFF_BOARD``), a new tile on an occupied square
-    (``SQUARE_OCCUPIED``), a ``0`` (played through) on an empty square
-    (``GAP``), no new tile at all (``NO_TILES``).
+    Checks the placement against the board and reports every problem at once
+    (raising :class:`IllegalMoveError`): a word running off the board
+    (``OFF_BOARD``), a new tile on an occupied square (``SQUARE_OCCUPIED``), a
+    ``0`` (played through) on an empty square (``GAP``), no new tile at all
+    (``NO_TILES``).
     """
-    if direction not in (ACROSS, DOWN):
-        raise IllegalMoveError(f"expected direction 0 (across) or 1 (down), got {direction!r}", R.NOT_IN_ONE_LINE)
-    dr, dc = _step(direction)
-    out: list[tuple[int, int, int]] = []
     found = _Problems()
-    reasons, problems, add = found.reasons, found.problems, found.add
-
-    for i, code in enumerate(tiles):
-        r, c = row + i * dr, col + i * dc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            add(R.OFF_BOARD, f"letter {i + 1} of the placement at ({r}, {c}) is off the board")
-            continue
-        there = board.tiles[r * SIZE + c]
-        if code:
-            if there:
-                add(R.SQUARE_OCCUPIED, f"new tile at {_sq(r, c)}: expected an empty square, got {board.letter_at(r, c)}")
-            out.append((r, c, int(code)))
-        elif not there:
-            add(R.GAP, f"played-through square {_sq(r, c)}: expected a tile on the board, got an empty square")
-    if not out and not reasons:
-        add(R.NO_TILES, "expected at least one new tile, got none")
-    if reasons:
-        raise IllegalMoveError("bad placement: " + "; ".join(problems), reasons[0], reasons=reasons)
+    out = _placement_squares(board, row, col, direction, tiles, found)
+    if found.reasons:
+        raise IllegalMoveError("bad placement: " + "; ".join(found.problems), found.reasons[0],
+                               reasons=found.reasons)
     return out
+
+
+def check_move(
+    board: Board,
+    rules: Rules,
+    rack_counts: Sequence[int],
+    placement: tuple[int, int, int, Sequence[int]],
+    is_word: Callable[[str], bool],
+) -> PlacementResult:
+    """THE legality check of a move given as a placement tuple ``(row, col, direction,
+    tiles)`` (what :func:`wordsalvo.notation.parse_notation` and the generator give):
+    whether its squares can take it (on the board, empty where a tile is new, on a
+    tile where it is played through, at least one new tile), then everything
+    :func:`check_placement` checks.  Every problem is reported in the result; it
+    never raises for an illegal move.  ``Game.preview``/``play``,
+    ``MoveGenerator.validate``, :mod:`wordsalvo.validate` and the command line all
+    come here."""
+    row, col, direction, tiles = placement
+    found = _Problems()
+    squares = _placement_squares(board, row, col, direction, tiles, found)
+    if found.reasons:
+        return PlacementResult(tuple(found.reasons), tuple(found.problems), tiles_played=len(squares))
+    return check_placement(board, rules, rack_counts, squares, is_word)
 
 
 def _letter(alphabet, code: int) -> str:

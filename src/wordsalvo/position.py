@@ -1,23 +1,36 @@
-"""A position: board, racks (player on turn first), scores, scoreless-turn count."""
+"""A position: board, racks, scores, the player on turn, the scoreless-turn count.
+
+:meth:`Position.play` is the one place where a move changes a board, a rack and
+a score; :meth:`Position.undo` takes the last change back exactly (board,
+racks, scores, player on turn, scoreless count), from a stack of what each
+change replaced (python-chess ``Board.push`` / ``Board.pop``).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from typing import TYPE_CHECKING
+
 from .alphabet import BLANK_BIT
-from .board import SIZE, Board
-from .errors import AlphabetError, PositionError
+from .board import Board, square_name
+from .constants import DIM, LETTER_MASK
+from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, PositionError
 from .rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .moves import Move
 
 
 class Position:
     """Everything a move generator needs, and what a CGP line holds.
 
-    ``racks[0]`` is the rack of the player on turn, written as letters with ``?``
-    for a blank.  ``opcodes`` keeps the CGP opcodes (``lex CSW24;`` ...) in order.
+    ``racks`` and ``scores`` are in player order; ``racks[to_move]`` is the rack
+    of the player on turn (0 unless given), written as letters with ``?`` for a
+    blank.  ``opcodes`` keeps the CGP opcodes (``lex CSW24;`` ...) in order.
     """
 
-    __slots__ = ("rules", "board", "racks", "scores", "scoreless_turns", "opcodes")
+    __slots__ = ("rules", "board", "racks", "scores", "scoreless_turns", "opcodes", "to_move", "_stack")
 
     def __init__(
         self,
@@ -27,6 +40,7 @@ class Position:
         scores: list[int] | tuple[int, ...] | None = None,
         scoreless_turns: int = 0,
         opcodes: dict[str, str] | None = None,
+        to_move: int = 0,
     ):
         self.rules = rules
         self.board = board if board is not None else Board(rules.alphabet)
@@ -40,42 +54,137 @@ class Position:
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
         self.scoreless_turns = scoreless_turns
         self.opcodes = dict(opcodes or {})
+        if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < len(self.racks):
+            raise PositionError(f"to_move: expected a player index 0..{len(self.racks) - 1}, got {to_move!r}")
+        self.to_move = to_move
+        #: what each play / pass / swap replaced, for undo:
+        #: (new squares, player, rack, score, scoreless_turns, to_move) before the change
+        self._stack: list[tuple[tuple[int, ...], int, str, int, int, int]] = []
 
     # -- constructors -------------------------------------------------------------
     @classmethod
     def empty(cls, rules: Rules, rack: str = "") -> "Position":
         return cls(rules, Board(rules.alphabet), [rack, ""], [0, 0])
 
-    @classmethod
-    def from_cgp(cls, line: str, rules: Rules | None = None, check_tiles: bool = True) -> "Position":
-        from .formats.cgp import parse_cgp
-
-        return parse_cgp(line, rules=rules, check_tiles=check_tiles)
-
-    def to_cgp(self) -> str:
-        from .formats.cgp import format_cgp
-
-        return format_cgp(self)
-
     # -- racks ----------------------------------------------------------------------
     @property
     def rack(self) -> str:
-        return self.racks[0]
+        """The rack of the player on turn."""
+        return self.racks[self.to_move]
 
     def rack_counts(self, rack: str | None = None) -> bytes:
         """33 counts indexed by tile code ([0] = blanks) of the rack on turn (or ``rack``)."""
-        return rack_counts(self.rules, self.racks[0] if rack is None else rack)
+        return rack_counts(self.rules, self.racks[self.to_move] if rack is None else rack)
+
+    def sort_rack(self, letters: str | list[str]) -> str:
+        """``letters`` in the order racks are written: the alphabet's order, blanks (``?``) last."""
+        return sort_rack(self.rules, letters)
+
+    # -- changes ---------------------------------------------------------------------
+    def play(self, move: "Move", drawn: str = "") -> None:
+        """The player on turn plays ``move``: its new tiles go on the board and leave the
+        rack, ``drawn`` (tiles from the bag) joins the rack, ``move.score`` is added to
+        the player's score, the scoreless count is reset (a zero-score play adds one),
+        and the next player is on turn.
+
+        The move is trusted to be legal and scored for this position (the generator's
+        moves, or a move :func:`wordsalvo.placement.check_placement` accepted); only what
+        would corrupt the position is checked, before anything changes: a new tile on an
+        occupied square or off the board, a tile not on the rack, a rack that would
+        overflow.  Those raise :class:`~wordsalvo.IllegalMoveError` / PositionError.
+        """
+        tiles = self.board.tiles
+        player = self.to_move
+        rack = self.racks[player]
+        left = list(rack)
+        letters = self.rules.alphabet.letters
+        placed = []
+        dr, dc = (0, 1) if move.direction == 0 else (1, 0)
+        r, c = move.row, move.col
+        for code in move.tiles:
+            if code:
+                if not (0 <= r < DIM and 0 <= c < DIM):
+                    raise IllegalMoveError(f"{move.notation}: a new tile at ({r}, {c}) is off the board",
+                                           IllegalMoveReason.OFF_BOARD)
+                i = r * DIM + c
+                if tiles[i]:
+                    raise IllegalMoveError(f"{move.notation}: square {square_name(r, c)} is not empty",
+                                           IllegalMoveReason.SQUARE_OCCUPIED)
+                ch = "?" if code & BLANK_BIT else letters[(code & LETTER_MASK) - 1]
+                try:
+                    left.remove(ch)
+                except ValueError:
+                    raise IllegalMoveError(f"{move.notation}: {ch} is not on the rack {rack!r}",
+                                           IllegalMoveReason.TILE_NOT_ON_RACK) from None
+                placed.append(i)
+                placed.append(code)
+            r += dr
+            c += dc
+        if not placed:
+            raise IllegalMoveError(f"{move.notation}: expected at least one new tile, got none",
+                                   IllegalMoveReason.NO_TILES)
+        if len(left) + len(drawn) > self.rules.rack_size:
+            raise PositionError(f"drawn tiles {drawn!r}: the rack would hold {len(left) + len(drawn)} tiles, "
+                                f"expected at most {self.rules.rack_size}")
+        self._stack.append((tuple(placed), player, rack, self.scores[player], self.scoreless_turns, player))
+        for k in range(0, len(placed), 2):
+            tiles[placed[k]] = placed[k + 1]
+        self.racks[player] = sort_rack(self.rules, left + list(drawn)) if drawn else "".join(left)
+        self.scores[player] += move.score
+        self.scoreless_turns = 0 if move.score else self.scoreless_turns + 1
+        self.to_move = (player + 1) % len(self.racks)
+
+    def pass_turn(self) -> None:
+        """The player on turn passes: the scoreless count grows by one, the next player is on turn."""
+        player = self.to_move
+        self._stack.append(((), player, self.racks[player], self.scores[player], self.scoreless_turns, player))
+        self.scoreless_turns += 1
+        self.to_move = (player + 1) % len(self.racks)
+
+    def swap(self, tiles: str, drawn: str) -> None:
+        """The player on turn puts ``tiles`` back and takes ``drawn`` (the bag is the caller's):
+        a scoreless turn, then the next player is on turn."""
+        player = self.to_move
+        rack = self.racks[player]
+        left = Counter(rack)
+        left.subtract(tiles)
+        if any(n < 0 for n in left.values()):
+            raise PositionError(f"swap: expected tiles from the rack {rack!r}, got {tiles!r}")
+        new = sort_rack(self.rules, list(left.elements()) + list(drawn))
+        rack_counts(self.rules, new, where="rack after the swap")
+        self._stack.append(((), player, rack, self.scores[player], self.scoreless_turns, player))
+        self.racks[player] = new
+        self.scoreless_turns += 1
+        self.to_move = (player + 1) % len(self.racks)
+
+    def undo(self) -> None:
+        """Take back the last :meth:`play`, :meth:`pass_turn` or :meth:`swap` exactly."""
+        if not self._stack:
+            raise PositionError("undo: expected a play, pass or swap to take back, got none")
+        placed, player, rack, score, scoreless, to_move = self._stack.pop()
+        tiles = self.board.tiles
+        for k in range(0, len(placed), 2):
+            tiles[placed[k]] = 0
+        self.racks[player] = rack
+        self.scores[player] = score
+        self.scoreless_turns = scoreless
+        self.to_move = to_move
+
+    @property
+    def ply(self) -> int:
+        """How many changes :meth:`undo` can take back."""
+        return len(self._stack)
 
     # -- tiles ----------------------------------------------------------------------
     def unseen(self) -> Counter[str]:
         """Tiles not on the board and not on the rack on turn (bag + opponents' racks)."""
         c = Counter(self.rules.distribution())
         c.subtract(self._board_tiles())
-        c.subtract(self.racks[0])
+        c.subtract(self.racks[self.to_move])
         return +c
 
     def bag_count(self) -> int:
-        return sum(self.unseen().values()) - sum(len(r) for r in self.racks[1:])
+        return sum(self.unseen().values()) - sum(len(r) for i, r in enumerate(self.racks) if i != self.to_move)
 
     def _board_tiles(self) -> Counter[str]:
         c: Counter[str] = Counter()
@@ -100,11 +209,27 @@ class Position:
             )
 
     def copy(self) -> "Position":
-        return Position(self.rules, self.board.copy(), list(self.racks), list(self.scores),
-                        self.scoreless_turns, dict(self.opcodes))
+        """An independent copy, undo stack included."""
+        pos = Position(self.rules, self.board.copy(), list(self.racks), list(self.scores),
+                       self.scoreless_turns, dict(self.opcodes), self.to_move)
+        pos._stack = list(self._stack)
+        return pos
+
+    def rotated(self) -> "Position":
+        """A copy with the player on turn first (``to_move`` 0), as a CGP line writes it;
+        no undo stack."""
+        k = self.to_move
+        return Position(self.rules, self.board.copy(), self.racks[k:] + self.racks[:k],
+                        self.scores[k:] + self.scores[:k], self.scoreless_turns, dict(self.opcodes))
 
     def __repr__(self) -> str:
-        return f"Position.from_cgp({self.to_cgp()!r})"
+        return (f"<Position {self.rules.name} {self.board.tile_count} tiles, racks {'/'.join(self.racks)}, "
+                f"scores {'/'.join(map(str, self.scores))}>")
+
+
+def sort_rack(rules: Rules, letters: str | list[str]) -> str:
+    """``letters`` in the alphabet's order, blanks (``?``) last."""
+    return rules.alphabet.sort_rack(letters)
 
 
 def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
@@ -126,4 +251,4 @@ def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
     return bytes(counts)
 
 
-__all__ = ["Position", "rack_counts", "SIZE"]
+__all__ = ["Position", "rack_counts", "sort_rack"]

@@ -21,6 +21,7 @@ from typing import Any
 
 from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
+from .constants import CENTRE, DIM, RACK_MAX, SQUARES
 from .errors import RulesError
 from .rules_schema import (
     RANDOM_MODES,
@@ -37,8 +38,6 @@ from .rules_schema import (
     parse_section,
 )
 
-SIZE = 15
-SQUARES = SIZE * SIZE
 
 #: layout symbols: (letter multiplier, word multiplier)
 PREMIUM_SYMBOLS = {
@@ -66,15 +65,18 @@ class Rules:
     layout: tuple[str, ...]
     #: letter -> (count, value); the blank is "?"
     tiles: dict[str, tuple[int, int]]
-    rack_size: int = 7
+    rack_size: int = RACK_MAX
     bingo_bonus: int = 50
-    centre: tuple[int, int] = (7, 7)
+    centre: tuple[int, int] = CENTRE
     star_squares: tuple[tuple[int, int], ...] = ()
     star_bonus: int = 25
     description: str = ""
     board_seed: int | None = None
     #: everything else of the file (swap, end, settlement, players, timers, ...)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: where the rules came from: ``preset NAME``, a file path, ``<string>`` / ``<dict>``,
+    #: or ``""`` for rules changed after reading (:meth:`with_layout`); the repr says it
+    origin: str = ""
 
     # -- derived data for the C core --------------------------------------------
     def __post_init__(self) -> None:
@@ -89,12 +91,12 @@ class Rules:
         wm = bytearray(SQUARES)
         for r, row in enumerate(self.layout):
             for c, sym in enumerate(row):
-                lm[r * SIZE + c], wm[r * SIZE + c] = PREMIUM_SYMBOLS[sym]
+                lm[r * DIM + c], wm[r * DIM + c] = PREMIUM_SYMBOLS[sym]
         object.__setattr__(self, "letter_multipliers", bytes(lm))
         object.__setattr__(self, "word_multipliers", bytes(wm))
         bonus = [0] * SQUARES
         for r, c in self.star_squares:
-            bonus[r * SIZE + c] = self.star_bonus
+            bonus[r * DIM + c] = self.star_bonus
         object.__setattr__(self, "square_bonus", tuple(bonus))
         values = [0] * (self.alphabet.size + 1)
         for letter, (_count, value) in self.tiles.items():
@@ -133,7 +135,7 @@ class Rules:
 
     @property
     def start_square(self) -> int:
-        return self.centre[0] * SIZE + self.centre[1]
+        return self.centre[0] * DIM + self.centre[1]
 
     @property
     def tile_count(self) -> int:
@@ -225,11 +227,11 @@ class Rules:
         layout: tuple[str, ...] = ()
         layout_text = board.get("layout")
         if not isinstance(layout_text, str):
-            problems.append(f"'board.layout': expected {SIZE} lines of {SIZE} symbols, got {layout_text!r}")
+            problems.append(f"'board.layout': expected {DIM} lines of {DIM} symbols, got {layout_text!r}")
         else:
             layout = tuple(r.replace(" ", "") for r in layout_text.strip().splitlines() if r.strip())
-        centre = _square(board.get("centre", [7, 7]), "'board.centre'", problems)
-        kwargs["centre"] = centre if centre is not None else (7, 7)
+        centre = _square(board.get("centre", list(CENTRE)), "'board.centre'", problems)
+        kwargs["centre"] = centre if centre is not None else CENTRE
         stars = _squares(board.get("star_squares", []), "'board.star_squares'", problems)
         kwargs["star_squares"] = stars
         if "star_bonus" in board:
@@ -269,7 +271,7 @@ class Rules:
             problems.extend(section_problems)
 
         # the checks the constructor runs, on what could be read
-        rack_size = kwargs.get("rack_size", 7)
+        rack_size = kwargs.get("rack_size", RACK_MAX)
         problems.extend(_check_values(
             layout=layout if isinstance(layout_text, str) else None, centre=kwargs["centre"], star_squares=stars,
             star_bonus=kwargs.get("star_bonus", 25), rack_size=rack_size,
@@ -308,7 +310,7 @@ class Rules:
         try:
             return cls(
                 name=name, alphabet=alphabet, layout=layout, tiles=tiles,
-                board_seed=board_seed, extra=data | {"board": board}, **kwargs,
+                board_seed=board_seed, extra=data | {"board": board}, origin=source, **kwargs,
             )
         except RulesError as e:
             raise RulesError(_problem_message(source, e.problems), e.problems) from None
@@ -322,11 +324,21 @@ class Rules:
             description=self.description, board_seed=self.board_seed, extra=self.extra,
         )
         fields.update(changes)
+        same = layout == self.layout and all(getattr(self, k) == v for k, v in changes.items())
+        fields["origin"] = self.origin if same else ""
         return Rules(**fields)
 
     def __repr__(self) -> str:
+        """Valid Python that gives these rules again where there is such a call
+        (``Rules.preset(...)``, ``Rules.load(...)``); else a description."""
         seed = f", board_seed={self.board_seed}" if self.board_seed is not None else ""
-        return f"Rules.preset({self.name!r}{seed})"
+        if self.origin == f"preset {self.name}":
+            return f"Rules.preset({self.name!r}{seed})"
+        if self.origin and not self.origin.startswith(("<", "preset ")):
+            return f"Rules.load({self.origin!r}{seed})"
+        where = self.origin or "changed after reading"
+        return (f"<Rules {self.name!r} ({where}): alphabet {self.alphabet.name}, rack {self.rack_size}, "
+                f"{len(self.star_squares)} star squares>")
 
 
 def _problem_message(where: str, problems: list[str]) -> str:
@@ -336,10 +348,10 @@ def _problem_message(where: str, problems: list[str]) -> str:
 def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:
     if (
         isinstance(v, (list, tuple)) and len(v) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < SIZE for x in v)
+        and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < DIM for x in v)
     ):
         return (v[0], v[1])
-    problems.append(f"{where}: expected [row, col] with 0-based numbers 0..{SIZE - 1}, got {v!r}")
+    problems.append(f"{where}: expected [row, col] with 0-based numbers 0..{DIM - 1}, got {v!r}")
     return None
 
 
@@ -377,13 +389,13 @@ def _check_values(
     the board, tiles for exactly the letters of the alphabet, sane numbers.
     """
     p: list[str] = []
-    centre_ok = isinstance(centre, tuple) and len(centre) == 2 and all(_is_int(x) and 0 <= x < SIZE for x in centre)
+    centre_ok = isinstance(centre, tuple) and len(centre) == 2 and all(_is_int(x) and 0 <= x < DIM for x in centre)
     if not centre_ok:
-        p.append(f"'board.centre': expected [row, col] within 0..{SIZE - 1}, got {centre!r}")
+        p.append(f"'board.centre': expected [row, col] within 0..{DIM - 1}, got {centre!r}")
     if layout is not None:
-        if len(layout) != SIZE or any(len(row) != SIZE for row in layout):
-            lengths = [f"row {i + 1}: {len(row)}" for i, row in enumerate(layout) if len(row) != SIZE]
-            p.append(f"'board.layout': expected {SIZE} rows of {SIZE} symbols, got {len(layout)} rows"
+        if len(layout) != DIM or any(len(row) != DIM for row in layout):
+            lengths = [f"row {i + 1}: {len(row)}" for i, row in enumerate(layout) if len(row) != DIM]
+            p.append(f"'board.layout': expected {DIM} rows of {DIM} symbols, got {len(layout)} rows"
                      + (f" ({', '.join(lengths)})" if lengths else ""))
         for i, row in enumerate(layout):
             for j, sym in enumerate(row):
@@ -394,16 +406,16 @@ def _check_values(
                     p.append(f"'board.layout' row {i + 1}, column {j + 1}: '*' marks the centre, "
                              f"but the centre is row {centre[0] + 1}, column {centre[1] + 1}")
     for s in star_squares:
-        if not (isinstance(s, tuple) and len(s) == 2 and all(_is_int(x) and 0 <= x < SIZE for x in s)):
-            p.append(f"'board.star_squares': expected [row, col] pairs within 0..{SIZE - 1}, got {s!r}")
-        elif layout is not None and len(layout) == SIZE and all(len(row) == SIZE for row in layout):
+        if not (isinstance(s, tuple) and len(s) == 2 and all(_is_int(x) and 0 <= x < DIM for x in s)):
+            p.append(f"'board.star_squares': expected [row, col] pairs within 0..{DIM - 1}, got {s!r}")
+        elif layout is not None and len(layout) == DIM and all(len(row) == DIM for row in layout):
             if layout[s[0]][s[1]] != "." or (centre_ok and s == centre):
                 p.append(f"'board.star_squares': expected a plain square, got {list(s)} "
                          f"({'the centre' if s == centre else repr(layout[s[0]][s[1]])})")
     if not _is_int(star_bonus) or not 0 <= star_bonus <= 1000:
         p.append(f"'board.star_bonus': expected a whole number 0..1000, got {star_bonus!r}")
-    if not _is_int(rack_size) or not 1 <= rack_size <= 7:
-        p.append(f"'rack_size': expected 1..7, got {rack_size!r}")
+    if not _is_int(rack_size) or not 1 <= rack_size <= RACK_MAX:
+        p.append(f"'rack_size': expected 1..{RACK_MAX}, got {rack_size!r}")
     if not _is_int(bingo_bonus) or not 0 <= bingo_bonus <= 1000:
         p.append(f"'bingo_bonus': expected 0..1000, got {bingo_bonus!r}")
     if tiles is not None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import LexiconFormatError, PositionError, RulesError
 from ..lexicon import Lexicon
+from ..formats.cgp import parse_cgp
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
@@ -111,7 +112,7 @@ def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Positi
         if not 0 <= line < len(lines):
             raise PositionError(f"{origin}: expected a position index 0..{len(lines) - 1}, got {line}")
         text = lines[line]
-    return Position.from_cgp(text, rules=rules)
+    return parse_cgp(text, rules=rules)
 
 
 def apply_rack(pos: Position, rack: str | None) -> Position:

@@ -59,7 +59,7 @@ def use_colour(mode: str, stream=None) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..boards import render_ansi, render_plain
+    from ..render.premiums import render_ansi, render_plain
 
     seed = args.seed
     if seed is None and args.random:

@@ -28,11 +28,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
+from ..constants import DIM
 from ..errors import IllegalMoveReason, LexiconFormatError, NotationError, WordSalvoError
+from ..formats.gcg import to_gcg
 from ..game import Game
 from ..graphfile import write_atomic
 from ..opponent import LEVELS, Opponent
-from ..terminal import (
+from ..render.terminal import (
     changed_squares,
     describe_turn,
     render_board,
@@ -280,7 +282,7 @@ class TerminalGame:
             panel.append("last turns:")
             panel += ["  " + describe_turn(t, game.names, show_swapped=self.humans[t.player]) for t in recent]
         self.say()
-        for line in side_by_side(board, panel, width=4 + 3 * 15, gap=3):
+        for line in side_by_side(board, panel, width=4 + 3 * DIM, gap=3):
             self.say(line)
         self.say(render_legend(game.rules, colour=self.colour))
         self.say()
@@ -467,7 +469,7 @@ class TerminalGame:
                 if again not in ("y", "yes"):
                     continue
             try:
-                write_atomic(path, self.game.to_gcg().encode("utf-8"))
+                write_atomic(path, to_gcg(self.game).encode("utf-8"))
             except OSError as e:
                 self.say(f"cannot write {path}: {e.strerror or e}; try another name")
                 continue

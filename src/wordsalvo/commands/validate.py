@@ -49,7 +49,7 @@ def run(args) -> int:
         result.raise_if_illegal()
     except IllegalMoveError as e:
         message = str(e)
-        for prefix in ("illegal move: ", "no placement: ", "bad placement: "):
+        for prefix in ("illegal move: ",):
             if message.startswith(prefix):
                 message = message[len(prefix):]
         lines = [f"illegal: {message}", "reasons: " + ", ".join(r.name for r in e.reasons)]

@@ -14,10 +14,12 @@
 from __future__ import annotations
 
 from ..alphabet import BLANK_BIT
-from ..board import SIZE, Board
+from ..board import Board
+from ..constants import DIM
 from ..errors import AlphabetError, PositionError
 from ..position import Position, rack_counts
 from ..rules import Rules
+from .opcodes import apply_board_opcodes, rules_from_opcodes, rules_opcodes  # rs, bseed, stars
 
 
 _DIGITS = "0123456789"
@@ -67,7 +69,6 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
             rest = rest[1:]
     opcode_text = " ".join(rest)
     opcodes = _parse_opcodes(opcode_text, src)
-    from .opcodes import apply_board_opcodes, rules_from_opcodes  # rs, bseed, stars
 
     if rules is None:
         rules = rules_from_opcodes(opcodes, default="classic-en")
@@ -76,9 +77,9 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
     alphabet = rules.alphabet
 
     rows = board_text.split("/")
-    if len(rows) != SIZE:
-        raise PositionError(f"CGP board: expected {SIZE} rows separated by '/', got {len(rows)} in {src!r}")
-    tiles = bytearray(SIZE * SIZE)
+    if len(rows) != DIM:
+        raise PositionError(f"CGP board: expected {DIM} rows separated by '/', got {len(rows)} in {src!r}")
+    tiles = bytearray(DIM * DIM)
     for r, row in enumerate(rows):
         c = 0
         i = 0
@@ -90,21 +91,21 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
                     j += 1
                 if j - i > 3:
                     raise PositionError(
-                        f"CGP board row {r + 1}: expected a run of 1..{SIZE} empty squares, got {row[i:j][:20]!r} in {row[:40]!r}"
+                        f"CGP board row {r + 1}: expected a run of 1..{DIM} empty squares, got {row[i:j][:20]!r} in {row[:40]!r}"
                     )
                 n = int(row[i:j])
                 if n == 0:
                     raise PositionError(f"CGP board row {r + 1}: a run of 0 empty squares in {row!r}")
                 c += n
                 i = j
-                if c > SIZE:
+                if c > DIM:
                     break
                 continue
-            if c >= SIZE:
+            if c >= DIM:
                 c += 1
                 break
             try:
-                tiles[r * SIZE + c] = alphabet.board_code(ch)
+                tiles[r * DIM + c] = alphabet.board_code(ch)
             except AlphabetError:
                 raise PositionError(
                     f"CGP board row {r + 1} column {c + 1}: expected a letter of alphabet {alphabet.name!r} "
@@ -112,8 +113,8 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
                 ) from None
             c += 1
             i += 1
-        if c != SIZE:
-            raise PositionError(f"CGP board row {r + 1}: expected {SIZE} squares, got {c if c <= SIZE else 'more than 15'} in {row!r}")
+        if c != DIM:
+            raise PositionError(f"CGP board row {r + 1}: expected {DIM} squares, got {c if c <= DIM else f'more than {DIM}'} in {row!r}")
     racks = racks_text.split("/")
     if len(racks) < 1 or len(racks) > 4:
         raise PositionError(f"CGP racks: expected 1 to 4 racks separated by '/', got {racks_text!r}")
@@ -145,13 +146,18 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
 
 
 def format_cgp(pos: Position) -> str:
+    """The position as one CGP line; the opcodes are the position's own, then the rule
+    set's ``rs``/``bseed``/``stars`` where the position has none of that name.  The rack
+    and score of the player on turn come first."""
+    if pos.to_move:
+        pos = pos.rotated()
     rows = []
     alphabet = pos.rules.alphabet
-    for r in range(SIZE):
+    for r in range(DIM):
         out = []
         run = 0
-        for c in range(SIZE):
-            t = pos.board.tiles[r * SIZE + c]
+        for c in range(DIM):
+            t = pos.board.tiles[r * DIM + c]
             if not t:
                 run += 1
                 continue
@@ -164,7 +170,9 @@ def format_cgp(pos: Position) -> str:
         rows.append("".join(out))
     text = "/".join(rows) + " " + "/".join(pos.racks) + " " + "/".join(str(s) for s in pos.scores)
     text += f" {pos.scoreless_turns}"
-    for name, args in pos.opcodes.items():
+    # the rule set's own opcodes (rs, bseed, stars) unless the position carries them already
+    opcodes = {**pos.opcodes, **{k: v for k, v in rules_opcodes(pos.rules).items() if k not in pos.opcodes}}
+    for name, args in opcodes.items():
         text += f" {name} {args};" if args else f" {name};"
     return text
 

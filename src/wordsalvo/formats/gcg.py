@@ -39,8 +39,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..board import SIZE
+from ..constants import DIM
 from ..errors import WordSalvoError
+from ..game import Game
+from ..lexicon import Lexicon
+from ..rules import Rules
 from .opcodes import format_stars, rules_from_opcodes
 
 __all__ = ["GCGError", "to_gcg", "from_gcg"]
@@ -59,7 +62,7 @@ _TOTAL = re.compile(r"^-?\d+$")
 _SETTLE = re.compile(r"^\((\S*)\)$")
 
 
-def to_gcg(game) -> str:
+def to_gcg(game: Game) -> str:
     """The game as GCG text (see the module docstring)."""
     rules = game.rules
     lines = ["#character-encoding UTF-8", f"#rules {rules.name}"]
@@ -163,7 +166,7 @@ def _parse_line(number: int, text: str, problems: list[str]) -> _Line | None:
     return _Line(number, name, kind, rack, *st, tiles=tiles, text=text)
 
 
-def from_gcg(text: str, rules=None, lexicon=None):
+def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
     """Replay a GCG record into a :class:`~wordsalvo.Game`.
 
     ``rules`` overrides ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to
@@ -171,8 +174,6 @@ def from_gcg(text: str, rules=None, lexicon=None):
     was expected: first every syntax problem of the file at once, then the first turn
     that does not replay (an illegal move, a score, total or rack that differs).
     """
-    from ..game import Game
-
     if not isinstance(text, str):
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
     problems: list[str] = []
@@ -246,7 +247,7 @@ def _fail(line: _Line, message: str) -> GCGError:
     return GCGError(f"GCG line {line.number}: {message} (in {line.text!r})")
 
 
-def _replay(game, turns: list[_Line], exact: bool) -> None:
+def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
     index = {n: i for i, n in enumerate(game.names)}
     settle_from = None
     i = 0
@@ -268,19 +269,19 @@ def _replay(game, turns: list[_Line], exact: bool) -> None:
             raise _fail(line, "expected a '--' line only right after the play it removes")
         if line.kind != "resign" and player != game.to_move:
             raise _fail(line, f"expected {game.names[game.to_move]} on turn, got {line.name}")
-        rack = game._sort_rack(line.rack)
+        rack = game.sort_rack(line.rack)
         actual = game.racks[player]
         if exact and rack != actual:
             raise _fail(line, f"expected rack {actual} (drawn from the bag with the #seed), got {line.rack}")
         nxt = turns[i + 1] if i + 1 < len(turns) else None
         try:
             if not exact:
-                game._force_rack(player, rack)
+                game.set_rack(player, rack)
                 if nxt is not None and nxt.kind == "settle" and line.kind == "play":
                     # the last play: the racks the settlement lines show are the ones left at the end
                     for later in turns[i + 1:]:
                         if later.score < 0 and later.name in index and later.name != line.name:
-                            game._force_rack(index[later.name], game._sort_rack(later.tiles))
+                            game.set_rack(index[later.name], game.sort_rack(later.tiles))
             if line.kind == "play":
                 removal = nxt is not None and nxt.kind == "removal" and nxt.name == line.name
                 turn = game.play(_dots(game, line.notation) if "." in line.notation else line.notation)
@@ -323,7 +324,7 @@ def _replay(game, turns: list[_Line], exact: bool) -> None:
         if k >= len(settles):
             raise _fail(line, f"expected no settlement line: the game {'ended without settlement' if game.is_over else 'is not over'}")
         t = settles[k]
-        got = (index[line.name], game._sort_rack(line.tiles), line.score, line.total)
+        got = (index[line.name], game.sort_rack(line.tiles), line.score, line.total)
         want = (t.player, t.tiles, t.score, t.total)
         if got != want:
             raise _fail(line, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
@@ -333,7 +334,7 @@ def _replay(game, turns: list[_Line], exact: bool) -> None:
                        f"{t.total}' after the last turn, got the end of the record")
 
 
-def _dots(game, notation: str) -> str:
+def _dots(game: Game, notation: str) -> str:
     """``8H WO.D`` -> ``8H WO(R)D``: a '.' stands for the tile already on that square."""
     from ..notation import parse_coordinate
 
@@ -344,7 +345,7 @@ def _dots(game, notation: str) -> str:
     out = []
     for k, ch in enumerate(word):
         r, c = row + k * dr, col + k * dc
-        if ch == "." and 0 <= r < SIZE and 0 <= c < SIZE and board.tiles[r * SIZE + c]:
+        if ch == "." and 0 <= r < DIM and 0 <= c < DIM and board.tiles[r * DIM + c]:
             out.append(f"({board.letter_at(r, c)})")
         else:
             out.append(ch)
@@ -367,7 +368,7 @@ from collections import Counter  # noqa: E402
 from dataclasses import dataclass, field, replace  # noqa: E402
 from typing import Callable, ClassVar  # noqa: E402
 
-from ..board import SIZE  # noqa: E402
+from ..constants import DIM  # noqa: E402
 from ..errors import NotationError  # noqa: E402
 from ..notation import parse_coordinate  # noqa: E402
 
@@ -1081,9 +1082,9 @@ def _play(number: int, line: str, middle: list[str], common: dict,
         problem(number, f"expected a word such as WO(R)D or WO.D, got {word!r}: {bad}")
         return None
     end = (col if direction == 0 else row) + len(letters) - 1
-    if end >= SIZE:
+    if end >= DIM:
         problem(number, f"expected the {len(letters)} squares of {word} from {coordinate} to stay on the "
-                        f"{SIZE}x{SIZE} board, got a word running {end - SIZE + 1} square(s) off it")
+                        f"{DIM}x{DIM} board, got a word running {end - DIM + 1} square(s) off it")
         return None
     event = PlayEvent(rack=rack, coordinate=coordinate.upper(), row=row, col=col, direction=direction,
                       word=word, letters=letters, through=through, **common)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from ..constants import DIM
 from ..errors import PositionError, RulesError, WordSalvoError
 from ..rules import Rules
 
@@ -30,12 +31,12 @@ def parse_stars(text: str, where: str = "stars", error: type[WordSalvoError] = P
     bad = []
     for item in text.split():
         r, sep, c = item.partition(",")
-        if sep and r.isdigit() and c.isdigit() and int(r) < 15 and int(c) < 15:
+        if sep and r.isdigit() and c.isdigit() and int(r) < DIM and int(c) < DIM:
             out.append((int(r), int(c)))
         else:
             bad.append(item)
     if bad:
-        raise error(f"{where}: expected squares as 0-based row,col (0..14), e.g. '3,5 11,9', got {', '.join(map(repr, bad))}")
+        raise error(f"{where}: expected squares as 0-based row,col (0..{DIM - 1}), e.g. '3,5 11,9', got {', '.join(map(repr, bad))}")
     return tuple(out)
 
 

@@ -10,7 +10,7 @@ still tells everything apart:
 * a tile is `` A ``, a blank `` a `` (lowercase, as in the notation), a tile
   of the last move ``[A]`` / ``[a]``.
 
-The premium colours and labels are those of :func:`wordsalvo.boards.render_ansi`.
+The premium colours and labels are those of :func:`wordsalvo.render.premiums.render_ansi`.
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .alphabet import BLANK_BIT
-from .board import COLUMNS, SIZE, Board
-from .boards import _STYLE, board_symbols
-from .errors import IllegalMoveReason
+from ..alphabet import BLANK_BIT
+from ..board import Board
+from ..constants import COLUMNS, DIM
+from ..errors import IllegalMoveReason
+from .premiums import STYLE, board_symbols
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Turn
-    from .placement import PlacementResult
-    from .rules import Rules
+    from ..game import Turn
+    from ..placement import PlacementResult
+    from ..rules import Rules
 
 __all__ = [
     "changed_squares",
@@ -55,18 +56,18 @@ def changed_squares(before: Board | bytes, after: Board | bytes) -> frozenset[tu
     """The squares whose tile differs between two boards (the tiles a play added)."""
     a = before.tiles if isinstance(before, Board) else before
     b = after.tiles if isinstance(after, Board) else after
-    return frozenset(divmod(i, SIZE) for i in range(SIZE * SIZE) if a[i] != b[i])
+    return frozenset(divmod(i, DIM) for i in range(DIM * DIM) if a[i] != b[i])
 
 
 def _premium_cell(rules: "Rules", sym: str, *, centre: bool, colour: bool) -> str:
     """An empty square, 3 characters wide."""
     if sym == "S":
-        return _paint(_STYLE["S"][1], f"{'+' + str(rules.star_bonus):<3}"[:3], colour)
+        return _paint(STYLE["S"][1], f"{'+' + str(rules.star_bonus):<3}"[:3], colour)
     if sym == "w" and centre:
-        return _paint(_STYLE["w"][1], "\u2605w ", True) if colour else "*2W"
+        return _paint(STYLE["w"][1], "\u2605w ", True) if colour else "*2W"
     if not colour:
         return _PLAIN_LABEL[sym]
-    label, style = _STYLE[sym]
+    label, style = STYLE[sym]
     return _paint(style, f"{label:>2} ", True)
 
 
@@ -79,10 +80,10 @@ def render_board(rules: "Rules", board: Board, highlight: Collection[tuple[int, 
     symbols = board_symbols(rules)
     centre = tuple(rules.centre)
     lines = ["    " + "".join(f" {c} " for c in COLUMNS)]
-    for r in range(SIZE):
+    for r in range(DIM):
         cells = []
-        for c in range(SIZE):
-            code = board.tiles[r * SIZE + c]
+        for c in range(DIM):
+            code = board.tiles[r * DIM + c]
             if not code:
                 cells.append(_premium_cell(rules, symbols[r][c], centre=(r, c) == centre, colour=colour))
                 continue

@@ -1,0 +1,216 @@
+"""Position.play / pass_turn / swap / undo: the one place a move changes a position, and
+the exact way back; Game.play trusts the moves its own generator made."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from game_helpers import RULE_SETS, lexicon_for
+from wordsalvo import Board, Game, IllegalMoveError, IllegalMoveReason, MoveGenerator, Position, Rules
+from wordsalvo import placement as placement_module
+from wordsalvo.constants import DOWN, Direction
+from wordsalvo.errors import PositionError
+from wordsalvo.moves import Move
+from wordsalvo.placement import check_placement
+
+
+def state(pos: Position) -> tuple:
+    return (bytes(pos.board.tiles), tuple(pos.racks), tuple(pos.scores), pos.to_move, pos.scoreless_turns)
+
+
+def positions_of_a_game(rules: Rules, lexicon, seed: int, turns: int = 40):
+    """(game, position before the turn) of a seeded best-move game."""
+    game = Game(rules, lexicon=lexicon, seed=seed)
+    out = []
+    while not game.is_over and len(out) < turns:
+        out.append(game.position())
+        move = game.best_move()
+        if move is None:
+            game.pass_turn()
+        else:
+            game.play(move)
+    return out
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_formed_words_and_scores_equal_the_placement_rules(name, tmp_path_factory):
+    """Every generated move's words (Move.formed_words) are the words check_placement
+    finds, in the same order, and its score is the one check_placement computes."""
+    rules = Rules.preset(name)
+    lexicon = lexicon_for(rules, tmp_path_factory.mktemp(name))
+    gen = MoveGenerator(lexicon, rules)
+    rng = random.Random(5)
+    checked = 0
+    for pos in positions_of_a_game(rules, lexicon, seed=3, turns=12):
+        moves = gen.generate(pos)
+        for i in sorted(rng.sample(range(len(moves)), min(15, len(moves)))):
+            m = moves[i]
+            result = check_placement(pos.board, rules, pos.rack_counts(), m.squares(), lexicon.__contains__)
+            assert result.legal, (m, result.problems)
+            assert m.formed_words() == tuple(w.word for w in result.words)
+            assert m.score == result.score
+            assert m.is_bingo == (m.tiles_played == rules.rack_size)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", ["classic-en", "turkish"])
+def test_play_then_undo_restores_every_part_exactly(name, tmp_path_factory):
+    rules = Rules.preset(name)
+    lexicon = lexicon_for(rules, tmp_path_factory.mktemp(name))
+    gen = MoveGenerator(lexicon, rules)
+    pos = Position(rules, Board(rules.alphabet), ["", "", ""], [0, 0, 0])
+    rng = random.Random(2)
+    bag = [ch for ch, (n, _v) in rules.tiles.items() for _ in range(n)]
+    rng.shuffle(bag)
+    for p in range(3):
+        pos.racks[p] = pos.sort_rack([bag.pop() for _ in range(rules.rack_size)])
+    history = [state(pos)]
+    for turn in range(25):
+        moves = gen.generate(pos)
+        if not len(moves) or turn % 7 == 6:
+            if turn % 2 and len(bag) >= 2:
+                back = pos.rack[:2]
+                drawn = "".join(bag.pop() for _ in range(2))
+                pos.swap(back, drawn)
+                bag.extend(back)
+            else:
+                pos.pass_turn()
+        else:
+            m = moves[rng.randrange(len(moves))]
+            before = state(pos)
+            drawn = "".join(bag.pop() for _ in range(min(m.tiles_played, len(bag))))
+            pos.play(m, drawn)
+            player = before[3]
+            assert pos.scores[player] == before[2][player] + m.score
+            assert pos.to_move == (player + 1) % 3
+            assert all(pos.board.tiles[r * 15 + c] == code for r, c, code in m.squares())
+        history.append(state(pos))
+    assert pos.ply == 25
+    copy = pos.copy()
+    while pos.ply:
+        history.pop()
+        pos.undo()
+        assert state(pos) == history[-1]
+    assert state(pos) == history[0] and not any(pos.board.tiles)
+    with pytest.raises(PositionError, match="undo"):
+        pos.undo()
+    assert copy.ply == 25  # the copy keeps its own stack
+    copy.undo()
+    assert copy.ply == 24
+
+
+def test_play_refuses_what_would_corrupt_the_position_and_changes_nothing():
+    rules = Rules.preset("classic-en")
+    gen = MoveGenerator(lexicon_for(rules, None), rules)
+    pos = Position(rules, Board(rules.alphabet), ["AEINRST", "ABC"], [0, 0])
+    m = gen.best(pos)
+    other = Position(rules, Board(rules.alphabet), ["QQQ", "ABC"], [0, 0])
+    before = state(other)
+    with pytest.raises(IllegalMoveError) as e:
+        other.play(m)
+    assert e.value.reason == IllegalMoveReason.TILE_NOT_ON_RACK and state(other) == before
+    pos.play(m)
+    pos.to_move = 0
+    pos.racks[0] = "AEINRST"
+    before = state(pos)
+    with pytest.raises(IllegalMoveError) as e:
+        pos.play(m)
+    assert e.value.reason == IllegalMoveReason.SQUARE_OCCUPIED and state(pos) == before
+    with pytest.raises(PositionError, match="at most 7"):
+        Position(rules, Board(rules.alphabet), ["AEINRST", ""], [0, 0]).play(m, "ABCDEFGH")
+    with pytest.raises(PositionError, match="to_move"):
+        Position(rules, Board(rules.alphabet), ["A", "B"], [0, 0], to_move=2)
+
+
+def test_game_plays_its_own_generated_moves_without_a_second_check(monkeypatch):
+    rules = Rules.preset("classic-en")
+    lexicon = lexicon_for(rules, None)
+    game = Game(rules, lexicon=lexicon, seed=4)
+    reference = Game(rules, lexicon=lexicon, seed=4)
+    calls = []
+    real = placement_module.check_move
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("wordsalvo.game.check_move", counting)
+    for _ in range(6):
+        move = game.best_move()
+        turn = game.play(move)
+        assert not calls
+        again = reference.play(move.notation)  # a notation: checked in full
+        assert len(calls) == 1
+        calls.clear()
+        assert turn == again and game.racks == reference.racks and game.scores == reference.scores
+    # a move made for an earlier position (here: before a pass) is checked in full
+    stale = game.best_move()
+    game.pass_turn()
+    try:
+        game.play(stale)
+    except IllegalMoveError as e:
+        assert e.reason == IllegalMoveReason.TILE_NOT_ON_RACK
+    assert len(calls) == 1
+    # a move of another game is foreign, even for the same position
+    twin = Game(rules, lexicon=lexicon, seed=4)
+    game2 = Game(rules, lexicon=lexicon, seed=4)
+    calls.clear()
+    game2.play(twin.best_move())
+    assert len(calls) == 1
+
+
+def test_moves_are_immutable_values_and_boards_do_not_hash():
+    rules = Rules.preset("wordsalvo-en")
+    game = Game(rules, seed=1)
+    move = game.best_move()
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        move.score = 1000
+    with pytest.raises(AttributeError):
+        move.tiles = (1, 2)
+    assert hash(move) == hash(game.legal_moves().sorted()[0]) and move == game.legal_moves().sorted()[0]
+    assert move.direction in (Direction.ACROSS, Direction.DOWN) and isinstance(move.direction, Direction)
+    again = pickle.loads(pickle.dumps(move))
+    assert again == move and again.notation == move.notation and again._token is None
+    with pytest.raises(TypeError):
+        hash(game.board)
+    assert DOWN == 1
+
+
+def test_is_bingo_follows_the_rule_sets_rack_size():
+    rules = Rules.preset("classic-en")
+    m = Move(7, 5, 0, (1, 2, 3, 4, 5), 20, bytes(225), rules.alphabet, rack_size=5)
+    assert m.is_bingo and not Move(7, 5, 0, (1, 2, 3, 4, 5), 20, bytes(225), rules.alphabet).is_bingo
+
+
+def test_only_position_play_and_undo_write_tiles_onto_a_board():
+    """Every assignment to ``<something>.tiles[...]`` or to a board's ``tiles`` buffer in the
+    package is in Position.play / undo, Board.__setitem__ (the board's own API) or the
+    CGP reader (which builds a board from text, not from a move)."""
+    import ast
+    from pathlib import Path
+
+    import wordsalvo
+
+    allowed = {("position.py", "play"), ("position.py", "undo"), ("board.py", "__setitem__"),
+               ("cgp.py", "parse_cgp"), ("rules.py", "from_dict")}  # rules: the tile set, not a board
+    found = set()
+    root = Path(wordsalvo.__file__).parent
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                targets = node.targets if isinstance(node, ast.Assign) else (
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+                for t in targets:
+                    if isinstance(t, ast.Subscript) and (
+                            (isinstance(t.value, ast.Attribute) and t.value.attr in ("tiles", "board"))
+                            or (isinstance(t.value, ast.Name) and t.value.id in ("tiles", "board"))):
+                        found.add((path.name, func.name))
+    assert found <= allowed, f"tiles written outside Position.play/undo: {sorted(found - allowed)}"
+    assert ("position.py", "play") in found
