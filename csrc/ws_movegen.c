@@ -24,6 +24,7 @@
  * (<= 14 * 100) and square bonuses fit their int16 tables.
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws_graph.h"
@@ -200,6 +201,55 @@ void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count) {
     g->alphagrams9_count = keys ? count : 0;
 }
 
+void ws_gen_set_equity(WsGen *g, const WsLeaves *leaves, int endgame, float out_value, float keep_factor) {
+    g->leaves = leaves;
+    g->endgame = endgame != 0;
+    g->out_value = out_value;
+    g->keep_factor = keep_factor;
+}
+
+/* The value of keeping every sub-multiset of the rack (mixed radix over its distinct
+ * tile types), and the best value for each number of tiles kept. */
+static int compute_leave_values(WsGen *g) {
+    int n = 0, weight = 1;
+    for (int t = 0; t <= g->rules.alphabet_size; t++) {
+        if (!g->rack[t]) continue;
+        g->leave_type[n] = (uint8_t)t;
+        g->leave_weight[n] = weight;
+        weight *= g->rack[t] + 1;
+        n++;
+    }
+    g->leave_types = n;
+    g->leave_count = weight;
+    for (int k = 0; k <= WS_RACK_MAX; k++) g->leave_best[k] = -HUGE_VALF;
+    for (int idx = 0; idx < weight; idx++) {
+        uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
+        int size = 0, face = 0, rest = idx, k = 0;
+        float v = 0.0f;
+        for (int i = 0; i < n; i++) {
+            int t = g->leave_type[i], c = rest % (g->rack[t] + 1);
+            rest /= g->rack[t] + 1;
+            if (c) {
+                kept_type[k] = (uint8_t)t;
+                kept_count[k++] = (uint8_t)c;
+            }
+            size += c;
+            face += c * (t ? g->rules.tile_value[t] : 0);
+        }
+        if (g->endgame) {
+            v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
+        } else if (g->leaves && size >= 1 && size <= g->leaves->max_size) {
+            if (!g->leaves->values || g->leaves->types != g->rules.alphabet_size + 1) return WS_E_ARGUMENT;
+            int64_t rank = ws_leaves_rank_sparse(g->leaves, kept_type, kept_count, k);
+            if (rank < 0) return WS_E_ARGUMENT;
+            v = g->leaves->values[rank];
+        }
+        g->leave_value[idx] = v;
+        if (v > g->leave_best[size]) g->leave_best[size] = v;
+    }
+    return WS_OK;
+}
+
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     int total = 0;
     uint64_t letters = 0;
@@ -226,7 +276,7 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     }
     g->rack_total = total;
     g->rack_letters = letters;
-    return WS_OK;
+    return compute_leave_values(g);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -252,7 +302,7 @@ static void load_lane(WsGen *g, int d, int lane) {
         g->lane_has_cross[pos] = (uint8_t)hc;
         g->lane_cross_mult[pos] = hc ? lm * wm : 0;
         g->lane_cross_base[pos] = (hc ? b->cross_score[d][i] * wm : 0) + b->bonus[d][i];
-        if (g->mode == 1) {
+        if (g->mode >= 1) {
             /* highest value of a real rack tile allowed here (a blank scores 0) */
             uint64_t fit = (cs & ~1ull) & g->rack_letters;
             int best = 0;
@@ -305,12 +355,48 @@ static inline int better(const WsMove *a, const WsMove *b) {
     return ws_move_compare(a, b) < 0;
 }
 
+/* 1 if (a, ea) sorts before (b, eb) in best-first equity order */
+static inline int better_equity(const WsMove *a, float ea, const WsMove *b, float eb) {
+    if (ea != eb) return ea > eb;
+    return better(a, b);
+}
+
+/* Equity mode: the rack tally holds the tiles kept, so the leave's index is one
+ * multiply-add per distinct rack tile type. */
+static inline void record_equity(WsGen *g, int left, int right, int score, int placed) {
+    int idx = 0;
+    for (int i = 0; i < g->leave_types; i++) idx += g->rack[g->leave_type[i]] * g->leave_weight[i];
+    float e = (float)score + g->leave_value[idx];
+    if (e < g->threshold_equity) return;
+    WsMove m;
+    fill_move(g, &m, left, right, score, placed);
+    size_t n = g->count;
+    if (n == g->best_n) {
+        if (!better_equity(&m, e, &g->out[n - 1], g->out_equity[n - 1])) return;
+        n--;
+    }
+    size_t j = n;
+    while (j > 0 && better_equity(&m, e, &g->out[j - 1], g->out_equity[j - 1])) {
+        g->out[j] = g->out[j - 1];
+        g->out_equity[j] = g->out_equity[j - 1];
+        j--;
+    }
+    g->out[j] = m;
+    g->out_equity[j] = e;
+    g->count = n + 1;
+    if (g->count == g->best_n) g->threshold_equity = g->out_equity[g->count - 1];
+}
+
 static inline void record(WsGen *g, int left, int right, int main_sum, int wmul, int cross, int placed) {
     int score;
     if (placed < g->min_tiles) return;
     /* a one-tile move is listed once: as across when it has an across neighbour */
     if (placed == 1 && g->direction == 1 && g->lane_has_cross[g->first_pos]) return;
     score = main_sum * wmul + cross + (placed == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
+    if (g->mode == 2) {
+        record_equity(g, left, right, score, placed);
+        return;
+    }
     if (g->mode == 0) {
         if (g->count < g->capacity) fill_move(g, &g->out[g->count], left, right, score, placed);
         g->count++;
@@ -599,10 +685,13 @@ static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
     return bound;
 }
 
-/* Upper bound of the score of every move generated from the anchor (INT_MIN: none). */
-static int shadow_bound(WsGen *g, int anchor, int boundary) {
+/* Upper bound of the score of every move generated from the anchor (INT_MIN: none);
+ * in equity mode also of its equity (each span's score bound plus the best value of
+ * a leave of the tiles that span keeps). */
+static int shadow_bound(WsGen *g, int anchor, int boundary, float *equity_bound) {
     uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
     int best = INT_MIN;
+    float best_equity = -HUGE_VALF;
     Span left;
     memset(&left, 0, sizeof left);
     left.word_mult = 1;
@@ -644,30 +733,38 @@ static int shadow_bound(WsGen *g, int anchor, int boundary) {
             if (left.n + right.n < g->min_tiles || left.n + right.n == 0) continue;
             int b = span_bound(g, &left, &right);
             if (b > best) best = b;
+            if (g->mode == 2 && b != INT_MIN) {
+                float e = (float)b + g->leave_best[g->rack_total - left.n - right.n];
+                if (e > best_equity) best_equity = e;
+            }
         }
     }
+    *equity_bound = best_equity;
     return best;
 }
 
 static void collect_anchor(WsGen *g, int anchor, int boundary) {
-    int bound = shadow_bound(g, anchor, boundary);
+    float bound_equity;
+    int bound = shadow_bound(g, anchor, boundary, &bound_equity);
     if (bound == INT_MIN || g->anchor_count >= WS_MAX_ANCHORS) return;
     WsAnchor *a = &g->anchors[g->anchor_count++];
     a->bound = bound;
+    a->bound_equity = bound_equity;
     a->direction = (uint8_t)g->direction;
     a->lane = (uint8_t)g->lane;
     a->pos = (uint8_t)anchor;
     a->boundary_plus_one = (uint8_t)(boundary + 1);
 }
 
-int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
-    if (!g->board_valid || n == 0) return WS_E_ARGUMENT;
-    g->mode = 1;
+/* The bounded search of ws_gen_best and ws_gen_best_equity (g->mode set by the caller). */
+static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
+    int by_equity = g->mode == 2;
     g->out = out;
     g->capacity = n;
     g->best_n = n;
     g->count = 0;
     g->threshold = INT_MIN;
+    g->threshold_equity = -HUGE_VALF;
     g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
     g->anchor_count = 0;
     g->anchors_visited = 0;
@@ -679,7 +776,7 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     for (int i = 1; i < g->anchor_count; i++) {
         WsAnchor a = g->anchors[i];
         int j = i;
-        while (j > 0 && g->anchors[j - 1].bound < a.bound) {
+        while (j > 0 && (by_equity ? g->anchors[j - 1].bound_equity < a.bound_equity : g->anchors[j - 1].bound < a.bound)) {
             g->anchors[j] = g->anchors[j - 1];
             j--;
         }
@@ -688,7 +785,7 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     int cur_d = -1, cur_lane = -1;
     for (int i = 0; i < g->anchor_count; i++) {
         const WsAnchor *a = &g->anchors[i];
-        if (g->count == n && a->bound < g->threshold) break;
+        if (g->count == n && (by_equity ? a->bound_equity < g->threshold_equity : a->bound < g->threshold)) break;
         if (a->direction != cur_d || a->lane != cur_lane) {
             load_lane(g, a->direction, a->lane);
             cur_d = a->direction;
@@ -699,4 +796,17 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     }
     *count = g->count;
     return WS_OK;
+}
+
+int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
+    if (!g->board_valid || n == 0) return WS_E_ARGUMENT;
+    g->mode = 1;
+    return best_search(g, out, n, count);
+}
+
+int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *count) {
+    if (!g->board_valid || n == 0 || !equity) return WS_E_ARGUMENT;
+    g->mode = 2;
+    g->out_equity = equity;
+    return best_search(g, out, n, count);
 }

@@ -3,6 +3,7 @@
 #define WS_MOVEGEN_H
 
 #include "ws_defs.h"
+#include "ws_leaves.h"
 
 /* Rules as the generator sees them (filled once from the Python Rules object). */
 typedef struct WsRules {
@@ -45,6 +46,7 @@ typedef struct WsBoardData {
 
 typedef struct WsAnchor {
     int32_t bound;
+    float bound_equity; /* equity mode: bound + best leave value for the tiles kept */
     uint8_t direction, lane, pos, boundary_plus_one; /* leftmost allowed = boundary_plus_one */
 } WsAnchor;
 
@@ -85,13 +87,29 @@ typedef struct WsGen {
     int32_t min_tiles;
     uint8_t strip[32];
 
+    /* equity: the value of keeping each sub-multiset of the rack, computed by
+     * ws_gen_set_rack (at most 2^7 entries), indexed by a mixed radix over the
+     * rack's distinct tile types: index = sum over types of kept count * weight */
+    const WsLeaves *leaves;             /* leave table (values by rank), or NULL */
+    int32_t endgame;                    /* bag empty: values from the settlement terms */
+    float out_value;                    /* endgame: the value of keeping nothing (going out) */
+    float keep_factor;                  /* endgame: a kept tile costs keep_factor x its face value */
+    int32_t leave_types;                /* distinct tile types on the rack */
+    uint8_t leave_type[WS_RACK_MAX];    /* their tile codes (0 = blank) */
+    int32_t leave_weight[WS_RACK_MAX];  /* their radix weights */
+    int32_t leave_count;                /* entries of leave_value: prod(count + 1) */
+    float leave_value[1 << WS_RACK_MAX];
+    float leave_best[WS_RACK_MAX + 1];  /* best leave value for each number of tiles kept */
+
     /* output */
-    int32_t mode; /* 0 = all moves, 1 = best n */
+    int32_t mode; /* 0 = all moves, 1 = best n by score, 2 = best n by equity */
     WsMove *out;
     size_t capacity;
     size_t count;
     size_t best_n;
     int32_t threshold; /* best mode: a move must score at least this to enter */
+    float *out_equity;       /* equity mode: the equity of each move in out */
+    float threshold_equity;  /* equity mode: a move must have at least this equity to enter */
 
     /* best mode */
     WsAnchor anchors[WS_MAX_ANCHORS];
@@ -124,6 +142,14 @@ void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count);
 /* Sets the rack: counts per tile code, [0] = blanks. */
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack);
 
+/* Equity terms for the next racks: a leave table (values by rank; NULL: every leave
+ * is worth 0), or with endgame = 1 the settlement terms: keeping nothing is worth
+ * out_value, keeping tiles costs keep_factor x their face value.  Call before
+ * ws_gen_set_rack, which computes the value of every sub-multiset of the rack and
+ * returns WS_E_ARGUMENT when one is not in the table (more of a tile than the
+ * tile set holds).  The table must outlive the generator's use of it. */
+void ws_gen_set_equity(WsGen *g, const WsLeaves *leaves, int endgame, float out_value, float keep_factor);
+
 /* Every legal move of the current board and rack, appended to out.  When more
  * moves exist than capacity, the count is still exact and WS_E_CAPACITY is
  * returned (nothing past capacity is written). */
@@ -131,6 +157,11 @@ int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count);
 
 /* The n best moves by score (ties ordered by ws_move_compare), sorted, in out[0..n). */
 int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count);
+
+/* The n best moves by equity (score + the value of the tiles kept; see
+ * ws_gen_set_equity), sorted, with their equity in equity[0..n); ties: higher score
+ * first, then ws_move_compare. */
+int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *count);
 
 /* Tie order of moves with equal score: 0 when equal, <0 when a comes first. */
 int ws_move_compare(const WsMove *a, const WsMove *b);

@@ -9,6 +9,7 @@ from .errors import (
     GameError,
     IllegalMoveError,
     IllegalMoveReason,
+    LeavesError,
     LexiconBuildError,
     LexiconFormatError,
     NotationError,
@@ -19,6 +20,7 @@ from .errors import (
 from .formats.cgp import format_cgp, parse_cgp
 from .formats.gcg import from_gcg, to_gcg
 from .game import Game
+from .leaves import Leaves
 from .lexicon import BuildStats, Lexicon, compile_lexicon
 from .movegen import MoveGenerator
 from .moves import MOVE_DTYPE, Move, MoveList
@@ -31,8 +33,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
-    "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction",
-    "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
+    "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
+    "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError",
 ]

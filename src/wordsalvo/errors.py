@@ -19,6 +19,7 @@ __all__ = [
     "IllegalMoveReason",
     "RulesError",
     "GameError",
+    "LeavesError",
 ]
 
 
@@ -67,6 +68,17 @@ class RulesError(WordSalvoError):
     def __init__(self, message: str, problems: list[str] | None = None):
         self.problems = list(problems or [])
         super().__init__(message)
+
+
+class LeavesError(WordSalvoError):
+    """A leave table that cannot be used (a bad file, CSV lines, values, or a table
+    made for other rules); ``path`` names the file and ``problems`` lists every
+    problem found (a CSV file reports all its bad lines at once)."""
+
+    def __init__(self, message: str, path: str | None = None, problems: list[str] | None = None):
+        self.path = None if path is None else str(path)
+        self.problems = list(problems or [message])
+        super().__init__(f"{path}: {message}" if path is not None else message)
 
 
 class GameError(WordSalvoError):

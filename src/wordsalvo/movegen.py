@@ -1,12 +1,14 @@
-"""The move generator: every legal move, the best moves, and move validation."""
+"""The move generator: every legal move, the best moves by score or by equity,
+the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves`."""
 
 from __future__ import annotations
 
 from ._core import _movegen
 from .constants import DIM
-from .errors import WordSalvoError
+from .errors import PositionError, WordSalvoError
+from .leaves import Leaves, endgame_terms, tile_set_hash
 from .lexicon import Lexicon
-from .moves import Move, MoveList
+from .moves import LeaveValues, Move, MoveList, Swap
 from .position import Position
 from .rules import Rules
 
@@ -23,14 +25,28 @@ class MoveGenerator:
     lanes that changed.  Use one generator per thread; lexicons may be shared.
     """
 
-    def __init__(self, lexicon: Lexicon, rules: Rules):
+    def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None):
         if tuple(lexicon.alphabet.letters) != tuple(rules.alphabet.letters):
             raise WordSalvoError(
                 f"lexicon alphabet {lexicon.alphabet.name!r} does not match rule set {rules.name!r} "
                 f"(alphabet {rules.alphabet.name!r})"
             )
+        if leaves is not None:
+            if not isinstance(leaves, Leaves):
+                raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(leaves).__name__}")
+            if tile_set_hash(leaves.rules) != tile_set_hash(rules):
+                raise WordSalvoError(
+                    f"leaves: expected a table for the tile set of rule set {rules.name!r}, got one for "
+                    f"{leaves.rules.name!r} (alphabet {leaves.rules.alphabet.name!r}, rack {leaves.rules.rack_size}, "
+                    f"other tile counts)")
         self.lexicon = lexicon
         self.rules = rules
+        #: the leave table that equity uses (None: moves have no equity)
+        self.leaves = leaves
+        self._tile_total = rules.tile_count
+        self._tile_limits = bytes(
+            min(255, rules.distribution().get("?" if i == 0 else rules.alphabet.letters[i - 1], 0))
+            for i in range(rules.alphabet.size + 1))
         self._gen = _movegen.Generator(
             lexicon._graph,
             rules.letter_multipliers,
@@ -55,30 +71,60 @@ class MoveGenerator:
         counts = pos.rack_counts(rack)
         tiles = bytes(pos.board.tiles)
         # a board edited by hand with codes outside the alphabet: PositionError from the core
-        self._gen.set_position(tiles, counts)
+        try:
+            if self.leaves is None:
+                self._gen.set_position(tiles, counts)
+            else:
+                endgame, out_value, keep_factor = endgame_terms(pos, self._tile_total)
+                self._gen.set_position(tiles, counts, self.leaves._table, endgame, out_value, keep_factor)
+        except PositionError:
+            over = [i for i, c in enumerate(counts[: len(self._tile_limits)]) if c > self._tile_limits[i]]
+            if self.leaves is not None and over:  # a leave of the rack is not in the table
+                symbol = "?" if over[0] == 0 else self.rules.alphabet.letters[over[0] - 1]
+                raise PositionError(
+                    f"rack {pos.rack if rack is None else rack!r}: {counts[over[0]]} of {symbol!r}, expected at most "
+                    f"{self._tile_limits[over[0]]} (the {self.rules.name} tile set): its leaves have no value") from None
+            raise
+        self._counts = counts
         return tiles
+
+    def _leave_values(self) -> LeaveValues | None:
+        """The leave values of the rack just loaded (None without a leave table)."""
+        if self.leaves is None:
+            return None
+        return LeaveValues(*self._gen.leave_values(), self._counts)
 
     def generate(self, pos: Position, rack: str | None = None) -> MoveList:
         """Every legal tile placement for the rack on turn (or ``rack``)."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
-        return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
+        return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
+                        leave_values=self._leave_values())
 
     def count(self, pos: Position, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
         self._load(pos, rack)
         return int(self._gen.count_all())
 
-    def best(self, pos: Position, n: int | None = None, rack: str | None = None) -> Move | MoveList | None:
-        """The best move by score (None when there is no legal placement), or with
-        ``n`` the n best as a MoveList, best first.  Exactly the first moves of
-        ``generate(pos).sorted()``, found with shadow bounds without generating all."""
+    def best(self, pos: Position, n: int | None = None, rack: str | None = None,
+             by: str = "score") -> Move | MoveList | None:
+        """The best move (None when there is no legal placement), or with ``n`` the n
+        best as a MoveList, best first, by ``"score"`` or by ``"equity"`` (score + the
+        value of the tiles kept; needs a leave table).  Exactly the first moves of
+        ``generate(pos).sorted(by=by)``, found with shadow bounds without generating all
+        (by equity, each bound adds the best value of a leave of the tiles kept)."""
+        if by not in ("score", "equity"):
+            raise WordSalvoError(f"by: expected 'score' or 'equity', got {by!r}")
+        if by == "equity" and self.leaves is None:
+            raise WordSalvoError(
+                "best(by='equity') needs a leave table: expected MoveGenerator(lexicon, rules, leaves=...), "
+                "e.g. leaves=Leaves.default(rules)")
         if n is not None and n < 1:
             raise WordSalvoError(f"n: expected a whole number >= 1, got {n}")
         if n is not None and n > _BEST_SEARCH_MAX_N:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
-            return self.generate(pos, rack).best(n)
+            return self.generate(pos, rack).best(n, by=by)
         if not self._alphagrams_ready:
             # 8- and 9-letter anagram keys sharpen the search's bounds; they are built
             # once per lexicon, on its first best-move search (about 25 ms for CSW24)
@@ -86,11 +132,54 @@ class MoveGenerator:
             self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
             self._alphagrams_ready = True
         tiles = self._load(pos, rack)
-        records = self._gen.best(1 if n is None else n)
-        moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size)
+        if by == "equity":
+            records, _equity = self._gen.best_equity(1 if n is None else n)
+        else:
+            records = self._gen.best(1 if n is None else n)
+        moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
+                         leave_values=self._leave_values())
         if n is None:
             return moves[0] if len(moves) else None
         return moves
+
+    def best_swap(self, pos: Position, rack: str | None = None) -> Swap | None:
+        """The swap that keeps the best leave, or None when the rules allow no swap now
+        (``[swap]``: ``min_bag``, ``bag_must_cover_swap``, ``whole_rack``).  A swap
+        scores 0, so compare ``best_swap(pos).equity`` with ``best(pos, by="equity").equity``.
+        Ties: more tiles kept, then the kept tiles first in leave-rank order."""
+        if self.leaves is None:
+            raise WordSalvoError(
+                "best_swap needs a leave table: expected MoveGenerator(lexicon, rules, leaves=...)")
+        self._load(pos, rack)
+        letters = pos.rack if rack is None else rack
+        bag = pos.bag_count()
+        rules = self.rules.swap
+        if not letters or bag <= 0 or bag < rules.min_bag:
+            return None
+        lv = self._leave_values()
+        assert lv is not None
+        alphabet = self.rules.alphabet
+        best: tuple | None = None
+        for index in range(len(lv.values)):
+            leave = lv.leave(index, alphabet)
+            swapped = len(letters) - len(leave)
+            if swapped < 1 or (self.rules.swap.whole_rack and leave):
+                continue
+            if rules.bag_must_cover_swap and bag < swapped:
+                continue
+            rank = self.leaves.rank(leave) if leave else -1
+            key = (float(lv.values[index]), len(leave), -rank)
+            if best is None or key > best[0]:
+                best = (key, leave)
+        if best is None:
+            return None
+        leave = best[1]
+        rest = list(letters)
+        for ch in leave:
+            rest.remove(ch)
+        kept_order = {"?": 0, **{c: i + 1 for i, c in enumerate(alphabet.letters)}}
+        swapped_tiles = "".join(sorted(rest, key=kept_order.__getitem__))
+        return Swap(swapped_tiles, leave, best[0][0])
 
     def validate(self, pos: Position, notation: str, rack: str | None = None) -> Move:
         """The move a notation such as ``8H WO(R)D`` describes, scored, with the words it

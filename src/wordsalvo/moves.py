@@ -26,6 +26,66 @@ _TIE_FIRST, _TIE_LAST = MOVE_DTYPE.fields["row"][1], MOVE_DTYPE.fields["tiles"][
 assert _RECORD.size == MOVE_DTYPE.itemsize
 
 
+class LeaveValues:
+    """The value of keeping each sub-multiset of one rack (from the C generator):
+    ``values[index]`` with ``index = sum(kept count of codes[i] * weights[i])``.
+    Gives a move list its ``leave_value`` and ``equity`` columns."""
+
+    __slots__ = ("codes", "weights", "values", "counts", "_full", "_weight")
+
+    def __init__(self, codes: bytes, weights: tuple[int, ...], values: np.ndarray, rack_counts: bytes):
+        self.codes = codes
+        self.weights = weights
+        self.values = values  # float32, one per sub-multiset
+        self.counts = rack_counts
+        self._weight = dict(zip(codes, weights))
+        self._full = len(values) - 1  # the whole rack kept: every digit at its top
+
+    def full_index(self) -> int:
+        return self._full
+
+    def indices(self, records: np.ndarray) -> np.ndarray:
+        """The index of the leave of every move record."""
+        idx = np.full(len(records), self.full_index(), dtype=np.int64)
+        if not len(records):
+            return idx
+        tiles = records["tiles"]
+        blanks = ((records["blank_mask"].astype(np.int64)[:, None] >> np.arange(tiles.shape[1])) & 1).astype(bool)
+        for code, w in zip(self.codes, self.weights):
+            used = blanks.sum(axis=1) if code == 0 else ((tiles == code) & ~blanks).sum(axis=1)
+            idx -= used * w
+        return idx
+
+    def index_of(self, tiles: Sequence[int], blank_mask: int) -> int:
+        """The index of the leave of one move (its letter codes and blank mask)."""
+        idx = self._full
+        weight = self._weight
+        i = 0
+        for t in tiles:
+            if t:
+                idx -= weight[0 if blank_mask >> i & 1 else t]
+            i += 1
+        return idx
+
+    def leave(self, index: int, alphabet: Alphabet) -> str:
+        """The tiles kept at an index: blank first, then letters in tile-code order."""
+        letters = alphabet.letters
+        counts = self.counts
+        out = ""
+        for code, w in zip(self.codes, self.weights):
+            n = index // w % (counts[code] + 1)
+            if n:
+                out += ("?" if code == 0 else letters[code - 1]) * n
+        return out
+
+    def leave_values(self, records: np.ndarray) -> np.ndarray:
+        return self.values[self.indices(records)]
+
+    def equities(self, records: np.ndarray) -> np.ndarray:
+        """score + leave value, as float32 (the same float32 sum the C search makes)."""
+        return records["score"].astype(np.float32) + self.leave_values(records)
+
+
 class Move:
     """One tile-placement move: an immutable value (it hashes, and nothing can change it).
 
@@ -33,11 +93,13 @@ class Move:
     square: the code of a new tile (with :data:`~wordsalvo.alphabet.BLANK_BIT`
     for a blank) or 0 where the tile was already on the board.  The move keeps
     a snapshot of the board it was made for (for its notation and words) and the
-    rack size of its rule set (for :attr:`is_bingo`).
+    rack size of its rule set (for :attr:`is_bingo`).  Moves of a generator with a
+    leave table also carry ``equity`` (score + the value of the tiles kept, see
+    :mod:`wordsalvo.leaves`) and ``leave`` (the tiles kept); otherwise both are None.
     """
 
     __slots__ = ("row", "col", "direction", "tiles", "score", "words", "_board", "_alphabet", "_rack_size",
-                 "_token")
+                 "_token", "equity", "_leave", "_leave_index", "_leave_values")
 
     def __init__(
         self,
@@ -51,8 +113,14 @@ class Move:
         words: tuple[Any, ...] | None = None,
         rack_size: int = RACK_MAX,
         _token: object = None,
+        equity: float | None = None,
+        leave: str | None = None,
     ):
         init = object.__setattr__
+        init(self, "equity", equity)
+        init(self, "_leave", leave)
+        init(self, "_leave_values", None)
+        init(self, "_leave_index", 0)
         init(self, "row", row)
         init(self, "col", col)
         init(self, "direction", Direction(direction))
@@ -74,11 +142,29 @@ class Move:
 
     @classmethod
     def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
-                    _token: object = None) -> "Move":
+                    _token: object = None, leave_values: LeaveValues | None = None) -> "Move":
         """A Move from one record of :data:`MOVE_DTYPE` (a numpy void scalar)."""
         score, mask, row, col, direction, n, _played, *raw = _RECORD.unpack(rec.tobytes())
         tiles = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
-        return cls(row, col, direction, tiles, score, board_tiles, alphabet, rack_size=rack_size, _token=_token)
+        if leave_values is None:
+            return cls(row, col, direction, tiles, score, board_tiles, alphabet, rack_size=rack_size, _token=_token)
+        index = leave_values.index_of(raw[:n], mask)
+        # the exact sum fits a double whenever its float32 rounding could be a tie, so
+        # rounding the double sum to float32 gives the float32 sum that C makes
+        equity = float(np.float32(score + leave_values.values.item(index)))
+        move = cls(row, col, direction, tiles, score, board_tiles, alphabet, rack_size=rack_size, _token=_token,
+                   equity=equity)
+        object.__setattr__(move, "_leave_values", leave_values)  # the leave string is made when asked for
+        object.__setattr__(move, "_leave_index", index)
+        return move
+
+    @property
+    def leave(self) -> str | None:
+        """The tiles kept on the rack (blank first, then letters in tile-code order), or
+        None when the move has no equity."""
+        if self._leave is None and self._leave_values is not None:
+            object.__setattr__(self, "_leave", self._leave_values.leave(self._leave_index, self._alphabet))
+        return self._leave
 
     @property
     def tiles_played(self) -> int:
@@ -157,7 +243,7 @@ class Move:
 
     def __reduce__(self):  # immutable: pickle through the constructor
         return (Move, (self.row, self.col, int(self.direction), self.tiles, self.score, self._board,
-                       self._alphabet, self.words, self._rack_size))
+                       self._alphabet, self.words, self._rack_size, None, self.equity, self.leave))
 
     def __hash__(self) -> int:
         return hash((self.key(), self.score))
@@ -166,16 +252,47 @@ class Move:
         return f"{self.notation} {self.score}"
 
     def __repr__(self) -> str:
+        if self.equity is not None:
+            return f"<Move {self.notation} score={self.score} equity={self.equity:.2f} leave={self.leave!r}>"
         return f"<Move {self.notation} score={self.score}>"
+
+
+class Swap:
+    """Exchanging tiles: ``tiles`` go back to the bag, ``leave`` is kept; a swap scores
+    0, so its ``equity`` is the value of the leave (:meth:`MoveGenerator.best_swap
+    <wordsalvo.MoveGenerator.best_swap>`)."""
+
+    __slots__ = ("tiles", "leave", "equity")
+
+    def __init__(self, tiles: str, leave: str, equity: float):
+        self.tiles = tiles
+        self.leave = leave
+        self.equity = equity
+
+    @property
+    def score(self) -> int:
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Swap) and (sorted(self.tiles), sorted(self.leave), self.equity) == (
+            sorted(other.tiles), sorted(other.leave), other.equity)
+
+    def __hash__(self) -> int:
+        return hash((tuple(sorted(self.tiles)), tuple(sorted(self.leave)), self.equity))
+
+    def __repr__(self) -> str:
+        return f"<Swap {self.tiles} keep={self.leave!r} equity={self.equity:.2f}>"
+
+
 
 
 class MoveList(Sequence[Move]):
     """Moves as a numpy structured array; ``Move`` objects are made on indexing."""
 
-    __slots__ = ("_records", "_board", "_alphabet", "_rack_size", "_token")
+    __slots__ = ("_records", "_board", "_alphabet", "_rack_size", "_token", "_leave_values")
 
     def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
-                 _token: object = None):
+                 _token: object = None, leave_values: LeaveValues | None = None):
         if records.dtype != MOVE_DTYPE:
             raise TypeError(f"expected records of dtype {MOVE_DTYPE}, got {records.dtype}")
         self._records = records
@@ -183,12 +300,14 @@ class MoveList(Sequence[Move]):
         self._alphabet = alphabet
         self._rack_size = rack_size
         self._token = _token
+        self._leave_values = leave_values
 
     def _same(self, records: np.ndarray) -> "MoveList":
-        return MoveList(records, self._board, self._alphabet, self._rack_size, self._token)
+        return MoveList(records, self._board, self._alphabet, self._rack_size, self._token, self._leave_values)
 
     def _move(self, i: int) -> Move:
-        return Move.from_record(self._records[i], self._board, self._alphabet, self._rack_size, self._token)
+        return Move.from_record(self._records[i], self._board, self._alphabet, self._rack_size, self._token,
+                                self._leave_values)
 
     def __len__(self) -> int:
         return int(self._records.shape[0])
@@ -215,16 +334,51 @@ class MoveList(Sequence[Move]):
     def to_numpy(self) -> np.ndarray:
         """The records: fields row, col, direction, length, tiles_played, score,
         blank_mask (bit i = tiles[i] is a blank) and tiles (uint8[15]: letter codes of
-        new tiles, 0 where the word runs through a board tile); ``pad`` is two zero bytes."""
-        return self._records
+        new tiles, 0 where the word runs through a board tile); ``pad`` is two zero bytes.
+        Moves of a generator with a leave table also have ``leave_value`` and ``equity``
+        (float32), in a copy."""
+        if self._leave_values is None:
+            return self._records
+        r = self._records
+        out = np.empty(len(r), dtype=np.dtype(r.dtype.descr + [("leave_value", "<f4"), ("equity", "<f4")]))
+        for name in r.dtype.names:
+            out[name] = r[name]
+        out["leave_value"] = self._leave_values.leave_values(r)
+        out["equity"] = self._leave_values.equities(r)
+        return out
 
     @property
     def scores(self) -> np.ndarray:
         return self._records["score"]
 
-    def order(self) -> np.ndarray:
-        """Indices of the moves, best first: score descending, then a fixed tie order
-        (across before down, row, col, length, tiles played, tiles, blank mask)."""
+    @property
+    def has_equity(self) -> bool:
+        """Whether the moves carry leave values (the generator had a leave table)."""
+        return self._leave_values is not None
+
+    @property
+    def equities(self) -> np.ndarray:
+        """score + leave value of every move (float32); see :mod:`wordsalvo.leaves`."""
+        return self._need_equity().equities(self._records)
+
+    def _need_equity(self) -> LeaveValues:
+        if self._leave_values is None:
+            from .errors import WordSalvoError
+
+            raise WordSalvoError(
+                "these moves have no equity: expected a generator with a leave table, "
+                "MoveGenerator(lexicon, rules, leaves=Leaves.default(rules))")
+        return self._leave_values
+
+    def order(self, by: str = "score") -> np.ndarray:
+        """Indices of the moves, best first: score (or equity, then score) descending,
+        then a fixed tie order (across before down, row, col, length, tiles played,
+        tiles, blank mask)."""
+        if by not in ("score", "equity"):
+            from .errors import WordSalvoError
+
+            raise WordSalvoError(f"by: expected 'score' or 'equity', got {by!r}")
+        equity = self.equities if by == "equity" else None
         r = self._records
         if len(r) == 0:
             return np.zeros(0, dtype=np.intp)
@@ -234,14 +388,16 @@ class MoveList(Sequence[Move]):
         keys += [raw[:, j] for j in range(_TIE_LAST, _TIE_FIRST - 1, -1)]
         keys.append(r["direction"])
         keys.append(-r["score"].astype(np.int64))
+        if equity is not None:
+            keys.append(-equity)
         return np.lexsort(keys)
 
-    def sorted(self) -> "MoveList":
-        """A copy sorted best first."""
-        return self._same(self._records[self.order()])
+    def sorted(self, by: str = "score") -> "MoveList":
+        """A copy sorted best first, by ``"score"`` or ``"equity"``."""
+        return self._same(self._records[self.order(by)])
 
-    def best(self, n: int = 1) -> "MoveList":
-        return self._same(self._records[self.order()[:n]])
+    def best(self, n: int = 1, by: str = "score") -> "MoveList":
+        return self._same(self._records[self.order(by)[:n]])
 
     def notations(self) -> list[str]:
         return [m.notation for m in self]

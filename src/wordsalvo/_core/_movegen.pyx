@@ -12,6 +12,7 @@ from libc.string cimport memset, memcpy
 from wordsalvo._core.cdefs cimport *
 from wordsalvo._core.cmovegen cimport *
 from wordsalvo._core._graph cimport Graph
+from wordsalvo._core._leaves cimport LeaveTable
 
 import numpy as np
 
@@ -104,6 +105,8 @@ cdef class Generator:
     cdef bint busy
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
+    cdef LeaveTable leaves    # keeps the leave table alive while the C struct points into it
+    cdef object equity_buf    # float32 working buffer of best_equity
 
     def __cinit__(self, graph, letter_mult, word_mult, square_bonus, tile_values,
                   bingo_bonus, bingo_tiles, start_square):
@@ -189,12 +192,28 @@ cdef class Generator:
             raise PositionError("expected a position (set_position) before generating moves, got none")
         return 0
 
-    def set_position(self, tiles, rack):
+    def set_position(self, tiles, rack, LeaveTable leaves=None, bint endgame=False, double out_value=0.0,
+                     double keep_factor=0.0):
         """tiles: 225 board codes; rack: 33 counts ([0] = blanks).  Checked here, once:
-        a bad one raises PositionError and leaves the generator as it was."""
+        a bad one raises PositionError and leaves the generator as it was.
+
+        Equity terms: ``leaves`` (values by rank, or None: every leave worth 0), or with
+        ``endgame`` the settlement terms (going out is worth ``out_value``, a kept tile
+        costs ``keep_factor`` times its face value)."""
         cdef const uint8_t[::1] t = byte_array(tiles, WS_SQUARES, PositionError, "board")
         cdef const uint8_t[::1] r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
         cdef int rc, i, total = 0
+        cdef const WsLeaves *table = NULL
+        if leaves is not None:
+            if leaves.types != self.alphabet_size + 1:
+                raise WordSalvoError(f"leave table: expected {self.alphabet_size + 1} tile types (the generator's "
+                                     f"letters and the blank), got {leaves.types}")
+            if leaves.values is None:
+                raise WordSalvoError("leave table: expected values (set_values), got none")
+            table = &leaves.L
+        if not (-1e6 <= out_value <= 1e6) or not (0.0 <= keep_factor <= 100.0):  # NaN fails both
+            raise WordSalvoError(f"end-game terms: expected out_value within ±1e6 and keep_factor 0..100, "
+                                 f"got {out_value} and {keep_factor}")
         for i in range(WS_SQUARES):
             if t[i] and not 1 <= (t[i] & WS_LETTER_MASK) <= self.alphabet_size:
                 raise PositionError(f"square {i}: expected a tile code of letters 1..{self.alphabet_size} "
@@ -207,7 +226,9 @@ cdef class Generator:
             raise PositionError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
         self._enter()
         try:
+            self.leaves = leaves
             with nogil:
+                ws_gen_set_equity(self.g, table, endgame, <float>out_value, <float>keep_factor)
                 rc = ws_gen_set_board(self.g, &t[0])
                 if rc == WS_OK:
                     rc = ws_gen_set_rack(self.g, &r[0])
@@ -273,6 +294,45 @@ cdef class Generator:
             self.busy = False
         check_status(rc, PositionError, "best-move search failed")
         return out[:count]
+
+    def best_equity(self, n):
+        """The n best moves by equity, best first, and their equity (float32)."""
+        cdef size_t count = 0, want = <size_t>check_whole(n, 1, BEST_MAX, WordSalvoError, "n")
+        cdef int rc
+        cdef uint8_t[::1] raw
+        cdef float[::1] eq
+        self._enter()
+        try:
+            self._need_position()
+            out = np.empty(want, dtype=MOVE_DTYPE)
+            if self.equity_buf is None or <size_t>len(self.equity_buf) < want:
+                self.equity_buf = np.empty(max(want, <size_t>16), dtype=np.float32)
+            equity = self.equity_buf
+            raw = out.view(np.uint8)
+            eq = equity
+            with nogil:
+                rc = ws_gen_best_equity(self.g, <WsMove*>&raw[0], &eq[0], want, &count)
+        finally:
+            self.busy = False
+        check_status(rc, PositionError, "best-move search by equity failed")
+        return out[:count], equity[:count].copy()
+
+    def leave_values(self):
+        """(tile codes, radix weights, values) of the current rack: the value of keeping
+        each sub-multiset, at index sum(kept count of code i * weight i)."""
+        cdef int i
+        cdef float[::1] v
+        codes = (<char*>self.g.leave_type)[:self.g.leave_types]
+        weights = tuple([self.g.leave_weight[i] for i in range(self.g.leave_types)])
+        values = np.empty(self.g.leave_count, dtype=np.float32)
+        if self.g.leave_count:
+            v = values
+            memcpy(&v[0], self.g.leave_value, self.g.leave_count * sizeof(float))
+        return codes, weights, values
+
+    def leave_best(self):
+        """The best leave value for each number of tiles kept (0..rack size) of the current rack."""
+        return [self.g.leave_best[i] for i in range(8)]
 
     def best_stats(self):
         """(anchors with a move, anchors searched) of the last best-move search."""

@@ -1,6 +1,8 @@
 # Mirrors csrc/ws_movegen.h
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
 
+from wordsalvo._core.cleaves cimport WsLeaves
+
 cdef extern from "ws_movegen.h" nogil:
     ctypedef struct WsRules:
         uint8_t letter_mult[225]
@@ -27,6 +29,12 @@ cdef extern from "ws_movegen.h" nogil:
         int32_t board_valid
         int32_t anchor_count
         int32_t anchors_visited
+        int32_t leave_types
+        uint8_t leave_type[7]
+        int32_t leave_weight[7]
+        int32_t leave_count
+        float leave_value[128]
+        float leave_best[8]
 
     int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules)
     int ws_gen_set_board(WsGen *g, const uint8_t *tiles)
@@ -35,4 +43,6 @@ cdef extern from "ws_movegen.h" nogil:
     void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count)
     int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count)
     int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count)
+    void ws_gen_set_equity(WsGen *g, const WsLeaves *leaves, int endgame, float out_value, float keep_factor)
+    int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *count)
     uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score)

@@ -1,0 +1,84 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""Leave ranking and value table wrapper (csrc/ws_leaves.c).
+
+Private: ``wordsalvo.Leaves`` (leaves.py) is the public face; it checks files
+and rules, this class checks every array that reaches C.
+"""
+from libc.stdint cimport uint8_t, int64_t
+
+from wordsalvo._core.cdefs cimport WS_OK, WS_RACK_MAX
+from wordsalvo._core.cleaves cimport *
+
+import numpy as np
+
+from wordsalvo.errors import LeavesError
+
+
+cdef class LeaveTable:
+    """The ranking of every leave of 1..max_size tiles of a tile set, and its values."""
+
+    def __cinit__(self, bytes caps, int max_size):
+        cdef int rc
+        cdef uint8_t c[33]
+        cdef int i
+        self.types = len(caps)
+        if not 1 <= self.types <= WS_LEAVES_MAX_TYPES:
+            raise LeavesError(f"tile types: expected 1..{WS_LEAVES_MAX_TYPES}, got {self.types}")
+        if not 1 <= max_size <= WS_RACK_MAX - 1:
+            raise LeavesError(f"leave size: expected 1..{WS_RACK_MAX - 1}, got {max_size}")
+        for i in range(self.types):
+            c[i] = caps[i]
+        rc = ws_leaves_init(&self.L, c, self.types, max_size)
+        if rc != WS_OK:
+            raise LeavesError("cannot set up the leave ranking")
+        self.max_size = max_size
+        self._values = None
+
+    def __len__(self):
+        return ws_leaves_count(&self.L)
+
+    def offsets(self):
+        """Rank of the first leave of each size 1..max_size, then the count."""
+        return [self.L.offset[k] for k in range(1, self.max_size + 2)]
+
+    def rank(self, const uint8_t[::1] counts):
+        """Rank of a leave given as counts per tile type; -1 when it is not in the table."""
+        if counts.shape[0] != self.types:
+            raise LeavesError(f"expected {self.types} counts, got {counts.shape[0]}")
+        return ws_leaves_rank(&self.L, &counts[0])
+
+    def unrank(self, int64_t rank):
+        """Counts per tile type of the leave of a rank (bytes)."""
+        cdef uint8_t out[33]
+        if not 0 <= rank < ws_leaves_count(&self.L):
+            raise LeavesError(f"leave rank {rank} out of range 0..{ws_leaves_count(&self.L) - 1}")
+        ws_leaves_unrank(&self.L, rank, out)
+        return bytes(out[:self.types])
+
+    def unrank_all(self):
+        """Counts of every leave, in rank order: uint8 array (count, types)."""
+        cdef int64_t n = ws_leaves_count(&self.L), r
+        out = np.zeros((n, self.types), dtype=np.uint8)
+        cdef uint8_t[:, ::1] v = out
+        with nogil:
+            for r in range(n):
+                ws_leaves_unrank(&self.L, r, &v[r, 0])
+        return out
+
+    def set_values(self, values):
+        """The value of every leave by rank (float32, finite, one per leave)."""
+        cdef const float[::1] v
+        arr = np.array(values, dtype=np.float32, copy=True, order="C")
+        if arr.ndim != 1 or arr.shape[0] != ws_leaves_count(&self.L):
+            raise LeavesError(f"expected {ws_leaves_count(&self.L)} leave values, got shape {arr.shape}")
+        if not np.isfinite(arr).all():
+            raise LeavesError("leave values must be finite")
+        arr.setflags(write=False)
+        v = arr
+        self._values = arr
+        self.L.values = &v[0] if arr.shape[0] else NULL
+
+    @property
+    def values(self):
+        """The read-only float32 array C reads (None before set_values)."""
+        return self._values
