@@ -222,3 +222,4 @@ cdef class Generator:
             raise ValueError("direction 0/1 and square 0..224")
         m = ws_gen_cross_set(self.g, direction, square, &cs)
         return m, cs
+include "_wordmap.pxi"

@@ -1,0 +1,109 @@
+# Included by _movegen.pyx: the compact word map (csrc/ws_wordmap.c) lives in the same
+# extension as the generator, so the best-move search can use it from C.
+from wordsalvo._core.cwordmap cimport *
+
+
+cdef class WordMap:
+    """Anagram lookups of a graph's words: which words of length L the given letters
+    plus 0-2 blanks make.  Built from the graph's DAWG when constructed (CSW24: about
+    12 MB, well under a second); independent of the graph afterwards."""
+    cdef WsWordMap m
+    cdef readonly double build_seconds
+
+    def __cinit__(self, Graph graph):
+        cdef int rc
+        if graph.problem is not None:
+            raise ValueError("graph failed validation")
+        import time
+        t = time.perf_counter()
+        with nogil:
+            rc = ws_wordmap_build(&self.m, graph.nodes, graph.alphabet_size)
+        self.build_seconds = time.perf_counter() - t
+        if rc == WS_E_NOMEM:
+            raise MemoryError("not enough memory for the word map")
+        if rc != WS_OK:
+            raise ValueError(f"cannot build the word map ({_STATUS.get(rc, rc)})")
+
+    def __dealloc__(self):
+        ws_wordmap_free(&self.m)
+
+    @property
+    def entry_count(self):
+        """Distinct keys (alphagrams) over all lengths."""
+        return self.m.entry_count
+
+    @property
+    def word_count(self):
+        return self.m.word_count
+
+    @property
+    def nbytes(self):
+        """Heap memory the map holds."""
+        return self.m.bytes
+
+    def key_count(self, int length):
+        """Distinct keys of words of `length` letters."""
+        if not 1 <= length <= WS_MAX_WORD:
+            raise ValueError(f"length: expected 1..{WS_MAX_WORD}, got {length}")
+        return self.m.length_first[length + 1] - self.m.length_first[length]
+
+    cdef WsRackKey _key(self, letters, int blanks, blank_choices, uint64_t *choices) except *:
+        cdef WsRackKey k = ws_rack_key_empty()
+        cdef int c
+        if not 0 <= blanks <= 2:
+            raise ValueError(f"blanks: expected 0..2, got {blanks}")
+        if len(letters) + blanks > WS_MAX_WORD:
+            raise ValueError(f"expected at most {WS_MAX_WORD} letters and blanks, got {len(letters) + blanks}")
+        for c in letters:
+            if not 1 <= c <= <int>self.m.alphabet_size:
+                raise ValueError(f"letter code {c} outside the alphabet 1..{self.m.alphabet_size}")
+            k = ws_rack_key_add_letter(k, c)
+        choices[0] = 0
+        if blank_choices is None:
+            choices[0] = ~(<uint64_t>1)
+        else:
+            for c in blank_choices:
+                if not 1 <= c <= <int>self.m.alphabet_size:
+                    raise ValueError(f"blank choice {c} outside the alphabet 1..{self.m.alphabet_size}")
+                choices[0] |= (<uint64_t>1) << c
+        return k
+
+    def exists(self, letters, int blanks=0, blank_choices=None):
+        """True if the letter codes plus `blanks` blanks (each standing for a letter in
+        blank_choices, default any) make a word of len(letters) + blanks letters."""
+        cdef uint64_t choices
+        cdef WsRackKey k = self._key(letters, blanks, blank_choices, &choices)
+        return bool(ws_wordmap_exists(&self.m, k, blanks, choices))
+
+    def lookup(self, letters, int blanks=0, blank_choices=None):
+        """Every (word, blank letters) the letter codes plus `blanks` blanks make: word as
+        bytes of letter codes, blank letters as a sorted tuple of the blanks' letters;
+        sorted by blank letters, then alphabetically."""
+        cdef uint64_t choices
+        cdef WsRackKey k = self._key(letters, blanks, blank_choices, &choices)
+        cdef size_t count = 0, i
+        cdef int rc, length
+        cdef uint32_t n, j
+        cdef const uint8_t *w
+        cdef WsWordMapHit *hits = NULL
+        cdef size_t capacity = 64
+        while True:
+            hits = <WsWordMapHit*>malloc(capacity * sizeof(WsWordMapHit))
+            if hits == NULL:
+                raise MemoryError()
+            rc = ws_wordmap_lookup(&self.m, k, blanks, choices, hits, capacity, &count)
+            if rc != WS_E_CAPACITY:
+                break
+            free(hits)
+            capacity = count
+        try:
+            out = []
+            for i in range(count):
+                length = ws_wordmap_entry_length(&self.m, hits[i].entry)
+                w = ws_wordmap_entry_words(&self.m, hits[i].entry, &n)
+                b = tuple(x for x in (hits[i].blank_letter[0], hits[i].blank_letter[1])[:blanks])
+                for j in range(n):
+                    out.append((bytes(w[j * length:(j + 1) * length]), b))
+            return out
+        finally:
+            free(hits)

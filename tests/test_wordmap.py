@@ -1,0 +1,190 @@
+"""The compact word map (csrc/ws_wordmap.c) against brute force.
+
+The oracle scans every word of the right length as a letter-count matrix (numpy)
+and keeps those that contain the query's letters; the blanks stand for what is
+left over.  It shares nothing with the map's keys or hash index.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wordsalvo as ws
+from wordsalvo import graphfile
+from wordsalvo._core import _graph
+from wordsalvo._core._movegen import WordMap
+from wordsalvo.alphabet import get_alphabet
+
+
+class BruteForce:
+    """Every word of a list as a row of letter counts, one matrix per length."""
+
+    def __init__(self, words: list[bytes], alphabet_size: int):
+        by_length: dict[int, list[bytes]] = defaultdict(list)
+        for w in words:
+            by_length[len(w)].append(w)
+        self.words = {n: sorted(ws_) for n, ws_ in by_length.items()}
+        self.counts = {}
+        for n, ws_ in self.words.items():
+            codes = np.frombuffer(b"".join(ws_), dtype=np.uint8).reshape(len(ws_), n).astype(np.int64)
+            rows = np.repeat(np.arange(len(ws_)), n)
+            flat = np.bincount(rows * (alphabet_size + 1) + codes.ravel(), minlength=len(ws_) * (alphabet_size + 1))
+            self.counts[n] = flat.reshape(len(ws_), alphabet_size + 1).astype(np.int8)
+
+    def lookup(self, letters: bytes, blanks: int, choices=None) -> list[tuple[bytes, tuple[int, ...]]]:
+        n = len(letters) + blanks
+        if n not in self.words:
+            return []
+        q = np.zeros(self.counts[n].shape[1], dtype=np.int8)
+        for c in letters:
+            q[c] += 1
+        m = self.counts[n]
+        out = []
+        for i in np.nonzero((m >= q).all(axis=1))[0]:
+            rest = m[i] - q
+            b = tuple(int(c) for c in np.repeat(np.arange(len(rest)), rest))
+            if choices is not None and not set(b) <= set(choices):
+                continue
+            out.append((self.words[n][i], b))
+        out.sort(key=lambda t: (t[1], t[0]))
+        return out
+
+
+@pytest.fixture(scope="module")
+def scowl():
+    lex = ws.Lexicon.default("en")
+    words = lex._graph.dawg_words()  # the graph's words are checked against word lists in test_lexicon
+    return lex, WordMap(lex._graph), BruteForce(words, lex.alphabet.size), words
+
+
+def test_counts_match_the_lexicon(scowl):
+    lex, wm, _, words = scowl
+    assert wm.word_count == len(lex) == len(words)
+    alphagrams = {(len(w), bytes(sorted(w))) for w in words}
+    assert wm.entry_count == len(alphagrams)
+    for n in range(1, 16):
+        assert wm.key_count(n) == sum(1 for k in alphagrams if k[0] == n)
+    # 16-byte keys, 4-byte offsets (one more than entries), the letters of every word,
+    # and an 8-byte hash slot per key rounded up to twice the keys' power of two
+    slots = 2
+    while slots < 2 * wm.entry_count:
+        slots *= 2
+    assert wm.nbytes == 20 * wm.entry_count + 4 + sum(map(len, words)) + 8 * slots
+
+
+@pytest.mark.slow
+def test_every_word_is_found_under_its_letters(scowl):
+    lex, wm, _, words = scowl
+    by_key = defaultdict(list)
+    for w in words:
+        by_key[bytes(sorted(w))].append(w)
+    for key, group in by_key.items():
+        assert wm.exists(key)
+        assert wm.lookup(key) == [(w, ()) for w in sorted(group)]
+
+
+def test_lengths_without_words_and_letters_without_anagrams(scowl):
+    _, wm, _, _ = scowl
+    a = get_alphabet("en")
+    assert not wm.exists(a.encode("QQQQ"))
+    assert wm.lookup(a.encode("QQQQ"), 2) == []
+    assert not wm.exists(b"", 1)  # no one-letter words
+    assert not wm.exists(a.encode("ABCDEFGHIJKLMNO"))
+
+
+def test_hand_checked_anagrams(scowl):
+    _, wm, bf, _ = scowl
+    a = get_alphabet("en")
+    got = {a.decode(w) for w, _ in wm.lookup(a.encode("AEINRST"))}
+    assert {"NASTIER", "RETAINS", "RETINAS", "STAINER"} <= got
+    # one blank: QI and XI need the blank to be I, Q or X respectively
+    got = wm.lookup(a.encode("Q"), 1)
+    assert [(a.decode(w), tuple(a.letter(c) for c in b)) for w, b in got] == [("QI", ("I",))]
+    assert wm.lookup(a.encode("Q"), 1, blank_choices=a.encode("AEOU")) == []
+
+
+rack_letters = st.lists(st.integers(1, 26), min_size=0, max_size=13)
+
+
+@settings(max_examples=300, deadline=None)
+@given(letters=rack_letters, blanks=st.integers(0, 2))
+def test_random_racks_match_brute_force(scowl, letters, blanks):
+    _, wm, bf, _ = scowl
+    letters = bytes(letters[: 15 - blanks])
+    expected = bf.lookup(letters, blanks)
+    assert wm.lookup(letters, blanks) == expected
+    assert wm.exists(letters, blanks) == bool(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), blanks=st.integers(0, 2), change=st.integers(-1, 1))
+def test_near_words_match_brute_force(scowl, data, blanks, change):
+    """Queries made from real words (letters turned into blanks, one letter dropped,
+    added or kept), so that most have answers, also with restricted blanks."""
+    _, wm, bf, words = scowl
+    w = list(words[data.draw(st.integers(0, len(words) - 1))])
+    data.draw(st.randoms()).shuffle(w)
+    b = min(blanks, len(w) - 1)
+    letters = w[b:]
+    if change < 0 and letters:
+        letters = letters[1:]
+    elif change > 0 and len(letters) + b < 15:
+        letters = letters + [data.draw(st.integers(1, 26))]
+    letters = bytes(letters)
+    choices = data.draw(st.none() | st.lists(st.integers(1, 26), min_size=1, max_size=26))
+    expected = bf.lookup(letters, b, choices)
+    assert wm.lookup(letters, b, choices) == expected
+    assert wm.exists(letters, b, choices) == bool(expected)
+
+
+def _compile(words: list[str], lang: str) -> _graph.Graph:
+    from wordsalvo.lexicon import Lexicon
+
+    text = ("\n".join(words) + "\n").encode("utf-8")
+    data, _ = graphfile.compile_bytes(text, get_alphabet(lang), _graph)
+    return Lexicon.from_bytes(data)
+
+
+def test_letters_past_the_sixteenth_and_long_words():
+    """Turkish codes up to 29 live in the key's second half; 15-letter words and a
+    letter 15 times are the largest counts a key holds."""
+    words = ["ÇÜZ", "ZÜÇ", "ŞİŞ", "İŞŞ", "ÖĞÜZÜ", "ABCÇDEFGĞHIİJKL", "AAAAAAAAAAAAAAA", "ZZ", "ÜZ"]
+    lex = _compile(words, "tr")
+    a = lex.alphabet
+    wm = WordMap(lex._graph)
+    bf = BruteForce([a.encode(w) for w in lex], a.size)
+    assert wm.word_count == len(words)
+    assert wm.entry_count == 7
+    for w in words:
+        codes = a.encode(w)
+        assert (codes, ()) in wm.lookup(bytes(sorted(codes)))
+        for blanks in (1, 2):
+            for cut in range(len(codes) - blanks + 1):
+                q = codes[:cut] + codes[cut + blanks:]
+                assert wm.lookup(q, blanks) == bf.lookup(q, blanks)
+    assert [a.decode(w) for w, _ in wm.lookup(a.encode("ZÇÜ"))] == ["ÇÜZ", "ZÜÇ"]  # by tile code
+    assert wm.lookup(a.encode("A" * 13), 2) == [(a.encode("A" * 15), (1, 1))]
+    # ordered by the blank's letter: Ü (26) before Z (29)
+    assert wm.lookup(a.encode("Z"), 1) == [(a.encode("ÜZ"), (a.code("Ü"),)), (a.encode("ZZ"), (a.code("Z"),))]
+
+
+@pytest.mark.parametrize("letters, blanks, choices, message", [
+    (b"\x01", 3, None, "blanks"),
+    (b"\x01", -1, None, "blanks"),
+    (b"\x00", 0, None, "outside the alphabet"),
+    (b"\x1b", 0, None, "outside the alphabet"),
+    (b"\x01" * 14, 2, None, "at most 15"),
+    (b"\x01", 1, b"\x00", "blank choice"),
+    (b"\x01", 1, b"\x20", "blank choice"),
+])
+def test_bad_queries_are_refused(scowl, letters, blanks, choices, message):
+    _, wm, _, _ = scowl
+    with pytest.raises(ValueError, match=message):
+        wm.lookup(letters, blanks, choices)
+    with pytest.raises(ValueError, match=message):
+        wm.exists(letters, blanks, choices)
