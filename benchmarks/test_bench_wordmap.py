@@ -47,3 +47,26 @@ def test_exists_eight_letters_csw24(benchmark, csw24_set):
     racks = [r + bytes([c]) for r in _racks(2, 100) for c in (1, 5, 9, 19)]
     found = benchmark(lambda: sum(wm.exists(r) for r in racks))
     assert 0 < found < len(racks)
+
+
+def _span_queries(positions):
+    """(rack counts, tiles placed, board letters) as the search would ask them: for each
+    position's rack, full-rack spans through 0-3 board letters and shorter ones."""
+    rng = random.Random(3)
+    out = []
+    for p in positions:
+        counts = p.rack_counts()
+        total = sum(counts)
+        for n, through in ((total, 0), (total, 1), (total, 2), (total, 3), (max(1, total - 2), 2), (3, 1)):
+            if n <= total:
+                out.append((counts, n, bytes(rng.randint(1, 26) for _ in range(through))))
+    return out
+
+
+def test_subrack_exists_public_racks_csw24(benchmark, csw24_set):
+    lex, positions, _ = csw24_set
+    wm = WordMap(lex._graph)
+    queries = _span_queries(positions)
+    found = benchmark(lambda: sum(wm.subrack_exists(c, n, t) for c, n, t in queries))
+    benchmark.extra_info["queries"] = len(queries)
+    assert 0 < found < len(queries)

@@ -21,6 +21,32 @@ static inline uint64_t key_hash(WsRackKey k) {
     return h;
 }
 
+static inline uint64_t bit_a(uint64_t h, int shift) { return h >> shift; }
+static inline uint64_t bit_b(uint64_t h, int shift) { return (h * 0x94D049BB133111EBull) >> shift; }
+
+static inline void filter_add(uint64_t *f, int shift, uint64_t h) {
+    uint64_t a = bit_a(h, shift), b = bit_b(h, shift);
+    f[a >> 6] |= 1ull << (a & 63);
+    f[b >> 6] |= 1ull << (b & 63);
+}
+
+static inline int filter_has(const uint64_t *f, int shift, uint64_t h) {
+    uint64_t a = bit_a(h, shift), b = bit_b(h, shift);
+    return (f[a >> 6] >> (a & 63) & 1) && (f[b >> 6] >> (b & 63) & 1);
+}
+
+/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 64). */
+static size_t filter_bits(size_t n, size_t per_key, int *shift) {
+    size_t bits = 64;
+    int log = 6;
+    while (bits < n * per_key) {
+        bits <<= 1;
+        log++;
+    }
+    *shift = 64 - log;
+    return bits;
+}
+
 /* One word found in the DAWG while building. */
 typedef struct Record {
     WsRackKey key;
@@ -86,6 +112,8 @@ void ws_wordmap_free(WsWordMap *m) {
     free(m->word_offset);
     free(m->letters);
     free(m->slots);
+    free(m->filter0);
+    free(m->filter1);
     memset(m, 0, sizeof *m);
 }
 
@@ -148,8 +176,36 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
         while (m->slots[s]) s = (s + 1) & m->slot_mask;
         m->slots[s] = (h & 0xFFFFFFFF00000000ull) | (uint64_t)(i + 1);
     }
+    /* filter1 takes each key once per distinct letter (about 7 per key for CSW24) */
+    size_t deletions = 0;
+    for (size_t i = 0; i < entries; i++)
+        for (int s = 0; s < 64; s += 4) {
+            deletions += ((m->keys[i].lo >> s) & 15u) != 0;
+            deletions += ((m->keys[i].hi >> s) & 15u) != 0;
+        }
+    size_t bits0 = filter_bits(entries, 16, &m->filter0_shift);
+    size_t bits1 = filter_bits(deletions, 8, &m->filter1_shift);
+    m->filter0 = calloc(bits0 / 64, sizeof *m->filter0);
+    m->filter1 = calloc(bits1 / 64, sizeof *m->filter1);
+    if (!m->filter0 || !m->filter1) {
+        ws_wordmap_free(m);
+        return WS_E_NOMEM;
+    }
+    for (size_t i = 0; i < entries; i++) {
+        WsRackKey k = m->keys[i];
+        filter_add(m->filter0, m->filter0_shift, key_hash(k));
+        for (unsigned l = 1; l <= alphabet_size; l++) {
+            if (!ws_rack_key_count(k, l)) continue;
+            WsRackKey d = k;
+            if (l <= 16)
+                d.lo -= (uint64_t)1 << (4 * (l - 1));
+            else
+                d.hi -= (uint64_t)1 << (4 * (l - 17));
+            filter_add(m->filter1, m->filter1_shift, key_hash(d));
+        }
+    }
     m->bytes = entries * sizeof *m->keys + (entries + 1) * sizeof *m->word_offset + total +
-               slot_count * sizeof *m->slots;
+               slot_count * sizeof *m->slots + bits0 / 8 + bits1 / 8;
     return WS_OK;
 
 nomem:
@@ -161,6 +217,7 @@ nomem:
 
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key) {
     uint64_t h = key_hash(key);
+    if (!filter_has(m->filter0, m->filter0_shift, h)) return -1;
     uint64_t fp = h & 0xFFFFFFFF00000000ull;
     uint64_t s = h >> m->slot_shift;
     for (;;) {
@@ -211,6 +268,7 @@ static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choic
     for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
         if (!(choices >> l1 & 1) || ws_rack_key_count(key, l1) >= 15) continue;
         WsRackKey k1 = ws_rack_key_add_letter(key, l1);
+        if (blanks == 2 && !filter_has(m->filter1, m->filter1_shift, key_hash(k1))) continue;
         if (blanks == 1) {
             if (collect(c, ws_wordmap_find(m, k1), l1, 0)) return 1;
             continue;
@@ -239,4 +297,33 @@ int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t bl
     resolve(m, key, blanks, blank_choices, &c);
     *count = c.count;
     return c.count > capacity ? WS_E_CAPACITY : WS_OK;
+}
+
+/* Chooses `left` more tiles from rack codes >= code; blanks are taken last (code 0 is
+ * handled by the caller through `blanks_available`). */
+static int subrack_rec(const WsWordMap *m, const uint8_t *rack, unsigned code, int left, int blanks_available,
+                       WsRackKey key) {
+    if (left <= blanks_available) {
+        /* finish with `left` blanks */
+        if (ws_wordmap_exists(m, key, left, ~1ull)) return 1;
+    }
+    if (left == 0) return 0;
+    if (left == 1 && !filter_has(m->filter1, m->filter1_shift, key_hash(key))) return 0;
+    for (unsigned c = code; c <= m->alphabet_size; c++) {
+        if (!rack[c]) continue;
+        WsRackKey k = key;
+        for (int take = 1; take <= rack[c] && take <= left; take++) {
+            if (ws_rack_key_count(k, c) >= 15) break;
+            k = ws_rack_key_add_letter(k, c);
+            if (subrack_rec(m, rack, c + 1, left - take, blanks_available, k)) return 1;
+        }
+    }
+    return 0;
+}
+
+int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through) {
+    int blanks = rack[0];
+    if (blanks > 2) return WS_E_ARGUMENT;
+    if (!m->slots || n < 0 || n + (int)ws_rack_key_size(through) > WS_MAX_WORD) return 0;
+    return subrack_rec(m, rack, 1, n, blanks, through);
 }

@@ -5,8 +5,9 @@
  * keys of each length are sorted, and one open-addressing hash index over all
  * keys answers a lookup in about one cache miss.  Blanks are resolved at query
  * time (one probe per letter a blank may stand for, or per pair for two blanks),
- * never stored: for CSW24 (280,887 words) the map holds about 12 MB, where a map
- * with one- and two-blank keys would hold 4.7 M entries.
+ * never stored: for CSW24 (280,887 words) the map holds about 14 MB, where a map
+ * with one- and two-blank keys would hold 4.7 M entries.  Two Bloom filters answer
+ * most probes that find nothing without touching the hash index.
  *
  * A rack key counts each letter in 4 bits: letter L (1..32) in bits 4(L-1)..4(L-1)+3
  * of the 128-bit value (lo = letters 1..16, hi = letters 17..32).  Adding two keys
@@ -35,6 +36,14 @@ typedef struct WsWordMap {
     uint64_t *slots;                       /* hash index: (fingerprint << 32) | (entry + 1); 0 = empty */
     uint64_t slot_mask;                    /* slot count - 1 (a power of two) */
     int32_t slot_shift;                    /* 64 - log2(slot count) */
+    /* Bloom filters (2 bits a key) that answer most misses from a small, cached bit
+     * array before the hash index is touched: filter0 holds every key, filter1 every
+     * key with one letter taken out (so a first blank's letter is dropped unless some
+     * word has room for one more letter). */
+    uint64_t *filter0;
+    uint64_t *filter1;
+    int32_t filter0_shift;                 /* 64 - log2(bits of filter0) */
+    int32_t filter1_shift;
     size_t bytes;                          /* heap memory held by the map */
 } WsWordMap;
 
@@ -110,5 +119,13 @@ int ws_wordmap_exists(const WsWordMap *m, WsRackKey key, int blanks, uint64_t bl
  * to the number that exist; returns WS_OK, or WS_E_CAPACITY when more exist than fit. */
 int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t blank_choices,
                       WsWordMapHit *out, size_t capacity, size_t *count);
+
+/* 1 if some `n` tiles of the rack (counts per tile code, [0] = blanks, at most 7
+ * tiles), together with the letters of `through` (the board letters a span runs
+ * through), make a word of n + size(through) letters; else 0.  The question the
+ * best-move search asks of a span: with 0 it holds no move.  Sub-racks are tried
+ * as distinct multisets (duplicate letters are not tried twice).  At most 2 blanks:
+ * with more, returns WS_E_ARGUMENT. */
+int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through);
 
 #endif

@@ -70,14 +70,19 @@ def test_counts_match_the_lexicon(scowl):
     for n in range(1, 16):
         assert wm.key_count(n) == sum(1 for k in alphagrams if k[0] == n)
     # 16-byte keys, 4-byte offsets (one more than entries), the letters of every word,
-    # and an 8-byte hash slot per key rounded up to twice the keys' power of two
-    slots = 2
-    while slots < 2 * wm.entry_count:
-        slots *= 2
-    assert wm.nbytes == 20 * wm.entry_count + 4 + sum(map(len, words)) + 8 * slots
+    # an 8-byte hash slot per key rounded up to twice the keys' power of two, and the
+    # two Bloom filters (16 bits a key; 8 bits a key with one distinct letter removed)
+    def pow2(n, low):
+        while low < n:
+            low *= 2
+        return low
+
+    deletions = sum(len(set(k[1])) for k in alphagrams)
+    expected = (20 * wm.entry_count + 4 + sum(map(len, words)) + 8 * pow2(2 * wm.entry_count, 2)
+                + pow2(16 * wm.entry_count, 64) // 8 + pow2(8 * deletions, 64) // 8)
+    assert wm.nbytes == expected
 
 
-@pytest.mark.slow
 def test_every_word_is_found_under_its_letters(scowl):
     lex, wm, _, words = scowl
     by_key = defaultdict(list)
@@ -188,3 +193,53 @@ def test_bad_queries_are_refused(scowl, letters, blanks, choices, message):
         wm.lookup(letters, blanks, choices)
     with pytest.raises(ValueError, match=message):
         wm.exists(letters, blanks, choices)
+
+
+def _sub_multisets(counts: dict[int, int], size: int):
+    items = [c for c, k in sorted(counts.items()) for _ in range(k)]
+    return {tuple(s) for s in __import__("itertools").combinations(items, size)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(rack=st.lists(st.integers(0, 26), min_size=1, max_size=7).filter(lambda r: r.count(0) <= 2),
+       through=st.lists(st.integers(1, 26), max_size=3), data=st.data())
+def test_subrack_exists_matches_brute_force(scowl, rack, through, data):
+    """'Some n tiles of the rack plus the span's board letters make a word': every
+    sub-multiset tried by brute force, blanks (code 0) as wildcards."""
+    _, wm, bf, _ = scowl
+    n = data.draw(st.integers(0, len(rack)))
+    counts = bytearray(33)
+    for c in rack:
+        counts[c] += 1
+    through = bytes(through)
+    expected = any(
+        bf.lookup(bytes(c for c in sub if c) + through, sub.count(0))
+        for sub in _sub_multisets({c: counts[c] for c in range(33) if counts[c]}, n)
+    )
+    assert wm.subrack_exists(bytes(counts), n, through) == expected
+
+
+def test_subrack_exists_hand_checked(scowl):
+    _, wm, _, _ = scowl
+    a = get_alphabet("en")
+
+    def rack(s):
+        counts = bytearray(33)
+        for ch in s:
+            counts[0 if ch == "?" else a.code(ch)] += 1
+        return bytes(counts)
+
+    assert wm.subrack_exists(rack("QIXZJKV"), 2)           # QI
+    assert not wm.subrack_exists(rack("QXZJKVW"), 2)       # no two of them make a word
+    assert wm.subrack_exists(rack("QXZJKV?"), 2)           # QI, XI, ... with the blank
+    assert wm.subrack_exists(rack("AEINRST"), 7)           # RETAINS
+    assert wm.subrack_exists(rack("AEINRST"), 7, a.encode("G"))  # GRANITES... through G
+    assert not wm.subrack_exists(rack("QXZJKVW"), 7, a.encode("A"))
+    with pytest.raises(ValueError, match="at most 7"):
+        wm.subrack_exists(rack("AEINRSTE"), 2)
+    with pytest.raises(ValueError, match="at most 2 blanks"):
+        wm.subrack_exists(rack("???A"), 2)
+    with pytest.raises(ValueError, match="n: expected"):
+        wm.subrack_exists(rack("AE"), 3)
+    with pytest.raises(ValueError, match="33 counts"):
+        wm.subrack_exists(b"\x00" * 5, 1)

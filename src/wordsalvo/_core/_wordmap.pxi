@@ -107,3 +107,28 @@ cdef class WordMap:
             return out
         finally:
             free(hits)
+
+    def subrack_exists(self, const uint8_t[::1] rack, int n, through=b""):
+        """True if some `n` tiles of the rack (33 counts by tile code, [0] = blanks, at
+        most 7 tiles, at most 2 blanks) plus the letter codes of `through` make a word."""
+        cdef uint64_t choices
+        cdef int i, total = 0
+        if rack.shape[0] != 33:
+            raise ValueError(f"rack: expected 33 counts, got {rack.shape[0]}")
+        for i in range(33):
+            if rack[i] and i > <int>self.m.alphabet_size:
+                raise ValueError(f"rack: tile code {i} outside the alphabet 1..{self.m.alphabet_size}")
+            total += rack[i]
+        if total > 7:
+            raise ValueError(f"rack: expected at most 7 tiles, got {total}")
+        if rack[0] > 2:
+            raise ValueError(f"rack: expected at most 2 blanks, got {rack[0]}")
+        if not 0 <= n <= total:
+            raise ValueError(f"n: expected 0..{total} tiles of the rack, got {n}")
+        cdef WsRackKey k = self._key(through, 0, None, &choices)
+        if len(through) + n > WS_MAX_WORD:
+            raise ValueError(f"expected at most {WS_MAX_WORD} letters, got {len(through) + n}")
+        cdef int rc = ws_wordmap_subrack_exists(&self.m, &rack[0], n, k)
+        if rc < 0:
+            raise ValueError(f"sub-rack query rejected ({_STATUS.get(rc, rc)})")
+        return rc == 1

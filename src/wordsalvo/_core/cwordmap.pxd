@@ -29,3 +29,4 @@ cdef extern from "ws_wordmap.h" nogil:
     int ws_wordmap_exists(const WsWordMap *m, WsRackKey key, int blanks, uint64_t blank_choices)
     int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t blank_choices,
                           WsWordMapHit *out, size_t capacity, size_t *count)
+    int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through)
