@@ -38,6 +38,7 @@ from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
 
 NONE = -(10**9)
+QUESTIONS: list[tuple[bytes, int, bytes]] = []  # every lazy question, for --dump
 
 
 def sub_multisets(counts: dict[int, int], size: int):
@@ -227,6 +228,16 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
     stats["spans_above_best"] = sum(1 for b, _ in span_list if b >= best_score)
     stats["wm_keys_above_best"] = len(above)
     stats["wm_queries_above_best"] = sum(wm_cost[k] for k in above)
+    # time of those questions asked of the C map (from Python: an upper bound)
+    questions = [(n, bytes(board)) for n, board in above]
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        for n, board in questions:
+            wm.subrack_exists(rack, n, board)
+        times.append(time.perf_counter() - t)
+    stats["lazy_check_us"] = round(statistics.median(times) * 1e6)
+    QUESTIONS.extend((bytes(rack), n, board) for n, board in questions)
     stats["blanks"] = blanks
     return stats
 
@@ -236,6 +247,7 @@ def main() -> None:
     ap.add_argument("--graph", type=Path, required=True)
     ap.add_argument("--positions", type=Path, required=True)
     ap.add_argument("--rules", default="classic-en")
+    ap.add_argument("--dump", type=Path, help="write the lazy questions (33 rack counts, n, 15 letters) for timing in C")
     args = ap.parse_args()
     rules = ws.Rules.preset(args.rules)
     lex = Lexicon.load(args.graph)
@@ -244,6 +256,8 @@ def main() -> None:
     positions = [Position.from_cgp(l, rules=rules) for l in args.positions.read_text("utf-8").splitlines() if l.strip()]
     t = time.perf_counter()
     rows = [analyse(p, gen, wm, rules) for p in positions]
+    if args.dump:
+        args.dump.write_bytes(b"".join(r + bytes([n, len(t)]) + t.ljust(15, b"\0") for r, n, t in QUESTIONS))
     mismatch = [i for i, r in enumerate(rows) if r["visited_now"] != r["visited_c"]]
     print(f"{args.positions.name}: {len(rows)} positions, word map {wm.nbytes / 1e6:.1f} MB built in "
           f"{wm.build_seconds * 1e3:.0f} ms; replay of the C search's visited-anchor count differs at "
@@ -253,7 +267,7 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for key in ("anchors", "visited_c", "visited_now", "visited_wm", "visited_exact", "spans", "spans_full_rack",
                 "spans_dropped_now", "spans_dropped_wm", "spans_dropped_wm_full_rack", "spans_without_move",
-                "wm_keys", "wm_queries", "spans_above_best", "wm_keys_above_best", "wm_queries_above_best"):
+                "wm_keys", "wm_queries", "spans_above_best", "wm_keys_above_best", "wm_queries_above_best", "lazy_check_us"):
         v = [r[key] for r in rows]
         print(f"| {key} | {sum(v)} | {statistics.median(v):g} | {statistics.mean(v):.1f} |")
     for b in (0, 1, 2):

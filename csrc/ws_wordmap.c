@@ -265,6 +265,8 @@ static inline int collect(Collector *c, int32_t e, unsigned b0, unsigned b1) {
 static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choices, Collector *c) {
     choices &= ((m->alphabet_size >= 63 ? ~0ull : (2ull << m->alphabet_size) - 1)) & ~1ull;
     if (blanks == 0) return collect(c, ws_wordmap_find(m, key), 0, 0);
+    /* one blank needs some key with one letter more: none when filter1 says so */
+    if (blanks == 1 && !filter_has(m->filter1, m->filter1_shift, key_hash(key))) return 0;
     for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
         if (!(choices >> l1 & 1) || ws_rack_key_count(key, l1) >= 15) continue;
         WsRackKey k1 = ws_rack_key_add_letter(key, l1);
@@ -299,31 +301,49 @@ int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t bl
     return c.count > capacity ? WS_E_CAPACITY : WS_OK;
 }
 
-/* Chooses `left` more tiles from rack codes >= code; blanks are taken last (code 0 is
- * handled by the caller through `blanks_available`). */
-static int subrack_rec(const WsWordMap *m, const uint8_t *rack, unsigned code, int left, int blanks_available,
-                       WsRackKey key) {
-    if (left <= blanks_available) {
-        /* finish with `left` blanks */
-        if (ws_wordmap_exists(m, key, left, ~1ull)) return 1;
-    }
-    if (left == 0) return 0;
+/* The rack's letters (no blanks) as distinct codes with counts, and how many tiles
+ * remain from each index on (so a branch that cannot gather enough tiles stops). */
+typedef struct SubRack {
+    uint8_t code[WS_RACK_MAX];
+    uint8_t count[WS_RACK_MAX];
+    uint8_t suffix[WS_RACK_MAX + 1];
+    int distinct;
+    int blanks;
+} SubRack;
+
+/* Chooses `left` more tiles from letters i.. of the rack, or finishes with blanks. */
+static int subrack_rec(const WsWordMap *m, const SubRack *r, int i, int left, WsRackKey key) {
+    if (left <= r->blanks && ws_wordmap_exists(m, key, left, ~1ull)) return 1;
+    if (left == 0 || r->suffix[i] + r->blanks < left) return 0;
+    /* one real tile left to add (and no blank did it): some word must have room for it */
     if (left == 1 && !filter_has(m->filter1, m->filter1_shift, key_hash(key))) return 0;
-    for (unsigned c = code; c <= m->alphabet_size; c++) {
-        if (!rack[c]) continue;
+    for (int j = i; j < r->distinct; j++) {
+        if (r->suffix[j] + r->blanks < left) break;
         WsRackKey k = key;
-        for (int take = 1; take <= rack[c] && take <= left; take++) {
-            if (ws_rack_key_count(k, c) >= 15) break;
-            k = ws_rack_key_add_letter(k, c);
-            if (subrack_rec(m, rack, c + 1, left - take, blanks_available, k)) return 1;
+        for (int take = 1; take <= r->count[j] && take <= left; take++) {
+            if (ws_rack_key_count(k, r->code[j]) >= 15) break;
+            k = ws_rack_key_add_letter(k, r->code[j]);
+            if (subrack_rec(m, r, j + 1, left - take, k)) return 1;
         }
     }
     return 0;
 }
 
 int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through) {
-    int blanks = rack[0];
-    if (blanks > 2) return WS_E_ARGUMENT;
+    SubRack r;
+    int total = 0;
+    if (rack[0] > 2) return WS_E_ARGUMENT;
+    r.blanks = rack[0];
+    r.distinct = 0;
+    for (unsigned c = 1; c <= m->alphabet_size; c++) {
+        if (!rack[c]) continue;
+        if (r.distinct == WS_RACK_MAX || total + rack[c] > WS_RACK_MAX) return WS_E_ARGUMENT;
+        r.code[r.distinct] = (uint8_t)c;
+        r.count[r.distinct++] = rack[c];
+        total += rack[c];
+    }
+    r.suffix[r.distinct] = 0;
+    for (int j = r.distinct - 1; j >= 0; j--) r.suffix[j] = (uint8_t)(r.suffix[j + 1] + r.count[j]);
     if (!m->slots || n < 0 || n + (int)ws_rack_key_size(through) > WS_MAX_WORD) return 0;
-    return subrack_rec(m, rack, 1, n, blanks, through);
+    return subrack_rec(m, &r, 0, n, through);
 }
