@@ -329,21 +329,121 @@ static int subrack_rec(const WsWordMap *m, const SubRack *r, int i, int left, Ws
     return 0;
 }
 
-int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through) {
-    SubRack r;
+static int subrack_init(SubRack *r, const uint8_t *rack, unsigned alphabet_size) {
     int total = 0;
     if (rack[0] > 2) return WS_E_ARGUMENT;
-    r.blanks = rack[0];
-    r.distinct = 0;
-    for (unsigned c = 1; c <= m->alphabet_size; c++) {
+    r->blanks = rack[0];
+    r->distinct = 0;
+    for (unsigned c = 1; c <= alphabet_size; c++) {
         if (!rack[c]) continue;
-        if (r.distinct == WS_RACK_MAX || total + rack[c] > WS_RACK_MAX) return WS_E_ARGUMENT;
-        r.code[r.distinct] = (uint8_t)c;
-        r.count[r.distinct++] = rack[c];
+        if (r->distinct == WS_RACK_MAX || total + rack[c] > WS_RACK_MAX) return WS_E_ARGUMENT;
+        r->code[r->distinct] = (uint8_t)c;
+        r->count[r->distinct++] = rack[c];
         total += rack[c];
     }
-    r.suffix[r.distinct] = 0;
-    for (int j = r.distinct - 1; j >= 0; j--) r.suffix[j] = (uint8_t)(r.suffix[j + 1] + r.count[j]);
+    if (total + r->blanks > WS_RACK_MAX) return WS_E_ARGUMENT;
+    r->suffix[r->distinct] = 0;
+    for (int j = r->distinct - 1; j >= 0; j--) r->suffix[j] = (uint8_t)(r->suffix[j + 1] + r->count[j]);
+    return WS_OK;
+}
+
+int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through) {
+    SubRack r;
+    int rc = subrack_init(&r, rack, m->alphabet_size);
+    if (rc != WS_OK) return rc;
     if (!m->slots || n < 0 || n + (int)ws_rack_key_size(through) > WS_MAX_WORD) return 0;
     return subrack_rec(m, &r, 0, n, through);
+}
+
+/* The span as the word search sees it. */
+typedef struct Span {
+    int length;
+    uint8_t board[WS_MAX_WORD];
+    uint64_t cross[WS_MAX_WORD];
+    WsSpanWord *out;
+    size_t capacity, count;
+} Span;
+
+/* Records the words of an entry that fit the span's board letters and cross sets. */
+static void span_entry(const WsWordMap *m, Span *s, int32_t e, unsigned b0, unsigned b1) {
+    if (e < 0) return;
+    uint32_t n;
+    const uint8_t *w = ws_wordmap_entry_words(m, (uint32_t)e, &n);
+    for (uint32_t j = 0; j < n; j++, w += s->length) {
+        int ok = 1;
+        for (int i = 0; i < s->length && ok; i++)
+            ok = s->board[i] ? w[i] == s->board[i] : (int)(s->cross[i] >> w[i] & 1);
+        if (!ok) continue;
+        if (s->count < s->capacity) {
+            WsSpanWord *o = &s->out[s->count];
+            o->entry = (uint32_t)e;
+            o->index = (uint16_t)j;
+            o->blank_letter[0] = (uint8_t)b0;
+            o->blank_letter[1] = (uint8_t)b1;
+        }
+        s->count++;
+    }
+}
+
+/* Every sub-rack of `left` more tiles (letters i.. of the rack, then blanks). */
+static void span_rec(const WsWordMap *m, const SubRack *r, Span *s, int i, int left, WsRackKey key) {
+    if (left <= r->blanks) { /* finish with `left` blanks: each letter choice once */
+        if (left == 0) {
+            span_entry(m, s, ws_wordmap_find(m, key), 0, 0);
+        } else if (left == 1 ? filter_has(m->filter1, m->filter1_shift, key_hash(key)) : 1) {
+            for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
+                if (ws_rack_key_count(key, l1) >= 15) continue;
+                WsRackKey k1 = ws_rack_key_add_letter(key, l1);
+                if (left == 1) {
+                    span_entry(m, s, ws_wordmap_find(m, k1), l1, 0);
+                    continue;
+                }
+                if (!filter_has(m->filter1, m->filter1_shift, key_hash(k1))) continue;
+                for (unsigned l2 = l1; l2 <= m->alphabet_size; l2++) {
+                    if (ws_rack_key_count(k1, l2) >= 15) continue;
+                    span_entry(m, s, ws_wordmap_find(m, ws_rack_key_add_letter(k1, l2)), l1, l2);
+                }
+            }
+        }
+    }
+    if (left == 0 || r->suffix[i] + r->blanks < left) return;
+    for (int j = i; j < r->distinct; j++) {
+        if (r->suffix[j] + r->blanks < left) break;
+        WsRackKey k = key;
+        for (int take = 1; take <= r->count[j] && take <= left; take++) {
+            if (ws_rack_key_count(k, r->code[j]) >= 15) break;
+            k = ws_rack_key_add_letter(k, r->code[j]);
+            span_rec(m, r, s, j + 1, left - take, k);
+        }
+    }
+}
+
+int ws_wordmap_span_words(const WsWordMap *m, const uint8_t *rack, int length, const uint8_t *board,
+                          const uint64_t *cross, WsSpanWord *out, size_t capacity, size_t *count) {
+    SubRack r;
+    Span s;
+    int empty = 0;
+    *count = 0;
+    if (length < 2 || length > WS_MAX_WORD) return WS_E_ARGUMENT;
+    int rc = subrack_init(&r, rack, m->alphabet_size);
+    if (rc != WS_OK) return rc;
+    WsRackKey through = ws_rack_key_empty();
+    s.length = length;
+    s.out = out;
+    s.capacity = capacity;
+    s.count = 0;
+    for (int i = 0; i < length; i++) {
+        unsigned b = board[i] & WS_LETTER_MASK;
+        if (b > m->alphabet_size) return WS_E_ARGUMENT;
+        s.board[i] = (uint8_t)b;
+        s.cross[i] = b ? 0 : cross[i];
+        if (b)
+            through = ws_rack_key_add_letter(through, b);
+        else
+            empty++;
+    }
+    if (!m->slots || empty == 0 || empty > r.suffix[0] + r.blanks) return WS_OK;
+    span_rec(m, &r, &s, 0, empty, through);
+    *count = s.count;
+    return s.count > capacity ? WS_E_CAPACITY : WS_OK;
 }

@@ -128,4 +128,23 @@ int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t bl
  * with more, returns WS_E_ARGUMENT. */
 int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through);
 
+/* One word that fits a span: the word `index` of `entry`, and the letters the rack's
+ * blanks stand for in it (0 = no blank; blank_letter[0] <= blank_letter[1]). */
+typedef struct WsSpanWord {
+    uint32_t entry;
+    uint16_t index;
+    uint8_t blank_letter[2];
+} WsSpanWord;
+
+/* Every word the rack can play on a span of `length` squares (2..15): board[i] is the
+ * letter already on square i (blank bits ignored) or 0 for an empty square, which takes
+ * a rack tile whose letter is in cross[i] (bit L = letter L allowed).  Each (word,
+ * letters of the blanks used) once; at least one empty square.  Writes at most
+ * `capacity` answers, sets *count to the number that exist; returns WS_OK, or
+ * WS_E_CAPACITY when more exist than fit, or WS_E_ARGUMENT (more than 7 tiles or 2
+ * blanks, a bad length).  This is the exact value of a span: the best-move search can
+ * score these words instead of walking the graph for them. */
+int ws_wordmap_span_words(const WsWordMap *m, const uint8_t *rack, int length, const uint8_t *board,
+                          const uint64_t *cross, WsSpanWord *out, size_t capacity, size_t *count);
+
 #endif

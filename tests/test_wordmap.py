@@ -243,3 +243,94 @@ def test_subrack_exists_hand_checked(scowl):
         wm.subrack_exists(rack("AE"), 3)
     with pytest.raises(ValueError, match="33 counts"):
         wm.subrack_exists(b"\x00" * 5, 1)
+
+
+def _span_brute(bf: BruteForce, rack: bytes, board: list[int], cross: list[int]) -> list:
+    """Every (word, blank letters) by a scan of all words of the span's length."""
+    n = len(board)
+    if n not in bf.words or all(board):
+        return []
+    codes = np.frombuffer(b"".join(bf.words[n]), dtype=np.uint8).reshape(-1, n)
+    ok = np.ones(len(codes), dtype=bool)
+    for i in range(n):
+        if board[i]:
+            ok &= codes[:, i] == board[i]
+        else:
+            allowed = np.array([(cross[i] >> c) & 1 for c in range(64)], dtype=bool)
+            ok &= allowed[codes[:, i]]
+    blanks = rack[0]
+    real = {c: rack[c] for c in range(1, 33) if rack[c]}
+    out = []
+    for row in np.nonzero(ok)[0]:
+        word = bytes(codes[row])
+        empty = sorted(word[i] for i in range(n) if not board[i])
+        for k in range(blanks + 1):
+            for b in {tuple(sorted(x)) for x in __import__("itertools").combinations(empty, k)}:
+                rest = list(empty)
+                for c in b:
+                    rest.remove(c)
+                if all(rest.count(c) <= real.get(c, 0) for c in set(rest)):
+                    out.append((word, b))
+    return sorted(out)
+
+
+ALL = ~1 & (2**64 - 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_span_words_match_brute_force(scowl, data):
+    """Spans cut from real words: some squares keep their letter (the board), the others
+    are empty; the rack holds those letters (some as blanks) plus filler; cross sets
+    either allow everything or a random set."""
+    _, wm, bf, words = scowl
+    w = words[data.draw(st.integers(0, len(words) - 1))]
+    n = len(w)
+    on_board = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    if all(on_board):
+        on_board[data.draw(st.integers(0, n - 1))] = False
+    empties = [i for i in range(n) if not on_board[i]]
+    if len(empties) > 7:
+        for i in empties[7:]:
+            on_board[i] = True
+        empties = empties[:7]
+    board = [w[i] if on_board[i] else 0 for i in range(n)]
+    rack = bytearray(33)
+    blanks = data.draw(st.integers(0, min(2, len(empties))))
+    for j, i in enumerate(empties):
+        rack[0 if j < blanks else w[i]] += 1
+    for c in data.draw(st.lists(st.integers(0, 26), max_size=7 - len(empties))):
+        if c == 0 and rack[0] == 2:
+            continue
+        rack[c] += 1
+    cross = [ALL if data.draw(st.booleans()) else data.draw(st.integers(0, 2**27 - 1)) & ALL for _ in range(n)]
+    expected = _span_brute(bf, bytes(rack), board, cross)
+    assert wm.span_words(bytes(rack), board, cross) == expected
+
+
+def test_span_words_hand_checked(scowl):
+    _, wm, _, _ = scowl
+    a = get_alphabet("en")
+    rack = bytearray(33)
+    for ch in "AEINRS":
+        rack[a.code(ch)] += 1
+    rack[0] = 1
+    # AEINRS? through a T on the fourth of eight squares: RESTRAIN with the blank as R, ...
+    got = wm.span_words(bytes(rack), [0, 0, 0, a.code("T"), 0, 0, 0, 0])
+    assert (a.encode("RESTRAIN"), (a.code("R"),)) in got
+    assert (a.encode("PANTRIES"), (a.code("P"),)) in got
+    assert all(w[3] == a.code("T") for w, _ in got)
+    # the cross set of the first square allows only R
+    only_r = [1 << a.code("R")] + [ALL] * 7
+    assert {a.decode(w) for w, _ in wm.span_words(bytes(rack), [0, 0, 0, a.code("T"), 0, 0, 0, 0], only_r)} == {"RESTRAIN"}
+    # QI on a span with Q on the board: only with an I or a blank
+    rack2 = bytearray(33)
+    rack2[a.code("I")] = 1
+    rack2[0] = 1
+    assert wm.span_words(bytes(rack2), [a.code("Q"), 0]) == [(a.encode("QI"), ()), (a.encode("QI"), (a.code("I"),))]
+    with pytest.raises(ValueError, match="2..15 squares"):
+        wm.span_words(bytes(rack2), [0])
+    with pytest.raises(ValueError, match="one mask per square"):
+        wm.span_words(bytes(rack2), [0, 0], [ALL])
+    with pytest.raises(ValueError, match="outside"):
+        wm.span_words(bytes(rack2), [0, 27])

@@ -132,3 +132,54 @@ cdef class WordMap:
         if rc < 0:
             raise ValueError(f"sub-rack query rejected ({_STATUS.get(rc, rc)})")
         return rc == 1
+
+    def span_words(self, const uint8_t[::1] rack, board, cross=None):
+        """Every (word, blank letters) the rack (33 counts, [0] = blanks, at most 7 tiles,
+        2 blanks) can play on a span: board holds one letter code per square, 0 for an
+        empty square; cross (one letter mask per square, bit L = letter L, default any)
+        limits the letters of the empty squares.  Sorted by word, then blank letters."""
+        cdef uint8_t b[15]
+        cdef uint64_t c[15]
+        cdef int i, total = 0, rc, length = len(board)
+        cdef size_t count = 0, capacity = 256
+        cdef WsSpanWord *out = NULL
+        cdef const uint8_t *w
+        cdef uint32_t n
+        if rack.shape[0] != 33:
+            raise ValueError(f"rack: expected 33 counts, got {rack.shape[0]}")
+        for i in range(33):
+            if rack[i] and i > <int>self.m.alphabet_size:
+                raise ValueError(f"rack: tile code {i} outside the alphabet 1..{self.m.alphabet_size}")
+            total += rack[i]
+        if total > 7 or rack[0] > 2:
+            raise ValueError(f"rack: expected at most 7 tiles and 2 blanks, got {total} and {rack[0]}")
+        if not 2 <= length <= WS_MAX_WORD:
+            raise ValueError(f"board: expected 2..{WS_MAX_WORD} squares, got {length}")
+        if cross is not None and len(cross) != length:
+            raise ValueError(f"cross: expected one mask per square ({length}), got {len(cross)}")
+        for i in range(length):
+            if not 0 <= board[i] <= <int>self.m.alphabet_size:
+                raise ValueError(f"board square {i}: letter code {board[i]} outside 0..{self.m.alphabet_size}")
+            b[i] = board[i]
+            c[i] = ~(<uint64_t>1) if cross is None else <uint64_t>cross[i]
+        while True:
+            out = <WsSpanWord*>malloc(capacity * sizeof(WsSpanWord))
+            if out == NULL:
+                raise MemoryError()
+            rc = ws_wordmap_span_words(&self.m, &rack[0], length, b, c, out, capacity, &count)
+            if rc != WS_E_CAPACITY:
+                break
+            free(out)
+            capacity = count
+        try:
+            if rc != WS_OK:
+                raise ValueError(f"span query rejected ({_STATUS.get(rc, rc)})")
+            result = []
+            for i in range(<int>count):
+                w = ws_wordmap_entry_words(&self.m, out[i].entry, &n)
+                blanks = tuple(x for x in (out[i].blank_letter[0], out[i].blank_letter[1]) if x)
+                result.append((bytes(w[out[i].index * length:(out[i].index + 1) * length]), blanks))
+            result.sort()
+            return result
+        finally:
+            free(out)

@@ -1,5 +1,5 @@
 # Mirrors csrc/ws_wordmap.h
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t, uint64_t
 
 cdef extern from "ws_wordmap.h" nogil:
     ctypedef struct WsRackKey:
@@ -30,3 +30,11 @@ cdef extern from "ws_wordmap.h" nogil:
     int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t blank_choices,
                           WsWordMapHit *out, size_t capacity, size_t *count)
     int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through)
+
+    ctypedef struct WsSpanWord:
+        uint32_t entry           # entry whose word fits
+        uint16_t index           # word within the entry
+        uint8_t blank_letter[2]  # letters the blanks stand for (0 = none)
+
+    int ws_wordmap_span_words(const WsWordMap *m, const uint8_t *rack, int length, const uint8_t *board,
+                              const uint64_t *cross, WsSpanWord *out, size_t capacity, size_t *count)
