@@ -16,7 +16,9 @@ stops below the best score found):
 * lazy: only the spans whose bound reaches the best score need a word-map
   check (``*_above_best``), the cost of checking spans when their anchor comes up;
 * exact: every span valued at the best move it really holds (from the full move
-  list), what a generator that reads words out of a word map could reach.
+  list), what a generator that reads words out of a word map could reach; the
+  words ``WordMap.span_words`` fits to those spans are checked against the move
+  list (a span has fitting words exactly when it holds a move) and timed.
 
 The replayed "now" count of visited anchors is checked against the C search's
 own count (``best_stats``) to make sure the replay is the search.
@@ -39,6 +41,8 @@ from wordsalvo.position import Position
 
 NONE = -(10**9)
 QUESTIONS: list[tuple[bytes, int, bytes]] = []  # every lazy question, for --dump
+SPANS: list[tuple] = []  # (bound, rack, pattern, cross, holds a move) of the current position
+SPAN_DUMP: list[tuple] = []  # the spans above the best score of every position, for --dump
 
 
 def sub_multisets(counts: dict[int, int], size: int):
@@ -199,6 +203,10 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
                         if now_ok:
                             best_now = max(best_now, b)
                             span_list.append((b, (n, tuple(sorted(board)))))
+                            pattern = [lt[p] & 0x7F for p in span]
+                            cross = [lcross[p] if not lt[p] else 0 for p in span]
+                            if len(pattern) >= 2:  # a lone tile's word is the perpendicular one
+                                SPANS.append((b, rack, pattern, cross, ex != NONE))
                         if wm_ok:
                             best_wm = max(best_wm, b)
                         best_exact = max(best_exact, ex)
@@ -237,6 +245,22 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
             wm.subrack_exists(rack, n, board)
         times.append(time.perf_counter() - t)
     stats["lazy_check_us"] = round(statistics.median(times) * 1e6)
+    # exact values of the spans whose bound reaches the best score: the words that fit
+    # (checked against the move list: a span has fitting words iff it holds a move)
+    above_spans = [sp for sp in SPANS if sp[0] >= best_score]
+    SPAN_DUMP.extend(above_spans)
+    for _, r, pattern, cross, holds in above_spans:
+        if bool(wm.span_words(r, pattern, cross)) != holds:
+            stats["span_words_disagree"] += 1
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        for _, r, pattern, cross, _ in above_spans:
+            wm.span_words(r, pattern, cross)
+        times.append(time.perf_counter() - t)
+    stats["span_words_us"] = round(statistics.median(times) * 1e6)
+    stats["span_words_found"] = sum(len(wm.span_words(r, p, c)) for _, r, p, c, _ in above_spans)
+    SPANS.clear()
     QUESTIONS.extend((bytes(rack), n, board) for n, board in questions)
     stats["blanks"] = blanks
     return stats
@@ -247,7 +271,8 @@ def main() -> None:
     ap.add_argument("--graph", type=Path, required=True)
     ap.add_argument("--positions", type=Path, required=True)
     ap.add_argument("--rules", default="classic-en")
-    ap.add_argument("--dump", type=Path, help="write the lazy questions (33 rack counts, n, 15 letters) for timing in C")
+    ap.add_argument("--dump", type=Path, help="write the lazy questions (33 rack counts, n, 15 letters) and, beside them (.spans), "
+                         "the spans above the best score (33 counts, length, 15 letters, 15 masks) for timing in C")
     args = ap.parse_args()
     rules = ws.Rules.preset(args.rules)
     lex = Lexicon.load(args.graph)
@@ -258,6 +283,11 @@ def main() -> None:
     rows = [analyse(p, gen, wm, rules) for p in positions]
     if args.dump:
         args.dump.write_bytes(b"".join(r + bytes([n, len(t)]) + t.ljust(15, b"\0") for r, n, t in QUESTIONS))
+        spans = args.dump.with_suffix(".spans")
+        spans.write_bytes(b"".join(
+            bytes(r) + bytes([len(p)]) + bytes(p).ljust(15, b"\0")
+            + b"".join(c.to_bytes(8, "little") for c in cross + [0] * (15 - len(cross)))
+            for _, r, p, cross, _ in SPAN_DUMP))
     mismatch = [i for i, r in enumerate(rows) if r["visited_now"] != r["visited_c"]]
     print(f"{args.positions.name}: {len(rows)} positions, word map {wm.nbytes / 1e6:.1f} MB built in "
           f"{wm.build_seconds * 1e3:.0f} ms; replay of the C search's visited-anchor count differs at "
@@ -267,7 +297,7 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for key in ("anchors", "visited_c", "visited_now", "visited_wm", "visited_exact", "spans", "spans_full_rack",
                 "spans_dropped_now", "spans_dropped_wm", "spans_dropped_wm_full_rack", "spans_without_move",
-                "wm_keys", "wm_queries", "spans_above_best", "wm_keys_above_best", "wm_queries_above_best", "lazy_check_us"):
+                "wm_keys", "wm_queries", "spans_above_best", "wm_keys_above_best", "wm_queries_above_best", "lazy_check_us", "span_words_us", "span_words_found", "span_words_disagree"):
         v = [r[key] for r in rows]
         print(f"| {key} | {sum(v)} | {statistics.median(v):g} | {statistics.mean(v):.1f} |")
     for b in (0, 1, 2):
