@@ -16,6 +16,12 @@
  *     and if the square has a perpendicular word: cross += (v*lm + cross_score)*wm;
  *     plus the square's flat bonus (star squares);
  *   board tile of value v: main += v.
+ *
+ * Range: the wrapper accepts tile values 0..100, multipliers 1..3, square and
+ * bingo bonuses 0..1000 (the limits of Rules).  So main <= 15 * 300, W <= 3^7,
+ * a cross word <= 15 * 300 * 3, and every score and shadow bound stays below
+ * 10^7: int arithmetic and the int32 record score cannot overflow.  Cross scores
+ * (<= 14 * 100) and square bonuses fit their int16 tables.
  */
 #include <limits.h>
 #include <string.h>
@@ -264,7 +270,7 @@ static void load_lane(WsGen *g, int d, int lane) {
 static inline void fill_move(const WsGen *g, WsMove *m, int left, int right, int score, int placed) {
     int len = right - left + 1;
     uint16_t bm = 0;
-    m->score = (int16_t)score;
+    m->score = (int32_t)score;
     m->length = (uint8_t)len;
     m->tiles_played = (uint8_t)placed;
     m->direction = (uint8_t)g->direction;
@@ -281,6 +287,7 @@ static inline void fill_move(const WsGen *g, WsMove *m, int left, int right, int
         bm |= (uint16_t)((t >> 7) << i);
     }
     m->blank_mask = bm;
+    m->pad[0] = m->pad[1] = 0;
 }
 
 int ws_move_compare(const WsMove *a, const WsMove *b) {

@@ -16,9 +16,11 @@ typedef struct WsRules {
     int32_t alphabet_size; /* letters 1..alphabet_size */
 } WsRules;
 
-/* One move: 24 bytes, the layout of the numpy dtype (checked at import). */
+/* One move: 28 bytes, the layout of the numpy dtype (checked at import).  The score
+ * is int32: the heaviest play the rule limits allow (tile values 100, every square
+ * 3W, bonuses 1000) scores about 3.3 million, far past int16. */
 typedef struct WsMove {
-    int16_t score;
+    int32_t score;
     uint16_t blank_mask;  /* bit i: tiles[i] is a blank */
     uint8_t row;          /* first square of the whole main word */
     uint8_t col;
@@ -26,6 +28,7 @@ typedef struct WsMove {
     uint8_t length;       /* squares of the main word, played-through tiles included */
     uint8_t tiles_played; /* new tiles */
     uint8_t tiles[15];    /* letter code of each new tile; 0 = tile already on the board */
+    uint8_t pad[2];       /* always zero (keeps records byte-comparable) */
 } WsMove;
 
 /* Board data the generator derives from the tiles; per direction, lane-major. */

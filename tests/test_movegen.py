@@ -281,3 +281,72 @@ def test_cgp_board_opcodes_apply_to_given_rules_and_the_generator_checks_them():
         MoveGenerator(Lexicon.default("tr"), turkish).generate(pos)
     with pytest.raises(ws.PositionError, match="rule set 'turkish'"):
         Position.from_cgp(line, rules=ws.Rules.preset("classic-en"))
+
+
+def test_heaviest_play_the_rule_limits_allow_does_not_wrap():
+    """Every rule value at the largest Rules accepts (tile values 100, every square 3W,
+    bingo bonus 1000): a 15-letter bingo through 8 board tiles, each new tile also
+    forming a 15-letter cross word, scores 1500 * 3**7 + 7 * 4500 + 1000, far past
+    int16.  The C record holds it exactly, and the Python scorer agrees."""
+    from wordsalvo.board import Board
+    from wordsalvo.placement import check_placement
+
+    classic = ws.Rules.preset("classic-en")
+    alphabet = classic.alphabet
+    tiles = {x: (0, 1) for x in alphabet.letters}
+    tiles.update({"A": (100, 100), "B": (100, 100), "C": (100, 100), "?": (2, 0)})
+    rules = ws.Rules(name="heaviest", alphabet=alphabet, layout=("W" * 15,) * 15, tiles=tiles,
+                     bingo_bonus=1000, star_bonus=1000)
+
+    def letter(r: int, c: int) -> str:
+        return "ABC"[(r + c) % 3]
+
+    # the board is full but for the 7 odd squares of row 7 (at most 75 tiles of a letter)
+    new = [(7, c) for c in range(1, 15, 2)]
+    board = Board(alphabet)
+    for r in range(15):
+        for c in range(15):
+            if (r, c) not in new:
+                board[r, c] = alphabet.code(letter(r, c))
+    words = {"".join(letter(7, c) for c in range(15))}
+    words |= {"".join(letter(r, c) for r in range(15)) for _r, c in new}
+    lex = _lexicon(sorted(words), "en")
+    rack = "".join(letter(r, c) for r, c in new)
+    pos = Position(rules, board, [rack, ""], [0, 0])
+    gen = MoveGenerator(lex, rules)
+
+    want = 1500 * 3**7 + 7 * 4500 + 1000
+    assert want == 3_313_000 > 2**15
+    best = gen.best(pos)
+    assert best is not None and best.score == want
+    assert sorted(best.squares()) == [(r, c, alphabet.code(letter(r, c))) for r, c in new]
+    oracle = check_placement(pos.board, rules, list(pos.rack_counts()), best.squares(), lambda w: w in words,
+                             first_move=False)
+    assert oracle.legal and oracle.score == want
+    moves = gen.generate(pos)
+    assert int(moves.scores.max()) == want and moves.scores.dtype == np.int32
+    # the C best-first order and MoveList.order() agree on this list too
+    assert gen.best(pos, 20).to_numpy().tobytes() == moves.best(20).to_numpy().tobytes()
+
+
+def test_core_constants_are_the_header_values():
+    """CORE_CONSTANTS (compiled values) equals the #defines of csrc/ws_defs.h read as
+    text, and the word-list line codes agree with alphabet.LINE_*."""
+    import re
+
+    from wordsalvo import alphabet
+    from wordsalvo._core._movegen import CORE_CONSTANTS
+
+    header = (Path(__file__).parent.parent / "csrc" / "ws_defs.h").read_text("utf-8")
+    defines: dict[str, int] = {}
+    for name, expr in re.findall(r"^#define WS_(\w+) (.+)$", header, re.M):
+        expr = re.sub(r"\b(0x[0-9A-Fa-f]+|\d+)u\b", r"\1", expr.split("/*")[0])
+        defines[name] = eval(re.sub(r"\bWS_(\w+)", lambda m: str(defines[m.group(1)]), expr))  # noqa: S307
+    assert set(CORE_CONSTANTS) <= set(defines)
+    assert CORE_CONSTANTS == {name: defines[name] for name in CORE_CONSTANTS}
+    expected = {"DIM", "SQUARES", "MAX_LETTERS", "RACK_MAX", "BLANK_BIT", "LETTER_MASK", "MIN_WORD", "MAX_WORD",
+                "OK", "E_NOMEM", "E_CAPACITY", "E_FORMAT", "E_TOO_BIG", "E_ARGUMENT", "MAX_NODES"}
+    expected |= {n for n in defines if n.startswith(("LINE_", "NODE_"))}
+    assert set(CORE_CONSTANTS) == expected
+    for name in (n for n in CORE_CONSTANTS if n.startswith("LINE_")):
+        assert getattr(alphabet, name) == CORE_CONSTANTS[name], name

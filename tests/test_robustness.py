@@ -11,7 +11,10 @@
   checksums), wrong magic / version / sizes, zero length, trailing data, and
   node corruption with the checksums recomputed (the structural check must
   catch it, or the lexicon must work without crashing); the embedded lexicon too;
-* word lists with junk lines: every dropped line counted by reason.
+* word lists with junk lines: every dropped line counted by reason;
+* the Cython boundary driven directly (``_movegen.Generator``, ``_graph.Graph``, the
+  word-list parser): every bad value raises a WordSalvoError subclass, never a bare
+  built-in exception, and a Graph whose check fails is never constructed.
 
 See tests/fuzz/fuzz_graph_load.py for the long-running version of the graph part.
 """
@@ -22,13 +25,23 @@ import random
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wordsalvo as ws
 from wordsalvo import graphfile
-from wordsalvo._core import _graph
+from wordsalvo._core import _graph, _movegen
+from wordsalvo.alphabet import get_alphabet
+from wordsalvo.errors import (
+    AlphabetError,
+    LexiconBuildError,
+    LexiconFormatError,
+    PositionError,
+    RulesError,
+    WordSalvoError,
+)
 from wordsalvo.lexicon import Lexicon, compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
@@ -530,3 +543,186 @@ def test_last_node_with_an_out_of_range_child_is_rejected(small_graph):
     # move generation then read past the node array
     with pytest.raises(ws.LexiconFormatError, match="arc index out of range"):
         Lexicon.from_bytes(bytes(b), name="<last node>")
+
+
+# -- the Cython boundary, driven directly -------------------------------------------------
+# Every bad value handed to the private extension types raises a WordSalvoError subclass
+# (never a bare ValueError/OverflowError/TypeError/RuntimeError), and changes nothing.
+_HUGE = 2**80
+
+
+def _core_args(**changes):
+    args = dict(
+        graph=Lexicon.default("en")._graph,
+        letter_mult=RULES.letter_multipliers,
+        word_mult=RULES.word_multipliers,
+        square_bonus=list(RULES.square_bonus),
+        tile_values=list(RULES.tile_values),
+        bingo_bonus=RULES.bingo_bonus,
+        bingo_tiles=RULES.rack_size,
+        start_square=RULES.start_square,
+    )
+    args.update(changes)
+    return args
+
+
+def _raises_exactly(kind, fn, *args):
+    """fn(*args) raises kind (a WordSalvoError subclass) with a message, not a bare builtin."""
+    with pytest.raises(WordSalvoError) as e:
+        fn(*args)
+    assert isinstance(e.value, kind), (type(e.value), e.value)
+    assert str(e.value)
+    return e.value
+
+
+@pytest.mark.parametrize(
+    "change, kind",
+    [
+        (dict(graph=None), WordSalvoError),
+        (dict(graph=b"\0" * 12), WordSalvoError),
+        (dict(letter_mult=b"\1" * 224), RulesError),
+        (dict(letter_mult="not bytes"), RulesError),
+        (dict(letter_mult=b"\4" + b"\1" * 224), RulesError),
+        (dict(word_mult=b"\0" * 225), RulesError),
+        (dict(square_bonus=[0] * 224), RulesError),
+        (dict(square_bonus=[1001] + [0] * 224), RulesError),
+        (dict(square_bonus=[-1] + [0] * 224), RulesError),
+        (dict(square_bonus=[_HUGE] + [0] * 224), RulesError),
+        (dict(square_bonus=["7"] + [0] * 224), RulesError),
+        (dict(square_bonus=None), RulesError),
+        (dict(tile_values=[0]), RulesError),
+        (dict(tile_values=[0] * 34), RulesError),
+        (dict(tile_values=[0] + [101] * 26), RulesError),
+        (dict(tile_values=[0] + [1.5] * 26), RulesError),
+        (dict(tile_values=[0] * 27 + [1]), WordSalvoError),  # 27 letters, the lexicon has 26
+        (dict(bingo_bonus=1001), RulesError),
+        (dict(bingo_bonus=-_HUGE), RulesError),
+        (dict(bingo_bonus=None), RulesError),
+        (dict(bingo_tiles=0), RulesError),
+        (dict(bingo_tiles=8), RulesError),
+        (dict(start_square=225), RulesError),
+        (dict(start_square=-1), RulesError),
+    ],
+)
+def test_generator_rejects_bad_rule_values(change, kind):
+    _raises_exactly(kind, lambda: _movegen.Generator(**_core_args(**change)))
+
+
+def _fresh_generator():
+    return _movegen.Generator(**_core_args())
+
+
+def test_generator_without_a_position_refuses_every_search():
+    g = _fresh_generator()
+    for call in (g.count_all, g.generate_all, lambda: g.best(3), lambda: g.cross_set(0, 112)):
+        err = _raises_exactly(PositionError, call)
+        assert "set_position" in str(err)
+
+
+def test_generator_rejects_bad_positions_and_keeps_the_last_good_one():
+    g = _fresh_generator()
+    start = Position.from_cgp(CGP_LINES[5], rules=RULES)
+    tiles, rack = bytes(start.board.tiles), start.rack_counts()
+    g.set_position(tiles, rack)
+    before = g.generate_all().tobytes()
+    count = g.count_all()
+    assert count == len(before) // _movegen.MOVE_DTYPE.itemsize > 0
+    bad_tiles = [
+        tiles[:-1], tiles + b"\0", b"", "x" * 225, [1] * 225, None, 42,
+        bytes([27]) + tiles[1:],                   # past the 26 letters
+        bytes([0x80]) + tiles[1:],                 # a blank standing for no letter
+        bytes([0x80 | 27]) + tiles[1:],
+        bytes([0x40 | 1]) + tiles[1:],             # a stray bit
+    ]
+    bad_tiles.append(np.zeros(225, dtype=np.int64))
+    for t in bad_tiles:
+        _raises_exactly(PositionError, g.set_position, t, rack)
+    bad_racks = [rack[:-1], rack + b"\0", bytes([8]) + bytes(32), bytes(27) + b"\1" + bytes(5),
+                 bytes([2, 2, 2, 2]) + bytes(29), "AEINRST", None]
+    for r in bad_racks:
+        _raises_exactly(PositionError, g.set_position, tiles, r)
+    assert g.count_all() == count and g.generate_all().tobytes() == before
+
+
+@pytest.mark.parametrize("n", [0, -1, _HUGE, -_HUGE, 1.0, "3", None, True, _movegen.BEST_MAX + 1])
+def test_generator_best_rejects_bad_n(n):
+    g = _fresh_generator()
+    g.set_position(bytes(225), Position.empty(RULES, "AEINRST").rack_counts())
+    _raises_exactly(WordSalvoError, g.best, n)
+    assert len(g.best(2)) == 2
+
+
+@pytest.mark.parametrize("direction, square", [(2, 0), (-1, 0), (0, 225), (0, -1), (_HUGE, 0), (0, _HUGE), ("0", 1)])
+def test_generator_cross_set_rejects_bad_squares(direction, square):
+    g = _fresh_generator()
+    g.set_position(bytes(225), bytes(33))
+    _raises_exactly(WordSalvoError, g.cross_set, direction, square)
+
+
+@pytest.mark.parametrize("keys", [(b"\0" * 7, b""), (b"", b"\0" * 9), ("", b""), (None, b"")])
+def test_generator_rejects_bad_alphagram_keys(keys):
+    _raises_exactly(WordSalvoError, _fresh_generator().use_alphagrams, *keys)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tiles=st.binary(min_size=220, max_size=230), rack=st.binary(min_size=30, max_size=36))
+def test_hypothesis_generator_positions(tiles, rack):
+    """Arbitrary bytes as a position: accepted (and searchable), or a PositionError."""
+    g = _GEN_FOR_HYPOTHESIS
+    try:
+        g.set_position(tiles, rack)
+    except PositionError:
+        return
+    assert len(tiles) == 225 and len(rack) == 33
+    assert g.count_all() == len(g.generate_all())
+
+
+_GEN_FOR_HYPOTHESIS = _movegen.Generator(**_core_args())
+
+
+def _node_view(data: bytes):
+    return memoryview(data)[HEADER:].cast("I")
+
+
+def test_graph_constructor_rejects_bad_input(small_graph):
+    _, data, _ = small_graph
+    header = graphfile.unpack_header(data[:HEADER], len(data))
+    good = _graph.Graph(data, _node_view(data), 26, name="<ok>", offset=HEADER,
+                        checksums=(header.node_sum, header.node_weighted_sum))
+    assert good.node_count == (len(data) - HEADER) // 4
+    for size in (0, 33, -1, _HUGE, "26", None):
+        _raises_exactly(LexiconFormatError, _graph.Graph, data, _node_view(data), size)
+    for view in (data, "nodes", None, memoryview(data)[HEADER:HEADER + 8].cast("I"), b""):
+        _raises_exactly(LexiconFormatError, _graph.Graph, data, view, 26)
+    err = _raises_exactly(LexiconFormatError, _graph.Graph, data, _node_view(data), 26, "<sums>", HEADER, (1, 2))
+    assert err.path == "<sums>" and err.offset == HEADER and "checksum" in err.problem
+    # a structural defect: the constructor raises, with the byte offset of the bad node
+    b = bytearray(data)
+    struct.pack_into("<I", b, HEADER + 4 * 5, 0xFFFFFFFF)
+    err = _raises_exactly(LexiconFormatError, _graph.Graph, bytes(b), _node_view(bytes(b)), 26, "<bad>", HEADER)
+    assert err.path == "<bad>" and err.offset is not None and "corrupt node array" in err.problem
+
+
+def test_graph_methods_reject_bad_arguments():
+    g = Lexicon.default("en")._graph
+    for length in (0, 11, -1, _HUGE, "8", None):
+        _raises_exactly(WordSalvoError, g.alphagrams, length)
+    for limit in (-1, _HUGE, "5"):
+        _raises_exactly(WordSalvoError, g.dawg_words, limit)
+    assert len(g.dawg_words(5)) == 5
+
+
+def test_word_list_boundary_rejects_bad_input():
+    mapping = get_alphabet("en").mapping_table()
+    text = b"HELLO\nWORLD\n"
+    assert _graph.parse_wordlist(text, mapping).count == 2
+    for bad in (list(reversed(mapping)), [(65, b"")], [(65, bytes([40]))], [(-1, b"\1")], [(65, b"\1\1\1\1")],
+                [(0x110000, b"\1")], [("A", b"\1")]):
+        _raises_exactly(AlphabetError, _graph.parse_wordlist, text, bad)
+    empty = _graph.parse_wordlist(b"#only a comment\n", mapping)
+    empty.sort_unique()
+    _raises_exactly(LexiconBuildError, empty.build)
+    wb = _graph.parse_wordlist(text, mapping)
+    wb.sort_unique()
+    _raises_exactly(AlphabetError, wb.to_utf8, b"", bytes(33))
+    _raises_exactly(AlphabetError, wb.to_utf8, bytes(128), b"")

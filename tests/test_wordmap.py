@@ -181,17 +181,19 @@ def test_letters_past_the_sixteenth_and_long_words():
 @pytest.mark.parametrize("letters, blanks, choices, message", [
     (b"\x01", 3, None, "blanks"),
     (b"\x01", -1, None, "blanks"),
+    (b"\x01", "1", None, "blanks"),
     (b"\x00", 0, None, "outside the alphabet"),
     (b"\x1b", 0, None, "outside the alphabet"),
+    ([1, "A"], 0, None, "letter code"),
     (b"\x01" * 14, 2, None, "at most 15"),
     (b"\x01", 1, b"\x00", "blank choice"),
     (b"\x01", 1, b"\x20", "blank choice"),
 ])
 def test_bad_queries_are_refused(scowl, letters, blanks, choices, message):
     _, wm, _, _ = scowl
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ws.WordSalvoError, match=message):
         wm.lookup(letters, blanks, choices)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ws.WordSalvoError, match=message):
         wm.exists(letters, blanks, choices)
 
 
@@ -239,9 +241,9 @@ def test_subrack_exists_hand_checked(scowl):
         wm.subrack_exists(rack("AEINRSTE"), 2)
     with pytest.raises(ValueError, match="at most 2 blanks"):
         wm.subrack_exists(rack("???A"), 2)
-    with pytest.raises(ValueError, match="n: expected"):
+    with pytest.raises(ws.WordSalvoError, match=r"n \(tiles of the rack\): expected"):
         wm.subrack_exists(rack("AE"), 3)
-    with pytest.raises(ValueError, match="33 counts"):
+    with pytest.raises(ws.WordSalvoError, match="33"):
         wm.subrack_exists(b"\x00" * 5, 1)
 
 
@@ -332,5 +334,5 @@ def test_span_words_hand_checked(scowl):
         wm.span_words(bytes(rack2), [0])
     with pytest.raises(ValueError, match="one mask per square"):
         wm.span_words(bytes(rack2), [0, 0], [ALL])
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ws.WordSalvoError, match="board square 1: letter code"):
         wm.span_words(bytes(rack2), [0, 27])

@@ -20,6 +20,7 @@ from .lexicon import BuildStats, Lexicon, compile_lexicon
 from .movegen import MoveGenerator
 from .moves import MOVE_DTYPE, Move, MoveList
 from .position import Position
+from .ratings import Rating, RatingError, RatingPool
 from .rules import Rules
 
 __version__ = "0.1.0"
@@ -29,4 +30,5 @@ __all__ = [
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
     "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
+    "Rating", "RatingPool", "RatingError",
 ]

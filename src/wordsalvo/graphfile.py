@@ -40,6 +40,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+# The package build loads this module by path, without the package (see alphabet.py)
+try:  # pragma: no cover - trivial
+    from .errors import LexiconBuildError
+except ImportError:  # loaded outside the package
+    class LexiconBuildError(ValueError):  # type: ignore[no-redef]
+        pass
+
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
 HEADER_SIZE = 256
@@ -238,7 +245,7 @@ def compile_bytes(
                 start = i + 1
             stats.examples[reason] = ex
     if unique == 0:
-        raise ValueError(f"{source}: no word left after normalisation ({stats.lines} lines read)")
+        raise LexiconBuildError(f"no word left after normalisation ({stats.lines} lines read)")
     step("hashing", 0.3)
     t1 = time.perf_counter()
     letter_utf8 = b"".join(ch.encode("utf-8").ljust(4, b"\0") for ch in alphabet.letters).ljust(128, b"\0")

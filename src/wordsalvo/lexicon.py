@@ -43,10 +43,8 @@ def compile_lexicon(
         raise LexiconBuildError(f"{src}: cannot decompress: {e}") from None
     try:
         data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress)
-    except OverflowError as e:
+    except LexiconBuildError as e:
         raise LexiconBuildError(f"{src}: {e}") from None
-    except ValueError as e:
-        raise LexiconBuildError(str(e)) from None
     try:
         graphfile.write_atomic(dest, data)
     except OSError as e:
@@ -120,13 +118,9 @@ class Lexicon:
         else:
             view = memoryview(buf)[graphfile.HEADER_SIZE:].cast("I")
             owner = buf
-        g = _graph.Graph(owner, view, header.alphabet_size)
-        problem = g.problem
-        if problem is not None:
-            msg, index = problem
-            raise LexiconFormatError(f"corrupt node array: {msg} at node {index}", name, graphfile.HEADER_SIZE + 4 * index)
-        if g.checksums != (header.node_sum, header.node_weighted_sum):
-            raise LexiconFormatError("node checksum mismatch (the node array is corrupt)", name, graphfile.HEADER_SIZE)
+        # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
+        g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=graphfile.HEADER_SIZE,
+                         checksums=(header.node_sum, header.node_weighted_sum))
         lex = object.__new__(cls)
         lex.path = name
         lex.alphabet = alphabet

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._core import _movegen
-from .errors import PositionError, WordSalvoError
+from .errors import WordSalvoError
 from .lexicon import Lexicon
 from .moves import Move, MoveList
 from .position import Position
@@ -53,10 +53,8 @@ class MoveGenerator:
             )
         counts = pos.rack_counts(rack)
         tiles = bytes(pos.board.tiles)
-        try:
-            self._gen.set_position(tiles, counts)
-        except ValueError as e:  # a board edited by hand with codes outside the alphabet
-            raise PositionError(f"position rejected: {e}") from None
+        # a board edited by hand with codes outside the alphabet: PositionError from the core
+        self._gen.set_position(tiles, counts)
         return tiles
 
     def generate(self, pos: Position, rack: str | None = None) -> MoveList:

@@ -1,6 +1,6 @@
 """Moves and move lists.
 
-A :class:`MoveList` is a numpy structured array of 24-byte records (the C
+A :class:`MoveList` is a numpy structured array of 28-byte records (the C
 generator's own output) plus a snapshot of the board, so notations can be
 written later.  :class:`Move` objects are made lazily, only when indexed.
 """
@@ -18,9 +18,11 @@ from .alphabet import BLANK_BIT, Alphabet
 from .board import SIZE
 from .notation import format_coordinate, format_placement_word
 
-#: the 24-byte move record of the C generator (defined next to the C struct it mirrors)
+#: the 28-byte move record of the C generator (defined next to the C struct it mirrors)
 MOVE_DTYPE = _movegen.MOVE_DTYPE
-_RECORD = struct.Struct("<hHBBBBB15B")
+_RECORD = struct.Struct("<iHBBBBB15B2x")
+#: byte offsets of the tie-order key in a record: row .. tiles[14] (ws_move_compare's memcmp)
+_TIE_FIRST, _TIE_LAST = MOVE_DTYPE.fields["row"][1], MOVE_DTYPE.fields["tiles"][1] + 14
 assert _RECORD.size == MOVE_DTYPE.itemsize
 
 ACROSS = 0
@@ -154,7 +156,7 @@ class MoveList(Sequence[Move]):
     def to_numpy(self) -> np.ndarray:
         """The records: fields row, col, direction, length, tiles_played, score,
         blank_mask (bit i = tiles[i] is a blank) and tiles (uint8[15]: letter codes of
-        new tiles, 0 where the word runs through a board tile)."""
+        new tiles, 0 where the word runs through a board tile); ``pad`` is two zero bytes."""
         return self._records
 
     @property
@@ -167,12 +169,12 @@ class MoveList(Sequence[Move]):
         r = self._records
         if len(r) == 0:
             return np.zeros(0, dtype=np.intp)
-        raw = r.view(np.uint8).reshape(len(r), 24)
-        # tie order = direction, bytes 4..23 (row .. tiles), blank mask, as in ws_move_compare
+        raw = r.view(np.uint8).reshape(len(r), MOVE_DTYPE.itemsize)
+        # tie order = direction, the bytes row .. tiles[14], blank mask, as in ws_move_compare
         keys = [r["blank_mask"]]
-        keys += [raw[:, j] for j in range(23, 3, -1)]
+        keys += [raw[:, j] for j in range(_TIE_LAST, _TIE_FIRST - 1, -1)]
         keys.append(r["direction"])
-        keys.append(-r["score"].astype(np.int32))
+        keys.append(-r["score"].astype(np.int64))
         return np.lexsort(keys)
 
     def sorted(self) -> "MoveList":

@@ -6,7 +6,5 @@ cdef class Graph:
     cdef const uint32_t *nodes
     cdef readonly uint32_t node_count
     cdef readonly unsigned alphabet_size
-    cdef public int _problem
-    cdef public uint32_t _bad_index
     cdef public object _sums
     cdef public object _alphagrams      # length -> bytes of sorted uint64 keys (built on first use)

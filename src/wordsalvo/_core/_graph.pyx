@@ -25,84 +25,98 @@ GRAPH_PROBLEMS = {
 MAX_NODES = WS_MAX_NODES
 
 
-cdef class Graph:
-    """A validated node array.  Holds a reference to the buffer owner."""
+include "status.pxi"
 
-    def __cinit__(self, owner, const uint32_t[::1] view, unsigned alphabet_size):
+
+cdef class Graph:
+    """A validated node array.  Holds a reference to the buffer owner.
+
+    The constructor checks every arc (and, when given, the checksums) and raises
+    LexiconFormatError on the first problem, so a Graph that exists is always valid:
+    lookups and the nogil search follow only checked indices.
+
+    owner: the buffer's owner (kept alive); view: the nodes as uint32; name and offset:
+    the file name and the byte offset of node 0 in it, for messages; checksums: the
+    (sum, weighted sum) the file header promises, or None.
+    """
+
+    def __cinit__(self, owner, view, alphabet_size, name=None, offset=0, checksums=None):
         cdef uint64_t s = 0, ws = 0
         cdef uint32_t bad = 0
         cdef int problem
-        if alphabet_size < 1 or alphabet_size > WS_MAX_LETTERS:
-            raise ValueError(f"alphabet size must be 1..{WS_MAX_LETTERS}, got {alphabet_size}")
-        if view.shape[0] >= WS_MAX_NODES:
-            raise ValueError(f"too many nodes: {view.shape[0]}")
-        self.owner = owner
-        self.view = view
-        self.node_count = <uint32_t>view.shape[0]
-        self.alphabet_size = alphabet_size
-        self.nodes = &view[0] if view.shape[0] else NULL
-        if self.node_count < 3:
+        cdef const uint32_t[::1] nodes_view
+        cdef unsigned letters
+        cdef Py_ssize_t base = check_whole(offset, 0, 1 << 62, WordSalvoError, "graph node offset")
+        letters = <unsigned>check_whole(alphabet_size, 1, WS_MAX_LETTERS, LexiconFormatError, "alphabet size")
+        try:
+            nodes_view = view
+        except (TypeError, ValueError, BufferError):
+            raise LexiconFormatError(f"expected the node array as contiguous uint32 values, "
+                                     f"got {type(view).__name__}", name, base) from None
+        if nodes_view.shape[0] >= WS_MAX_NODES:
+            raise LexiconFormatError(f"too many nodes: expected fewer than {WS_MAX_NODES}, "
+                                     f"got {nodes_view.shape[0]}", name, base)
+        if nodes_view.shape[0] < 3:
             problem = WS_GRAPH_TOO_SMALL
         else:
             with nogil:
-                problem = ws_graph_validate(self.nodes, self.node_count, alphabet_size, &s, &ws, &bad)
-        self._problem = problem
-        self._bad_index = bad
+                problem = ws_graph_validate(&nodes_view[0], <uint32_t>nodes_view.shape[0], letters, &s, &ws, &bad)
+        if problem != WS_GRAPH_OK:
+            raise LexiconFormatError(
+                f"corrupt node array: {GRAPH_PROBLEMS.get(problem, f'problem {problem}')} at node {bad}",
+                name, base + 4 * bad)
+        if checksums is not None and tuple(checksums) != (s, ws):
+            raise LexiconFormatError("node checksum mismatch (the node array is corrupt)", name, base)
+        self.owner = owner
+        self.view = nodes_view
+        self.node_count = <uint32_t>nodes_view.shape[0]
+        self.alphabet_size = letters
+        self.nodes = &nodes_view[0]
         self._sums = (s, ws)
-
-    @property
-    def problem(self):
-        """None, or (message, index of the bad entry)."""
-        if self._problem == WS_GRAPH_OK:
-            return None
-        return (GRAPH_PROBLEMS.get(self._problem, f"problem {self._problem}"), self._bad_index)
 
     @property
     def checksums(self):
         return self._sums
 
     def contains(self, const uint8_t[::1] word):
-        if self._problem != WS_GRAPH_OK or word.shape[0] == 0:
+        if word.shape[0] == 0:
             return False
         return ws_graph_contains(self.nodes, &word[0], word.shape[0]) == 1
 
-    def alphagrams(self, int length):
+    def alphagrams(self, length):
         """Sorted distinct alphagram keys (uint64, native order) of every word of `length`
-        letters, as bytes; built once per graph on first use (used by best-move bounds)."""
+        letters (1..10), as bytes; built once per graph on first use (used by best-move bounds)."""
         cdef long n
         cdef uint64_t[::1] out
-        if self._problem != WS_GRAPH_OK:
-            raise ValueError("graph failed validation")
+        cdef int k = <int>check_whole(length, 1, 10, WordSalvoError, "alphagram length")
         if self._alphagrams is None:
             self._alphagrams = {}
-        cached = self._alphagrams.get(length)
+        cached = self._alphagrams.get(k)
         if cached is not None:
             return cached
         with nogil:
-            n = ws_graph_alphagrams(self.nodes, length, NULL, 0)
-        if n < 0:
-            raise ValueError(f"alphagram length must be 1..10, got {length}")
+            n = ws_graph_alphagrams(self.nodes, k, NULL, 0)
+        check_status(n, WordSalvoError, f"counting the {k}-letter alphagrams")
         arr = bytearray(8 * (n if n else 1))
         out = memoryview(arr).cast("Q")
         with nogil:
-            n = ws_graph_alphagrams(self.nodes, length, &out[0], out.shape[0])
-        if n < 0:
-            raise RuntimeError(f"alphagram enumeration failed ({n})")
+            n = ws_graph_alphagrams(self.nodes, k, &out[0], out.shape[0])
+        check_status(n, WordSalvoError, f"listing the {k}-letter alphagrams")
         del out
         result = bytes(arr[: 8 * n])
-        self._alphagrams[length] = result
+        self._alphagrams[k] = result
         return result
 
-    def dawg_words(self, size_t limit=0):
-        """Every word of the DAWG in order, as tile-code bytes (for tests and export)."""
+    def dawg_words(self, limit=0):
+        """Every word of the DAWG in order, as tile-code bytes (for tests and export);
+        with a limit > 0, only the first ``limit`` words."""
         cdef list out = []
         cdef uint32_t stack_list[17]
         cdef uint32_t stack_pos[17]
         cdef uint8_t word[16]
         cdef int depth = 0
         cdef uint32_t node, child
-        if self._problem != WS_GRAPH_OK:
-            raise ValueError("graph failed validation")
+        cdef Py_ssize_t most = check_whole(limit, 0, 1 << 62, WordSalvoError, "word limit")
         stack_list[0] = ws_node_index(self.nodes[0])
         stack_pos[0] = stack_list[0]
         while depth >= 0:
@@ -110,7 +124,7 @@ cdef class Graph:
             word[depth] = <uint8_t>ws_node_tile(node)
             if ws_node_accepts(node):
                 out.append(bytes(word[:depth + 1]))
-                if limit and len(out) >= limit:
+                if most and len(out) >= most:
                     return out
             child = ws_node_index(node)
             if child and depth < 15:
@@ -160,36 +174,33 @@ cdef class WordBuffer:
         cdef uint8_t *out
         cdef long n
         if lu.shape[0] != 4 * WS_MAX_LETTERS or rk.shape[0] != WS_MAX_LETTERS + 1:
-            raise ValueError("letter table must be 128 bytes and rank table 33 bytes")
+            raise AlphabetError(f"letter table: expected {4 * WS_MAX_LETTERS} bytes, got {lu.shape[0]}; "
+                                f"rank table: expected {WS_MAX_LETTERS + 1} bytes, got {rk.shape[0]}")
         out = <uint8_t*>malloc(cap)
         if out == NULL:
-            raise MemoryError()
+            raise MemoryError("word list as UTF-8: out of memory")
         try:
             with nogil:
                 n = ws_words_to_utf8(self.words, self.count, &lu[0], &rk[0], out, cap)
-            if n < 0:
-                raise MemoryError() if n == WS_E_NOMEM else RuntimeError(f"status {n}")
+            check_status(n, LexiconBuildError, "writing the words as UTF-8")
             return out[:n]
         finally:
             free(out)
 
-    def word_bytes(self, size_t i):
-        if i >= self.count:
-            raise IndexError(i)
+    def word_bytes(self, Py_ssize_t i):
+        if not 0 <= i < <Py_ssize_t>self.count:
+            raise IndexError(f"word index {i} out of range for {self.count} words")
         return bytes(self.words[i].letters[:self.words[i].letters[15]])
 
     def build(self):
         """(nodes as bytes (little-endian uint32), node_count, state_count, prefix_count)."""
         cdef WsBuildResult res
         cdef int rc
+        if self.count == 0:
+            raise LexiconBuildError("cannot build a graph: expected at least one word, got none")
         with nogil:
             rc = ws_build_graph(self.words, self.count, &res)
-        if rc == WS_E_NOMEM:
-            raise MemoryError("out of memory while building the graph")
-        if rc == WS_E_TOO_BIG:
-            raise OverflowError(f"the graph would need more than {WS_MAX_NODES} nodes")
-        if rc != WS_OK:
-            raise ValueError(f"cannot build a graph (status {rc}): no words?")
+        check_status(rc, LexiconBuildError, "cannot build the graph")
         try:
             data = (<char*>res.nodes)[:res.node_count * 4]
             return data, res.node_count, res.state_count, res.prefix_count
@@ -209,19 +220,21 @@ def parse_wordlist(const uint8_t[::1] text, list mapping):
     cdef uint8_t[::1] st
     cdef const uint8_t *tp
     if cmap == NULL:
-        raise MemoryError()
+        raise MemoryError("word list parser: out of memory")
     try:
         prev = -1
         for i in range(nmap):
             cp, tiles = mapping[i]
-            if cp <= prev or not 1 <= len(tiles) <= 3:
-                raise ValueError("mapping must be sorted by code point with 1..3 tiles each")
+            if not isinstance(cp, int) or cp <= prev or not cp <= 0x10FFFF or not 1 <= len(tiles) <= 3:
+                raise AlphabetError(f"normalisation table entry {i}: expected code points in ascending "
+                                    f"order (0..0x10FFFF), each with 1..3 tiles, got {cp!r} -> {tiles!r}")
             prev = cp
             cmap[i].code_point = cp
             memset(cmap[i].tiles, 0, 4)
             for j in range(len(tiles)):
-                if not 1 <= tiles[j] <= WS_MAX_LETTERS:
-                    raise ValueError(f"tile code {tiles[j]} out of range")
+                if not isinstance(tiles[j], int) or not 1 <= tiles[j] <= WS_MAX_LETTERS:
+                    raise AlphabetError(f"normalisation table entry {i}: expected tile codes "
+                                        f"1..{WS_MAX_LETTERS}, got {tiles[j]!r}")
                 cmap[i].tiles[j] = tiles[j]
             cmap[i].tiles[3] = len(tiles)
         max_lines = bytes(text).count(b"\n") + 2
@@ -229,13 +242,12 @@ def parse_wordlist(const uint8_t[::1] text, list mapping):
         wb.line_status = bytearray(max_lines)
         wb.words = <WsWordKey*>malloc(max_lines * sizeof(WsWordKey))
         if wb.words == NULL:
-            raise MemoryError()
+            raise MemoryError("word list parser: out of memory")
         st = wb.line_status
         tp = &text[0] if length else <const uint8_t*>b""
         with nogil:
             lines = ws_parse_wordlist(tp, length, cmap, nmap, &st[0], max_lines, wb.words, &nwords)
-        if lines < 0:
-            raise RuntimeError(f"word list parse failed (status {lines})")
+        check_status(lines, LexiconBuildError, "cannot parse the word list")
         wb.lines = lines
         wb.count = nwords
         st = None  # release the buffer before resizing

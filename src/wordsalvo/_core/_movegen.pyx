@@ -2,10 +2,10 @@
 """Move generator wrapper (csrc/ws_movegen.c).
 
 One C call per position, with the GIL released; the generator owns all working
-memory; moves land in a caller-visible numpy buffer of 24-byte records.
+memory; moves land in a caller-visible numpy buffer of 28-byte records.
 """
 from cpython.ref cimport PyObject
-from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
@@ -15,8 +15,11 @@ from wordsalvo._core._graph cimport Graph
 
 import numpy as np
 
+#: one WsMove: int32 score at 0, uint16 blank_mask at 4, five uint8 fields at 6..10,
+#: tiles at 11..25, two zero pad bytes.  The pad is a named field so that numpy copies
+#: (sorting, fancy indexing) keep records byte for byte.
 MOVE_DTYPE = np.dtype([
-    ("score", "<i2"),
+    ("score", "<i4"),
     ("blank_mask", "<u2"),
     ("row", "u1"),
     ("col", "u1"),
@@ -24,27 +27,77 @@ MOVE_DTYPE = np.dtype([
     ("length", "u1"),
     ("tiles_played", "u1"),
     ("tiles", "u1", (15,)),
+    ("pad", "u1", (2,)),
 ])
 
 # The dtype must be the C struct, byte for byte.
-assert MOVE_DTYPE.itemsize == sizeof(WsMove) == 24
+assert MOVE_DTYPE.itemsize == sizeof(WsMove) == 28
 cdef WsMove _probe
-assert MOVE_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_probe.tiles[0] - <char*>&_probe)
+assert MOVE_DTYPE.fields["score"][1] == <size_t>(<char*>&_probe.score - <char*>&_probe)
+assert MOVE_DTYPE.fields["blank_mask"][1] == <size_t>(<char*>&_probe.blank_mask - <char*>&_probe)
 assert MOVE_DTYPE.fields["row"][1] == <size_t>(<char*>&_probe.row - <char*>&_probe)
+assert MOVE_DTYPE.fields["col"][1] == <size_t>(<char*>&_probe.col - <char*>&_probe)
+assert MOVE_DTYPE.fields["direction"][1] == <size_t>(<char*>&_probe.direction - <char*>&_probe)
+assert MOVE_DTYPE.fields["length"][1] == <size_t>(<char*>&_probe.length - <char*>&_probe)
 assert MOVE_DTYPE.fields["tiles_played"][1] == <size_t>(<char*>&_probe.tiles_played - <char*>&_probe)
+assert MOVE_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_probe.tiles[0] - <char*>&_probe)
+assert MOVE_DTYPE.fields["pad"][1] == <size_t>(<char*>&_probe.pad[0] - <char*>&_probe)
+assert sizeof(_probe.score) == 4
 
 cdef extern from "ws_movegen.h" nogil:
     size_t WS_GEN_SIZE "sizeof(WsGen)"
 
-_STATUS = {
-    WS_E_NOMEM: "out of memory",
-    WS_E_ARGUMENT: "invalid argument",
-    WS_E_CAPACITY: "output buffer too small",
+include "status.pxi"
+
+#: the compiled values of csrc/ws_defs.h, named without the WS_ prefix (wordsalvo.constants
+#: checks its mirror of them against this at import)
+CORE_CONSTANTS = {
+    "DIM": WS_DIM,
+    "SQUARES": WS_SQUARES,
+    "MAX_LETTERS": WS_MAX_LETTERS,
+    "RACK_MAX": WS_RACK_MAX,
+    "BLANK_BIT": WS_BLANK_BIT,
+    "LETTER_MASK": WS_LETTER_MASK,
+    "MIN_WORD": WS_MIN_WORD,
+    "MAX_WORD": WS_MAX_WORD,
+    "OK": WS_OK,
+    "E_NOMEM": WS_E_NOMEM,
+    "E_CAPACITY": WS_E_CAPACITY,
+    "E_FORMAT": WS_E_FORMAT,
+    "E_TOO_BIG": WS_E_TOO_BIG,
+    "E_ARGUMENT": WS_E_ARGUMENT,
+    "LINE_OK": WS_LINE_OK,
+    "LINE_EMPTY": WS_LINE_EMPTY,
+    "LINE_DIGIT": WS_LINE_DIGIT,
+    "LINE_APOSTROPHE": WS_LINE_APOSTROPHE,
+    "LINE_HYPHEN": WS_LINE_HYPHEN,
+    "LINE_DOT": WS_LINE_DOT,
+    "LINE_SPACE": WS_LINE_SPACE,
+    "LINE_OTHER_CHARACTER": WS_LINE_OTHER_CHARACTER,
+    "LINE_TOO_SHORT": WS_LINE_TOO_SHORT,
+    "LINE_TOO_LONG": WS_LINE_TOO_LONG,
+    "LINE_DUPLICATE": WS_LINE_DUPLICATE,
+    "LINE_BAD_UTF8": WS_LINE_BAD_UTF8,
+    "LINE_COMMENT": WS_LINE_COMMENT,
+    "NODE_INDEX_MASK": WS_NODE_INDEX_MASK,
+    "NODE_END": WS_NODE_END,
+    "NODE_ACCEPTS": WS_NODE_ACCEPTS,
+    "NODE_TILE_SHIFT": WS_NODE_TILE_SHIFT,
+    "MAX_NODES": WS_MAX_NODES,
 }
+
+#: largest n of Generator.best (the output array is allocated up front)
+BEST_MAX = 1 << 24
 
 
 cdef class Generator:
-    """C working memory for one thread.  Not safe to share between threads."""
+    """C working memory for one thread.
+
+    Every argument is checked here, once, before C sees it; a bad one raises a
+    WordSalvoError subclass (see status.pxi).  Not safe to share between threads: a
+    call while another thread is inside this generator raises RuntimeError, as that
+    is a programming error rather than bad input.
+    """
     cdef WsGen *g
     cdef Graph graph
     cdef object buf
@@ -52,69 +105,75 @@ cdef class Generator:
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
 
-    def __cinit__(self, Graph graph, bytes letter_mult, bytes word_mult, square_bonus, tile_values,
-                  int bingo_bonus, int bingo_tiles, int start_square):
+    def __cinit__(self, graph, letter_mult, word_mult, square_bonus, tile_values,
+                  bingo_bonus, bingo_tiles, start_square):
         cdef WsRules rules
-        cdef int i, rc
-        if graph.problem is not None:
-            raise ValueError("graph failed validation")
-        if len(letter_mult) != 225 or len(word_mult) != 225 or len(square_bonus) != 225:
-            raise ValueError("premium arrays must have 225 squares")
-        if not 2 <= len(tile_values) <= 33:
-            raise ValueError("tile values: one per letter code plus the blank (2..33 entries)")
+        if not isinstance(graph, Graph):
+            raise WordSalvoError(f"expected a Graph (Lexicon._graph), got {type(graph).__name__}")
+        cdef const uint8_t[::1] lm = byte_array(letter_mult, WS_SQUARES, RulesError, "letter multipliers")
+        cdef const uint8_t[::1] wm = byte_array(word_mult, WS_SQUARES, RulesError, "word multipliers")
+        cdef int i
         memset(&rules, 0, sizeof(rules))
-        for i in range(225):
-            if letter_mult[i] not in (1, 2, 3) or word_mult[i] not in (1, 2, 3):
-                raise ValueError(f"premium multipliers must be 1..3 (square {i})")
-            if not 0 <= square_bonus[i] <= 1000:
-                raise ValueError(f"square bonus must be 0..1000 (square {i})")
-            rules.letter_mult[i] = letter_mult[i]
-            rules.word_mult[i] = word_mult[i]
-            rules.square_bonus[i] = square_bonus[i]
-        for i in range(len(tile_values)):
-            if not 0 <= tile_values[i] <= 100:
-                raise ValueError(f"tile values must be 0..100 (code {i})")
-            rules.tile_value[i] = tile_values[i]
-        if not 0 <= bingo_bonus <= 1000 or not 1 <= bingo_tiles <= WS_RACK_MAX or not 0 <= start_square < 225:
-            raise ValueError("bingo bonus 0..1000, bingo tiles 1..7, start square 0..224")
-        rules.bingo_bonus = bingo_bonus
-        rules.bingo_tiles = bingo_tiles
-        rules.start_square = start_square
-        rules.alphabet_size = len(tile_values) - 1
-        if <unsigned>rules.alphabet_size != graph.alphabet_size:
-            raise ValueError(f"rules have {rules.alphabet_size} letters, the lexicon {graph.alphabet_size}")
+        try:
+            bonus = list(square_bonus)
+            values = list(tile_values)
+        except TypeError:
+            raise RulesError(f"square bonuses and tile values: expected sequences of whole numbers, "
+                             f"got {type(square_bonus).__name__} and {type(tile_values).__name__}") from None
+        if len(bonus) != WS_SQUARES:
+            raise RulesError(f"square bonuses: expected {WS_SQUARES} entries, got {len(bonus)}")
+        if not 2 <= len(values) <= WS_MAX_LETTERS + 1:
+            raise RulesError(f"tile values: expected one per letter code plus the blank "
+                             f"(2..{WS_MAX_LETTERS + 1} entries), got {len(values)}")
+        for i in range(WS_SQUARES):
+            if lm[i] not in (1, 2, 3) or wm[i] not in (1, 2, 3):
+                raise RulesError(f"square {i}: expected multipliers 1..3, got letter {lm[i]}, word {wm[i]}")
+            rules.letter_mult[i] = lm[i]
+            rules.word_mult[i] = wm[i]
+            rules.square_bonus[i] = <int16_t>check_whole(bonus[i], 0, 1000, RulesError, f"square {i} bonus")
+        for i in range(len(values)):
+            rules.tile_value[i] = <int16_t>check_whole(values[i], 0, 100, RulesError, f"tile value of code {i}")
+        rules.bingo_bonus = <int32_t>check_whole(bingo_bonus, 0, 1000, RulesError, "bingo bonus")
+        rules.bingo_tiles = <int32_t>check_whole(bingo_tiles, 1, WS_RACK_MAX, RulesError, "bingo tiles")
+        rules.start_square = <int32_t>check_whole(start_square, 0, WS_SQUARES - 1, RulesError, "start square")
+        rules.alphabet_size = len(values) - 1
+        cdef Graph checked = graph
+        if <unsigned>rules.alphabet_size != checked.alphabet_size:
+            raise WordSalvoError(f"rules have {rules.alphabet_size} letters, the lexicon {checked.alphabet_size}")
         self.alphabet_size = rules.alphabet_size
         self.g = <WsGen*>malloc(WS_GEN_SIZE)
         if self.g == NULL:
-            raise MemoryError()
-        rc = ws_gen_init(self.g, graph.nodes, graph.node_count, &rules)
-        if rc != WS_OK:
-            raise ValueError(f"cannot set up the generator ({_STATUS.get(rc, rc)})")
-        self.graph = graph
+            raise MemoryError("move generator: out of memory")
+        check_status(ws_gen_init(self.g, checked.nodes, checked.node_count, &rules), WordSalvoError,
+                     "cannot set up the move generator")
+        self.graph = checked
         self.buf = np.empty(1024, dtype=MOVE_DTYPE)
         self.alphagrams8 = None
 
-    def use_alphagrams(self, bytes keys8, bytes keys9):
+    def use_alphagrams(self, keys8, keys9):
         """Sorted 8- and 9-letter alphagram keys of this generator's graph
         (Graph.alphagrams(8), (9)): best-move bounds drop full-rack spans through one or
         two board tiles whose word cannot exist."""
         cdef const uint64_t[::1] v8
         cdef const uint64_t[::1] v9
-        if len(keys8) % 8 or len(keys9) % 8:
-            raise ValueError("alphagram keys must be whole uint64 values")
-        if self.busy:
-            raise RuntimeError("this MoveGenerator is in use by another thread")
-        self.alphagrams8 = (keys8, keys9)
-        if keys8:
-            v8 = memoryview(keys8).cast("Q")
-            ws_gen_set_alphagrams8(self.g, &v8[0], v8.shape[0])
-        else:
-            ws_gen_set_alphagrams8(self.g, NULL, 0)
-        if keys9:
-            v9 = memoryview(keys9).cast("Q")
-            ws_gen_set_alphagrams9(self.g, &v9[0], v9.shape[0])
-        else:
-            ws_gen_set_alphagrams9(self.g, NULL, 0)
+        if not isinstance(keys8, bytes) or not isinstance(keys9, bytes) or len(keys8) % 8 or len(keys9) % 8:
+            raise WordSalvoError(f"alphagram keys: expected bytes of whole uint64 values, "
+                                 f"got {type(keys8).__name__} and {type(keys9).__name__}")
+        self._enter()
+        try:
+            self.alphagrams8 = (keys8, keys9)
+            if keys8:
+                v8 = memoryview(keys8).cast("Q")
+                ws_gen_set_alphagrams8(self.g, &v8[0], v8.shape[0])
+            else:
+                ws_gen_set_alphagrams8(self.g, NULL, 0)
+            if keys9:
+                v9 = memoryview(keys9).cast("Q")
+                ws_gen_set_alphagrams9(self.g, &v9[0], v9.shape[0])
+            else:
+                ws_gen_set_alphagrams9(self.g, NULL, 0)
+        finally:
+            self.busy = False
 
     def __dealloc__(self):
         free(self.g)
@@ -125,32 +184,36 @@ cdef class Generator:
         self.busy = True
         return 0
 
-    def set_position(self, const uint8_t[::1] tiles, const uint8_t[::1] rack):
-        """tiles: 225 board codes; rack: 33 counts ([0] = blanks).  Checked here, once."""
+    cdef int _need_position(self) except -1:
+        if not self.g.board_valid:
+            raise PositionError("expected a position (set_position) before generating moves, got none")
+        return 0
+
+    def set_position(self, tiles, rack):
+        """tiles: 225 board codes; rack: 33 counts ([0] = blanks).  Checked here, once:
+        a bad one raises PositionError and leaves the generator as it was."""
+        cdef const uint8_t[::1] t = byte_array(tiles, WS_SQUARES, PositionError, "board")
+        cdef const uint8_t[::1] r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
         cdef int rc, i, total = 0
-        if tiles.shape[0] != 225:
-            raise ValueError(f"expected 225 board squares, got {tiles.shape[0]}")
-        if rack.shape[0] != 33:
-            raise ValueError(f"expected 33 rack counts, got {rack.shape[0]}")
-        for i in range(225):
-            if tiles[i] and not 1 <= (tiles[i] & 0x7F) <= self.alphabet_size:
-                raise ValueError(f"square {i}: tile code {tiles[i]} outside the alphabet")
-        for i in range(33):
-            if rack[i] and i > self.alphabet_size:
-                raise ValueError(f"rack: tile code {i} outside the alphabet")
-            total += rack[i]
+        for i in range(WS_SQUARES):
+            if t[i] and not 1 <= (t[i] & WS_LETTER_MASK) <= self.alphabet_size:
+                raise PositionError(f"square {i}: expected a tile code of letters 1..{self.alphabet_size} "
+                                    f"(+{WS_BLANK_BIT} for a blank), got {t[i]}: outside the alphabet")
+        for i in range(WS_MAX_LETTERS + 1):
+            if r[i] and i > self.alphabet_size:
+                raise PositionError(f"rack: tile code {i} outside the alphabet (letters 1..{self.alphabet_size})")
+            total += r[i]
         if total > WS_RACK_MAX:
-            raise ValueError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
+            raise PositionError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
         self._enter()
         try:
             with nogil:
-                rc = ws_gen_set_board(self.g, &tiles[0])
+                rc = ws_gen_set_board(self.g, &t[0])
                 if rc == WS_OK:
-                    rc = ws_gen_set_rack(self.g, &rack[0])
+                    rc = ws_gen_set_rack(self.g, &r[0])
         finally:
             self.busy = False
-        if rc != WS_OK:
-            raise ValueError(f"position rejected ({_STATUS.get(rc, rc)})")
+        check_status(rc, PositionError, "position rejected")
 
     def generate_all(self):
         """Every legal move, as a numpy structured array (a view of the generator's buffer)."""
@@ -159,6 +222,7 @@ cdef class Generator:
         cdef uint8_t[::1] raw
         self._enter()
         try:
+            self._need_position()
             # reuse the buffer only when no earlier result still holds it
             if (<PyObject*>self.buf).ob_refcnt > 1:
                 self.buf = np.empty(self.buf.shape[0], dtype=MOVE_DTYPE)
@@ -174,8 +238,7 @@ cdef class Generator:
                 break
         finally:
             self.busy = False
-        if rc != WS_OK:
-            raise ValueError(f"move generation failed ({_STATUS.get(rc, rc)})")
+        check_status(rc, PositionError, "move generation failed")
         return self.buf[:count]
 
     def count_all(self):
@@ -185,41 +248,43 @@ cdef class Generator:
         cdef WsMove dummy
         self._enter()
         try:
+            self._need_position()
             with nogil:
                 rc = ws_gen_all(self.g, &dummy, 0, &count)
         finally:
             self.busy = False
+        if rc != WS_E_CAPACITY:  # nothing is written with capacity 0: a full buffer is the normal answer
+            check_status(rc, PositionError, "move counting failed")
         return count
 
-    def best(self, size_t n):
+    def best(self, n):
         """The n best moves, best first (ties in a fixed order)."""
-        cdef size_t count = 0
+        cdef size_t count = 0, want = <size_t>check_whole(n, 1, BEST_MAX, WordSalvoError, "n")
         cdef int rc
         cdef uint8_t[::1] raw
-        if n < 1:
-            raise ValueError("n must be at least 1")
-        out = np.empty(n, dtype=MOVE_DTYPE)
-        raw = out.view(np.uint8)
         self._enter()
         try:
+            self._need_position()
+            out = np.empty(want, dtype=MOVE_DTYPE)
+            raw = out.view(np.uint8)
             with nogil:
-                rc = ws_gen_best(self.g, <WsMove*>&raw[0], n, &count)
+                rc = ws_gen_best(self.g, <WsMove*>&raw[0], want, &count)
         finally:
             self.busy = False
-        if rc != WS_OK:
-            raise ValueError(f"move generation failed ({_STATUS.get(rc, rc)})")
+        check_status(rc, PositionError, "best-move search failed")
         return out[:count]
 
     def best_stats(self):
         """(anchors with a move, anchors searched) of the last best-move search."""
         return self.g.anchor_count, self.g.anchors_visited
 
-    def cross_set(self, int direction, int square):
+    def cross_set(self, direction, square):
         """(letter mask with bit 0 = has a cross word, cross score) of one square, from scratch."""
+        cdef int d = <int>check_whole(direction, 0, 1, WordSalvoError, "direction")
+        cdef int sq = <int>check_whole(square, 0, WS_SQUARES - 1, WordSalvoError, "square")
         cdef int16_t cs = 0
         cdef uint64_t m
-        if direction not in (0, 1) or not 0 <= square < 225:
-            raise ValueError("direction 0/1 and square 0..224")
-        m = ws_gen_cross_set(self.g, direction, square, &cs)
+        self._need_position()
+        m = ws_gen_cross_set(self.g, d, sq, &cs)
         return m, cs
 include "_wordmap.pxi"

@@ -10,19 +10,17 @@ cdef class WordMap:
     cdef WsWordMap m
     cdef readonly double build_seconds
 
-    def __cinit__(self, Graph graph):
+    def __cinit__(self, graph):
         cdef int rc
-        if graph.problem is not None:
-            raise ValueError("graph failed validation")
+        if not isinstance(graph, Graph):
+            raise WordSalvoError(f"expected a Graph (Lexicon._graph), got {type(graph).__name__}")
+        cdef Graph checked = graph
         import time
         t = time.perf_counter()
         with nogil:
-            rc = ws_wordmap_build(&self.m, graph.nodes, graph.alphabet_size)
+            rc = ws_wordmap_build(&self.m, checked.nodes, checked.alphabet_size)
         self.build_seconds = time.perf_counter() - t
-        if rc == WS_E_NOMEM:
-            raise MemoryError("not enough memory for the word map")
-        if rc != WS_OK:
-            raise ValueError(f"cannot build the word map ({_STATUS.get(rc, rc)})")
+        check_status(rc, WordSalvoError, "cannot build the word map")
 
     def __dealloc__(self):
         ws_wordmap_free(&self.m)
@@ -41,41 +39,36 @@ cdef class WordMap:
         """Heap memory the map holds."""
         return self.m.bytes
 
-    def key_count(self, int length):
+    def key_count(self, length):
         """Distinct keys of words of `length` letters."""
-        if not 1 <= length <= WS_MAX_WORD:
-            raise ValueError(f"length: expected 1..{WS_MAX_WORD}, got {length}")
+        check_whole(length, 1, WS_MAX_WORD, WordSalvoError, "length")
         return self.m.length_first[length + 1] - self.m.length_first[length]
 
-    cdef WsRackKey _key(self, letters, int blanks, blank_choices, uint64_t *choices) except *:
+    cdef WsRackKey _key(self, letters, blanks, blank_choices, uint64_t *choices) except *:
         cdef WsRackKey k = ws_rack_key_empty()
-        cdef int c
-        if not 0 <= blanks <= 2:
-            raise ValueError(f"blanks: expected 0..2, got {blanks}")
+        check_whole(blanks, 0, 2, WordSalvoError, "blanks")
         if len(letters) + blanks > WS_MAX_WORD:
-            raise ValueError(f"expected at most {WS_MAX_WORD} letters and blanks, got {len(letters) + blanks}")
+            raise WordSalvoError(f"expected at most {WS_MAX_WORD} letters and blanks, got {len(letters) + blanks}")
         for c in letters:
-            if not 1 <= c <= <int>self.m.alphabet_size:
-                raise ValueError(f"letter code {c} outside the alphabet 1..{self.m.alphabet_size}")
-            k = ws_rack_key_add_letter(k, c)
+            k = ws_rack_key_add_letter(k, <unsigned>check_whole(c, 1, self.m.alphabet_size, WordSalvoError,
+                                                               "letter code (outside the alphabet)"))
         choices[0] = 0
         if blank_choices is None:
             choices[0] = ~(<uint64_t>1)
         else:
             for c in blank_choices:
-                if not 1 <= c <= <int>self.m.alphabet_size:
-                    raise ValueError(f"blank choice {c} outside the alphabet 1..{self.m.alphabet_size}")
-                choices[0] |= (<uint64_t>1) << c
+                choices[0] |= (<uint64_t>1) << check_whole(c, 1, self.m.alphabet_size, WordSalvoError,
+                                                           "blank choice (outside the alphabet)")
         return k
 
-    def exists(self, letters, int blanks=0, blank_choices=None):
+    def exists(self, letters, blanks=0, blank_choices=None):
         """True if the letter codes plus `blanks` blanks (each standing for a letter in
         blank_choices, default any) make a word of len(letters) + blanks letters."""
         cdef uint64_t choices
         cdef WsRackKey k = self._key(letters, blanks, blank_choices, &choices)
         return bool(ws_wordmap_exists(&self.m, k, blanks, choices))
 
-    def lookup(self, letters, int blanks=0, blank_choices=None):
+    def lookup(self, letters, blanks=0, blank_choices=None):
         """Every (word, blank letters) the letter codes plus `blanks` blanks make: word as
         bytes of letter codes, blank letters as a sorted tuple of the blanks' letters;
         sorted by blank letters, then alphabetically."""
@@ -108,32 +101,29 @@ cdef class WordMap:
         finally:
             free(hits)
 
-    def subrack_exists(self, const uint8_t[::1] rack, int n, through=b""):
+    def subrack_exists(self, rack_counts, n, through=b""):
         """True if some `n` tiles of the rack (33 counts by tile code, [0] = blanks, at
         most 7 tiles, at most 2 blanks) plus the letter codes of `through` make a word."""
         cdef uint64_t choices
         cdef int i, total = 0
-        if rack.shape[0] != 33:
-            raise ValueError(f"rack: expected 33 counts, got {rack.shape[0]}")
+        cdef const uint8_t[::1] rack = byte_array(rack_counts, 33, WordSalvoError, "rack counts")
         for i in range(33):
             if rack[i] and i > <int>self.m.alphabet_size:
-                raise ValueError(f"rack: tile code {i} outside the alphabet 1..{self.m.alphabet_size}")
+                raise WordSalvoError(f"rack: tile code {i} outside the alphabet 1..{self.m.alphabet_size}")
             total += rack[i]
         if total > 7:
-            raise ValueError(f"rack: expected at most 7 tiles, got {total}")
+            raise WordSalvoError(f"rack: expected at most 7 tiles, got {total}")
         if rack[0] > 2:
-            raise ValueError(f"rack: expected at most 2 blanks, got {rack[0]}")
-        if not 0 <= n <= total:
-            raise ValueError(f"n: expected 0..{total} tiles of the rack, got {n}")
+            raise WordSalvoError(f"rack: expected at most 2 blanks, got {rack[0]}")
+        n = check_whole(n, 0, total, WordSalvoError, "n (tiles of the rack)")
         cdef WsRackKey k = self._key(through, 0, None, &choices)
         if len(through) + n > WS_MAX_WORD:
-            raise ValueError(f"expected at most {WS_MAX_WORD} letters, got {len(through) + n}")
+            raise WordSalvoError(f"expected at most {WS_MAX_WORD} letters, got {len(through) + n}")
         cdef int rc = ws_wordmap_subrack_exists(&self.m, &rack[0], n, k)
-        if rc < 0:
-            raise ValueError(f"sub-rack query rejected ({_STATUS.get(rc, rc)})")
+        check_status(rc, WordSalvoError, "sub-rack query rejected")
         return rc == 1
 
-    def span_words(self, const uint8_t[::1] rack, board, cross=None):
+    def span_words(self, rack_counts, board, cross=None):
         """Every (word, blank letters) the rack (33 counts, [0] = blanks, at most 7 tiles,
         2 blanks) can play on a span: board holds one letter code per square, 0 for an
         empty square; cross (one letter mask per square, bit L = letter L, default any)
@@ -145,23 +135,27 @@ cdef class WordMap:
         cdef WsSpanWord *out = NULL
         cdef const uint8_t *w
         cdef uint32_t n
-        if rack.shape[0] != 33:
-            raise ValueError(f"rack: expected 33 counts, got {rack.shape[0]}")
+        cdef const uint8_t[::1] rack = byte_array(rack_counts, 33, WordSalvoError, "rack counts")
         for i in range(33):
             if rack[i] and i > <int>self.m.alphabet_size:
-                raise ValueError(f"rack: tile code {i} outside the alphabet 1..{self.m.alphabet_size}")
+                raise WordSalvoError(f"rack: tile code {i} outside the alphabet 1..{self.m.alphabet_size}")
             total += rack[i]
         if total > 7 or rack[0] > 2:
-            raise ValueError(f"rack: expected at most 7 tiles and 2 blanks, got {total} and {rack[0]}")
+            raise WordSalvoError(f"rack: expected at most 7 tiles and 2 blanks, got {total} and {rack[0]}")
         if not 2 <= length <= WS_MAX_WORD:
-            raise ValueError(f"board: expected 2..{WS_MAX_WORD} squares, got {length}")
+            raise WordSalvoError(f"board: expected 2..{WS_MAX_WORD} squares, got {length}")
         if cross is not None and len(cross) != length:
-            raise ValueError(f"cross: expected one mask per square ({length}), got {len(cross)}")
+            raise WordSalvoError(f"cross: expected one mask per square ({length}), got {len(cross)}")
         for i in range(length):
-            if not 0 <= board[i] <= <int>self.m.alphabet_size:
-                raise ValueError(f"board square {i}: letter code {board[i]} outside 0..{self.m.alphabet_size}")
-            b[i] = board[i]
-            c[i] = ~(<uint64_t>1) if cross is None else <uint64_t>cross[i]
+            b[i] = <uint8_t>check_whole(board[i], 0, self.m.alphabet_size, WordSalvoError,
+                                        f"board square {i}: letter code (0 = empty, else inside the alphabet)")
+            if cross is None:
+                c[i] = ~(<uint64_t>1)
+            else:
+                mask = cross[i]
+                if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask < 2 ** 64:
+                    raise WordSalvoError(f"cross set of square {i}: expected a letter mask 0..2**64-1, got {mask!r}")
+                c[i] = <uint64_t>mask & ~(<uint64_t>1)
         while True:
             out = <WsSpanWord*>malloc(capacity * sizeof(WsSpanWord))
             if out == NULL:
@@ -172,8 +166,7 @@ cdef class WordMap:
             free(out)
             capacity = count
         try:
-            if rc != WS_OK:
-                raise ValueError(f"span query rejected ({_STATUS.get(rc, rc)})")
+            check_status(rc, WordSalvoError, "span query rejected")
             result = []
             for i in range(<int>count):
                 w = ws_wordmap_entry_words(&self.m, out[i].entry, &n)

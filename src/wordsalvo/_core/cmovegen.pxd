@@ -13,7 +13,7 @@ cdef extern from "ws_movegen.h" nogil:
         int32_t alphabet_size
 
     ctypedef struct WsMove:
-        int16_t score
+        int32_t score
         uint16_t blank_mask
         uint8_t row
         uint8_t col
@@ -21,8 +21,10 @@ cdef extern from "ws_movegen.h" nogil:
         uint8_t length
         uint8_t tiles_played
         uint8_t tiles[15]
+        uint8_t pad[2]
 
     ctypedef struct WsGen:
+        int32_t board_valid
         int32_t anchor_count
         int32_t anchors_visited
 

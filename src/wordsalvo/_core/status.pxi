@@ -1,0 +1,63 @@
+# The ONE place where the C core's status codes become exceptions (included by
+# _graph.pyx and _movegen.pyx).  Which error a failure raises depends on what the
+# input was, so each call names the class:
+#
+#   a board or rack (Generator.set_position, a generator used before a position)
+#       -> PositionError
+#   a node array (Graph)                          -> LexiconFormatError (path, byte offset)
+#   a word list or graph build (parse_wordlist, WordBuffer)   -> LexiconBuildError
+#   rule values given to a Generator              -> RulesError
+#   anything else (an argument out of range)      -> WordSalvoError
+#   WS_E_NOMEM                                    -> MemoryError, whatever the input
+#
+# A generator used by two threads at once is a programming error, not bad input: it
+# raises RuntimeError (see Generator).
+try:
+    from wordsalvo.errors import (
+        AlphabetError,
+        LexiconBuildError,
+        LexiconFormatError,
+        PositionError,
+        RulesError,
+        WordSalvoError,
+    )
+except ImportError:  # pragma: no cover - the package build loads _graph without the package
+    WordSalvoError = AlphabetError = LexiconBuildError = LexiconFormatError = PositionError = RulesError = ValueError
+
+STATUS_TEXT = {
+    WS_E_NOMEM: "out of memory",
+    WS_E_CAPACITY: "output buffer too small",
+    WS_E_FORMAT: "malformed input",
+    WS_E_TOO_BIG: f"more than {WS_MAX_NODES} graph nodes needed",
+    WS_E_ARGUMENT: "invalid argument",
+}
+
+
+cdef int check_status(long rc, object error, str what) except -1:
+    """0 for a status >= 0 (WS_OK or a count); otherwise raises: MemoryError for
+    WS_E_NOMEM, else ``error`` (a WordSalvoError subclass) saying what failed and why."""
+    if rc >= 0:
+        return 0
+    if rc == WS_E_NOMEM:
+        raise MemoryError(f"{what}: out of memory")
+    raise error(f"{what}: {STATUS_TEXT.get(rc, f'unknown status {rc}')}")
+
+
+cdef Py_ssize_t check_whole(object value, Py_ssize_t low, Py_ssize_t high, object error, str what) except? -1:
+    """``value`` as a C integer, when it is a whole number in low..high; otherwise
+    ``error`` saying what was expected and what came (never OverflowError/TypeError)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise error(f"{what}: expected a whole number {low}..{high}, got {value!r}")
+    return value
+
+
+cdef const uint8_t[::1] byte_array(object data, Py_ssize_t length, object error, str what):
+    """``data`` (bytes-like) as a contiguous uint8 view of exactly ``length`` entries."""
+    cdef const uint8_t[::1] view
+    try:
+        view = data
+    except (TypeError, ValueError, BufferError):
+        raise error(f"{what}: expected {length} bytes, got {type(data).__name__}") from None
+    if view.shape[0] != length:
+        raise error(f"{what}: expected {length} entries, got {view.shape[0]}")
+    return view

@@ -1,0 +1,104 @@
+"""``wordsalvo ratings``: Glicko-2 ratings of the players of a set of games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..formats.results import read_rated_games
+from ..lexicon import Lexicon
+from ..ratings import DEFAULT_TAU, PERIODS, RatingError, rate_games
+
+#: show a progress bar (on standard error) from this many files on, when stdout is a terminal
+PROGRESS_FROM = 20
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "ratings",
+        help="rate the players of a set of games (Glicko-2) and print the table",
+        description="Rate the players of a set of games with Glicko-2 (Glickman's \"Example of the\n"
+                    "Glicko-2 system\") in date order, and print every player's rating, RD,\n"
+                    "volatility, tier, games, wins, draws and losses, best rating first.\n"
+                    "New players start at 1500 / RD 350 / volatility 0.06.\n\n"
+                    "Inputs: GCG game records (replayed; each needs a '#date YYYY-MM-DD' line) and\n"
+                    "CSV files of results (name ending in .csv), one game per line:\n"
+                    "  date,player1,player2,score1,score2    e.g. 2026-03-01,Ann,Bob,412,388\n"
+                    "  date,player1,player2,result           result 1-0, 0-1 or 1/2-1/2\n"
+                    "(the header line is optional).\n\n"
+                    "A game of 3 or 4 players counts as a result between every pair, by place;\n"
+                    "a player who leaves a game (resigns, abandons, loses on time) loses to\n"
+                    "everyone still in it. Every period without games between two periods with\n"
+                    "games lets every RD grow.",
+        epilog="examples:\n"
+               "  wordsalvo ratings games/*.gcg\n"
+               "  wordsalvo ratings --period week results.csv\n"
+               "  wordsalvo ratings --json club.csv > ratings.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("games", nargs="+", metavar="GAMES", help="GCG records and/or results CSV files")
+    p.add_argument("--period", choices=PERIODS, default="day",
+                   help="the rating period: the games of one day, ISO week (from Monday) or calendar "
+                        "month are rated together; 'game': every game is its own period (default: day)")
+    p.add_argument("--tau", type=_tau, default=DEFAULT_TAU, metavar="TAU",
+                   help=f"the system constant tau, which limits changes of volatility (default: {DEFAULT_TAU})")
+    p.add_argument("--lexicon", metavar="FILE",
+                   help="compiled lexicon (.wsg) to replay the GCG records with; "
+                        "default: the embedded lexicon of each record's rule set")
+    p.add_argument("--json", action="store_true", help="print the table as one JSON object")
+    p.set_defaults(func=run)
+
+
+def _tau(text: str) -> float:
+    try:
+        tau = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
+    if not 0 < tau < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return tau
+
+
+def _progress_bar(stream):
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        stream.write(f"\rreading {done}/{total} [{'#' * filled}{'.' * (width - filled)}]")
+        if done == total:
+            stream.write("\r" + " " * (width + 30) + "\r")
+        stream.flush()
+
+    return show
+
+
+def run(args) -> int:
+    lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
+    progress = None
+    if len(args.games) >= PROGRESS_FROM and sys.stdout.isatty():
+        progress = _progress_bar(sys.stderr)
+    games = read_rated_games(args.games, lexicon=lexicon, progress=progress)
+    if not games:
+        raise RatingError(f"expected at least one game in {', '.join(args.games)}, got none")
+    table = rate_games(games, period=args.period, tau=args.tau)
+    if args.json:
+        doc = {"period": args.period, "tau": args.tau, "games": len(games),
+               "players": [{"rank": k, **s.to_dict()} for k, s in enumerate(table, 1)]}
+        json.dump(doc, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    sys.stdout.write(format_table(table) + "\n")
+    return 0
+
+
+def format_table(table) -> str:
+    """The standings as an aligned text table, best first."""
+    head = ("#", "player", "rating", "RD", "volatility", "tier", "games", "wins", "draws", "losses")
+    rows = [(str(k), s.player, f"{s.rating.rating:.1f}", f"{s.rating.rd:.1f}", f"{s.rating.volatility:.5f}",
+             s.rating.tier.name, str(s.games), str(s.wins), str(s.draws), str(s.losses))
+            for k, s in enumerate(table, 1)]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    left = {1, 5}  # player and tier are text
+    lines = ["  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+             for r in [head, *rows]]
+    return "\n".join(lines)

@@ -1,0 +1,199 @@
+"""Game results for the ratings: a CSV of results, or GCG game records.
+
+A CSV of results holds one game between two players per line::
+
+    date,player1,player2,score1,score2
+    2026-03-01,Ann,Bob,412,388
+    2026-03-01,Cid,Ann,350,350
+
+or, with the result instead of the scores::
+
+    date,player1,player2,result
+    2026-03-02,Bob,Cid,1-0
+
+* ``date`` is ``YYYY-MM-DD``; players are names (not empty, two different ones);
+* ``score1``/``score2`` are whole numbers (negative too): the higher wins,
+  equal scores draw;
+* ``result`` is ``1-0`` (player1 wins), ``0-1`` (player2 wins) or ``1/2-1/2``
+  (a draw; ``0.5-0.5`` too);
+* the header line is optional: without one, the first line's number of fields
+  (5 or 4) chooses the form, and every line must have that form;
+* blank lines and lines starting with ``#`` are ignored; fields may be quoted
+  (a name with a comma), but a field may not span lines.
+
+A game of three or four players goes in as its pairs (see
+:mod:`wordsalvo.ratings`); a GCG record of such a game does that by itself.
+
+A GCG record (see :mod:`wordsalvo.formats.gcg`) is replayed, and its places
+come from the replayed game (:func:`wordsalvo.ratings.game_places`): the player
+who left loses, the others are placed by final score.  Its date is a
+``#date YYYY-MM-DD`` header line, which is required; players are the
+nicknames of the ``#player`` lines.
+
+Every reader collects all the problems of its input (each with file and line)
+and raises one :class:`~wordsalvo.ratings.RatingError` listing them.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import re
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..errors import WordSalvoError
+from ..ratings import RatedGame, RatingError, game_places
+
+__all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "CSV_HEADERS"]
+
+#: the two header lines a results CSV may start with
+CSV_HEADERS = (("date", "player1", "player2", "score1", "score2"), ("date", "player1", "player2", "result"))
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_WHOLE = re.compile(r"^[+-]?\d+$")
+_RESULTS = {"1-0": (1, 2), "0-1": (2, 1), "1/2-1/2": (1, 1), "0.5-0.5": (1, 1)}
+
+
+def _problems_error(where: str, problems: list[str]) -> RatingError:
+    if len(problems) == 1:
+        return RatingError(problems[0], problems)
+    return RatingError(f"{where}: {len(problems)} problems:\n  " + "\n  ".join(problems), problems)
+
+
+def parse_date(text: str) -> datetime.date | None:
+    """A ``YYYY-MM-DD`` date, or None when ``text`` is not one."""
+    if not _DATE.match(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def read_results_csv(text: str, source: str = "<csv>") -> list[RatedGame]:
+    """The games of a results CSV (see the module docstring), in file order."""
+    problems: list[str] = []
+    games: list[RatedGame] = []
+    form: tuple[str, ...] | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        at = f"{source} line {number}"
+        try:
+            fields = [f.strip() for f in next(csv.reader([line], strict=True))]
+        except csv.Error as e:
+            problems.append(f"{at}: expected comma-separated fields, got {line!r} ({e})")
+            continue
+        if form is None:
+            if fields and fields[0].lower() == "date":
+                header = tuple(f.lower() for f in fields)
+                if header not in CSV_HEADERS:
+                    problems.append(f"{at}: expected the header {','.join(CSV_HEADERS[0])!r} or "
+                                    f"{','.join(CSV_HEADERS[1])!r}, got {line!r}")
+                    raise _problems_error(source, problems)
+                form = header
+                continue
+            form = next((h for h in CSV_HEADERS if len(h) == len(fields)), None)
+            if form is None:
+                problems.append(f"{at}: expected 5 fields ({','.join(CSV_HEADERS[0])}) or 4 fields "
+                                f"({','.join(CSV_HEADERS[1])}), got {len(fields)} in {line!r}")
+                raise _problems_error(source, problems)
+        if len(fields) != len(form):
+            problems.append(f"{at}: expected {len(form)} fields ({','.join(form)}), got {len(fields)} in {line!r}")
+            continue
+        bad = []
+        date = parse_date(fields[0])
+        if date is None:
+            bad.append(f"expected a date YYYY-MM-DD, got {fields[0]!r}")
+        one, two = fields[1], fields[2]
+        if not one or not two:
+            bad.append(f"expected two player names, got {one!r} and {two!r}")
+        elif one == two:
+            bad.append(f"expected two different players, got {one!r} twice")
+        places = None
+        if len(form) == 5:
+            if not _WHOLE.match(fields[3]) or not _WHOLE.match(fields[4]):
+                bad.append(f"expected two whole-number scores, got {fields[3]!r} and {fields[4]!r}")
+            else:
+                a, b = int(fields[3]), int(fields[4])
+                places = (1, 2) if a > b else (2, 1) if b > a else (1, 1)
+        else:
+            places = _RESULTS.get(fields[3].replace(" ", ""))
+            if places is None:
+                bad.append(f"expected a result 1-0, 0-1 or 1/2-1/2, got {fields[3]!r}")
+        if bad:
+            problems.extend(f"{at}: {b}" for b in bad)
+            continue
+        games.append(RatedGame(date, (one, two), places, at))
+    if problems:
+        raise _problems_error(source, problems)
+    return games
+
+
+def gcg_date(text: str, source: str = "<gcg>") -> datetime.date:
+    """The date of a GCG record: its one ``#date YYYY-MM-DD`` header line."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        key, _, value = line.strip().partition(" ")
+        if key == "#date":
+            found.append((number, value.strip()))
+    if not found:
+        raise RatingError(f"{source}: expected a '#date YYYY-MM-DD' header line, got none")
+    if len(found) > 1:
+        raise RatingError(f"{source} line {found[1][0]}: expected one #date line, got a second one")
+    number, value = found[0]
+    date = parse_date(value)
+    if date is None:
+        raise RatingError(f"{source} line {number}: expected '#date YYYY-MM-DD', got {value!r}")
+    return date
+
+
+def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None) -> RatedGame:
+    """The game of a GCG record, replayed (with ``lexicon``, default: the rule set's
+    language), for the ratings.  This is the one place the ratings read GCG."""
+    from .gcg import from_gcg
+
+    date = gcg_date(text, source)
+    try:
+        game = from_gcg(text, lexicon=lexicon)
+        places = game_places(game)
+    except WordSalvoError as e:
+        problems = [f"{source}: {p}" for p in getattr(e, "problems", None) or [str(e)]]
+        raise _problems_error(source, problems) from None
+    return RatedGame(date, tuple(game.names), places, source)
+
+
+def _read(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise RatingError(f"{path}: cannot read the file: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RatingError(f"{path}: expected UTF-8 text, got a bad byte at offset {e.start}") from None
+
+
+def read_rated_games(paths: Iterable[str], lexicon=None,
+                     progress: Callable[[int, int], None] | None = None) -> list[RatedGame]:
+    """The games of every file: ``*.csv`` files are results CSVs, anything else a
+    GCG record.  Reads every file and raises one :class:`RatingError` with every
+    problem of every file.  ``progress(done, total)`` is called after each file."""
+    paths = list(paths)
+    games: list[RatedGame] = []
+    problems: list[str] = []
+    for k, path in enumerate(paths, 1):
+        try:
+            text = _read(path)
+            if str(path).lower().endswith(".csv"):
+                games.extend(read_results_csv(text, str(path)))
+            else:
+                games.append(rated_game_from_gcg(text, str(path), lexicon))
+        except RatingError as e:
+            problems.extend(e.problems if len(e.problems) > 1 else [str(e)])
+        if progress is not None:
+            progress(k, len(paths))
+    if problems:
+        raise _problems_error(f"{len(paths)} file(s)", problems)
+    return games
