@@ -87,7 +87,7 @@ def per_position_report(lex, rules, positions, repeats: int = 7) -> dict[str, li
 def main(which: str) -> None:
     from conftest import SCOWL_DATA, SHARED
     from wordsalvo.lexicon import Lexicon, compile_lexicon
-    from wordsalvo.position import Position
+    from wordsalvo.formats.cgp import parse_cgp
 
     rules = ws.Rules.preset("classic-en")
     if which == "csw24":
@@ -101,7 +101,7 @@ def main(which: str) -> None:
     else:
         lex = Lexicon.default("en")
         cgp = SCOWL_DATA / "positions.cgp"
-    positions = [ws.parse_cgp(line, rules=rules) for line in cgp.read_text("utf-8").splitlines()]
+    positions = [parse_cgp(line, rules=rules) for line in cgp.read_text("utf-8").splitlines()]
     times = per_position_report(lex, rules, positions)
     base = times["score"]
     print(f"{which}: {len(positions)} positions, best move, fastest of 7 calls per position")

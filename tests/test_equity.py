@@ -86,7 +86,7 @@ def check_position(gen: MoveGenerator, pos: Position, ns=(1, 3, 10)) -> None:
     for n in ns:
         got = gen.best(pos, n, by="equity")
         arr = got.to_numpy()
-        assert arr.tobytes() == ordered[:n].tobytes(), f"n={n} {pos.to_cgp()}"
+        assert arr.tobytes() == ordered[:n].tobytes(), f"n={n} {ws.format_cgp(pos)}"
         # the equity the C search ranked by is the float32 sum numpy makes
         _records, c_equity = gen._gen.best_equity(n)
         assert c_equity.tobytes() == got.equities.tobytes()
@@ -152,7 +152,7 @@ def test_equity_values_equal_an_independent_computation(scowl_gen):
         for i in range(0, len(moves), max(1, len(moves) // 60)):
             m = moves[i]
             want = expected_equity(pos, m, gen.leaves)
-            assert np.float32(m.equity) == want, (pos.to_cgp(), m)
+            assert np.float32(m.equity) == want, (ws.format_cgp(pos), m)
             assert arr["equity"][i] == want
             assert arr["equity"][i] == np.float32(m.score) + arr["leave_value"][i]
             if pos.bag_count() > 0:
@@ -291,9 +291,9 @@ def test_best_swap_by_brute_force(scowl_gen):
         got = gen.best_swap(pos)
         want = brute_force_swap(pos, gen.leaves)
         if want is None:
-            assert got is None, pos.to_cgp()
+            assert got is None, ws.format_cgp(pos)
             continue
-        assert got.equity == want[0][0] and sorted(got.leave) == sorted(want[1]), pos.to_cgp()
+        assert got.equity == want[0][0] and sorted(got.leave) == sorted(want[1]), ws.format_cgp(pos)
         assert sorted(got.leave + got.tiles) == sorted(pos.rack) and got.score == 0
 
 

@@ -33,8 +33,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
-    "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves", "LeavesError",
-    "AlphabetError", "GameError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
+    "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
+    "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError",
 ]

@@ -83,6 +83,7 @@ from typing import Any
 import numpy as np
 
 from ._core._leaves import LeaveTable
+from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
 from .rules import Rules
 
@@ -500,7 +501,7 @@ def endgame_terms(pos: Any, tile_total: int | None = None) -> tuple[bool, float,
     rules = pos.rules
     # a lower bound of pos.bag_count() without counting letters (it is exact unless the
     # position uses more of a tile than the set has): positive means tiles in the bag
-    on_board = 225 - pos.board.tiles.count(0)
+    on_board = SQUARES - pos.board.tiles.count(0)
     if (rules.tile_count if tile_total is None else tile_total) - on_board - sum(len(r) for r in pos.racks) > 0 or pos.bag_count() > 0:
         return False, 0.0, 0.0
     mode = rules.settlement.after_out

@@ -98,8 +98,8 @@ class Move:
     :mod:`wordsalvo.leaves`) and ``leave`` (the tiles kept); otherwise both are None.
     """
 
-    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "equity", "_leave", "_leave_index",
-                 "_leave_values", "_board", "_alphabet", "_rack_size", "_token")
+    __slots__ = ("row", "col", "direction", "tiles", "score", "words", "_board", "_alphabet", "_rack_size",
+                 "_token", "equity", "_leave", "_leave_index", "_leave_values")
 
     def __init__(
         self,
@@ -117,16 +117,16 @@ class Move:
         leave: str | None = None,
     ):
         init = object.__setattr__
+        init(self, "equity", equity)
+        init(self, "_leave", leave)
+        init(self, "_leave_values", None)
+        init(self, "_leave_index", 0)
         init(self, "row", row)
         init(self, "col", col)
         init(self, "direction", Direction(direction))
         init(self, "tiles", tuple(tiles))
         init(self, "score", score)
         init(self, "words", words)
-        init(self, "equity", equity)
-        init(self, "_leave", leave)
-        init(self, "_leave_values", None)
-        init(self, "_leave_index", 0)
         init(self, "_board", bytes(board_tiles))
         init(self, "_alphabet", alphabet)
         init(self, "_rack_size", rack_size)
@@ -142,7 +142,7 @@ class Move:
 
     @classmethod
     def from_record(cls, rec: Any, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
-                    _token: object = None, leave_values: "LeaveValues | None" = None) -> "Move":
+                    _token: object = None, leave_values: LeaveValues | None = None) -> "Move":
         """A Move from one record of :data:`MOVE_DTYPE` (a numpy void scalar)."""
         score, mask, row, col, direction, n, _played, *raw = _RECORD.unpack(rec.tobytes())
         tiles = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(n))
@@ -243,7 +243,7 @@ class Move:
 
     def __reduce__(self):  # immutable: pickle through the constructor
         return (Move, (self.row, self.col, int(self.direction), self.tiles, self.score, self._board,
-                       self._alphabet, self.words, self._rack_size))
+                       self._alphabet, self.words, self._rack_size, None, self.equity, self.leave))
 
     def __hash__(self) -> int:
         return hash((self.key(), self.score))
@@ -282,6 +282,8 @@ class Swap:
 
     def __repr__(self) -> str:
         return f"<Swap {self.tiles} keep={self.leave!r} equity={self.equity:.2f}>"
+
+
 
 
 class MoveList(Sequence[Move]):

@@ -347,3 +347,4 @@ cdef class Generator:
         self._need_position()
         m = ws_gen_cross_set(self.g, d, sq, &cs)
         return m, cs
+include "_wordmap.pxi"

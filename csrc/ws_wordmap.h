@@ -1,0 +1,150 @@
+/* Compact word map: anagram lookups for the best-move search.
+ *
+ * "Which words of length L can these letters make, with 0-2 blanks?"  Every word
+ * of the lexicon is filed under its rack key (the multiset of its letters); the
+ * keys of each length are sorted, and one open-addressing hash index over all
+ * keys answers a lookup in about one cache miss.  Blanks are resolved at query
+ * time (one probe per letter a blank may stand for, or per pair for two blanks),
+ * never stored: for CSW24 (280,887 words) the map holds about 14 MB, where a map
+ * with one- and two-blank keys would hold 4.7 M entries.  Two Bloom filters answer
+ * most probes that find nothing without touching the hash index.
+ *
+ * A rack key counts each letter in 4 bits: letter L (1..32) in bits 4(L-1)..4(L-1)+3
+ * of the 128-bit value (lo = letters 1..16, hi = letters 17..32).  Adding two keys
+ * adds the multisets as long as no count passes 15 (a word has at most 15 letters).
+ *
+ * Built once from a validated graph (it allocates then; lookups never do).
+ */
+#ifndef WS_WORDMAP_H
+#define WS_WORDMAP_H
+
+#include "ws_defs.h"
+
+typedef struct WsRackKey {
+    uint64_t lo; /* letters 1..16, 4 bits each */
+    uint64_t hi; /* letters 17..32 */
+} WsRackKey;
+
+typedef struct WsWordMap {
+    uint32_t entry_count;                  /* distinct keys (alphagrams) */
+    uint32_t word_count;                   /* words filed */
+    uint32_t alphabet_size;                /* letters 1..alphabet_size (blank choices) */
+    uint32_t length_first[WS_MAX_WORD + 2]; /* keys of length L: [length_first[L], length_first[L+1]) */
+    WsRackKey *keys;                       /* entry_count keys, sorted by (length, hi, lo) */
+    uint32_t *word_offset;                 /* entry_count + 1: first letter of the entry's words */
+    uint8_t *letters;                      /* each entry's words, alphabetical, `length` codes each */
+    uint64_t *slots;                       /* hash index: (fingerprint << 32) | (entry + 1); 0 = empty */
+    uint64_t slot_mask;                    /* slot count - 1 (a power of two) */
+    int32_t slot_shift;                    /* 64 - log2(slot count) */
+    /* Bloom filters (2 bits a key) that answer most misses from a small, cached bit
+     * array before the hash index is touched: filter0 holds every key, filter1 every
+     * key with one letter taken out (so a first blank's letter is dropped unless some
+     * word has room for one more letter). */
+    uint64_t *filter0;
+    uint64_t *filter1;
+    int32_t filter0_shift;                 /* 64 - log2(bits of filter0) */
+    int32_t filter1_shift;
+    size_t bytes;                          /* heap memory held by the map */
+} WsWordMap;
+
+/* One answer of a lookup: the entry (key) found and the letters the blanks stand for. */
+typedef struct WsWordMapHit {
+    uint32_t entry;
+    uint8_t blank_letter[2]; /* 0 when the blank is not used; blank_letter[0] <= blank_letter[1] */
+} WsWordMapHit;
+
+static inline WsRackKey ws_rack_key_empty(void) {
+    WsRackKey k = {0, 0};
+    return k;
+}
+
+/* Count of `letter` (1..32) in the key. */
+static inline unsigned ws_rack_key_count(WsRackKey k, unsigned letter) {
+    unsigned i = letter - 1;
+    return i < 16 ? (unsigned)(k.lo >> (4 * i)) & 15u : (unsigned)(k.hi >> (4 * (i - 16))) & 15u;
+}
+
+/* The key with one more `letter` (1..32); the count must be below 15. */
+static inline WsRackKey ws_rack_key_add_letter(WsRackKey k, unsigned letter) {
+    unsigned i = letter - 1;
+    if (i < 16)
+        k.lo += (uint64_t)1 << (4 * i);
+    else
+        k.hi += (uint64_t)1 << (4 * (i - 16));
+    return k;
+}
+
+/* Union of two multisets (every summed count must stay below 16). */
+static inline WsRackKey ws_rack_key_add(WsRackKey a, WsRackKey b) {
+    WsRackKey k = {a.lo + b.lo, a.hi + b.hi};
+    return k;
+}
+
+static inline int ws_rack_key_equal(WsRackKey a, WsRackKey b) { return a.lo == b.lo && a.hi == b.hi; }
+
+/* Number of letters in the key (sum of the counts). */
+static inline unsigned ws_rack_key_size(WsRackKey k) {
+    unsigned n = 0;
+    for (int s = 0; s < 64; s += 4) n += (unsigned)((k.lo >> s) & 15u) + (unsigned)((k.hi >> s) & 15u);
+    return n;
+}
+
+/* Key of n letter codes (blank bits ignored; codes 1..32; at most 15 of one letter). */
+WsRackKey ws_rack_key_of(const uint8_t *letters, int n);
+
+/* Builds the map of every word of the graph's DAWG (nodes already validated, alphabet
+ * 1..alphabet_size <= 32).  Returns WS_OK, WS_E_NOMEM or WS_E_ARGUMENT; on failure the
+ * map holds nothing.  Free with ws_wordmap_free. */
+int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size);
+
+void ws_wordmap_free(WsWordMap *m);
+
+/* Entry of exactly this key, or -1. */
+int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key);
+
+/* Length of the words of an entry. */
+int ws_wordmap_entry_length(const WsWordMap *m, uint32_t entry);
+
+/* Words of an entry: *count words of ws_wordmap_entry_length letters each, back to back. */
+const uint8_t *ws_wordmap_entry_words(const WsWordMap *m, uint32_t entry, uint32_t *count);
+
+/* 1 if the letters of `key` plus `blanks` (0..2) blanks make a word (of size(key) +
+ * blanks letters), else 0.  A blank may stand for any letter in blank_choices (bit L =
+ * letter L; pass all letters for an unrestricted blank). */
+int ws_wordmap_exists(const WsWordMap *m, WsRackKey key, int blanks, uint64_t blank_choices);
+
+/* Every entry the letters of `key` plus `blanks` (0..2) blanks make, each once per way of
+ * choosing the blanks' letters (in blank_choices; two blanks as an unordered pair), in
+ * ascending order of the blank letters.  Writes at most `capacity` hits and sets *count
+ * to the number that exist; returns WS_OK, or WS_E_CAPACITY when more exist than fit. */
+int ws_wordmap_lookup(const WsWordMap *m, WsRackKey key, int blanks, uint64_t blank_choices,
+                      WsWordMapHit *out, size_t capacity, size_t *count);
+
+/* 1 if some `n` tiles of the rack (counts per tile code, [0] = blanks, at most 7
+ * tiles), together with the letters of `through` (the board letters a span runs
+ * through), make a word of n + size(through) letters; else 0.  The question the
+ * best-move search asks of a span: with 0 it holds no move.  Sub-racks are tried
+ * as distinct multisets (duplicate letters are not tried twice).  At most 2 blanks:
+ * with more, returns WS_E_ARGUMENT. */
+int ws_wordmap_subrack_exists(const WsWordMap *m, const uint8_t *rack, int n, WsRackKey through);
+
+/* One word that fits a span: the word `index` of `entry`, and the letters the rack's
+ * blanks stand for in it (0 = no blank; blank_letter[0] <= blank_letter[1]). */
+typedef struct WsSpanWord {
+    uint32_t entry;
+    uint16_t index;
+    uint8_t blank_letter[2];
+} WsSpanWord;
+
+/* Every word the rack can play on a span of `length` squares (2..15): board[i] is the
+ * letter already on square i (blank bits ignored) or 0 for an empty square, which takes
+ * a rack tile whose letter is in cross[i] (bit L = letter L allowed).  Each (word,
+ * letters of the blanks used) once; at least one empty square.  Writes at most
+ * `capacity` answers, sets *count to the number that exist; returns WS_OK, or
+ * WS_E_CAPACITY when more exist than fit, or WS_E_ARGUMENT (more than 7 tiles or 2
+ * blanks, a bad length).  This is the exact value of a span: the best-move search can
+ * score these words instead of walking the graph for them. */
+int ws_wordmap_span_words(const WsWordMap *m, const uint8_t *rack, int length, const uint8_t *board,
+                          const uint64_t *cross, WsSpanWord *out, size_t capacity, size_t *count);
+
+#endif

@@ -1,0 +1,108 @@
+"""benchmarks/side_by_side.py with a stand-in for MAGPIE's driver.
+
+The stand-in writes the driver's TSV (index, median µs, min µs, load µs, count)
+from our own generator, optionally with one wrong count, so the harness's
+parsing, its count and best-score checks, the empty-board rule and its report
+are tested without MAGPIE.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCOWL = ROOT / "tests" / "data" / "scowl-en" / "positions.cgp"
+
+DRIVER = '''#!{python}
+import sys
+sys.path.insert(0, {src!r})
+import wordsalvo as ws
+from wordsalvo.position import Position
+_, cmd, lexicon, wmp, cgp, mode, passes, out = sys.argv[:8]
+rules = ws.Rules.preset("classic-en")
+gen = ws.MoveGenerator(ws.Lexicon.default("en"), rules)
+rows = ["#index\\tmedian_us\\tmin_us\\tload_median_us\\tcount"]
+for i, line in enumerate(open(cgp, encoding="utf-8").read().splitlines()):
+    pos = Position.from_cgp(line, rules=rules)
+    if mode == "all":
+        count = len(gen.generate(pos).to_numpy())
+        if pos.board.is_empty():
+            count //= 2  # across openings only
+    else:
+        count = gen.best(pos).score
+    if i == {wrong}:
+        count += 1
+    rows.append(f"{{i}}\\t{{100.0 + i}}\\t{{90.0 + i}}\\t5.0\\t{{count}}")
+open(out, "w").write("\\n".join(rows) + "\\n")
+'''
+
+
+def load_harness():
+    spec = importlib.util.spec_from_file_location("side_by_side", ROOT / "benchmarks" / "side_by_side.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_magpie(tmp_path: Path, wrong: int = -1) -> Path:
+    (tmp_path / "magpie").mkdir(parents=True)
+    (tmp_path / "driver").mkdir()
+    driver = tmp_path / "driver" / "magpie_bench"
+    driver.write_text(DRIVER.format(python=sys.executable, src=str(ROOT / "src"), wrong=wrong))
+    driver.chmod(driver.stat().st_mode | stat.S_IEXEC)
+    return tmp_path
+
+
+@pytest.fixture
+def positions(tmp_path):
+    lines = SCOWL.read_text("utf-8").splitlines()
+    empty = next(l for l in lines if l.startswith("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 "))
+    p = tmp_path / "positions.cgp"
+    p.write_text("\n".join(lines[:3] + [empty]) + "\n", "utf-8")
+    return p
+
+
+def run(monkeypatch, capsys, magpie, positions, *extra):
+    harness = load_harness()
+    graph = ROOT / "src" / "wordsalvo" / "data" / "en.wsg"
+    monkeypatch.setattr(sys, "argv", ["side_by_side.py", "--magpie", str(magpie), "--graph", str(graph),
+                                      "--positions", str(positions), "--lexicon-name", "CEL_SCOWL",
+                                      "--rounds", "2", "--passes", "1", "--cpu", "-1", *extra])
+    harness.main()
+    return capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_report_with_ratios_and_the_cross_set_note(tmp_path, positions, monkeypatch, capsys):
+    out = run(monkeypatch, capsys, fake_magpie(tmp_path / "m"), positions, "--wmp")
+    assert "MAGPIE's times exclude its cross-set computation" in out
+    assert "ours include it" in out
+    assert "1 empty boards" in out
+    assert "UTC" in out and "model name" not in out
+    rows = [l for l in out.splitlines() if l.startswith("| 1 |") or l.startswith("| 2 |")]
+    assert len(rows) == 2 * 3  # two rounds: all, best (standard graph), best (word map)
+    summary = [l for l in out.splitlines() if l.startswith("| all |") or l.startswith("| best |")]
+    assert len(summary) == 3
+    # the stand-in reports 100.0 + i µs: the median of 4 positions is 101.5 µs
+    assert all(l.split("|")[5].strip() == "102 µs" for l in rows)
+    assert all(l.split("|")[4].strip() == "102–102 µs" for l in summary)
+    # ratio = MAGPIE / ours, as printed from the two medians
+    for l in rows:
+        ours = float(l.split("|")[3].strip().removesuffix(" µs"))
+        assert abs(float(l.split("|")[6]) - 101.5 / ours) <= 0.01 + 101.5 / ours * 0.01
+
+
+def test_a_count_that_differs_stops_the_run(tmp_path, positions, monkeypatch, capsys):
+    with pytest.raises(SystemExit, match=r"all \(standard graph\): MAGPIE and wordsalvo differ at positions \[1\]"):
+        run(monkeypatch, capsys, fake_magpie(tmp_path / "m", wrong=1), positions)
+
+
+def test_missing_driver_is_refused(tmp_path, positions, monkeypatch, capsys):
+    with pytest.raises(SystemExit):
+        run(monkeypatch, capsys, tmp_path, positions)
+    assert "no driver/magpie_bench" in capsys.readouterr().err
