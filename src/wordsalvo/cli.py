@@ -14,7 +14,8 @@ import sys
 from .errors import WordSalvoError
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMAND_MODULES = ("best", "moves", "validate", "lexicon", "board", "play", "analyze", "ratings")
+COMMAND_MODULES = ("best", "moves", "validate", "lexicon", "board", "play", "analyze", "autoplay", "leaves",
+                   "winprob", "ratings")
 
 
 def build_parser() -> argparse.ArgumentParser:

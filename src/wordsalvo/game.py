@@ -212,6 +212,7 @@ class Game:
         self.seed = seed
         self.strict = bool(strict)
         self._gen = MoveGenerator(self.lexicon, rules)
+        self._gens: dict[tuple[int, int], MoveGenerator] = {}
         #: renewed on every change: a Move that carries the current token was made by this
         #: game's generator for the current position and is played without a second check
         self._token = object()
@@ -354,19 +355,79 @@ class Game:
                 f"scores {'/'.join(map(str, self._s.scores))}, {state}>")
 
     # -- moves ------------------------------------------------------------------------
-    def legal_moves(self) -> MoveList:
-        """Every legal tile placement of the player on turn (swaps and passes are not listed)."""
+    def generator(self, leaves=None, vocabulary: Lexicon | None = None) -> MoveGenerator:
+        """The game's move generator for ``leaves`` (a :class:`~wordsalvo.leaves.Leaves`, or
+        None for score alone), made once per table.  Moves it makes through this game's
+        :meth:`legal_moves` / :meth:`best_move` are trusted by :meth:`play`.
+
+        ``vocabulary``: a smaller lexicon whose words are all in the game's (checked once
+        per pair of lexicons; GameError otherwise): its moves form only words of both."""
+        if vocabulary is not None and vocabulary is not self.lexicon:
+            _check_subset(vocabulary, self.lexicon)
+            lex = vocabulary
+        else:
+            lex = self.lexicon
+        if leaves is None and lex is self.lexicon:
+            return self._gen
+        key = (id(leaves), id(lex))
+        gen = self._gens.get(key)
+        if gen is None or gen.leaves is not leaves or gen.lexicon is not lex:
+            gen = MoveGenerator(lex, self.rules, leaves=leaves)
+            self._gens[key] = gen
+        return gen
+
+    def legal_moves(self, leaves=None, vocabulary: Lexicon | None = None) -> MoveList:
+        """Every legal tile placement of the player on turn (swaps and passes are not listed);
+        with ``leaves`` the list also has ``equity`` and ``leave_value`` columns; with
+        ``vocabulary`` only the moves whose words are all in that smaller lexicon."""
         self._check_running()
-        moves = self._gen.generate(self._s.pos)
+        moves = self.generator(leaves, vocabulary).generate(self._s.pos)
         moves._token = self._token
         return moves
 
-    def best_move(self) -> Move | None:
-        """The highest-scoring placement, or None when there is none."""
+    def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0):
+        """The best placement by ``"score"`` or by ``"equity"`` (with ``leaves``, default:
+        the rule set's shipped table), or None when there is none.
+
+        With ``level`` (easy, medium, hard, expert, see :mod:`wordsalvo.bot`) it is the
+        ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``."""
         self._check_running()
-        moves = self._gen.best(self._s.pos, n=1)
+        if level is not None:
+            from .bot import Bot
+
+            return Bot(level, self.rules, lexicon=self.lexicon, leaves=leaves, seed=seed).choose(self)
+        if by == "equity" and leaves is None:
+            from .leaves import Leaves
+
+            leaves = Leaves.default(self.rules)
+        elif by not in ("score", "equity"):
+            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
+        gen = self.generator(leaves if by == "equity" else None)
+        moves = gen.best(self._s.pos, n=1, by=by)
         moves._token = self._token
         return moves[0] if len(moves) else None
+
+    def best_swap(self, leaves=None):
+        """The swap that keeps the best leave (:meth:`MoveGenerator.best_swap`), or None when
+        no swap is allowed now; ``leaves`` defaults to the rule set's shipped table."""
+        self._check_running()
+        if leaves is None:
+            from .leaves import Leaves
+
+            leaves = Leaves.default(self.rules)
+        return self.generator(leaves).best_swap(self._s.pos)
+
+    def apply(self, action) -> Turn:
+        """Carry out an action (:mod:`wordsalvo.actions`): a Play, a Swap or a Pass."""
+        from .actions import Pass, Play, Swap
+
+        if isinstance(action, Play):
+            return self.play(action.move)
+        if isinstance(action, Swap):
+            return self.swap(action.tiles)
+        if isinstance(action, Pass):
+            return self.pass_turn()
+        raise GameError(f"expected an action (Play, Swap or Pass), got {type(action).__name__}")
 
     def _check(self, move: Move | str) -> PlacementResult:
         """The one validation path: a notation is parsed (NotationError), then the placement
@@ -675,3 +736,17 @@ class Game:
         best = max(s.scores[p] for p in left)
         s.winners = tuple(p for p in left if s.scores[p] == best)
 
+
+_SUBSETS: dict[tuple[str, str], bool] = {}
+
+
+def _check_subset(small: Lexicon, big: Lexicon) -> None:
+    """GameError unless every word of ``small`` is in ``big`` (remembered per pair of files)."""
+    key = (small.sha256, big.sha256)
+    ok = _SUBSETS.get(key)
+    if ok is None:
+        ok = small.alphabet.letters == big.alphabet.letters and all(w in big for w in small)
+        _SUBSETS[key] = ok
+    if not ok:
+        raise GameError(f"vocabulary {small!r}: expected a lexicon whose words are all in the game's "
+                        f"lexicon {big!r}, got one with other words")

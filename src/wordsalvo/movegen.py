@@ -3,6 +3,8 @@ the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._core import _movegen
 from .constants import DIM
 from .errors import PositionError, WordSalvoError
@@ -159,20 +161,29 @@ class MoveGenerator:
         lv = self._leave_values()
         assert lv is not None
         alphabet = self.rules.alphabet
-        best: tuple | None = None
-        for index in range(len(lv.values)):
-            leave = lv.leave(index, alphabet)
-            swapped = len(letters) - len(leave)
-            if swapped < 1 or (self.rules.swap.whole_rack and leave):
-                continue
-            if rules.bag_must_cover_swap and bag < swapped:
-                continue
-            rank = self.leaves.rank(leave) if leave else -1
-            key = (float(lv.values[index]), len(leave), -rank)
-            if best is None or key > best[0]:
-                best = (key, leave)
-        if best is None:
+        # every sub-multiset of the rack at once: its index's mixed-radix digits are the counts kept
+        values = np.asarray(lv.values)
+        index = np.arange(len(values))
+        kept = np.zeros(len(values), dtype=np.int64)
+        for code, w in zip(lv.codes, lv.weights):
+            kept += index // w % (lv.counts[code] + 1)
+        swapped = len(letters) - kept
+        ok = swapped >= 1
+        if rules.whole_rack:
+            ok &= kept == 0
+        if rules.bag_must_cover_swap:
+            ok &= swapped <= bag
+        if not ok.any():
             return None
+        top = values[ok].max()
+        tied = np.nonzero(ok & (values == top))[0]
+        most = kept[tied].max()
+        tied = tied[kept[tied] == most]
+        # ties: more tiles kept, then the kept tiles first in leave-rank order
+        leaves_tied = [lv.leave(int(i), alphabet) for i in tied]
+        ranks = [self.leaves.rank(x) if x else -1 for x in leaves_tied]
+        choice = min(range(len(tied)), key=ranks.__getitem__)
+        best = ((float(top), int(most), -ranks[choice]), leaves_tied[choice])
         leave = best[1]
         rest = list(letters)
         for ch in leave:

@@ -1,0 +1,53 @@
+"""What a player does on a turn: one small typed family of actions.
+
+:class:`Play` places tiles (a :class:`~wordsalvo.moves.Move`), :class:`Swap`
+puts tiles back into the bag and draws as many, :class:`Pass` does nothing.
+Engines (:mod:`wordsalvo.bot`) return one of these; :meth:`Game.apply
+<wordsalvo.game.Game.apply>` carries it out.  ``equity`` is the value the
+engine gave the action when it chose it (None when it did not value it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .moves import Move
+
+__all__ = ["Play", "Swap", "Pass", "Action"]
+
+
+@dataclass(frozen=True)
+class Play:
+    """Place the tiles of ``move``."""
+
+    move: Move
+    equity: float | None = None
+
+    def __str__(self) -> str:
+        return str(self.move)
+
+
+@dataclass(frozen=True)
+class Swap:
+    """Put ``tiles`` (rack letters, ``?`` = blank) back into the bag; ``leave`` is what stays."""
+
+    tiles: str
+    leave: str = ""
+    equity: float | None = None
+
+    def __str__(self) -> str:
+        return f"swap {self.tiles}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Do nothing this turn."""
+
+    equity: float | None = None
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Union[Play, Swap, Pass]

@@ -1,0 +1,328 @@
+"""Self-play: many seeded games between two engine players, on one core, all cores or a Dask cluster.
+
+One game is a pure function of its inputs: :func:`play_game` takes an
+:class:`AutoplaySpec` (rule set, lexicon and leave tables by path, the two
+players, the seed) and the game's index, and returns a :class:`GameResult`
+(plain data).  Game ``i`` uses the bag seed :func:`game_seed` ``(seed, i)`` and
+seats alternate: in even games player 1 moves first, in odd games player 2.
+Every engine choice is seeded from the same numbers, so the same ``seed``
+gives the same games whether they run in one process, in ``jobs`` processes
+or on a Dask cluster.
+
+Each worker process keeps its lexicons, leave tables and engines in a cache
+(:func:`_worker_players`), so only the first game of a process pays for
+loading them; lexicons and leave tables travel to workers by path, never as
+megabytes of pickled data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .errors import WordSalvoError
+from .stats import mean_interval, wilson_interval
+
+__all__ = ["AutoplaySpec", "GameResult", "PlayerSummary", "AutoplaySummary", "play_game", "run_autoplay",
+           "game_seed", "summarize"]
+
+
+@dataclass(frozen=True)
+class AutoplaySpec:
+    """What every game of a run shares.  Everything here pickles small: files by path."""
+
+    rules: str                      #: a preset name or a rule set file path
+    players: tuple[str, str]        #: player kinds, e.g. ("equity", "score") or difficulty levels
+    seed: int = 0
+    lexicon: str | None = None      #: a compiled lexicon file; None = the rule set's embedded lexicon
+    leaves: str | None = None       #: a leave table file; None = the rule set's shipped table
+    board_seed: int | None = None   #: the random board of a rule set with random boards
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game, as plain data; every per-player field is in player order (p1, p2)."""
+
+    index: int
+    seed: int
+    first: int                      #: 0 when player 1 moved first, 1 when player 2 did
+    scores: tuple[int, int]
+    turns: int                      #: turns played (settlement entries excluded)
+    bingos: tuple[int, int]
+    plays: tuple[int, int]          #: placements made
+    points: tuple[int, int]         #: points from placements (before the settlement)
+    end_reason: str
+    gcg: str | None = None
+    #: with ``trace``: (leave kept, the same player's next-turn points) while the bag held tiles
+    trace: tuple[tuple[str, int], ...] | None = None
+    #: with ``trace``: (player 0/1 on turn, their spread, tiles unseen to them) before every turn
+    states: tuple[tuple[int, int, int], ...] | None = None
+
+    def outcome(self, player: int) -> float:
+        """1 when ``player`` won, 0.5 for a draw, 0 for a loss."""
+        a, b = self.scores[player], self.scores[1 - player]
+        return 1.0 if a > b else 0.5 if a == b else 0.0
+
+    @property
+    def spread(self) -> int:
+        """Player 1's score minus player 2's."""
+        return self.scores[0] - self.scores[1]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The bag seed of game ``index`` of a run seeded ``seed`` (independent of how games are spread)."""
+    digest = hashlib.blake2b(f"wordsalvo-autoplay:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+# -- worker side ---------------------------------------------------------------------------
+_CACHE: dict = {}
+
+
+def _worker_setup(spec: AutoplaySpec):
+    """(rules, lexicon, players) for ``spec``, loaded once per process."""
+    key = (spec.rules, spec.lexicon, spec.leaves, spec.board_seed, spec.players)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    from .bot import Bot
+    from .lexicon import Lexicon
+    from .rules import Rules
+
+    if spec.rules.endswith(".toml") or os.sep in spec.rules:
+        rules = Rules.load(spec.rules, board_seed=spec.board_seed)
+    else:
+        rules = Rules.preset(spec.rules, board_seed=spec.board_seed)
+    lexicon = Lexicon.load(spec.lexicon) if spec.lexicon else Lexicon.default(rules.alphabet.name)
+    leaves = None
+    if spec.leaves:
+        from .leaves import Leaves
+
+        leaves = Leaves.load(spec.leaves)
+    bots = tuple(Bot(kind, rules, lexicon=lexicon, leaves=leaves) for kind in spec.players)
+    _CACHE.clear()  # one spec per process at a time: keep memory flat
+    _CACHE[key] = (rules, lexicon, bots)
+    return _CACHE[key]
+
+
+def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
+    """Play game ``index`` of ``spec`` to the end and return its result (a pure function of its inputs).
+
+    With ``trace`` the result also holds, for leave training, every (leave kept, points the
+    same player scored on their next turn) while the bag held tiles, and, for the
+    win-probability model, every position's (player on turn, spread, tiles unseen)."""
+    from .actions import Play, Swap
+    from .game import Game
+
+    rules, lexicon, bots = _worker_setup(spec)
+    seed = game_seed(spec.seed, index)
+    first = index % 2
+    seats = (first, 1 - first)  # seat -> player
+    names = [f"p{p + 1}-{spec.players[p]}" for p in seats]
+    game = Game(rules, lexicon, players=names, seed=seed)
+    for p in range(2):
+        bots[p].reset(seed * 2 + p)
+    turns = 0
+    bingos = [0, 0]
+    plays = [0, 0]
+    points = [0, 0]
+    size = rules.rack_size
+    limit = 4 * sum(n for n, _v in rules.tiles.values()) + 100  # no game lasts longer than this
+    leave_trace: list[tuple[str, int]] = []
+    states: list[tuple[int, int, int]] = []
+    pending: list[str | None] = [None, None]
+    while not game.is_over:
+        if turns > limit:  # pragma: no cover - would be an engine or rules bug
+            raise WordSalvoError(f"autoplay game {index}: no end after {turns} turns")
+        seat = game.to_move
+        p = seats[seat]
+        rack = game.rack
+        before = game.scores[seat]
+        if trace:
+            racks = game.racks
+            unseen = game.bag_count + sum(len(r) for i, r in enumerate(racks) if i != seat)
+            states.append((p, before - game.scores[1 - seat], unseen))
+        action = bots[p].choose(game)
+        game.apply(action)
+        turns += 1
+        gained = action.move.score if isinstance(action, Play) else 0
+        if isinstance(action, Play):
+            plays[p] += 1
+            points[p] += action.move.score
+            if action.move.tiles_played >= size:
+                bingos[p] += 1
+        if trace:
+            if pending[p] is not None:
+                leave_trace.append((pending[p], gained))
+            pending[p] = None
+            if game.bag_count > 0 and not game.is_over:
+                if isinstance(action, Play):
+                    kept = list(rack)
+                    for ch in action.move.rack_letters():
+                        kept.remove(ch)
+                    pending[p] = "".join(kept) or None
+                elif isinstance(action, Swap):
+                    pending[p] = action.leave or None
+    scores = [0, 0]
+    for seat, p in enumerate(seats):
+        scores[p] = game.scores[seat]
+    gcg = None
+    if want_gcg:
+        from .formats.gcg import to_gcg
+
+        gcg = to_gcg(game)
+    return GameResult(index, seed, first, (scores[0], scores[1]), turns, (bingos[0], bingos[1]),
+                      (plays[0], plays[1]), (points[0], points[1]), game.end_reason or "", gcg,
+                      tuple(leave_trace) if trace else None, tuple(states) if trace else None)
+
+
+def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool, trace: bool = False) -> list[GameResult]:
+    return [play_game(spec, i, want_gcg, trace) for i in indices]
+
+
+# -- running many games -----------------------------------------------------------------------
+def _chunks(n: int, size: int) -> list[range]:
+    return [range(i, min(n, i + size)) for i in range(0, n, size)]
+
+
+def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | None = None,
+               want_gcg: bool = False, start: int = 0, trace: bool = False) -> Iterator[GameResult]:
+    """Results of games ``start .. start+games-1`` as they finish (in no fixed order with jobs > 1).
+
+    ``jobs``: worker processes on this machine (1 = this process); ``scheduler``:
+    the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``).
+    """
+    if games < 0:
+        raise WordSalvoError(f"games: expected a whole number >= 0, got {games}")
+    if jobs < 1:
+        raise WordSalvoError(f"jobs: expected a whole number >= 1, got {jobs}")
+    indices = range(start, start + games)
+    if scheduler is not None:
+        yield from _iter_dask(spec, indices, scheduler, want_gcg, trace)
+        return
+    if jobs == 1:
+        _worker_setup(spec)  # load once, fail early with a clear error
+        for i in indices:
+            yield play_game(spec, i, want_gcg, trace)
+        return
+    size = max(1, min(50, games // (jobs * 8) or 1))
+    chunks = [range(c.start + start, c.stop + start) for c in _chunks(games, size)]
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("forkserver" if sys.platform != "win32" else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = [pool.submit(_play_chunk, spec, list(c), want_gcg, trace) for c in chunks]
+        from concurrent.futures import as_completed
+
+        for fut in as_completed(futures):
+            yield from fut.result()
+
+
+def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
+               trace: bool = False) -> Iterator[GameResult]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'") from None
+    size = max(1, min(50, len(indices) // 64 or 1))
+    chunks = [list(indices[i:i + size]) for i in range(0, len(indices), size)]
+    with Client(scheduler) as client:
+        futures = client.map(_play_chunk, [spec] * len(chunks), chunks, [want_gcg] * len(chunks),
+                             [trace] * len(chunks), pure=False)
+        for fut in as_completed(futures):
+            yield from fut.result()
+
+
+# -- summaries --------------------------------------------------------------------------------
+@dataclass
+class PlayerSummary:
+    name: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    win_rate: float = 0.0             #: (wins + draws / 2) / games
+    win_rate_low: float = 0.0         #: 95 % Wilson interval
+    win_rate_high: float = 1.0
+    mean_score: float = 0.0
+    mean_spread: float = 0.0
+    spread_low: float = 0.0
+    spread_high: float = 0.0
+    bingos_per_game: float = 0.0
+    points_per_turn: float = 0.0      #: placement points per turn taken (swaps and passes count as turns)
+
+
+@dataclass
+class AutoplaySummary:
+    rules: str
+    games: int
+    seconds: float
+    games_per_second: float
+    mean_turns: float
+    players: list[PlayerSummary] = field(default_factory=list)
+    seed: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def summarize(spec: AutoplaySpec, results: Iterable[GameResult], seconds: float) -> AutoplaySummary:
+    """Win rates with 95 % intervals, mean score and spread, bingos and turns."""
+    res = sorted(results, key=lambda r: r.index)
+    n = len(res)
+    players = []
+    for p in range(2):
+        s = PlayerSummary(f"p{p + 1}-{spec.players[p]}")
+        spreads = []
+        turns_taken = 0
+        for r in res:
+            mine, theirs = r.scores[p], r.scores[1 - p]
+            s.wins += mine > theirs
+            s.draws += mine == theirs
+            s.losses += mine < theirs
+            spreads.append(mine - theirs)
+            s.mean_score += mine
+            s.bingos_per_game += r.bingos[p]
+            s.points_per_turn += r.points[p]
+            # the first mover takes the extra turn of an odd total
+            turns_taken += (r.turns + (1 if r.first == p else 0)) // 2
+        if n:
+            s.win_rate = (s.wins + s.draws / 2) / n
+            s.win_rate_low, s.win_rate_high = wilson_interval(s.wins + s.draws / 2, n)
+            s.mean_score /= n
+            s.mean_spread, s.spread_low, s.spread_high = mean_interval(spreads)
+            s.bingos_per_game /= n
+            s.points_per_turn = s.points_per_turn / turns_taken if turns_taken else 0.0
+        players.append(s)
+    mean_turns = sum(r.turns for r in res) / n if n else 0.0
+    return AutoplaySummary(spec.rules, n, seconds, n / seconds if seconds > 0 else 0.0, mean_turns, players,
+                           spec.seed)
+
+
+def run_autoplay(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | None = None,
+                 gcg_dir: str | Path | None = None,
+                 progress: Callable[[GameResult], None] | None = None) -> tuple[AutoplaySummary, list[GameResult]]:
+    """Play ``games`` games and summarise them; with ``gcg_dir`` every game is written there
+    as ``game-<index>.gcg`` (atomically)."""
+    from .graphfile import write_atomic
+
+    out_dir = Path(gcg_dir) if gcg_dir is not None else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    results = []
+    for r in iter_games(spec, games, jobs, scheduler, want_gcg=out_dir is not None):
+        if out_dir is not None and r.gcg is not None:
+            write_atomic(out_dir / f"game-{r.index:06d}.gcg", r.gcg.encode("utf-8"))
+            r = GameResult(**{**asdict(r), "gcg": None})
+        results.append(r)
+        if progress is not None:
+            progress(r)
+    seconds = time.perf_counter() - started
+    results.sort(key=lambda r: r.index)
+    return summarize(spec, results, seconds), results

@@ -1,0 +1,299 @@
+"""Engine players: which action an engine takes on its turn.
+
+A :class:`Bot` looks at the game on turn and returns an action
+(:class:`~wordsalvo.actions.Play`, :class:`~wordsalvo.actions.Swap` or
+:class:`~wordsalvo.actions.Pass`); :meth:`Game.apply` carries it out.  A bot
+changes the CHOICE only, never the rules or the values: every play it makes is
+a legal move of the game's lexicon, scored by the game's rules.
+
+Kinds
+-----
+``score``
+    The highest-scoring play (fixed tie order).  With no play: swap the whole
+    rack when the rule set allows a swap now and its own last turn was not a
+    swap, else pass.
+``equity``
+    The best play by equity (score + leave value, see :mod:`wordsalvo.leaves`),
+    or the swap that keeps the best leave when that swap's equity is higher
+    (:meth:`MoveGenerator.best_swap`).  It passes only when it can neither play
+    nor swap.
+
+``expert``
+    The same choice as ``equity``: the best the engine can do.
+``hard``, ``medium``, ``easy``
+    Weaker in the ways people are weaker (:data:`LEVEL_POLICIES`):
+
+    * a smaller vocabulary: in English the common words (SCOWL up to size 70,
+      ``data/en-common.wsg``, every word of which is in the full list); in a
+      language without such a list, words up to a length (a person knows the
+      short words of a language first);
+    * a shorter look at the leave: the value of a play is its score plus only
+      a fraction of its leave value;
+    * fewer long plays: a play of many tiles is seen only on some turns, so a
+      level sometimes misses the bingo;
+    * some variety: a pick among the few best plays by that value, weighted
+      towards the best.
+
+    And never absurd, at every level: a play that uses a blank must score
+    clearly more than the best play without one (a bingo always may), the same
+    for an S in English; and no play scoring less than half the best play the
+    level sees is ever chosen.  A level swaps when it sees no play (or its best
+    play is worth less than the best swap), and passes only when it can do
+    neither.
+
+Seeds: a bot's random choices come from its own ``random.Random``; the same
+seed replays the same choices (:meth:`reset` re-seeds it between games).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from .actions import Action, Pass, Play, Swap
+from .errors import GameError
+from .lexicon import Lexicon
+from .rules import Rules
+
+__all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed"]
+
+#: the difficulty levels, weakest first
+LEVELS = ("easy", "medium", "hard", "expert")
+#: every kind of engine player
+PLAYER_KINDS = ("score", "equity", *LEVELS)
+
+
+@dataclass(frozen=True)
+class LevelPolicy:
+    """How a weaker level chooses (see the module docstring)."""
+
+    #: English: "common" (SCOWL 10-70) or "full"; other languages use ``max_word_length``
+    vocabulary: str
+    #: longest word the level knows in a language without a common-word list (None: all)
+    max_word_length: int | None
+    #: the fraction of a play's leave value the level counts
+    leave_weight: float
+    #: plays of at least this many tiles are seen only with probability ``long_play_chance``
+    long_play_tiles: int
+    long_play_chance: float
+    #: the level picks among this many of its best plays ...
+    choices: int
+    #: ... weighted by exp((value - best value) / temperature), in points
+    temperature: float
+    #: a play with a blank must beat the best play without one by this many points (bingos excepted)
+    blank_margin: int = 20
+    #: the same for an S, in English
+    s_margin: int = 8
+
+
+#: the policy of each weaker level (expert plays the best equity move)
+LEVEL_POLICIES: dict[str, LevelPolicy] = {
+    "easy": LevelPolicy("common", 5, 0.25, 6, 0.25, 6, 6.0),
+    "medium": LevelPolicy("common", 7, 0.5, 7, 0.5, 4, 4.0),
+    "hard": LevelPolicy("full", 9, 0.8, 7, 0.85, 3, 2.5),
+}
+
+
+def swap_allowed(game, n: int) -> bool:
+    """Whether the player on turn may swap ``n`` tiles now (the rule set's ``[swap]``)."""
+    sw = game.rules.swap
+    bag = game.bag_count
+    if n < 1 or n > len(game.rack) or bag < sw.min_bag or (sw.bag_must_cover_swap and bag < n):
+        return False
+    return not (sw.whole_rack and n != len(game.rack))
+
+
+_VOCABULARIES: dict = {}
+
+
+def _compiled(words: list[str], alphabet: str, name: str) -> Lexicon:
+    import tempfile
+    from pathlib import Path
+
+    from .lexicon import compile_lexicon
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "words.txt"
+        src.write_text("\n".join(words) + "\n", "utf-8")
+        dest = Path(tmp) / "words.wsg"
+        compile_lexicon(src, dest, alphabet=alphabet)
+        return Lexicon.from_bytes(dest.read_bytes(), name=name)
+
+
+def level_lexicon(policy: LevelPolicy, lexicon: Lexicon) -> Lexicon:
+    """The words a level knows, all of them words of ``lexicon`` (built once, then cached):
+    in English the common words (SCOWL 10-70) that ``lexicon`` has; elsewhere the words of
+    ``lexicon`` up to ``policy.max_word_length`` letters."""
+    lang = lexicon.alphabet.name
+    if lang == "en" and policy.vocabulary == "full":
+        return lexicon
+    if lang != "en" and policy.max_word_length is None:
+        return lexicon
+    key = (lexicon.sha256, policy.vocabulary if lang == "en" else policy.max_word_length)
+    hit = _VOCABULARIES.get(key)
+    if hit is not None:
+        return hit
+    if lang == "en":
+        common = Lexicon.load(str(resources.files("wordsalvo") / "data" / "en-common.wsg"))
+        words = [w for w in common if w in lexicon]
+        vocab = common if len(words) == len(common) else _compiled(words, lang, f"common words of {lexicon!r}")
+    else:
+        words = [w for w in lexicon if len(w) <= policy.max_word_length]
+        vocab = _compiled(words, lang, f"words of up to {policy.max_word_length} letters of {lexicon!r}")
+    _VOCABULARIES[key] = vocab
+    return vocab
+
+
+class Bot:
+    """An engine player of one kind or level (see the module docstring).
+
+    ``lexicon`` defaults to the rule set's embedded lexicon and ``leaves`` to its
+    shipped leave table.  ``bot.choose(game)`` returns the action for the player
+    on turn; the same ``seed`` replays the same choices.
+    """
+
+    def __init__(self, level: str, rules: Rules, lexicon: Lexicon | None = None, leaves=None, seed: int = 0):
+        if level not in PLAYER_KINDS:
+            raise GameError(f"expected an engine player ({', '.join(PLAYER_KINDS)}), got {level!r}")
+        if not isinstance(rules, Rules):
+            raise GameError(f"expected a Rules object, got {type(rules).__name__}")
+        self.level = level
+        self.rules = rules
+        self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
+        self.leaves = None
+        if level != "score":
+            from .leaves import Leaves
+
+            self.leaves = leaves if leaves is not None else Leaves.default(rules)
+        self.policy = LEVEL_POLICIES.get(level)
+        #: the words the level knows (None: all of the game's lexicon)
+        self.vocabulary = None
+        if self.policy is not None:
+            vocab = level_lexicon(self.policy, self.lexicon)
+            self.vocabulary = None if vocab is self.lexicon else vocab
+        #: no swap can be worth more than the best leave of the table
+        self._swap_ceiling = float(np.max(self.leaves.values)) if self.leaves is not None else 0.0
+        self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
+        self.rng = random.Random()
+        self.reset(seed)
+
+    def reset(self, seed: int) -> None:
+        """Re-seed the bot's random choices (the same seed replays the same choices)."""
+        self.seed = seed
+        self.rng.seed(f"wordsalvo-bot-{self.level}-{seed}")
+
+    def __repr__(self) -> str:
+        return f"Bot({self.level!r}, Rules.preset({self.rules.name!r}), seed={self.seed})"
+
+    def choose(self, game) -> Action:
+        """The action to take for the player on turn in ``game``."""
+        if game.is_over:
+            raise GameError(f"the game is over ({game.end_reason}); expected a running game")
+        if self.level == "score":
+            return self._choose_score(game)
+        if self.policy is None:
+            return self._choose_equity(game)
+        return self._choose_level(game)
+
+    # -- kinds -------------------------------------------------------------------------------
+    def _choose_score(self, game) -> Action:
+        move = game.best_move()
+        if move is not None:
+            return Play(move)
+        return self._fallback(game)
+
+    def _best_swap(self, game):
+        if not game.rack or not swap_allowed(game, len(game.rack) if game.rules.swap.whole_rack else 1):
+            return None
+        swap = game.best_swap(self.leaves)
+        if swap is not None and not swap_allowed(game, len(swap.tiles)):
+            return None
+        return swap
+
+    def _choose_equity(self, game) -> Action:
+        move = game.best_move(by="equity", leaves=self.leaves)
+        swap = None
+        if move is None or move.equity < self._swap_ceiling:
+            swap = self._best_swap(game)
+        if move is not None and (swap is None or move.equity >= swap.equity):
+            return Play(move, equity=float(move.equity))
+        if swap is not None:
+            return Swap(swap.tiles, swap.leave, float(swap.equity))
+        return Pass()
+
+    def _choose_level(self, game) -> Action:
+        pol = self.policy
+        rng = self.rng
+        moves = game.legal_moves(leaves=self.leaves, vocabulary=self.vocabulary)
+        if len(moves) == 0 and self.vocabulary is not None:
+            moves = game.legal_moves(leaves=self.leaves)  # nothing in its vocabulary: it tries harder
+        pick = self._pick(moves, pol, rng)
+        swap = None
+        if pick is None or pick[1] < self._swap_ceiling * pol.leave_weight:
+            swap = self._best_swap(game)
+        swap_value = swap.equity * pol.leave_weight if swap is not None else -math.inf
+        if pick is not None and pick[1] >= swap_value:
+            move = moves[pick[0]]
+            return Play(move, equity=float(move.equity))
+        if swap is not None:
+            return Swap(swap.tiles, swap.leave, float(swap.equity))
+        return Pass()
+
+    def _pick(self, moves, pol: LevelPolicy, rng: random.Random) -> tuple[int, float] | None:
+        """(index, value) of the play the level chooses from ``moves``, or None."""
+        n = len(moves)
+        if n == 0:
+            return None
+        rec = moves.to_numpy()
+        score = rec["score"].astype(np.float64)
+        played = rec["tiles_played"]
+        keep = np.ones(n, dtype=bool)
+        size = self.rules.rack_size
+        # fewer long plays: on most turns the level does not see them (then it misses the bingo)
+        long = played >= pol.long_play_tiles
+        if long.any() and not long.all() and rng.random() >= pol.long_play_chance:
+            keep &= ~long
+        # never spend a blank (or an S in English) for a few points
+        bingo = played >= size
+        uses_blank = rec["blank_mask"] != 0
+        for uses, margin in ((uses_blank, pol.blank_margin), (self._uses_s(rec), pol.s_margin)):
+            if uses is None or not uses.any():
+                continue
+            without = keep & ~uses
+            if without.any():
+                keep &= ~uses | bingo | (score >= score[without].max() + margin)
+        # never far down the list when a natural play scores double
+        best_score = score[keep].max()
+        keep &= score * 2 >= best_score
+        idx = np.nonzero(keep)[0]
+        equity = rec["equity"].astype(np.float64)[idx] if "equity" in rec.dtype.names else score[idx]
+        leave = rec["leave_value"].astype(np.float64)[idx] if "leave_value" in rec.dtype.names else 0.0
+        value = equity - (1.0 - pol.leave_weight) * leave
+        order = np.lexsort((idx, -value))[: pol.choices]
+        top = value[order]
+        weights = np.exp((top - top[0]) / pol.temperature)
+        r = rng.random() * float(weights.sum())
+        k = int(np.searchsorted(np.cumsum(weights), r, side="right"))
+        k = min(k, len(order) - 1)
+        return int(idx[order[k]]), float(top[k])
+
+    def _uses_s(self, rec):
+        if self._s_code < 0:
+            return None
+        tiles = rec["tiles"]
+        n = tiles.shape[0]
+        mask = rec["blank_mask"].astype(np.int64)
+        bits = (mask[:, None] >> np.arange(tiles.shape[1])[None, :]) & 1
+        return ((tiles == self._s_code) & (bits == 0)).any(axis=1) if n else np.zeros(0, dtype=bool)
+
+    def _fallback(self, game) -> Action:
+        """No play: swap the whole rack if allowed and the last own turn was not a swap, else pass."""
+        me = game.to_move
+        mine = [t for t in game.history if t.player == me and t.kind != "settle"]
+        if game.rack and swap_allowed(game, len(game.rack)) and not (mine and mine[-1].kind == "swap"):
+            return Swap(game.rack)
+        return Pass()

@@ -1,0 +1,96 @@
+"""``wordsalvo autoplay``: many seeded games between two engine players.
+
+    wordsalvo autoplay --rules classic-en --games 1000 --p1 equity --p2 score --jobs 2
+    wordsalvo autoplay --rules wordsalvo-en --games 200 --p1 hard --p2 medium --gcg games/ --json
+    wordsalvo autoplay --rules classic-en --games 10000 --p1 equity --p2 equity --scheduler tcp://127.0.0.1:8786
+
+The same ``--seed`` gives the same games whatever ``--jobs`` is, and on a Dask
+cluster too (see :mod:`wordsalvo.autoplay`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
+from ..bot import PLAYER_KINDS
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, whole_number
+
+__all__ = ["register", "run", "format_summary"]
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "autoplay",
+        help="play many seeded games between two engine players and report win rates",
+        description="Play many seeded games between two engine players (self-play) and report the win "
+                    "rates with 95 %% intervals, mean scores and spread, bingos per game and mean turns. "
+                    "Seats alternate who starts; the same --seed gives the same games whatever --jobs is.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="players: " + ", ".join(PLAYER_KINDS) + "\n"
+               "  score   the highest-scoring play\n"
+               "  equity  the best play by equity (score + leave value), or the best swap when it is worth more\n"
+               "  easy, medium, hard, expert: the difficulty levels of `wordsalvo play`",
+    )
+    add_rules_argument(p)
+    add_lexicon_argument(p)
+    p.add_argument("--leaves", metavar="FILE", help="leave table (default: the rule set's shipped table)")
+    p.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="number of games")
+    p.add_argument("--p1", choices=PLAYER_KINDS, required=True, metavar="PLAYER", help="player 1")
+    p.add_argument("--p2", choices=PLAYER_KINDS, required=True, metavar="PLAYER", help="player 2")
+    p.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
+                   help="worker processes (default 1; the number of cores uses them all)")
+    p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the run (default 0)")
+    p.add_argument("--board-seed", type=whole_number(0), default=None, metavar="N",
+                   help="the random board of a rule set with random boards")
+    p.add_argument("--gcg", metavar="DIR", help="write every game as DIR/game-NNNNNN.gcg")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object on the last line")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the games on a Dask distributed cluster (needs wordsalvo[dask])")
+    p.set_defaults(func=run)
+
+
+def _progress_bar(total: int):
+    """A tqdm bar on a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the progress extra is not installed: no bar
+        return None
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
+def run(args) -> int:
+    rules = load_rules(args.rules, board_seed=args.board_seed)  # checks the name/file now, with a clear error
+    spec = AutoplaySpec(rules=args.rules, players=(args.p1, args.p2), seed=args.seed, lexicon=args.lexicon,
+                        leaves=args.leaves, board_seed=args.board_seed)
+    del rules
+    bar = _progress_bar(args.games)
+    try:
+        summary, _results = run_autoplay(spec, args.games, jobs=args.jobs, scheduler=args.scheduler,
+                                         gcg_dir=args.gcg, progress=(lambda _r: bar.update(1)) if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(format_summary(summary, jobs=args.jobs, scheduler=args.scheduler))
+    if args.json:
+        print(json.dumps(summary.to_dict(), sort_keys=True))
+    return 0
+
+
+def format_summary(s: AutoplaySummary, jobs: int = 1, scheduler: str | None = None) -> str:
+    where = f"on {scheduler}" if scheduler else f"{jobs} job{'s' if jobs != 1 else ''}"
+    lines = [f"{s.rules}: {s.games} games in {s.seconds:.1f} s ({s.games_per_second:.1f} games/s, {where}), "
+             f"seed {s.seed}, {s.mean_turns:.1f} turns per game"]
+    head = (f"{'player':<16} {'wins':>6} {'draws':>5} {'win rate (95 % CI)':>24} {'mean score':>10} "
+            f"{'mean spread (95 % CI)':>24} {'bingos/game':>11} {'points/turn':>11}")
+    lines.append(head)
+    for p in s.players:
+        rate = f"{100 * p.win_rate:.1f} % ({100 * p.win_rate_low:.1f}-{100 * p.win_rate_high:.1f})"
+        spread = f"{p.mean_spread:+.1f} ({p.spread_low:+.1f} to {p.spread_high:+.1f})"
+        lines.append(f"{p.name:<16} {p.wins:>6} {p.draws:>5} {rate:>24} {p.mean_score:>10.1f} {spread:>24} "
+                     f"{p.bingos_per_game:>11.2f} {p.points_per_turn:>11.1f}")
+    return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""``wordsalvo leaves``: train, convert and inspect leave tables.
+
+    wordsalvo leaves train --rules wordsalvo-en --games 20000 --rounds 3 --out en.wsl --jobs 2
+    wordsalvo leaves export en.wsl --csv en.csv
+    wordsalvo leaves import en.csv --rules classic-en -o en.wsl
+    wordsalvo leaves show en.wsl ?ERS QU
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, whole_number
+
+__all__ = ["register"]
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("leaves", help="train, convert and inspect leave tables",
+                              description="Leave tables: the value of the tiles kept after a play "
+                                          "(see wordsalvo.leaves and wordsalvo.leave_training).")
+    sub = p.add_subparsers(dest="leaves_command", metavar="ACTION")
+    sub.required = True
+
+    t = sub.add_parser("train", help="train a leave table by self-play",
+                       description="Train a leave table by rounds of equity-vs-equity self-play "
+                                   "(the method is in wordsalvo.leave_training's docstring).",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_rules_argument(t)
+    add_lexicon_argument(t)
+    t.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="games per round")
+    t.add_argument("--rounds", type=whole_number(1), default=3, metavar="R", help="rounds (default 3)")
+    t.add_argument("--out", required=True, metavar="FILE", help="the leave table to write")
+    t.add_argument("--jobs", type=whole_number(1), default=1, metavar="J", help="worker processes (default 1)")
+    t.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed (default 0)")
+    t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
+    t.set_defaults(func=run_train)
+
+    e = sub.add_parser("export", help="write a leave table as CSV (leave,value)")
+    e.add_argument("table", metavar="FILE")
+    e.add_argument("--csv", required=True, metavar="OUT")
+    e.set_defaults(func=run_export)
+
+    i = sub.add_parser("import", help="read a CSV of leave,value lines into a leave table")
+    i.add_argument("csv", metavar="CSV")
+    add_rules_argument(i)
+    i.add_argument("-o", "--out", required=True, metavar="FILE")
+    i.set_defaults(func=run_import)
+
+    s = sub.add_parser("show", help="print the values of some leaves, or the best and worst")
+    s.add_argument("table", metavar="FILE")
+    s.add_argument("leave", nargs="*", help="leaves to look up (? = blank); none: the best and worst")
+    s.add_argument("-n", type=whole_number(1), default=10, help="how many best and worst (default 10)")
+    s.set_defaults(func=run_show)
+
+
+def run_train(args) -> int:
+    from ..leave_training import TrainingConfig, train_leaves
+
+    load_rules(args.rules)  # a clear error for a bad name before any game is played
+    config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
+                            lexicon=args.lexicon, jobs=args.jobs)
+    bar = None
+    if sys.stderr.isatty():
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=args.games * args.rounds, unit="game", file=sys.stderr, dynamic_ncols=True)
+        except ImportError:
+            bar = None
+    state = {"last": 0}
+
+    def progress(rnd: int, done: int, total: int) -> None:
+        if bar is not None:
+            now = rnd * total + done
+            bar.update(now - state["last"])
+            state["last"] = now
+            bar.set_description(f"round {rnd + 1}/{args.rounds}")
+
+    try:
+        table = train_leaves(config, args.out, resume=args.resume, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(f"{args.out}: {len(table):,} leaves, trained on {args.rounds} x {args.games:,} games "
+          f"(seed {args.seed}) for {args.rules}")
+    return 0
+
+
+def run_export(args) -> int:
+    from ..leaves import Leaves
+
+    Leaves.load(args.table).to_csv(args.csv)
+    return 0
+
+
+def run_import(args) -> int:
+    from ..leaves import Leaves
+
+    rules = load_rules(args.rules)
+    table = Leaves.from_csv(args.csv, rules)
+    table.save(args.out)
+    print(f"{args.out}: {len(table):,} leaves for {rules.name}")
+    return 0
+
+
+def run_show(args) -> int:
+    import numpy as np
+
+    from ..leaves import Leaves
+
+    table = Leaves.load(args.table)
+    if args.leave:
+        for leave in args.leave:
+            print(f"{leave}\t{table.value(leave):+.2f}")
+        return 0
+    values = np.asarray(table.values)
+    order = np.argsort(values[1:], kind="stable") + 1
+    print("best:")
+    for r in order[::-1][: args.n]:
+        print(f"  {table.leave(int(r))}\t{values[r]:+.2f}")
+    print("worst:")
+    for r in order[: args.n]:
+        print(f"  {table.leave(int(r))}\t{values[r]:+.2f}")
+    return 0

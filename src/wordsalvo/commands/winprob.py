@@ -1,0 +1,74 @@
+"""``wordsalvo winprob``: fit a win-probability model from self-play and check its calibration.
+
+    wordsalvo winprob fit --rules wordsalvo-en --games 4000 --holdout 1000 --jobs 2 --out wordsalvo-en.json
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import numpy as np
+
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, whole_number
+
+__all__ = ["register"]
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("winprob", help="fit and check win-probability models",
+                              description="Win probability of the player on turn from spread and tiles unseen "
+                                          "(see wordsalvo.winprob).")
+    sub = p.add_subparsers(dest="winprob_command", metavar="ACTION")
+    sub.required = True
+    f = sub.add_parser("fit", help="fit a model on self-play games and report its calibration on held-out games")
+    add_rules_argument(f)
+    add_lexicon_argument(f)
+    f.add_argument("--leaves", metavar="FILE", help="leave table of the players (default: the shipped one)")
+    f.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="games to fit on")
+    f.add_argument("--holdout", type=whole_number(1), default=1000, metavar="M",
+                   help="games (another seed) to check the calibration on (default 1000)")
+    f.add_argument("--jobs", type=whole_number(1), default=1, metavar="J")
+    f.add_argument("--seed", type=whole_number(0), default=0, metavar="S")
+    f.add_argument("--out", required=True, metavar="FILE")
+    f.set_defaults(func=run_fit)
+
+
+def _positions(spec, games, jobs, start=0):
+    from ..autoplay import iter_games
+
+    rows = []
+    n = 0
+    for r in iter_games(spec, games, jobs=jobs, trace=True, start=start):
+        n += 1
+        for player, spread, unseen in r.states:
+            rows.append((spread, unseen, r.outcome(player)))
+    arr = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+    return arr[:, 0], arr[:, 1], arr[:, 2], n
+
+
+def run_fit(args) -> int:
+    from ..autoplay import AutoplaySpec
+    from ..winprob import WinModel, calibration, fit
+
+    rules = load_rules(args.rules)
+    spec = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed, lexicon=args.lexicon,
+                        leaves=args.leaves)
+    s, u, y, n = _positions(spec, args.games, args.jobs)
+    coef = fit(s, u, y)
+    command = "wordsalvo winprob " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["winprob"] \
+        else f"wordsalvo winprob fit --rules {args.rules} --games {args.games} --seed {args.seed}"
+    model = WinModel(rules.name, coef, games=n, positions=int(len(y)), command=command, seed=args.seed)
+    held = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed + 1_000_003,
+                        lexicon=args.lexicon, leaves=args.leaves)
+    hs, hu, hy, hn = _positions(held, args.holdout, args.jobs)
+    cal = calibration(model, hs, hu, hy)
+    model = WinModel(model.rules, model.coef, model.games, model.positions, model.command, model.seed,
+                     {"holdout_games": hn, "holdout_seed": held.seed, "brier": cal.brier,
+                      "brier_baseline": cal.brier_baseline, "log_loss": cal.log_loss})
+    model.save(args.out)
+    print(f"{args.out}: fitted on {n} games ({len(y)} positions) of {rules.name}; coefficients "
+          + ", ".join(f"{c:+.4f}" for c in coef))
+    print(f"calibration on {hn} held-out games (seed {held.seed}):")
+    print(cal.format())
+    return 0

@@ -1,0 +1,205 @@
+"""Win probability: P(the player on turn wins | spread, tiles unseen, ...), fitted from self-play.
+
+The model
+---------
+For the player about to move, with ``spread`` = their score minus the best
+opponent's and ``unseen`` = the tiles they cannot see (bag plus the opponents'
+racks), the model is a logistic regression
+
+    P(win) = 1 / (1 + exp(-(b0 + b1 * s + b2 * s / sqrt(u + 1) + b3 * s / (u + 1) + b4 / (u + 1))))
+
+with ``s = spread / 100`` and ``u = unseen``.  The three spread terms let a lead
+count for more as the game runs out of tiles (a 30-point lead with 80 tiles
+unseen is a coin flip plus a little; with 7 unseen it is nearly a win); ``b0``
+and ``b4`` carry the advantage of being on turn, which grows as the bag
+empties.  A draw counts as half a win (it is fitted as one half-weighted win
+and one half-weighted loss).
+
+Fitting is iteratively reweighted least squares (Newton's method on the
+log-likelihood) with a small ridge term, numpy only.  A model is fitted per
+rule set from positions of seeded self-play games (``wordsalvo winprob fit``)
+and shipped as a small JSON file with the command, game count and seed that
+made it; :func:`calibration` reports the Brier score and a reliability table on
+held-out games.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import WordSalvoError
+
+__all__ = ["WinModel", "features", "fit", "calibration", "Calibration"]
+
+FORMAT = "wordsalvo-winprob"
+VERSION = 1
+N_FEATURES = 5
+
+
+def features(spread, unseen) -> np.ndarray:
+    """The model's feature matrix for arrays (or scalars) of spread and tiles unseen."""
+    s = np.asarray(spread, dtype=np.float64) / 100.0
+    u = np.asarray(unseen, dtype=np.float64)
+    if np.any(u < 0):
+        raise WordSalvoError("tiles unseen: expected numbers >= 0")
+    s, u = np.broadcast_arrays(s, u)
+    return np.stack([np.ones_like(s), s, s / np.sqrt(u + 1.0), s / (u + 1.0), 1.0 / (u + 1.0)], axis=-1)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+@dataclass(frozen=True)
+class WinModel:
+    """A fitted win-probability model of one rule set."""
+
+    rules: str
+    coef: tuple[float, ...]
+    games: int = 0
+    positions: int = 0
+    command: str = ""
+    seed: int | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.coef) != N_FEATURES or not all(math.isfinite(c) for c in self.coef):
+            raise WordSalvoError(f"win-probability model: expected {N_FEATURES} finite coefficients, got {self.coef!r}")
+
+    def probability(self, spread, unseen):
+        """P(win) of the player on turn; scalars in, a float out; arrays in, an array out."""
+        p = _sigmoid(features(spread, unseen) @ np.asarray(self.coef))
+        return float(p) if np.ndim(p) == 0 else p
+
+    # -- files -----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "rules": self.rules, "coef": list(self.coef),
+                "games": self.games, "positions": self.positions, "command": self.command, "seed": self.seed,
+                **({"extra": self.extra} if self.extra else {})}
+
+    @classmethod
+    def from_dict(cls, d: dict, where: str = "win-probability model") -> "WinModel":
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise WordSalvoError(f"{where}: expected a {FORMAT!r} JSON object, got {type(d).__name__} "
+                                 f"with format {d.get('format') if isinstance(d, dict) else None!r}")
+        if d.get("version") != VERSION:
+            raise WordSalvoError(f"{where}: expected version {VERSION}, got {d.get('version')!r}")
+        try:
+            return cls(str(d["rules"]), tuple(float(c) for c in d["coef"]), int(d.get("games", 0)),
+                       int(d.get("positions", 0)), str(d.get("command", "")), d.get("seed"), d.get("extra") or {})
+        except (KeyError, TypeError, ValueError) as e:
+            raise WordSalvoError(f"{where}: expected keys rules and coef ({N_FEATURES} numbers), got {e}") from None
+
+    def save(self, path: str | Path) -> None:
+        from .graphfile import write_atomic
+
+        write_atomic(path, (json.dumps(self.to_dict(), indent=1) + "\n").encode("utf-8"))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "WinModel":
+        try:
+            text = Path(path).read_text("utf-8")
+        except OSError as e:
+            raise WordSalvoError(f"{path}: cannot read the win-probability model: {e.strerror or e}") from None
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise WordSalvoError(f"{path}: expected JSON, got a syntax error at line {e.lineno}: {e.msg}") from None
+        return cls.from_dict(d, where=str(path))
+
+    @classmethod
+    def default(cls, rules) -> "WinModel":
+        """The model shipped for ``rules`` (a Rules object or a preset name)."""
+        name = rules if isinstance(rules, str) else rules.name
+        ref = resources.files("wordsalvo") / "data" / "winprob" / f"{name}.json"
+        if not ref.is_file():
+            shipped = sorted(p.name[:-5] for p in (resources.files("wordsalvo") / "data" / "winprob").iterdir()
+                             if p.name.endswith(".json")) if (resources.files("wordsalvo") / "data" / "winprob").is_dir() else []
+            raise WordSalvoError(f"no win-probability model is shipped for rule set {name!r}; expected one of "
+                                 f"{', '.join(shipped) or '(none)'}, or fit one with `wordsalvo winprob fit`")
+        return cls.from_dict(json.loads(ref.read_text("utf-8")), where=f"shipped model {name}")
+
+
+def fit(spread: Sequence[float], unseen: Sequence[float], outcome: Sequence[float], ridge: float = 1e-3,
+        iterations: int = 50) -> tuple[float, ...]:
+    """Coefficients fitted by IRLS; ``outcome`` is 1 (win), 0 (loss) or 0.5 (draw)."""
+    X = features(spread, unseen)
+    y = np.asarray(outcome, dtype=np.float64)
+    if X.shape[0] != y.shape[0] or X.shape[0] == 0:
+        raise WordSalvoError(f"fit: expected as many outcomes as positions (> 0), got {y.shape[0]} and {X.shape[0]}")
+    if np.any((y != 0) & (y != 1) & (y != 0.5)):
+        raise WordSalvoError("fit: expected outcomes 0, 0.5 or 1")
+    beta = np.zeros(X.shape[1])
+    reg = ridge * np.eye(X.shape[1])
+    reg[0, 0] = 0.0
+    for _ in range(iterations):
+        p = _sigmoid(X @ beta)
+        w = np.maximum(p * (1 - p), 1e-9)
+        grad = X.T @ (y - p) - reg @ beta
+        hess = (X * w[:, None]).T @ X + reg
+        step = np.linalg.solve(hess, grad)
+        beta = beta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return tuple(float(b) for b in beta)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How well predicted probabilities match outcomes on held-out positions."""
+
+    positions: int
+    brier: float                 #: mean squared error of the probability (0 = perfect; 0.25 = always 50 %)
+    brier_baseline: float        #: Brier score of always predicting the base rate
+    log_loss: float
+    #: rows (low, high, positions, mean predicted, observed win rate, 95 % interval low, high)
+    table: tuple[tuple[float, float, int, float, float, float, float], ...]
+
+    def format(self) -> str:
+        lines = [f"{self.positions} held-out positions; Brier score {self.brier:.4f} "
+                 f"(base rate alone {self.brier_baseline:.4f}); log loss {self.log_loss:.4f}",
+                 "| predicted | positions | mean predicted | observed (95 % CI) |", "|---|---:|---:|---:|"]
+        for lo, hi, n, mp, obs, olo, ohi in self.table:
+            lines.append(f"| {100 * lo:.0f}-{100 * hi:.0f} % | {n} | {100 * mp:.1f} % | "
+                         f"{100 * obs:.1f} % ({100 * olo:.1f}-{100 * ohi:.1f}) |")
+        return "\n".join(lines)
+
+
+def calibration(model: WinModel, spread, unseen, outcome, bins: int = 10) -> Calibration:
+    """Brier score, log loss and a reliability table of ``model`` on the given positions."""
+    from .stats import wilson_interval
+
+    p = np.asarray(model.probability(np.asarray(spread), np.asarray(unseen)), dtype=np.float64).reshape(-1)
+    y = np.asarray(outcome, dtype=np.float64)
+    if p.shape != y.shape or y.size == 0:
+        raise WordSalvoError("calibration: expected as many outcomes as positions (> 0)")
+    brier = float(np.mean((p - y) ** 2))
+    base = float(np.mean(y))
+    brier0 = float(np.mean((base - y) ** 2))
+    eps = 1e-12
+    ll = float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    idx = np.clip(np.searchsorted(edges, p, side="right") - 1, 0, bins - 1)
+    rows = []
+    for b in range(bins):
+        m = idx == b
+        n = int(m.sum())
+        if n == 0:
+            continue
+        obs = float(y[m].mean())
+        lo, hi = wilson_interval(float(y[m].sum()), n)
+        rows.append((float(edges[b]), float(edges[b + 1]), n, float(p[m].mean()), obs, lo, hi))
+    return Calibration(int(y.size), brier, brier0, ll, tuple(rows))
+
+
+def positions_from_results(states: Iterable[tuple[int, int, float]]):
+    """Split ``(spread, unseen, outcome)`` triples into three arrays."""
+    arr = np.asarray(list(states), dtype=np.float64).reshape(-1, 3)
+    return arr[:, 0], arr[:, 1], arr[:, 2]

@@ -1,0 +1,150 @@
+"""Engine players: each kind does what its docstring says, and no level plays an absurd move."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import wordsalvo as ws
+from wordsalvo.actions import Pass, Play, Swap
+from wordsalvo.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot, level_lexicon
+from wordsalvo.errors import GameError
+from wordsalvo.leaves import Leaves
+
+RULES = ws.Rules.preset("wordsalvo-en")
+
+
+@pytest.fixture(scope="module")
+def leaves():
+    return Leaves.default(RULES)
+
+
+def positions(n_games=6, seed=0):
+    """Games of the score player, stopped at every turn: (game, turn index) pairs, replayed lazily."""
+    out = []
+    for g in range(n_games):
+        game = ws.Game(RULES, seed=seed + g)
+        turns = 0
+        while not game.is_over and turns < 40:
+            out.append((seed + g, turns))
+            m = game.best_move()
+            game.apply(Play(m) if m is not None else Pass())
+            turns += 1
+    return out
+
+
+def replay(seed, turns):
+    game = ws.Game(RULES, seed=seed)
+    for _ in range(turns):
+        m = game.best_move()
+        game.apply(Play(m) if m is not None else Pass())
+    return game
+
+
+def test_kinds_and_errors(leaves):
+    assert PLAYER_KINDS == ("score", "equity", "easy", "medium", "hard", "expert")
+    with pytest.raises(GameError, match="expected an engine player"):
+        Bot("grandmaster", RULES)
+    with pytest.raises(GameError, match="Rules"):
+        Bot("easy", "wordsalvo-en")
+    game = ws.Game(RULES, seed=1)
+    while not game.is_over:
+        game.apply(Bot("score", RULES).choose(game))
+    with pytest.raises(GameError, match="over"):
+        Bot("score", RULES).choose(game)
+
+
+def test_score_and_equity_bots_play_the_best_move(leaves):
+    game = ws.Game(RULES, seed=4)
+    for _ in range(8):
+        a = Bot("score", RULES).choose(game)
+        assert isinstance(a, Play) and a.move.score == game.legal_moves().scores.max()
+        e = Bot("equity", RULES, leaves=leaves).choose(game)
+        full = game.legal_moves(leaves=leaves).to_numpy()
+        if isinstance(e, Play):
+            assert e.equity == pytest.approx(float(full["equity"].max()), abs=1e-4)
+        else:
+            assert isinstance(e, Swap) and e.equity > float(full["equity"].max())
+        game.apply(a)
+
+
+def test_same_seed_same_choices(leaves):
+    for level in ("easy", "medium", "hard"):
+        picks = []
+        for _ in range(2):
+            bot = Bot(level, RULES, leaves=leaves, seed=7)
+            game = ws.Game(RULES, seed=9)
+            seq = []
+            while not game.is_over:
+                a = bot.choose(game)
+                seq.append(str(a))
+                game.apply(a)
+            picks.append(seq)
+        assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_levels_never_play_absurd_moves(level, leaves):
+    """On many positions: no blank or S spent for a few points, never less than half the
+    best play the level can see, and only words of the level's vocabulary."""
+    pol = LEVEL_POLICIES[level]
+    vocab = level_lexicon(pol, ws.Lexicon.default("en"))
+    s_code = RULES.alphabet.code("S")
+    rng = random.Random(level)
+    sample = rng.sample(positions(), 60)
+    checked = 0
+    for seed, turns in sample:
+        game = replay(seed, turns)
+        if game.is_over:
+            continue
+        bot = Bot(level, RULES, leaves=leaves, seed=seed * 100 + turns)
+        action = bot.choose(game)
+        if not isinstance(action, Play):
+            continue
+        move = action.move
+        seen = game.legal_moves(leaves=leaves, vocabulary=bot.vocabulary).to_numpy()
+        if len(seen) == 0:
+            continue
+        checked += 1
+        assert all(w in vocab for w in move.formed_words()), move
+        assert move.score * 2 >= int(seen["score"].max()) or move.score * 2 >= int(
+            seen["score"][seen["tiles_played"] < pol.long_play_tiles].max())
+        bingo = move.tiles_played >= RULES.rack_size
+        blanks = seen["blank_mask"] != 0
+        if any(t & 0x80 for t in move.tiles) and not bingo and (~blanks).any():
+            assert move.score >= int(seen["score"][~blanks].max()) + pol.blank_margin
+        bits = (seen["blank_mask"].astype(np.int64)[:, None] >> np.arange(15)) & 1
+        uses_s = ((seen["tiles"] == s_code) & (bits == 0)).any(axis=1)
+        if any(t == s_code for t in move.tiles) and not bingo and (~uses_s).any():
+            assert move.score >= int(seen["score"][~uses_s].max()) + pol.s_margin
+    assert checked >= 30
+
+
+def test_level_vocabularies_are_in_the_lexicon():
+    en = ws.Lexicon.default("en")
+    common = level_lexicon(LEVEL_POLICIES["easy"], en)
+    assert common is not en and len(common) == 116_492 and "AAL" in en and "AAL" not in common and "CAT" in common
+    nl = ws.Lexicon.default("nl")
+    short = level_lexicon(LEVEL_POLICIES["easy"], nl)
+    assert all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in short)
+    assert len(short) > 1000 and all(w in nl for w in list(short)[:2000])
+
+
+def test_game_best_move_by_level(leaves):
+    game = ws.Game(RULES, seed=2)
+    a = game.best_move(level="expert", leaves=leaves)
+    b = Bot("expert", RULES, leaves=leaves).choose(game)
+    assert str(a) == str(b)
+    assert isinstance(game.best_move(level="easy", leaves=leaves, seed=3), (Play, Swap, Pass))
+
+
+def test_a_vocabulary_outside_the_lexicon_is_refused(tmp_path):
+    path = tmp_path / "odd.txt"
+    path.write_text("ZZXQJ\nCAT\n", "utf-8")
+    ws.compile_lexicon(path, tmp_path / "odd.wsg", alphabet="en")
+    odd = ws.Lexicon.load(tmp_path / "odd.wsg")
+    game = ws.Game(RULES, seed=1)
+    with pytest.raises(GameError, match="vocabulary"):
+        game.legal_moves(vocabulary=odd)

@@ -1,0 +1,88 @@
+"""The win-probability model: fitting recovers known coefficients, files round-trip, calibration reads right."""
+
+import json
+
+import numpy as np
+import pytest
+
+from wordsalvo.errors import WordSalvoError
+from wordsalvo.stats import mean_interval, wilson_interval
+from wordsalvo.winprob import WinModel, calibration, features, fit
+
+TRUE = (0.15, 0.9, 2.5, 6.0, -0.4)
+
+
+def synthetic(n, seed):
+    rng = np.random.default_rng(seed)
+    unseen = rng.integers(0, 94, n)
+    spread = rng.normal(0, 60 + 0.5 * (93 - unseen), n).round()
+    p = WinModel("x", TRUE).probability(spread, unseen)
+    y = (rng.random(n) < p).astype(float)
+    return spread, unseen, y, p
+
+
+def test_fit_recovers_known_coefficients():
+    spread, unseen, y, _p = synthetic(200_000, 1)
+    coef = fit(spread, unseen, y)
+    model = WinModel("x", coef)
+    s2, u2, _y2, p2 = synthetic(20_000, 2)
+    # the fitted probabilities agree with the true ones everywhere that matters
+    assert np.max(np.abs(model.probability(s2, u2) - p2)) < 0.03
+
+
+def test_probability_is_monotone_in_spread_and_sharper_late():
+    spread, unseen, y, _ = synthetic(100_000, 3)
+    m = WinModel("x", fit(spread, unseen, y))
+    early = m.probability(np.array([-50, 0, 50]), 80)
+    late = m.probability(np.array([-50, 0, 50]), 5)
+    assert early[0] < early[1] < early[2]
+    assert late[0] < early[0] and late[2] > early[2]
+
+
+def test_draws_count_half():
+    spread = np.zeros(1000)
+    unseen = np.full(1000, 40)
+    coef = fit(spread, unseen, np.full(1000, 0.5))
+    assert WinModel("x", coef).probability(0, 40) == pytest.approx(0.5, abs=1e-6)
+
+
+def test_calibration_of_the_true_model_is_good_and_table_adds_up():
+    s, u, y, _ = synthetic(50_000, 4)
+    cal = calibration(WinModel("x", TRUE), s, u, y)
+    assert cal.positions == 50_000
+    assert sum(row[2] for row in cal.table) == 50_000
+    assert cal.brier < cal.brier_baseline
+    for lo, hi, n, mean_pred, obs, olo, ohi in cal.table:
+        assert lo <= mean_pred <= hi
+        if n > 2000:
+            assert olo - 0.02 <= mean_pred <= ohi + 0.02
+    assert "Brier" in cal.format()
+
+
+def test_files_round_trip_and_bad_files(tmp_path):
+    m = WinModel("classic-en", TRUE, games=10, positions=200, command="wordsalvo winprob fit ...", seed=3)
+    path = tmp_path / "m.json"
+    m.save(path)
+    assert WinModel.load(path) == m
+    path.write_text("{", "utf-8")
+    with pytest.raises(WordSalvoError, match="expected JSON"):
+        WinModel.load(path)
+    path.write_text(json.dumps({"format": "other"}), "utf-8")
+    with pytest.raises(WordSalvoError, match="wordsalvo-winprob"):
+        WinModel.load(path)
+    with pytest.raises(WordSalvoError, match="5 finite"):
+        WinModel("x", (1.0, 2.0))
+    with pytest.raises(WordSalvoError, match="unseen"):
+        features(0, -1)
+    with pytest.raises(WordSalvoError, match="outcomes"):
+        fit([0, 1], [3, 4], [1, 2])
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    m, lo, hi = mean_interval([1, 2, 3, 4])
+    assert m == 2.5 and lo < 2.5 < hi
