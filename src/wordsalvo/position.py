@@ -188,9 +188,11 @@ class Position:
 
     def _board_tiles(self) -> Counter[str]:
         c: Counter[str] = Counter()
-        for t in self.board.tiles:
+        letter = self.rules.alphabet.letter
+        # count the codes in C, then name the few distinct ones
+        for t, n in Counter(bytes(self.board.tiles)).items():
             if t:
-                c["?" if t & BLANK_BIT else self.rules.alphabet.letter(t)] += 1
+                c["?" if t & BLANK_BIT else letter(t)] += n
         return c
 
     def check_tiles(self) -> None:
