@@ -240,6 +240,13 @@ def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
     alphabet = rules.alphabet
     if len(rack) > rules.rack_size:
         raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack)} ({rack!r})")
+    code = alphabet._code  # type: ignore[attr-defined]
+    try:  # the usual rack: uppercase letters and '?' (anything else: the checked loop below)
+        for ch in rack:
+            counts[code[ch] if ch != "?" else 0] += 1
+        return bytes(counts)
+    except (KeyError, IndexError):
+        counts = bytearray(33)
     for i, ch in enumerate(rack):
         if ch == "?":
             counts[0] += 1
