@@ -379,8 +379,8 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         played_eq, played_score, played_tiles = leave_equity(kept), 0, 0
     best_eq = float(max(cand_eq.max(), played_eq)) if len(cand_eq) else played_eq
     out: dict[str, Any] = {
-        "leave": kept, "equity": round(played_eq, 2), "best_equity": round(best_eq, 2),
-        "equity_lost": round(max(0.0, best_eq - played_eq), 2),
+        "leave": kept, "equity": played_eq, "best_equity": best_eq,
+        "equity_lost": max(0.0, best_eq - played_eq),
         "rank": int((cand_eq > played_eq + 1e-4).sum()) + 1, "candidates": int(len(cand_eq)),
     }
     win_of = None
