@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
-import os
 import sys
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
@@ -23,6 +22,7 @@ from typing import Any, Iterator
 from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg import GCGError, parse_gcg
+from ..graphfile import write_atomic
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..lexicon import Lexicon
@@ -96,15 +96,7 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, text.encode("utf-8"))
 
 
 def _collect(games: list[str]) -> list[str]:
@@ -217,11 +209,9 @@ def _summary(paths: list[str], stems: dict[str, str], out: Path, errors: list[st
                          round(sum(t["equity_lost"] for t in mine), 1),
                          sum(t["missed"] for t in mine), sum(t["brilliancy"] for t in mine),
                          sum(bool(t["phony"]) for t in a["turns"] if t["player"] == i)])
-    buf = [",".join(["path", "rules", "player", "score", "won", "equity_lost", "missed", "brilliancies", "phonies"])]
-    import io
     s = io.StringIO()
     w = csv.writer(s, lineterminator="\n")
-    w.writerow(buf[0].split(","))
+    w.writerow(["path", "rules", "player", "score", "won", "equity_lost", "missed", "brilliancies", "phonies"])
     w.writerows(rows)
     _write_atomic(out / "summary.csv", s.getvalue())
 
