@@ -335,10 +335,9 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
     p = pos.to_move
     n = len(pos.racks)
     moves = gen.generate(pos)
-    rec = moves.to_numpy()
-    scores = rec["score"].astype(np.float64)
-    equities = rec["equity"].astype(np.float64) if len(rec) else np.zeros(0)
-    tiles_played = rec["tiles_played"].astype(np.int64)
+    scores = moves.scores.astype(np.float64)
+    equities = moves.equities.astype(np.float64) if len(moves) else np.zeros(0)
+    tiles_played = moves.tiles_played.astype(np.int64)
     endgame, out_value, keep_factor = endgame_terms(pos)
 
     def leave_equity(kept: str) -> float:
@@ -352,12 +351,9 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
 
     swap = gen.best_swap(pos) if rack else None
     # candidates: every play, then the best exchange
-    cand_notation = None  # filled lazily for the top ones
-    cand_scores = scores
     cand_eq = equities
     cand_tiles = tiles_played
     if swap is not None:
-        cand_scores = np.append(scores, 0.0)
         cand_eq = np.append(equities, float(swap.equity))
         cand_tiles = np.append(tiles_played, 0)
     # the played move
@@ -367,58 +363,53 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         move = rt.move
         kept = _minus(rack, move.rack_letters())
         played_eq = float(move.score) + leave_equity(kept)
-        idx = _find(rec, move)
+        idx = _find(moves, move)
         if idx is not None:
             played_eq = float(equities[idx])
-        played_score, played_tiles = move.score, move.tiles_played
+        played_tiles = move.tiles_played
     elif kind == "exchange" and e.tiles:
         kept = _minus(rack, e.tiles.upper())
-        played_eq, played_score, played_tiles = leave_equity(kept), 0, 0
+        played_eq, played_tiles = leave_equity(kept), 0
     else:  # pass, time-out, exchange of unknown tiles: judged as keeping the rack
         kept = rack
-        played_eq, played_score, played_tiles = leave_equity(kept), 0, 0
+        played_eq, played_tiles = leave_equity(kept), 0
     best_eq = float(max(cand_eq.max(), played_eq)) if len(cand_eq) else played_eq
     out: dict[str, Any] = {
         "leave": kept, "equity": played_eq, "best_equity": best_eq,
         "equity_lost": max(0.0, best_eq - played_eq),
         "rank": int((cand_eq > played_eq + 1e-4).sum()) + 1, "candidates": int(len(cand_eq)),
     }
-    win_of = None
+    cand_win = None
     if model is not None:
         spread = pos.scores[p] - max(s for i, s in enumerate(pos.scores) if i != p)
         unseen = rt.unseen
         remaining = rules.tile_count - (SQUARES - pos.board.tiles.count(0))  # tiles not on the board
-        bag = max(0, remaining - sum(len(r) for r in pos.racks))
         nxt = len(pos.racks[(p + 1) % n])
 
-        def win_after(score, eq, t):
-            t = np.asarray(t)
-            drawn = np.minimum(t, bag)
-            unseen_next = np.maximum(0, remaining - t - nxt)
-            del drawn
-            spread_after = spread + np.asarray(eq)
-            return 1.0 - np.asarray(model.probability(-spread_after, unseen_next))
+        def win_after(eq, t):
+            # the next player is on turn; they cannot see the bag and our rack
+            unseen_next = np.maximum(0, remaining - np.asarray(t) - nxt)
+            return 1.0 - np.asarray(model.probability(-(spread + np.asarray(eq)), unseen_next))
 
-        win_of = win_after
         before = float(model.probability(spread, unseen))
-        cand_win = win_after(cand_scores, cand_eq, cand_tiles) if len(cand_eq) else np.zeros(0)
-        played_win = float(win_after(played_score, played_eq, played_tiles))
+        cand_win = win_after(cand_eq, cand_tiles) if len(cand_eq) else np.zeros(0)
+        played_win = float(win_after(played_eq, played_tiles))
         best_win = float(max(cand_win.max(), played_win)) if len(cand_win) else played_win
         out.update(win_before=round(before, 4), win_after=round(played_win, 4),
                    win_lost=round(max(0.0, best_win - played_win), 4))
-    # alternatives: the top by equity (the exchange among them when it ranks)
-    order = moves.order("equity")[:top] if len(moves) else np.zeros(0, dtype=int)
+    # alternatives: the top by equity (the exchange among them when it ranks); ties in
+    # the order generated
+    first = np.argsort(-cand_eq, kind="stable")[:top]
     alts: list[Candidate] = []
-    for i in order:
-        m = moves[int(i)]
-        w = None if win_of is None else float(win_of(m.score, float(equities[i]), m.tiles_played))
-        alts.append(Candidate(m.notation, int(m.score), float(equities[i]), w, m.tiles_played == rules.rack_size))
-    if swap is not None:
-        w = None if win_of is None else float(win_of(0, float(swap.equity), 0))
-        alts.append(Candidate("-" + swap.tiles, 0, float(swap.equity), w))
-    alts.sort(key=lambda c: -c.equity)
-    out["alternatives"] = tuple(alts[:top])
-    del cand_notation
+    for i in first:
+        i = int(i)
+        w = None if cand_win is None else float(cand_win[i])
+        if i == len(scores):
+            alts.append(Candidate("-" + swap.tiles, 0, float(swap.equity), w))
+        else:
+            m = moves[i]
+            alts.append(Candidate(m.notation, int(m.score), float(equities[i]), w, m.tiles_played == rules.rack_size))
+    out["alternatives"] = tuple(alts)
     # flags
     lost = out["equity_lost"]
     out["missed"] = lost >= MISSED_EQUITY or (out.get("win_lost") or 0.0) >= MISSED_WIN
@@ -428,9 +419,8 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
             others = np.delete(cand_eq, idx) if idx is not None else cand_eq
             margin = played_eq - (others.max() if len(others) else -np.inf)
             gain = 0.0
-            if win_of is not None:
-                k = int(np.argmax(scores))
-                gain = out["win_after"] - float(win_of(scores[k], equities[k], tiles_played[k]))
+            if cand_win is not None:
+                gain = out["win_after"] - float(cand_win[int(np.argmax(scores))])
             out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN or gain >= BRILLIANCY_WIN)
     return out
 
@@ -443,18 +433,12 @@ def _minus(rack: str, used: str) -> str:
     return "".join(left)
 
 
-def _find(rec: np.ndarray, move) -> int | None:
-    if not len(rec):
-        return None
-    hit = (rec["row"] == move.row) & (rec["col"] == move.col) & (rec["direction"] == int(move.direction))
-    tiles = np.zeros(rec["tiles"].shape[1], dtype=np.uint8)
-    codes = [t & LETTER_MASK for t in move.tiles]
-    tiles[:len(codes)] = codes
-    hit &= (rec["tiles"] == tiles).all(axis=1)
-    mask = sum(1 << i for i, t in enumerate(move.tiles) if t & BLANK_BIT)
-    hit &= rec["blank_mask"] == mask
-    found = np.nonzero(hit)[0]
-    return int(found[0]) if len(found) else None
+def _find(moves, move) -> int | None:
+    """The index of ``move`` in ``moves`` (None: not a legal play, e.g. a phony)."""
+    for i in np.nonzero(moves.scores == move.score)[0]:
+        if moves[int(i)] == move:
+            return int(i)
+    return None
 
 
 def _tilts(raw: list[dict[str, Any]], winners: tuple[int, ...]) -> tuple[set[int], int | None]:
