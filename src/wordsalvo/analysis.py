@@ -318,14 +318,21 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
 
 
 def _board_text(tiles: bytes, alphabet) -> str:
-    out = []
-    for t in tiles:
-        if not t:
-            out.append(".")
-        else:
-            ch = alphabet.letter(t & LETTER_MASK).upper()
-            out.append(ch.lower() if t & BLANK_BIT else ch)
-    return "".join(out)
+    """225 characters: '.' empty, the uppercase letter, a blank as its lowercase letter
+    (Turkish-aware: a blank İ is 'i', a blank I is 'ı', as the notation writes them)."""
+    table = _BOARD_TABLES.get(alphabet.name)
+    if table is None:
+        turkish = "İ" in alphabet.letters
+        table = ["."] * 256
+        for code, ch in enumerate(alphabet.letter_table):
+            if ch and code:
+                low = {"İ": "i", "I": "ı"}.get(ch, ch.lower()) if turkish else ch.lower()
+                table[code] = low if code & BLANK_BIT else ch
+        _BOARD_TABLES[alphabet.name] = table
+    return "".join([table[t] for t in tiles])
+
+
+_BOARD_TABLES: dict[str, list[str]] = {}
 
 
 def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: ReplayTurn, top: int) -> dict[str, Any]:

@@ -123,7 +123,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
     totals = [0] * n
     turns: list[ReplayTurn] = []
-    distribution = Counter(rules.distribution())
+    distribution = Counter(rules.distribution())  # the tiles not on the board
     rack_size = rules.rack_size
     taken_back: set[int] = {e.play_line for e in record.events if e.kind == "phony-removed"}
     for event in record.events:
@@ -137,8 +137,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
             except WordSalvoError as e:
                 raise GCGError(f"{where} line {event.line}: expected a rack of rule set {rules.name!r}, "
                                f"got {event.rack!r}: {e}") from None
-            on_board = Counter(_board_letters(pos.board.tiles, rules))
-            pool = distribution - on_board
+            pool = +distribution
             short = Counter(rack) - pool
             if short:
                 raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
@@ -160,26 +159,23 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
                 move, result = _place(turn_pos, event, lexicon, where)
                 info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
                             invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
-                work = turn_pos.copy()
-                work.play(move)
-                pos = Position(rules, work.board, [""] * n, list(totals), to_move=0)
+                board = turn_pos.board.copy()
+                turn_pos.play(move)
+                turn_pos.undo()  # the position before the turn stays for the analysis
+                for r, c, code in move.squares():
+                    board.tiles[r * DIM + c] = code
+                distribution.subtract(move.rack_letters())
+                pos = Position(rules, board, [""] * n, list(totals), to_move=0)
         elif event.kind == "phony-removed":
             played = next((t for t in reversed(turns) if t.event.line == event.play_line), None)
             if played is None or played.position is None:  # pragma: no cover - the parser pairs them
                 raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
             pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
+            distribution.update(played.move.rack_letters())
         totals[p] = event.total
         turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
                                 totals_after=tuple(totals), board_after=bytes(pos.board.tiles), **info))
     return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board)
-
-
-def _board_letters(tiles: bytearray, rules: Rules) -> list[str]:
-    out = []
-    for t in tiles:
-        if t:
-            out.append("?" if t & BLANK_BIT else rules.alphabet.letter(t))
-    return out
 
 
 def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str):
