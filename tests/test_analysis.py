@@ -207,10 +207,17 @@ def _cli(*args, cwd=None):
                           env=env, cwd=cwd, timeout=300)
 
 
-def test_cli_one_record_json_and_a_broken_one():
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json")
+def test_cli_one_record_json_word_book_and_a_broken_one(tmp_path):
+    book = tmp_path / "book.csv"
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json", "--wordbook", str(book))
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["final_scores"] == [362, 492]
+    rows = list(csv.DictReader(book.open(encoding="utf-8")))
+    assert ("björn" not in {r["player"] for r in rows}) and {"Zoë Ångström", "Björn Nüßlein"} == \
+        {r["player"] for r in rows}
+    assert [r["phony"] for r in rows if r["word"] == "IWA"] == ["1"]
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH))
+    assert "Instant stats:" in r.stdout and "Word Book" in r.stdout and "IWA*" in r.stdout
     r = _cli(str(GCG / "bad-total.gcg"))
     assert r.returncode != 0 and "line 5" in r.stderr
 
@@ -224,8 +231,10 @@ def test_cli_batch_resumes_and_skips_broken_records(tmp_path):
     first = (out / "tournament.json").stat().st_mtime_ns
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
     assert len(rows) == 8
-    r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH))
+    r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--wordbook", str(tmp_path / "b.json"))
     assert "0 analysed, 4 already done" in r.stdout
+    entries = json.loads((tmp_path / "b.json").read_text("utf-8"))
+    assert len({(e["player"], e["word"]) for e in entries}) == len(entries) > 100
     assert (out / "tournament.json").stat().st_mtime_ns == first
 
 

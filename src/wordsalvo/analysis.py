@@ -170,7 +170,7 @@ class GameAnalysis:
     """The analysis of a whole game."""
 
     rules: str
-    lexicon: str
+    lexicon: str  #: the lexicon judged with (file, word count; the record's #lexicon if any)
     names: tuple[str, ...]
     final_scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -313,8 +313,17 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         d["decisive"] = d["index"] == decisive
         d["note"] = coach_note(d, rp.turns[d["index"]])
         turns.append(TurnAnalysis(**d))
-    return GameAnalysis(rules_obj.name, getattr(rp.lexicon, "name", "") or "", names, tuple(final), winners, unfinished,
+    return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title)
+
+
+def _lexicon_text(rp: Replay) -> str:
+    lex = rp.lexicon
+    path = str(getattr(lex, "path", "") or "")
+    text = f"{path.replace(chr(92), '/').rsplit('/', 1)[-1] or 'lexicon'}, {lex.word_count:,} words"
+    if rp.record.lexicon:
+        text += f" (the record names {rp.record.lexicon})"
+    return text
 
 
 def _board_text(tiles: bytes, alphabet) -> str:

@@ -57,6 +57,20 @@ class WordBook:
                 added.append(e)
         return added
 
+    def add_entries(self, entries: list[dict[str, Any]] | list[WordEntry]) -> list[WordEntry]:
+        """Add entries (``WordEntry`` or their dicts, e.g. from JSON) whose word is new
+        for the player; returns the entries added."""
+        added = []
+        for e in entries:
+            if isinstance(e, dict):
+                e = WordEntry(**e)
+            if (e.player, e.word) in self._seen:
+                continue
+            self._seen.add((e.player, e.word))
+            self.entries.append(e)
+            added.append(e)
+        return added
+
     def words(self, player: str) -> list[str]:
         return [e.word for e in self.entries if e.player == player]
 

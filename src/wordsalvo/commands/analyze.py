@@ -16,6 +16,7 @@ import io
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -28,6 +29,7 @@ from ..instant import instant_stats
 from ..lexicon import Lexicon
 from ..rules import Rules
 from ..winprob import WinModel
+from ..wordbook import WordBook
 from ._common import add_lexicon_argument, whole_number
 
 
@@ -52,6 +54,8 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
     p.add_argument("--html", nargs="?", const=True, default=None, metavar="OUT.html",
                    help="one game: write the report page there; a batch: one page per game")
+    p.add_argument("--wordbook", metavar="FILE.csv|FILE.json",
+                   help="write the Word Book (every new word of each player) as CSV or JSON")
     p.add_argument("--out", metavar="DIR", help="a batch: write one JSON per game and summary.csv here")
     p.add_argument("--jobs", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler (wordsalvo[dask])")
@@ -89,10 +93,36 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         rp = replay(record, rules=rules, lexicon=lexicon)
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model)
         stats = instant_stats(rp)
+        book = WordBook()
+        book.add(rp, game=path)
         return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
-                "instant": stats.to_dict(), "text": str(analysis)}
+                "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
+                "text": f"{analysis}\n\n{_instant_text(stats, len(rp.turns))}\n\n{_book_text(book)}"}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
+
+
+def _instant_text(stats, entries: int) -> str:
+    lines = ["Instant stats:"]
+    for p in stats.players:
+        high = f"{p.highest_move[1]} {p.highest_move[0]}" if p.highest_move else "-"
+        lines.append(f"  {p.name}: {p.score}; highest move {high}; bingos {p.bingos}; best word "
+                     f"{p.best_word or '-'}; longest word {p.longest_word or '-'}; rack penalty {p.rack_penalty}")
+    if stats.decisive is not None:
+        lines.append(f"  decisive moment by score: entry {stats.decisive + 1} of {entries}")
+    return "\n".join(lines)
+
+
+def _book_text(book: WordBook) -> str:
+    players: dict[str, list[str]] = {}
+    for e in book.entries:
+        players.setdefault(e.player, []).append(e.word + ("*" if e.phony else ""))
+    return "Word Book (* = not in the lexicon):\n" + "\n".join(f"  {k}: {' '.join(v)}" for k, v in players.items())
+
+
+def _write_book(book: WordBook, path: str) -> None:
+    text = book.to_csv() if path.lower().endswith(".csv") else book.to_json() + "\n"
+    _write_atomic(Path(path), text)
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -124,6 +154,10 @@ def run(args) -> int:
         result = analyze_path(paths[0], options)
         if "error" in result:
             raise GCGError(result["error"])
+        if args.wordbook:
+            book = WordBook()
+            book.add_entries(result["words"])
+            _write_book(book, args.wordbook)
         if isinstance(args.html, str):
             from ..render import report
             report.write(result["report"], args.html, Rules.preset(result["analysis"]["rules"]))
@@ -135,7 +169,10 @@ def run(args) -> int:
         return 0
     if args.out is None:
         raise WordSalvoError(f"{len(paths)} records: expected --out DIR for a batch")
-    return _batch(paths, options, Path(args.out), bool(args.html), args.jobs, args.scheduler)
+    code = _batch(paths, options, Path(args.out), bool(args.html), args.jobs, args.scheduler)
+    if args.wordbook:
+        _write_book(word_book(paths, Path(args.out)), args.wordbook)
+    return code
 
 
 def _iter_results(todo: list[str], options: dict, jobs: int, scheduler: str | None) -> Iterator[dict]:
@@ -185,7 +222,8 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
                 from ..render import report
                 report.write(result["report"], out / f"{stem}.html", Rules.preset(result["analysis"]["rules"]))
             _write_atomic(out / f"{stem}.json", json.dumps(
-                {"path": result["path"], "analysis": result["analysis"], "instant": result["instant"]},
+                {"path": result["path"], "analysis": result["analysis"], "instant": result["instant"],
+                 "words": result["words"]},
                 ensure_ascii=False))
             counts["analysed"] += 1
         if bar is not None:
@@ -194,6 +232,17 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
         bar.close()
     _summary(paths, stems, out, errors)
     return counts
+
+
+def word_book(paths: list[str], out: Path) -> WordBook:
+    """The Word Book of a batch's results in ``out``, games in the order of ``paths``."""
+    used: dict[str, int] = {}
+    book = WordBook()
+    for p in paths:
+        f = out / f"{_stem(p, used)}.json"
+        if f.exists():
+            book.add_entries(json.loads(f.read_text("utf-8")).get("words", []))
+    return book
 
 
 def _summary(paths: list[str], stems: dict[str, str], out: Path, errors: list[str]) -> None:
