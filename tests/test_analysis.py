@@ -276,3 +276,29 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     bpp = len(rows[0]) // width
     colours = {row[i:i + 3] for row in rows[::2] for i in range(0, len(row), bpp * 2)}
     assert (width, height) == (700, 500) and len(colours) > 50
+
+
+def test_dots_crlf_and_parentheses_replay_to_the_same_boards():
+    import re
+
+    g = self_play(11)
+    text = to_gcg(g)
+    lines = []
+    for line in text.splitlines():
+        tokens = line.split(" ")
+        if line.startswith(">") and len(tokens) == 6:  # >nick: RACK 8D WORD +score total
+            tokens[3] = re.sub(r"\(([^()]*)\)", lambda m: "." * len(m.group(1)), tokens[3])
+        lines.append(" ".join(tokens))
+    dotted = "\n".join(lines) + "\n"
+    assert dotted != text and "." in dotted
+    a = read_game(text, lexicon=g.lexicon)
+    b = read_game(dotted.replace("\n", "\r\n").encode("utf-8"), lexicon=g.lexicon)
+    assert a.final_scores == b.final_scores == tuple(g.scores)
+    assert [t.board_after for t in a.turns] == [t.board_after for t in b.turns]
+    assert [t.notation for t in a.turns] == [t.notation for t in b.turns]
+
+
+def test_an_unfinished_game_has_no_winner_and_no_decisive_moment(model):
+    a = analyze_game((GCG / "unfinished.gcg").read_bytes(), model=model)
+    assert a.unfinished and a.winners == () and a.decisive is None
+    assert instant_stats(read_game((GCG / "unfinished.gcg").read_bytes())).decisive is None
