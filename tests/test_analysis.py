@@ -276,6 +276,15 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     bpp = len(rows[0]) // width
     colours = {row[i:i + 3] for row in rows[::2] for i in range(0, len(row), bpp * 2)}
     assert (width, height) == (700, 500) and len(colours) > 50
+    # the page the browser built holds the board, both charts and the coach's note of turn 24
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                          page.resolve().as_uri() + "#turn-24"], check=True, timeout=120, capture_output=True,
+                         text=True).stdout
+    assert dom.count("<svg") >= 3
+    note = json.loads(_cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json").stdout)["turns"][23]
+    assert note["notation"] == "O6 AdENOID"
+    from html import escape
+    assert escape(note["note"], quote=False) in dom
 
 
 def test_dots_crlf_and_parentheses_replay_to_the_same_boards():
