@@ -311,3 +311,16 @@ def test_an_unfinished_game_has_no_winner_and_no_decisive_moment(model):
     a = analyze_game((GCG / "unfinished.gcg").read_bytes(), model=model)
     assert a.unfinished and a.winners == () and a.decisive is None
     assert instant_stats(read_game((GCG / "unfinished.gcg").read_bytes())).decisive is None
+
+
+def test_a_random_board_record_replays_on_its_board():
+    g = Game(Rules.preset("wordsalvo-en", board_seed=5), seed=3)
+    for _ in range(6):
+        m = g.best_move()
+        g.pass_turn() if m is None else g.play(m)
+    text = to_gcg(g)
+    assert "#board_seed 5" in text
+    a = analyze_game(text, win=False)
+    assert a.final_scores == tuple(g.scores)
+    rp = read_game(text)
+    assert rp.rules.board_seed == 5 and rp.turns[-1].board_after == bytes(g.board.tiles)

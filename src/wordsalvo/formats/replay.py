@@ -28,7 +28,8 @@ Refused, with a :class:`~wordsalvo.formats.gcg.GCGError` naming the line and
 what was expected: a play that does not fit the board, a recorded score that
 differs from the replayed one, a rack holding more of a tile than the set has
 left.  A record without ``#rules`` is read with :meth:`GCGRecord.rules_name`
-(``rules=`` overrides) and :attr:`Replay.assumed_rules` says which.
+(``rules=`` overrides) and :attr:`Replay.assumed_rules` says which; ``#board_seed``
+and ``#stars`` give a random board or random star squares.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
 from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, parse_gcg
+from .opcodes import rules_from_opcodes
 
 __all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
 
@@ -112,10 +114,12 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         assumed = record.assumed_rules
         rules = record.rules_name()
     if isinstance(rules, str):
-        try:
-            rules = Rules.preset(rules)
-        except WordSalvoError as e:
-            raise GCGError(f"{record.path or 'GCG'}: rule set {rules!r}: {e}") from None
+        # a random board (#board_seed) or random star squares (#stars) come with the record
+        ops = {"rs": rules}
+        for key, op in (("board_seed", "bseed"), ("stars", "stars")):
+            if record.pragma(key) is not None:
+                ops[op] = record.pragma(key)
+        rules = rules_from_opcodes(ops, default=rules, error=GCGError, where=f"{record.path or 'GCG'} header")
     if lexicon is None:
         lexicon = Lexicon.default(rules.alphabet.name)
     where = record.path or "GCG"
