@@ -53,7 +53,7 @@ def register(subparsers) -> None:
                    help=f"alternatives kept per turn (default: {TOP})")
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
     p.add_argument("--html", nargs="?", const=True, default=None, metavar="OUT.html",
-                   help="one game: write the report page there; a batch: one page per game")
+                   help="one game: write the report page there (default: GAME.html here); a batch: one page per game")
     p.add_argument("--wordbook", metavar="FILE.csv|FILE.json",
                    help="write the Word Book (every new word of each player) as CSV or JSON")
     p.add_argument("--out", metavar="DIR", help="a batch: write one JSON per game and summary.csv here")
@@ -158,13 +158,14 @@ def run(args) -> int:
             book = WordBook()
             book.add_entries(result["words"])
             _write_book(book, args.wordbook)
-        if isinstance(args.html, str):
+        if args.html:
             from ..render import report
-            report.write(result["report"], args.html, Rules.preset(result["analysis"]["rules"]))
+            page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
+            report.write(result["report"], page, Rules.preset(result["analysis"]["rules"]))
         if args.json:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
             sys.stdout.write("\n")
-        elif not isinstance(args.html, str):
+        elif not args.html:
             sys.stdout.write(result["text"] + "\n")
         return 0
     if args.out is None:
