@@ -324,3 +324,16 @@ def test_a_random_board_record_replays_on_its_board():
     assert a.final_scores == tuple(g.scores)
     rp = read_game(text)
     assert rp.rules.board_seed == 5 and rp.turns[-1].board_after == bytes(g.board.tiles)
+
+
+@pytest.mark.parametrize("rules", ["classic-en", "wordsalvo-nl", "turkish"])
+def test_self_play_records_of_every_language_replay_and_analyse(rules):
+    g = Game(Rules.preset(rules), seed=2)
+    while not g.is_over and len(g.history) < 12:
+        m = g.best_move()
+        g.pass_turn() if m is None else g.play(m)
+    a = analyze_game(to_gcg(g), lexicon=g.lexicon, win=False)
+    assert a.rules == rules and a.final_scores == tuple(g.scores)
+    plays = [t for t in a.turns if t.kind == "play"]
+    assert plays and all(t.rank == 1 or t.equity_lost > 0 for t in plays)
+    assert [t.notation for t in plays] == [h.notation for h in g.history if h.kind == "play"]

@@ -127,7 +127,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
     totals = [0] * n
     turns: list[ReplayTurn] = []
-    distribution = Counter(rules.distribution())  # the tiles not on the board
+    distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
     rack_size = rules.rack_size
     taken_back: set[int] = {e.play_line for e in record.events if e.kind == "phony-removed"}
     for event in record.events:
@@ -135,7 +135,9 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         before = tuple(totals)
         info: dict = {}
         if event.kind in ("play", "exchange", "pass", "timeout"):
-            rack = event.rack.upper() if event.rack else ""
+            rack = event.rack or ""
+            if any(ch not in distribution for ch in rack):  # letters written in lowercase
+                rack = rack.upper()
             try:
                 rack_counts(rules, rack, where=f"rack {rack!r}")
             except WordSalvoError as e:
