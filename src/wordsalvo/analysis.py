@@ -518,9 +518,7 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         return f"{did}: a brilliant find, better than every other move by a distance{win}{phony}."
     if d["equity_lost"] < 0.5 or best is None:
         return f"{did}: the best move{win}{phony}."
-    what = "a bingo" if best.bingo else (f"worth {best.equity - d['equity']:.0f} more in equity"
-                                         if not best.notation.startswith("-")
-                                         else f"the better exchange, {best.equity - d['equity']:.0f} more in equity")
+    what = "a bingo" if best.bingo else f"worth {best.equity - d['equity']:.0f} more in equity"
     how = f"{best.notation} for {best.score}" if not best.notation.startswith("-") else f"exchanging {best.notation[1:]}"
     if not d.get("missed"):
         return f"{did}: close to the best, {how} ({what}){win}{phony}."
