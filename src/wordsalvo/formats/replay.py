@@ -165,11 +165,9 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
                 move, result = _place(turn_pos, event, lexicon, where)
                 info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
                             invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
+                turn_pos.play(move)  # the one way a move changes a board
                 board = turn_pos.board.copy()
-                turn_pos.play(move)
                 turn_pos.undo()  # the position before the turn stays for the analysis
-                for r, c, code in move.squares():
-                    board.tiles[r * DIM + c] = code
                 distribution.subtract(move.rack_letters())
                 pos = Position(rules, board, [""] * n, list(totals), to_move=0)
         elif event.kind == "phony-removed":
