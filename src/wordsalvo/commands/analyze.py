@@ -30,7 +30,7 @@ from ..lexicon import Lexicon
 from ..rules import Rules
 from ..winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, whole_number
+from ._common import add_lexicon_argument, progress_bar, whole_number
 
 
 def register(subparsers) -> None:
@@ -204,13 +204,7 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
     stems = {p: _stem(p, used) for p in paths}
     todo = [p for p in paths if not (out / f"{stems[p]}.json").exists()]
     counts = {"analysed": 0, "skipped": len(paths) - len(todo), "failed": 0}
-    bar = None
-    if progress:
-        try:
-            from tqdm import tqdm
-            bar = tqdm(total=len(todo), unit="game", file=sys.stderr)
-        except ImportError:
-            bar = None
+    bar = progress_bar(len(todo), "game", "analyze") if progress else None
     errors: list[str] = []
     for result in _iter_results(todo, options, jobs, scheduler):
         stem = stems[result["path"]]
@@ -267,7 +261,7 @@ def _summary(paths: list[str], stems: dict[str, str], out: Path, errors: list[st
 
 
 def _batch(paths, options, out, html, jobs, scheduler) -> int:
-    counts = batch(paths, options, out, html, jobs, scheduler, progress=sys.stderr.isatty())
+    counts = batch(paths, options, out, html, jobs, scheduler, progress=True)
     print(f"{counts['analysed']} analysed, {counts['skipped']} already done, {counts['failed']} failed; "
           f"results in {out}")
     return 0
