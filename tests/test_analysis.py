@@ -154,7 +154,7 @@ def test_a_top_scoring_bingo_is_not_a_brilliancy_and_brilliancies_are_never_the_
 
 
 def test_turning_points_are_the_few_largest_swings(tournament):
-    swings = {t.index: abs(t.win_after - t.win_before) for t in tournament.turns if t.win_before is not None}
+    swings = {t.index: abs(t.win_after - t.win_before) for t in tournament.turns if t.win_after is not None}
     tp = tournament.turning_points
     assert 0 < len(tp) <= TURNING_POINTS
     assert all(swings[i] >= TURNING_MIN for i in tp)
@@ -337,3 +337,11 @@ def test_self_play_records_of_every_language_replay_and_analyse(rules):
     plays = [t for t in a.turns if t.kind == "play"]
     assert plays and all(t.rank == 1 or t.equity_lost > 0 for t in plays)
     assert [t.notation for t in plays] == [h.notation for h in g.history if h.kind == "play"]
+
+
+def test_an_exchange_of_unnamed_tiles_is_not_judged(model):
+    a = analyze_game((GCG / "club-latin1.gcg").read_bytes(), model=model)
+    t = [t for t in a.turns if t.kind == "exchange"][0]
+    assert t.notation == "-3" and t.equity_lost is None and t.win_after is None and not t.missed
+    assert t.alternatives and "3 tiles" in t.note and t.win_before is not None
+    assert report.check(a.report(), Rules.preset(a.rules)) == []

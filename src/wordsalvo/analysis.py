@@ -187,7 +187,7 @@ class GameAnalysis:
     def table(self) -> str:
         rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win':>11}  note"]
         for t in self.turns:
-            win = "" if t.win_before is None else f"{t.win_before:4.0%}>{t.win_after:4.0%}"
+            win = "" if t.win_after is None else f"{t.win_before:4.0%}>{t.win_after:4.0%}"
             lost = "" if t.equity_lost is None else f"{t.equity_lost:7.1f}"
             rows.append(f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
                         f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
@@ -386,9 +386,13 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
     elif kind == "exchange" and e.tiles:
         kept = _minus(rack, e.tiles.upper())
         played_eq, played_tiles = leave_equity(kept), 0
-    else:  # pass, time-out, exchange of unknown tiles: judged as keeping the rack
+    elif kind == "exchange":  # the record gives only the number of tiles: not judged
+        kept, played_eq, played_tiles = None, None, 0
+    else:  # pass, time-out: judged as keeping the rack
         kept = rack
         played_eq, played_tiles = leave_equity(kept), 0
+    if played_eq is None:
+        return _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top)
     best_eq = float(max(cand_eq.max(), played_eq)) if len(cand_eq) else played_eq
     out: dict[str, Any] = {
         "leave": kept, "equity": played_eq, "best_equity": best_eq,
@@ -413,19 +417,7 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         best_win = float(max(cand_win.max(), played_win)) if len(cand_win) else played_win
         out.update(win_before=round(before, 4), win_after=round(played_win, 4),
                    win_lost=round(max(0.0, best_win - played_win), 4))
-    # alternatives: the top by equity (the exchange among them when it ranks); ties in
-    # the order generated
-    first = np.argsort(-cand_eq, kind="stable")[:top]
-    alts: list[Candidate] = []
-    for i in first:
-        i = int(i)
-        w = None if cand_win is None else float(cand_win[i])
-        if i == len(scores):
-            alts.append(Candidate("-" + swap.tiles, 0, float(swap.equity), w))
-        else:
-            m = moves[i]
-            alts.append(Candidate(m.notation, int(m.score), float(equities[i]), w, m.tiles_played == rules.rack_size))
-    out["alternatives"] = tuple(alts)
+    out["alternatives"] = _alternatives(moves, cand_eq, equities, cand_win, swap, top, rules.rack_size)
     # flags
     lost = out["equity_lost"]
     out["missed"] = lost >= MISSED_EQUITY or (out.get("win_lost") or 0.0) >= MISSED_WIN
@@ -438,6 +430,34 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
             if cand_win is not None:
                 gain = out["win_after"] - float(cand_win[int(np.argmax(scores))])
             out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN or gain >= BRILLIANCY_WIN)
+    return out
+
+
+def _alternatives(moves, cand_eq, equities, cand_win, swap, top: int, rack_size: int) -> tuple[Candidate, ...]:
+    """The ``top`` candidates by equity (the exchange among them when it ranks); ties in
+    the order generated."""
+    alts: list[Candidate] = []
+    for i in np.argsort(-cand_eq, kind="stable")[:top]:
+        i = int(i)
+        w = None if cand_win is None else float(cand_win[i])
+        if i == len(moves):
+            alts.append(Candidate("-" + swap.tiles, 0, float(swap.equity), w))
+        else:
+            m = moves[i]
+            alts.append(Candidate(m.notation, int(m.score), float(equities[i]), w, m.tiles_played == rack_size))
+    return tuple(alts)
+
+
+def _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top) -> dict[str, Any]:
+    """An exchange of tiles the record does not name: the alternatives and the win chance
+    before the turn, nothing about the move played."""
+    out: dict[str, Any] = {"candidates": int(len(cand_eq))}
+    cand_win = None
+    if model is not None:
+        p = pos.to_move
+        spread = pos.scores[p] - max(s for i, s in enumerate(pos.scores) if i != p)
+        out["win_before"] = round(float(model.probability(spread, rt.unseen)), 4)
+    out["alternatives"] = _alternatives(moves, cand_eq, equities, cand_win, swap, top, rules.rack_size)
     return out
 
 
@@ -458,15 +478,14 @@ def _find(moves, move) -> int | None:
 
 
 def _tilts(raw: list[dict[str, Any]], winners: tuple[int, ...]) -> tuple[set[int], int | None]:
-    swings = [(abs(d["win_after"] - d["win_before"]), d["index"]) for d in raw if d.get("win_before") is not None]
+    judged = [d for d in raw if d.get("win_before") is not None and d.get("win_after") is not None]
+    swings = [(abs(d["win_after"] - d["win_before"]), d["index"]) for d in judged]
     swings.sort(key=lambda s: (-s[0], s[1]))
     turning = {i for s, i in swings[:TURNING_POINTS] if s >= TURNING_MIN}
     decisive = None
     if len(winners) == 1:
         best = 0.0
-        for d in raw:
-            if d.get("win_before") is None:
-                continue
+        for d in judged:
             gain = d["win_after"] - d["win_before"]
             toward = gain if d["player"] == winners[0] else -gain
             if toward > best:
@@ -492,10 +511,14 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         return (f"The tiles {d['notation']} were left on a rack: {score:+d}.")
     if kind == "resign":
         return "Resigned."
+    if kind == "exchange" and d.get("equity_lost") is None:
+        alts = d.get("alternatives") or ()
+        best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""
+        return f"You exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
     if d.get("equity_lost") is None:
         return ""
     win = ""
-    if d.get("win_before") is not None:
+    if d.get("win_after") is not None:
         win = f" (win chance {_pct(d['win_before'])} → {_pct(d['win_after'])})"
     kept = d.get("leave") or ""
     keep = f"You kept {kept}" if kept else "You kept nothing"
