@@ -1,36 +1,57 @@
-"""Replay analysis of a game: every turn scored against the engine's best.
+"""Analysis of a game by equity and win probability, turn by turn, with coach notes.
 
-:func:`analyze_game` replays a game (a :class:`~wordsalvo.Game` or its GCG text)
-on a board of its own, turn by turn.  For each turn it looks at the position
-before the turn with the rack of the player on turn, generates every legal tile
-placement once (one :class:`~wordsalvo.MoveGenerator` for the whole game, so
-only the lanes a play changed are recomputed) and records:
+:func:`analyze_game` reads a game (a :class:`~wordsalvo.Game`, GCG text or bytes
+written by any program, a :class:`~wordsalvo.formats.gcg.GCGRecord` or a
+:class:`~wordsalvo.formats.replay.Replay`), replays it
+(:mod:`wordsalvo.formats.replay`) and, for every turn the player had a rack
+(play, exchange, pass, time-out), generates every legal play once with a leave
+table (one :class:`~wordsalvo.MoveGenerator` for the game) plus the best
+exchange (:meth:`MoveGenerator.best_swap`).
 
-* ``best``: the ``top`` best placements by score, best first, in the fixed tie
-  order of :meth:`MoveList.sorted` (the same moves ``MoveGenerator.best(pos,
-  n=top)`` returns);
-* ``best_score`` (None when no placement is legal) and ``legal_moves``;
-* for a play: ``rank`` = 1 + the number of legal moves that score MORE than the
-  played move (ties share a rank, 1 = best), ``is_best`` (the played score
-  equals ``best_score``) and ``points_missed = best_score - score``;
-* for a turn that places no tile (``pass``, ``swap``, ``timeout``,
-  ``refused-play``): ``scoring_play_available`` and ``points_missed =
-  best_score`` (the turn scores 0); ``rank`` and ``is_best`` stay None;
-* ``bingo_available`` (some legal placement uses ``rules.rack_size`` tiles) and
-  ``bingo_missed`` (one was available and the turn did not play a bingo);
-* ``words``: every word a play formed, main word first (the Word Book).
+Terms
+-----
+* **equity** of a candidate: its score plus the value of the tiles kept
+  (:mod:`wordsalvo.leaves`; with an empty bag the settlement terms).  A swap
+  scores 0, so its equity is the value of its leave; a pass or time-out keeps
+  the whole rack (valued as its best leave of ``rack_size - 1`` tiles).  A phony that is not among the legal plays gets score + leave
+  value the same way.
+* **win chance** (``win_before``): the win-probability model
+  (:class:`~wordsalvo.winprob.WinModel`, P(win | spread, tiles unseen) of the
+  player on turn).  ``win_after`` of a candidate is the mover's chance once it is
+  played: ``1 - P(next player wins | spread = -(spread + score + leave value),
+  tiles the next player cannot see)``.  The leave value counts as points, so a
+  fishing swap that keeps a great leave is credited for it.
+* ``equity_lost`` = best candidate's equity - the played move's (>= 0);
+  ``win_lost`` = best candidate's ``win_after`` - the played move's (>= 0);
+  ``rank``: 1 + the number of candidates whose equity is higher than the played
+  move's (ties share a rank).
+* ``alternatives``: the :data:`TOP` (or ``top=``) best candidates by equity, each
+  ``(notation, score, equity, win_after)``; the best exchange is shown as
+  ``-TILES``.
 
-Flags, from the full move list (never from ``top``, so they do not depend on it):
+Flags
+-----
+* **missed**: ``equity_lost >= MISSED_EQUITY`` or ``win_lost >= MISSED_WIN``.
+  A swap (or a pass) is judged like any move: an exchange whose kept tiles are
+  worth about as much as the best play is NOT a miss.
+* **brilliancy**: a play that is best by equity (``equity_lost`` below 0.01),
+  stands in the lexicon, is NOT the top-scoring play (a bingo that was simply the
+  highest score, which every engine and most players find, is not a brilliancy)
+  and stands out: the next-best candidate is at least :data:`BRILLIANCY_MARGIN`
+  equity behind, or the move's ``win_after`` is at least :data:`BRILLIANCY_WIN`
+  above that of the top-scoring play.
+* **phony**: a play with a word not in the lexicon (it stood, unless
+  ``challenged_off``).
+* **turning points**: the at most :data:`TURNING_POINTS` turns with the largest
+  win-probability swing ``|win_after - win_before|`` of the mover, among swings
+  of at least :data:`TURNING_MIN` (a calibrated model makes the swing zero on
+  average, so only the real tilts pass).  Not every change of lead is one.
+* **decisive moment**: of the turns with a win chance, the one with the largest
+  swing TOWARDS the eventual winner (the winner's gain on their own turn, the
+  loser's loss on theirs); None for a tie or a game without a winner.
 
-* ``brilliancy``: the play is the best AND either a bingo or at least
-  :data:`BRILLIANCY_MARGIN` points above the second-best legal move (the second
-  entry of the sorted list, which may tie the best: then the margin is 0);
-* ``missed``: ``points_missed >= MISSED_THRESHOLD``;
-* ``turning_point``: after this turn one player leads alone and it is not the
-  player who last led alone (a tie holds no lead; the first lead of the game is
-  no change of hands).  Settlement entries count too: a game can turn on them.
-
-``resign`` and ``settle`` entries are listed with their scores but not analysed.
+Coach notes: one sentence per entry (:func:`coach_note`), e.g. "You kept ?ERS and
+scored 24; 8B ANESTRI for 66 was a bingo (win chance 61 % → 38 %)."
 """
 
 from __future__ import annotations
@@ -40,335 +61,488 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board
+from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .errors import WordSalvoError
-from .formats.gcg import from_gcg
+from .formats.gcg import GCGRecord, parse_gcg, to_gcg
+from .formats.replay import Replay, ReplayTurn, replay as replay_record
 from .game import Game
+from .leaves import Leaves, endgame_terms
 from .lexicon import Lexicon
 from .movegen import MoveGenerator
-from .position import Position
+from .rules import Rules
+from .winprob import WinModel
 
 __all__ = [
-    "AnalysisError", "RankedMove", "TurnAnalysis", "PlayerSummary", "GameAnalysis", "analyze_game",
-    "BRILLIANCY_MARGIN", "MISSED_THRESHOLD", "ANALYSED_KINDS",
+    "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
+    "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "TURNING_POINTS", "TURNING_MIN", "TOP",
 ]
 
-#: a best play this many points above the second-best legal move is a brilliancy
-BRILLIANCY_MARGIN = 20
-#: a turn that misses this many points (or more) against the best is flagged ``missed``
-MISSED_THRESHOLD = 20
-#: history kinds that are analysed against the engine's best (the player was on turn with a rack)
-ANALYSED_KINDS = ("play", "pass", "swap", "timeout", "refused-play")
+#: equity lost (points) from which a turn is flagged missed
+MISSED_EQUITY = 15.0
+#: win chance lost (0..1) from which a turn is flagged missed
+MISSED_WIN = 0.05
+#: the next-best candidate at least this much equity behind makes a best play stand out
+BRILLIANCY_MARGIN = 10.0
+#: ... or a win chance this much above the top-scoring play's
+BRILLIANCY_WIN = 0.05
+#: at most this many turning points per game
+TURNING_POINTS = 3
+#: a swing of at least this win chance can be a turning point
+TURNING_MIN = 0.10
+#: alternatives kept per turn by default
+TOP = 5
+#: the entries the engine looks at (the player had a rack and a choice)
+ANALYSED = ("play", "exchange", "pass", "timeout")
 
 
 class AnalysisError(WordSalvoError):
-    """A game that cannot be analysed (wrong input type, a turn that does not replay)."""
+    """A game that cannot be analysed (wrong input type, a bad argument)."""
 
 
 @dataclass(frozen=True)
-class RankedMove:
-    """One of the engine's best moves of a turn."""
+class Candidate:
+    """One of the engine's best candidates of a turn."""
 
-    notation: str
+    notation: str  #: a play in notation, or ``-TILES`` for an exchange
     score: int
-    tiles_played: int
-    is_bingo: bool
+    equity: float
+    win: float | None  #: the mover's win chance after it
+    bingo: bool = False
 
-    def __str__(self) -> str:
-        return f"{self.notation} {self.score}"
+    def as_list(self) -> list:
+        return [self.notation, self.score, round(self.equity, 2), None if self.win is None else round(self.win, 4)]
 
 
 @dataclass(frozen=True)
 class TurnAnalysis:
-    """One entry of the game's history with its analysis (see the module docstring)."""
+    """One entry of the record with its analysis (see the module docstring)."""
 
-    index: int  #: 0-based index in ``Game.history``
+    index: int
+    line: int  #: the record's line
     player: int
     name: str
-    kind: str  #: a :data:`~wordsalvo.game.TURN_KINDS` value
-    rack: str  #: the rack before the turn (``settle``: the rack counted)
-    notation: str  #: ``play`` / ``refused-play``: the move; else ""
-    tiles: str  #: ``swap``: the tiles put back; ``settle``: the rack letters counted
-    score: int  #: what the entry added to the player's score
-    scores_after: tuple[int, ...]  #: every player's score after the entry
-    words: tuple[str, ...] = ()  #: ``play``: every word formed, main word first
-    is_bingo: bool = False  #: ``play``: all ``rack_size`` tiles were placed
-    analysed: bool = False  #: kind in :data:`ANALYSED_KINDS`
-    best: tuple[RankedMove, ...] = ()
-    best_score: int | None = None  #: None: no legal placement (or not analysed)
-    legal_moves: int | None = None
-    rank: int | None = None  #: ``play`` only
-    is_best: bool | None = None  #: ``play`` only
-    points_missed: int | None = None  #: analysed turns
-    scoring_play_available: bool | None = None  #: analysed turns: a placement scoring > 0 existed
-    bingo_available: bool | None = None
-    bingo_missed: bool | None = None
+    kind: str  #: play, exchange, pass, timeout, phony-removed, challenge-bonus, time-penalty, end-rack, resign
+    rack: str
+    notation: str  #: play: the move; exchange: ``-TILES``; end-rack: ``(TILES)``; else ""
+    score: int
+    totals: tuple[int, ...]
+    words: tuple[str, ...] = ()
+    tiles: tuple[tuple[int, int, str, bool], ...] = ()  #: new tiles: row, col, letter, is_blank
+    board: str = ""  #: the board after the entry, 225 characters ('.' empty, lowercase blank)
+    bingo: bool = False
+    phony: tuple[str, ...] = ()  #: words not in the lexicon
+    challenged_off: bool = False
+    leave: str | None = None  #: the tiles kept (play/exchange/pass)
+    equity: float | None = None
+    best_equity: float | None = None
+    equity_lost: float | None = None
+    win_before: float | None = None
+    win_after: float | None = None
+    win_lost: float | None = None
+    rank: int | None = None
+    candidates: int | None = None  #: legal plays + exchanges considered
+    alternatives: tuple[Candidate, ...] = ()
     brilliancy: bool = False
     missed: bool = False
     turning_point: bool = False
+    decisive: bool = False
+    note: str = ""
+    record_note: str = ""  #: the record's own #note after the entry
 
     @property
-    def flags(self) -> tuple[str, ...]:
-        return tuple(f for f in ("brilliancy", "missed", "turning_point", "bingo_missed") if getattr(self, f))
-
-    def action(self) -> str:
-        """The turn as a player sees it: ``8G FIZ``, ``swap AEI``, ``pass``, ``(BLNTV)``."""
-        if self.kind == "play":
-            return self.notation
-        if self.kind == "swap":
-            return f"swap {self.tiles}"
-        if self.kind == "refused-play":
-            return f"refused {self.notation}"
-        if self.kind == "settle":
-            return f"({self.tiles})"
-        return self.kind
+    def badges(self) -> tuple[str, ...]:
+        out = [b for b, on in (("brilliancy", self.brilliancy), ("missed", self.missed),
+                               ("turning-point", self.turning_point), ("decisive", self.decisive),
+                               ("phony", bool(self.phony)), ("bingo", self.bingo)) if on]
+        return tuple(out)
 
     def __str__(self) -> str:
-        text = f"{self.index + 1}. {self.name}: {self.action()} {self.score:+d}"
-        if self.analysed:
-            best = f"best {self.best[0]}" if self.best else "no legal placement"
-            rank = f", rank {self.rank}" if self.rank is not None else ""
-            text += f" ({best}, missed {self.points_missed}{rank})"
-        if self.flags:
-            text += " [" + ", ".join(self.flags) + "]"
+        text = f"{self.index + 1}. {self.name}: {self.notation or self.kind} {self.score:+d}"
+        if self.equity_lost is not None:
+            text += f" (equity lost {self.equity_lost:.1f}, rank {self.rank})"
+        if self.badges:
+            text += " [" + ", ".join(self.badges) + "]"
         return text
 
 
 @dataclass(frozen=True)
-class PlayerSummary:
-    """One player's totals over the game."""
-
-    player: int
-    name: str
-    final_score: int  #: the game's score, settlements included
-    points_scored: int  #: the sum of the player's play scores (settlements excluded)
-    points_missed: int  #: the sum of ``points_missed`` over the player's analysed turns
-    plays: int
-    best_moves: int  #: plays with ``is_best``
-    bingos_played: int
-    bingos_missed: int
-    brilliancies: int
-    misses: int  #: turns flagged ``missed``
-    words: tuple[str, ...] = ()  #: the Word Book: every word formed, in the order played
-
-    def __str__(self) -> str:
-        return (f"{self.name}: {self.final_score} ({self.points_scored} from plays), missed {self.points_missed}, "
-                f"best {self.best_moves}/{self.plays}, bingos {self.bingos_played} played / "
-                f"{self.bingos_missed} missed, {self.brilliancies} brilliancies")
-
-
-@dataclass(frozen=True)
 class GameAnalysis:
-    """The analysis of a whole game: one :class:`TurnAnalysis` per history entry and
-    one :class:`PlayerSummary` per player."""
+    """The analysis of a whole game."""
 
     rules: str
+    lexicon: str  #: the lexicon judged with (file, word count; the record's #lexicon if any)
     names: tuple[str, ...]
-    top: int
-    end_reason: str | None
     final_scores: tuple[int, ...]
     winners: tuple[int, ...]
+    unfinished: bool
+    assumed_rules: str | None
     turns: tuple[TurnAnalysis, ...]
-    players: tuple[PlayerSummary, ...]
-    thresholds: dict[str, int] = field(default_factory=lambda: {
-        "brilliancy_margin": BRILLIANCY_MARGIN, "missed_threshold": MISSED_THRESHOLD})
-
-    @property
-    def word_book(self) -> dict[str, tuple[str, ...]]:
-        """{player name: every word the player formed, in the order played}."""
-        return {p.name: p.words for p in self.players}
-
-    def summary(self) -> str:
-        """One line per player, then the flagged turns."""
-        lines = [str(p) for p in self.players]
-        flagged = [t for t in self.turns if t.flags]
-        if flagged:
-            lines.append("flagged turns:")
-            lines += [f"  {t}" for t in flagged]
-        return "\n".join(lines)
+    turning_points: tuple[int, ...]
+    decisive: int | None
+    title: str | None = None
+    thresholds: dict[str, float] = field(default_factory=lambda: {
+        "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
+        "brilliancy_win": BRILLIANCY_WIN, "turning_points": TURNING_POINTS, "turning_min": TURNING_MIN})
 
     def table(self) -> str:
-        """A fixed-width table, one row per history entry, then the per-player summary."""
-        width = max([6] + [len(n) for n in self.names])
-        head = (f"{'#':>3}  {'player':<{width}}  {'rack':<7}  {'move':<22} {'score':>5}  {'best':<22} "
-                f"{'best':>4} {'missed':>6} {'rank':>5}  flags")
-        rows = [head]
+        rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win':>11}  note"]
         for t in self.turns:
-            best = t.best[0] if t.best else None
-            rows.append(
-                f"{t.index + 1:>3}  {t.name:<{width}}  {t.rack:<7}  {t.action():<22} {t.score:>+5d}  "
-                f"{(best.notation if best else ('-' if t.analysed else '')):<22} "
-                f"{'' if t.best_score is None else t.best_score:>4} "
-                f"{'' if t.points_missed is None else t.points_missed:>6} "
-                f"{'' if t.rank is None else t.rank:>5}  {' '.join(t.flags)}".rstrip())
+            win = "" if t.win_after is None else f"{t.win_before:4.0%}>{t.win_after:4.0%}"
+            lost = "" if t.equity_lost is None else f"{t.equity_lost:7.1f}"
+            rows.append(f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
+                        f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
         return "\n".join(rows)
 
     def __str__(self) -> str:
-        scores = "/".join(map(str, self.final_scores))
-        return (f"analysis of a {self.rules} game ({', '.join(self.names)}), {len(self.turns)} entries, "
-                f"final {scores}, end: {self.end_reason}\n{self.table()}\n\n{self.summary()}")
+        head = (f"analysis of a {self.rules} game ({', '.join(self.names)}), final "
+                f"{'/'.join(map(str, self.final_scores))}" + (" (unfinished)" if self.unfinished else ""))
+        if self.assumed_rules:
+            head += f"\n{self.assumed_rules}"
+        return head + "\n" + self.table()
 
-    # -- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """Plain lists, dicts, strings, numbers, booleans and None (``json.dumps`` ready).
-        ``word_book`` is included for convenience; :meth:`from_dict` ignores it."""
-        out = _plain({f.name: getattr(self, f.name) for f in fields(self)})
-        out["turns"] = [_plain(_fields(t)) for t in self.turns]
-        out["players"] = [_plain(_fields(p)) for p in self.players]
-        out["word_book"] = _plain(self.word_book)
+        """Plain data (``json.dumps`` ready), every field."""
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
         return out
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameAnalysis":
-        """The analysis :meth:`to_dict` wrote (e.g. after a JSON round trip)."""
-        try:
-            turns = tuple(
-                TurnAnalysis(**{**t, "scores_after": tuple(t["scores_after"]), "words": tuple(t["words"]),
-                                "best": tuple(RankedMove(**m) for m in t["best"])})
-                for t in data["turns"])
-            players = tuple(PlayerSummary(**{**p, "words": tuple(p["words"])}) for p in data["players"])
-            return cls(data["rules"], tuple(data["names"]), data["top"], data["end_reason"],
-                       tuple(data["final_scores"]), tuple(data["winners"]), turns, players,
-                       dict(data["thresholds"]))
-        except (KeyError, TypeError) as e:
-            raise AnalysisError(f"expected a dict written by GameAnalysis.to_dict(), got one that fails with "
-                                f"{type(e).__name__}: {e}") from None
-
-
-def _fields(obj: Any) -> dict[str, Any]:
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+    def report(self, stats: list[dict] | None = None) -> dict[str, Any]:
+        """The dict :mod:`wordsalvo.render.report` renders (schema version 1)."""
+        turns = []
+        for t in self.turns:
+            kind = {"exchange": "swap", "phony-removed": "phony", "challenge-bonus": "challenge",
+                    "time-penalty": "time", "end-rack": "settle"}.get(t.kind, t.kind)
+            turns.append({
+                "index": t.index, "player": t.player, "kind": kind, "rack": t.rack,
+                "notation": t.notation, "score": t.score, "totals": list(t.totals),
+                "tiles": [list(x) for x in t.tiles], "board": t.board,
+                "equity_lost": t.equity_lost, "win_before": t.win_before, "win_after": t.win_after,
+                "alternatives": [c.as_list() for c in t.alternatives],
+                "note": t.note, "badges": list(t.badges), "words": list(t.words),
+            })
+        game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
+                "final_scores": list(self.final_scores), "winners": list(self.winners),
+                "end_reason": "unfinished" if self.unfinished else "finished"}
+        if self.title:
+            game["title"] = self.title
+        return {"version": 1, "game": game, "turns": turns, "turning_points": list(self.turning_points),
+                "decisive": self.decisive, "stats": stats or []}
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, RankedMove):
-        return _plain(_fields(value))
+    if isinstance(value, (TurnAnalysis, Candidate)):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
-    if isinstance(value, (TurnAnalysis, PlayerSummary)):
-        return _plain(_fields(value))
-    if isinstance(value, np.integer):
-        return int(value)
+    if isinstance(value, np.generic):
+        return value.item()
     return value
 
 
-def analyze_game(game_or_gcg_text: Any, lexicon: Lexicon | None = None, top: int = 3) -> GameAnalysis:
-    """Analyse a game, a :class:`~wordsalvo.Game` or GCG text (read with
-    :func:`~wordsalvo.formats.gcg.from_gcg`), turn by turn.
+def _as_replay(source: Any, rules: Rules | str | None, lexicon: Lexicon | None, path: str | None) -> Replay:
+    if isinstance(source, Replay):
+        return source
+    if isinstance(source, Game):
+        return replay_record(parse_gcg(to_gcg(source)), rules=rules or source.rules,
+                             lexicon=lexicon or source.lexicon)
+    if isinstance(source, (str, bytes, bytearray)):
+        source = parse_gcg(source, path=path)
+    if isinstance(source, GCGRecord):
+        return replay_record(source, rules=rules, lexicon=lexicon)
+    raise AnalysisError(f"expected a Game, GCG text or bytes, a GCGRecord or a Replay, got {type(source).__name__}")
 
-    ``lexicon``: the lexicon to judge against (default: the game's; for GCG text it
-    is also the one the record is replayed with).  ``top``: how many of the engine's
-    best moves to keep per turn.  The game need not be over: the turns so far are
-    analysed.  Raises :class:`AnalysisError` (or the GCG reader's ``GCGError``).
+
+def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *, rules: Rules | str | None = None,
+                 leaves: Leaves | None = None, model: WinModel | None = None, path: str | None = None,
+                 win: bool = True) -> GameAnalysis:
+    """Analyse a game (see the module docstring).
+
+    ``lexicon``: judge and replay with it (default: the language's); ``top``: the
+    alternatives kept per turn; ``rules``: overrides the record's rule set;
+    ``leaves``: the leave table (default :meth:`Leaves.default`, else no leave
+    values); ``model``: the win-probability model (default
+    :meth:`WinModel.default`; ``win=False`` or no shipped model: no win chances).
+    Raises :class:`AnalysisError` or :class:`~wordsalvo.formats.gcg.GCGError`.
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise AnalysisError(f"top: expected a whole number >= 1, got {top!r}")
-    if isinstance(game_or_gcg_text, str):
-        game = from_gcg(game_or_gcg_text, lexicon=lexicon)
-    elif isinstance(game_or_gcg_text, Game):
-        game = game_or_gcg_text
-    else:
-        raise AnalysisError(f"expected a Game or GCG text, got {type(game_or_gcg_text).__name__}")
-    rules = game.rules
-    lexicon = lexicon if lexicon is not None else game.lexicon
-    gen = MoveGenerator(lexicon, rules)
-    n = len(game.names)
-    board = Board(rules.alphabet)
-    scores = [0] * n
-    leader: int | None = None  # the player who last led alone
-    turns: list[TurnAnalysis] = []
-    for index, turn in enumerate(game.history):
-        info: dict[str, Any] = {}
-        if turn.kind in ANALYSED_KINDS:
-            order = [(turn.player + k) % n for k in range(n)]
-            pos = Position(rules, board.copy(), [turn.rack] + [""] * (n - 1), [scores[i] for i in order])
-            info = _analyse_turn(gen, pos, turn, index, game.names[turn.player], top)
-            if turn.kind == "play":
-                pos.play(info.pop("_move"))  # the one way a move changes a board
-                board = pos.board
-        scores[turn.player] = turn.total
-        ahead = _sole_leader(scores)
-        turning_point = ahead is not None and leader is not None and ahead != leader
-        if ahead is not None:
-            leader = ahead
-        turns.append(TurnAnalysis(
-            index=index, player=turn.player, name=game.names[turn.player], kind=turn.kind, rack=turn.rack,
-            notation=turn.notation, tiles=turn.tiles, score=turn.score, scores_after=tuple(scores),
-            analysed=turn.kind in ANALYSED_KINDS, turning_point=turning_point, **info))
-    if scores != game.scores:  # pragma: no cover - the history's totals are the scores
-        raise AnalysisError(f"replay: expected final scores {game.scores}, got {scores} from the history")
-    players = tuple(_summarise(p, game.names[p], game.scores[p], [t for t in turns if t.player == p])
-                    for p in range(n))
-    return GameAnalysis(rules.name, tuple(game.names), top, game.end_reason, tuple(game.scores),
-                        tuple(game.winners), tuple(turns), players)
+    rp = _as_replay(source, rules, lexicon, path)
+    rules_obj = rp.rules
+    if leaves is None:
+        try:
+            leaves = Leaves.default(rules_obj)
+        except WordSalvoError:
+            leaves = Leaves.zeros(rules_obj)
+    if model is None and win:
+        try:
+            model = WinModel.default(rules_obj)
+        except WordSalvoError:
+            model = None
+    if not win:
+        model = None
+    gen = MoveGenerator(rp.lexicon, rules_obj, leaves=leaves)
+    names = rp.names if len(rp.names) >= 2 else tuple(f"Player{i + 1}" for i in range(len(rp.final_scores)))
+    letters = rules_obj.alphabet
+    raw: list[dict[str, Any]] = []
+    for index, rt in enumerate(rp.turns):
+        e = rt.event
+        d: dict[str, Any] = dict(index=index, line=e.line, player=rt.player, name=names[rt.player], kind=rt.kind,
+                                 rack=e.rack, notation="", score=e.score, totals=rt.totals_after,
+                                 record_note=e.note, board=_board_text(rt.board_after, letters))
+        if rt.kind == "play":
+            move = rt.move
+            d.update(notation=rt.notation, words=rt.words, phony=rt.invalid_words, challenged_off=rt.challenged_off,
+                     bingo=move.tiles_played == rules_obj.rack_size,
+                     tiles=tuple((r, c, letters.letter(code & LETTER_MASK).upper(), bool(code & BLANK_BIT))
+                                 for r, c, code in move.squares()))
+        elif rt.kind == "exchange":
+            d["notation"] = "-" + (e.tiles or str(e.count))
+        elif rt.kind == "end-rack":
+            d["notation"] = f"({e.tiles})"
+        if rt.kind in ANALYSED and rt.position is not None:
+            d.update(_judge(gen, leaves, model, rt, top))
+        raw.append(d)
+    final = rp.final_scores
+    unfinished = rp.record.unfinished
+    winners = () if unfinished else tuple(i for i, s in enumerate(final) if s == max(final))
+    turning, decisive = _tilts(raw, winners)
+    turns = []
+    for d in raw:
+        d["turning_point"] = d["index"] in turning
+        d["decisive"] = d["index"] == decisive
+        d["note"] = coach_note(d, rp.turns[d["index"]])
+        turns.append(TurnAnalysis(**d))
+    return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
+                        rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title)
 
 
-def _sole_leader(scores: list[int]) -> int | None:
-    best = max(scores)
-    leaders = [i for i, s in enumerate(scores) if s == best]
-    return leaders[0] if len(leaders) == 1 else None
+def _lexicon_text(rp: Replay) -> str:
+    lex = rp.lexicon
+    path = str(getattr(lex, "path", "") or "")
+    text = f"{path.replace(chr(92), '/').rsplit('/', 1)[-1] or 'lexicon'}, {lex.word_count:,} words"
+    if rp.record.lexicon:
+        text += f" (the record names {rp.record.lexicon})"
+    return text
 
 
-def _analyse_turn(gen: MoveGenerator, pos: Position, turn: Any, index: int, name: str, top: int) -> dict[str, Any]:
-    rack_size = gen.rules.rack_size
+def _board_text(tiles: bytes, alphabet) -> str:
+    """225 characters: '.' empty, the uppercase letter, a blank as its lowercase letter
+    (Turkish-aware: a blank İ is 'i', a blank I is 'ı', as the notation writes them)."""
+    table = _BOARD_TABLES.get(alphabet.name)
+    if table is None:
+        turkish = "İ" in alphabet.letters
+        table = ["."] * 256
+        for code, ch in enumerate(alphabet.letter_table):
+            if ch and code:
+                low = {"İ": "i", "I": "ı"}.get(ch, ch.lower()) if turkish else ch.lower()
+                table[code] = low if code & BLANK_BIT else ch
+        _BOARD_TABLES[alphabet.name] = table
+    return "".join([table[t] for t in tiles])
+
+
+_BOARD_TABLES: dict[str, list[str]] = {}
+
+
+def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: ReplayTurn, top: int) -> dict[str, Any]:
+    pos = rt.position
+    rules = pos.rules
+    rack = pos.rack
+    p = pos.to_move
+    n = len(pos.racks)
     moves = gen.generate(pos)
-    records = moves.to_numpy()
-    # best(top) of the full list = MoveGenerator.best(pos, n=top), without a second search
-    best = tuple(RankedMove(m.notation, int(m.score), m.tiles_played, m.tiles_played == rack_size)
-                 for m in moves.best(top))
-    all_scores = np.sort(moves.scores.astype(np.int64))[::-1]
-    best_score = int(all_scores[0]) if len(all_scores) else None
-    second = int(all_scores[1]) if len(all_scores) > 1 else None
-    bingo_available = bool((records["tiles_played"] == rack_size).any())
-    info: dict[str, Any] = {
-        "best": best, "best_score": best_score, "legal_moves": len(moves),
-        "scoring_play_available": best_score is not None and best_score > 0,
-        "bingo_available": bingo_available,
+    scores = moves.scores.astype(np.float64)
+    equities = moves.equities.astype(np.float64) if len(moves) else np.zeros(0)
+    tiles_played = moves.tiles_played.astype(np.int64)
+    endgame, out_value, keep_factor = endgame_terms(pos)
+
+    def leave_equity(kept: str) -> float:
+        if endgame:
+            return (out_value if not kept else 0.0) - keep_factor * sum(rules.value(ch) for ch in kept)
+        if not kept:
+            return 0.0
+        if len(kept) >= rules.rack_size:  # a full rack kept (pass): its best 6-tile leave
+            return max(float(leaves.value(kept[:i] + kept[i + 1:])) for i in range(len(kept)))
+        return float(leaves.value(kept))
+
+    swap = gen.best_swap(pos) if rack else None
+    # candidates: every play, then the best exchange
+    cand_eq = equities
+    cand_tiles = tiles_played
+    if swap is not None:
+        cand_eq = np.append(equities, float(swap.equity))
+        cand_tiles = np.append(tiles_played, 0)
+    # the played move
+    kind = rt.kind
+    e = rt.event
+    if kind == "play":
+        move = rt.move
+        kept = _minus(rack, move.rack_letters())
+        played_eq = float(move.score) + leave_equity(kept)
+        idx = _find(moves, move)
+        if idx is not None:
+            played_eq = float(equities[idx])
+        played_tiles = move.tiles_played
+    elif kind == "exchange" and e.tiles:
+        kept = _minus(rack, e.tiles.upper())
+        played_eq, played_tiles = leave_equity(kept), 0
+    elif kind == "exchange":  # the record gives only the number of tiles: not judged
+        kept, played_eq, played_tiles = None, None, 0
+    else:  # pass, time-out: judged as keeping the rack
+        kept = rack
+        played_eq, played_tiles = leave_equity(kept), 0
+    if played_eq is None:
+        return _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top)
+    best_eq = float(max(cand_eq.max(), played_eq)) if len(cand_eq) else played_eq
+    out: dict[str, Any] = {
+        "leave": kept, "equity": played_eq, "best_equity": best_eq,
+        "equity_lost": max(0.0, best_eq - played_eq),
+        "rank": int((cand_eq > played_eq + 1e-4).sum()) + 1, "candidates": int(len(cand_eq)),
     }
-    if turn.kind != "play":
-        missed = best_score or 0
-        info.update(points_missed=missed, bingo_missed=bingo_available, missed=missed >= MISSED_THRESHOLD)
-        return info
-    where = f"turn {index + 1} ({name}: {turn.notation})"
-    try:
-        move = gen.validate(pos, turn.notation)
-    except WordSalvoError as e:
-        raise AnalysisError(f"{where}: expected a legal play with the analysis lexicon, got: {e}") from None
-    if move.score != turn.score:
-        raise AnalysisError(f"{where}: expected the recorded score {turn.score}, the replay scores {move.score}")
-    if best_score is None or move.score > best_score:
-        raise AnalysisError(f"{where}: expected the play among the generator's legal moves, got a score of "
-                            f"{move.score} against a best of {best_score}")
-    is_bingo = move.tiles_played == rack_size
-    is_best = move.score == best_score
-    missed = best_score - move.score
-    info.update(
-        _move=move,
-        words=tuple(w.word for w in move.words or ()),
-        is_bingo=is_bingo,
-        rank=int((moves.scores > move.score).sum()) + 1,
-        is_best=is_best,
-        points_missed=missed,
-        bingo_missed=bingo_available and not is_bingo,
-        brilliancy=is_best and (is_bingo or (second is not None and best_score - second >= BRILLIANCY_MARGIN)),
-        missed=missed >= MISSED_THRESHOLD,
-    )
-    return info
+    cand_win = None
+    if model is not None:
+        spread = pos.scores[p] - max(s for i, s in enumerate(pos.scores) if i != p)
+        unseen = rt.unseen
+        remaining = rules.tile_count - (SQUARES - pos.board.tiles.count(0))  # tiles not on the board
+        nxt = len(pos.racks[(p + 1) % n])
+
+        def win_after(eq, t):
+            # the next player is on turn; they cannot see the bag and our rack
+            unseen_next = np.maximum(0, remaining - np.asarray(t) - nxt)
+            return 1.0 - np.asarray(model.probability(-(spread + np.asarray(eq)), unseen_next))
+
+        before = float(model.probability(spread, unseen))
+        cand_win = win_after(cand_eq, cand_tiles) if len(cand_eq) else np.zeros(0)
+        played_win = float(win_after(played_eq, played_tiles))
+        best_win = float(max(cand_win.max(), played_win)) if len(cand_win) else played_win
+        out.update(win_before=round(before, 4), win_after=round(played_win, 4),
+                   win_lost=round(max(0.0, best_win - played_win), 4))
+    out["alternatives"] = _alternatives(moves, cand_eq, equities, cand_win, swap, top, rules.rack_size)
+    # flags
+    lost = out["equity_lost"]
+    out["missed"] = lost >= MISSED_EQUITY or (out.get("win_lost") or 0.0) >= MISSED_WIN
+    if kind == "play" and not rt.invalid_words and lost < 0.01 and len(scores):
+        top_score = scores.max()
+        if move.score < top_score:
+            others = np.delete(cand_eq, idx) if idx is not None else cand_eq
+            margin = played_eq - (others.max() if len(others) else -np.inf)
+            gain = 0.0
+            if cand_win is not None:
+                gain = out["win_after"] - float(cand_win[int(np.argmax(scores))])
+            out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN or gain >= BRILLIANCY_WIN)
+    return out
 
 
-def _summarise(player: int, name: str, final_score: int, turns: list[TurnAnalysis]) -> PlayerSummary:
-    plays = [t for t in turns if t.kind == "play"]
-    analysed = [t for t in turns if t.analysed]
-    return PlayerSummary(
-        player=player, name=name, final_score=final_score,
-        points_scored=sum(t.score for t in plays),
-        points_missed=sum(t.points_missed or 0 for t in analysed),
-        plays=len(plays),
-        best_moves=sum(1 for t in plays if t.is_best),
-        bingos_played=sum(1 for t in plays if t.is_bingo),
-        bingos_missed=sum(1 for t in analysed if t.bingo_missed),
-        brilliancies=sum(1 for t in turns if t.brilliancy),
-        misses=sum(1 for t in turns if t.missed),
-        words=tuple(w for t in plays for w in t.words),
-    )
+def _alternatives(moves, cand_eq, equities, cand_win, swap, top: int, rack_size: int) -> tuple[Candidate, ...]:
+    """The ``top`` candidates by equity (the exchange among them when it ranks); ties in
+    the order generated."""
+    alts: list[Candidate] = []
+    for i in np.argsort(-cand_eq, kind="stable")[:top]:
+        i = int(i)
+        w = None if cand_win is None else float(cand_win[i])
+        if i == len(moves):
+            alts.append(Candidate("-" + swap.tiles, 0, float(swap.equity), w))
+        else:
+            m = moves[i]
+            alts.append(Candidate(m.notation, int(m.score), float(equities[i]), w, m.tiles_played == rack_size))
+    return tuple(alts)
+
+
+def _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top) -> dict[str, Any]:
+    """An exchange of tiles the record does not name: the alternatives and the win chance
+    before the turn, nothing about the move played."""
+    out: dict[str, Any] = {"candidates": int(len(cand_eq))}
+    cand_win = None
+    if model is not None:
+        p = pos.to_move
+        spread = pos.scores[p] - max(s for i, s in enumerate(pos.scores) if i != p)
+        out["win_before"] = round(float(model.probability(spread, rt.unseen)), 4)
+    out["alternatives"] = _alternatives(moves, cand_eq, equities, cand_win, swap, top, rules.rack_size)
+    return out
+
+
+def _minus(rack: str, used: str) -> str:
+    left = list(rack)
+    for ch in used:
+        if ch in left:
+            left.remove(ch)
+    return "".join(left)
+
+
+def _find(moves, move) -> int | None:
+    """The index of ``move`` in ``moves`` (None: not a legal play, e.g. a phony)."""
+    for i in np.nonzero(moves.scores == move.score)[0]:
+        if moves[int(i)] == move:
+            return int(i)
+    return None
+
+
+def _tilts(raw: list[dict[str, Any]], winners: tuple[int, ...]) -> tuple[set[int], int | None]:
+    judged = [d for d in raw if d.get("win_before") is not None and d.get("win_after") is not None]
+    swings = [(abs(d["win_after"] - d["win_before"]), d["index"]) for d in judged]
+    swings.sort(key=lambda s: (-s[0], s[1]))
+    turning = {i for s, i in swings[:TURNING_POINTS] if s >= TURNING_MIN}
+    decisive = None
+    if len(winners) == 1:
+        best = 0.0
+        for d in judged:
+            gain = d["win_after"] - d["win_before"]
+            toward = gain if d["player"] == winners[0] else -gain
+            if toward > best:
+                best, decisive = toward, d["index"]
+    return turning, decisive
+
+
+def _pct(x: float) -> str:
+    return f"{round(x * 100)} %"
+
+
+def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
+    """The coach's sentence for one analysed entry (``d``: the fields of a TurnAnalysis)."""
+    kind = d["kind"]
+    score = d["score"]
+    if kind == "phony-removed":
+        return f"The play was challenged off: {-score} points and the turn were lost."
+    if kind == "challenge-bonus":
+        return f"A challenge of the play failed: {score:+d} points."
+    if kind == "time-penalty":
+        return f"Overtime cost {-score} points."
+    if kind == "end-rack":
+        return (f"The tiles {d['notation']} were left on a rack: {score:+d}.")
+    if kind == "resign":
+        return "Resigned."
+    if kind == "exchange" and d.get("equity_lost") is None:
+        alts = d.get("alternatives") or ()
+        best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""
+        return f"You exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
+    if d.get("equity_lost") is None:
+        return ""
+    win = ""
+    if d.get("win_after") is not None:
+        win = f" (win chance {_pct(d['win_before'])} → {_pct(d['win_after'])})"
+    kept = d.get("leave") or ""
+    keep = f"You kept {kept}" if kept else "You kept nothing"
+    if kind == "play":
+        did = f"{keep} and scored {score}" if kept else f"You played {d['notation']} for {score}"
+    elif kind == "exchange":
+        did = f"You exchanged {d['notation'][1:]}, keeping {kept or 'nothing'}"
+    elif kind == "timeout":
+        did = "Your time ran out"
+    else:
+        did = "You passed"
+    alts = d.get("alternatives") or ()
+    best = alts[0] if alts else None
+    phony = ""
+    if d.get("phony"):
+        words = ", ".join(d["phony"])
+        phony = (f"; {words} is not a word and was challenged off" if d.get("challenged_off")
+                 else f"; {words} is not a word: a challenge would have taken it off")
+    if d.get("brilliancy"):
+        return f"{did}: a brilliant find, better than every other move by a distance{win}{phony}."
+    if d["equity_lost"] < 0.5 or best is None:
+        return f"{did}: the best move{win}{phony}."
+    what = "a bingo" if best.bingo else f"worth {best.equity - d['equity']:.0f} more in equity"
+    how = f"{best.notation} for {best.score}" if not best.notation.startswith("-") else f"exchanging {best.notation[1:]}"
+    if not d.get("missed"):
+        return f"{did}: close to the best, {how} ({what}){win}{phony}."
+    return f"{did}; {how} was {what}{win}{phony}."

@@ -356,6 +356,11 @@ class MoveList(Sequence[Move]):
         return self._records["score"]
 
     @property
+    def tiles_played(self) -> np.ndarray:
+        """How many tiles each move takes from the rack."""
+        return self._records["tiles_played"]
+
+    @property
     def has_equity(self) -> bool:
         """Whether the moves carry leave values (the generator had a leave table)."""
         return self._leave_values is not None

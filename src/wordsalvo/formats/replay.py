@@ -1,0 +1,217 @@
+"""Replay a :class:`~wordsalvo.formats.gcg.GCGRecord` on a board, event by event.
+
+:func:`replay` places every play of a record (read by
+:func:`~wordsalvo.formats.gcg.parse_gcg`, whatever program wrote it) on a
+:class:`~wordsalvo.Position` with :meth:`Position.play`, scores it with the
+package's one legality check (:func:`wordsalvo.placement.check_move`) and
+compares that score with the record's.  The result, a :class:`Replay`, holds one
+:class:`ReplayTurn` per event with the position before it, so an analysis can
+generate the moves the player had.
+
+What each event does (see :class:`GCGRecord`):
+
+* ``play``: '.' squares are filled from the board; the play must fit the board
+  (new tiles on empty squares, played-through letters as on the board, every
+  word connected) and score what the record says.  A word not in the lexicon
+  does NOT refuse the record: the play is replayed and flagged ``phony`` (with
+  ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.
+* ``phony-removed``: the play is taken back (:meth:`Position.undo`).
+* ``exchange``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
+  ``time-penalty``, ``end-rack``, ``resign``: only the score changes.
+
+Racks come from the record (the bag is not known): the position before a turn
+holds the rack of the player on turn and, for the other players, tiles of the
+unseen pool in the right NUMBER (so ``bag_count`` and the end-of-game terms of
+equity are right; their letters are not known and nothing reads them).
+
+Refused, with a :class:`~wordsalvo.formats.gcg.GCGError` naming the line and
+what was expected: a play that does not fit the board, a recorded score that
+differs from the replayed one, a rack holding more of a tile than the set has
+left.  A record without ``#rules`` is read with :meth:`GCGRecord.rules_name`
+(``rules=`` overrides) and :attr:`Replay.assumed_rules` says which; ``#board_seed``
+and ``#stars`` give a random board or random star squares.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..board import Board
+from ..constants import BLANK_BIT, DIM, LETTER_MASK
+from ..errors import WordSalvoError
+from ..lexicon import Lexicon
+from ..moves import Move
+from ..notation import parse_notation
+from ..placement import IllegalMoveReason, check_move
+from ..position import Position, rack_counts
+from ..rules import Rules
+from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, parse_gcg
+from .opcodes import rules_from_opcodes
+
+__all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
+
+
+@dataclass(frozen=True)
+class ReplayTurn:
+    """One event of the record with what the replay found."""
+
+    event: GCGEvent
+    kind: str  #: the event's kind (``play``, ``exchange``, ``phony-removed`` ...)
+    player: int
+    totals_before: tuple[int, ...]
+    totals_after: tuple[int, ...]
+    position: Position | None = None  #: before the event, the player on turn; turns only
+    move: Move | None = None  #: ``play``: the move as placed
+    notation: str = ""  #: ``play``: the notation with the board's letters filled in
+    words: tuple[str, ...] = ()  #: ``play``: every word formed, main word first
+    invalid_words: tuple[str, ...] = ()  #: ``play``: words not in the lexicon
+    challenged_off: bool = False  #: ``play``: a ``--`` line took it back
+    unseen: int = 0  #: tiles the player on turn could not see (bag + other racks)
+    board_after: bytes = b""  #: the board's tile codes after the event
+
+    @property
+    def phony(self) -> bool:
+        return bool(self.invalid_words)
+
+    @property
+    def line(self) -> int:
+        return self.event.line
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A record replayed: ``turns`` in record order (every event)."""
+
+    record: GCGRecord
+    rules: Rules
+    lexicon: Lexicon
+    turns: tuple[ReplayTurn, ...]
+    final_scores: tuple[int, ...]
+    assumed_rules: str | None = None
+    final_board: Board | None = field(default=None, compare=False)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.record.players)
+
+
+def read_game(source: str | bytes | GCGRecord, *, path: str | None = None, rules: Rules | str | None = None,
+              lexicon: Lexicon | None = None) -> Replay:
+    """:func:`parse_gcg` then :func:`replay` (a GCGRecord is replayed as it is)."""
+    record = source if isinstance(source, GCGRecord) else parse_gcg(source, path=path)
+    return replay(record, rules=rules, lexicon=lexicon)
+
+
+def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon | None = None) -> Replay:
+    """Replay ``record`` (see the module docstring).  ``rules``: a Rules object or a
+    preset name (default: the record's :meth:`~GCGRecord.rules_name`); ``lexicon``:
+    the lexicon that decides which words are phonies (default: the language's)."""
+    if not isinstance(record, GCGRecord):
+        raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
+    assumed = None
+    if rules is None:
+        assumed = record.assumed_rules
+        rules = record.rules_name()
+    if isinstance(rules, str):
+        # a random board (#board_seed) or random star squares (#stars) come with the record
+        ops = {"rs": rules}
+        for key, op in (("board_seed", "bseed"), ("stars", "stars")):
+            if record.pragma(key) is not None:
+                ops[op] = record.pragma(key)
+        rules = rules_from_opcodes(ops, default=rules, error=GCGError, where=f"{record.path or 'GCG'} header")
+    if lexicon is None:
+        lexicon = Lexicon.default(rules.alphabet.name)
+    where = record.path or "GCG"
+    n = max(2, len(record.players))
+    pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
+    totals = [0] * n
+    turns: list[ReplayTurn] = []
+    distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
+    rack_size = rules.rack_size
+    taken_back: set[int] = {e.play_line for e in record.events if e.kind == "phony-removed"}
+    for event in record.events:
+        p = event.player_index
+        before = tuple(totals)
+        info: dict = {}
+        if event.kind in ("play", "exchange", "pass", "timeout"):
+            rack = event.rack or ""
+            if any(ch not in distribution for ch in rack):  # letters written in lowercase
+                rack = rack.upper()
+            try:
+                rack_counts(rules, rack, where=f"rack {rack!r}")
+            except WordSalvoError as e:
+                raise GCGError(f"{where} line {event.line}: expected a rack of rule set {rules.name!r}, "
+                               f"got {event.rack!r}: {e}") from None
+            pool = +distribution
+            short = Counter(rack) - pool
+            if short:
+                raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
+                               f"(not on the board), got {event.rack!r}: "
+                               f"{''.join(sorted(short.elements()))} already used up")
+            unseen = pool - Counter(rack)
+            pool_list = sorted(unseen.elements())
+            racks = [""] * n
+            racks[p] = rack
+            k = 0
+            for other in range(1, n):
+                q = (p + other) % n
+                take = min(rack_size, len(pool_list) - k)
+                racks[q] = "".join(pool_list[k:k + take])
+                k += take
+            turn_pos = Position(rules, pos.board.copy(), racks, list(totals), to_move=p)
+            info.update(position=turn_pos, unseen=sum(unseen.values()))
+            if event.kind == "play":
+                move, result = _place(turn_pos, event, lexicon, where)
+                info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
+                            invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
+                turn_pos.play(move)  # the one way a move changes a board
+                board = turn_pos.board.copy()
+                turn_pos.undo()  # the position before the turn stays for the analysis
+                distribution.subtract(move.rack_letters())
+                pos = Position(rules, board, [""] * n, list(totals), to_move=0)
+        elif event.kind == "phony-removed":
+            played = next((t for t in reversed(turns) if t.event.line == event.play_line), None)
+            if played is None or played.position is None:  # pragma: no cover - the parser pairs them
+                raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
+            pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
+            distribution.update(played.move.rack_letters())
+        totals[p] = event.total
+        turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
+                                totals_after=tuple(totals), board_after=bytes(pos.board.tiles), **info))
+    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board)
+
+
+def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str):
+    board = pos.board
+    alphabet = pos.rules.alphabet
+
+    def letter_at(row: int, col: int) -> str | None:
+        code = board.tiles[row * DIM + col] if 0 <= row < DIM and 0 <= col < DIM else 0
+        if not code:
+            return None
+        ch = alphabet.letter(code & LETTER_MASK)
+        return ch.lower() if code & BLANK_BIT else ch
+
+    notation = event.notation_with(letter_at)
+    here = f"{where} line {event.line}"
+    if "." in notation:
+        raise GCGError(f"{here}: expected a tile on the board under every '.' of {event.word!r}, got an "
+                       f"empty square ({notation})")
+    try:
+        placement = parse_notation(notation, board)
+    except WordSalvoError as e:
+        raise GCGError(f"{here}: expected a play that fits the board, got {notation!r}: {e}") from None
+    result = check_move(board, pos.rules, rack_counts(pos.rules, pos.rack), placement, lexicon.__contains__)
+    other = [r for r in result.reasons if r != IllegalMoveReason.INVALID_WORDS]
+    if other:
+        problems = "; ".join(m for r, m in zip(result.reasons, result.problems)
+                             if r != IllegalMoveReason.INVALID_WORDS) or "; ".join(result.problems)
+        raise GCGError(f"{here}: expected a play that fits the board, got {notation!r}: {problems}")
+    if result.score != event.score:
+        raise GCGError(f"{here}: expected the recorded score {event.score:+d} of {notation}, "
+                       f"the board scores it {result.score:+d}")
+    row, col, direction, tiles = result.placement
+    move = Move(row, col, direction, tiles, result.score, bytes(board.tiles), alphabet,
+                words=tuple(result.words), rack_size=pos.rules.rack_size)
+    return move, result
