@@ -71,14 +71,14 @@ PLAYER_KINDS = ("score", "equity", *LEVELS)
 class LevelPolicy:
     """How a weaker level chooses (see the module docstring)."""
 
-    #: English: "common" (SCOWL 10-70) or "full"; other languages use ``max_word_length``
+    #: English: "common" (SCOWL 10-70) or "full"; other languages have no common-word list
     vocabulary: str
-    #: longest word the level knows in a language without a common-word list (None: all)
+    #: the longest word the level knows, in every language (None: every length)
     max_word_length: int | None
     #: the fraction of a play's leave value the level counts
     leave_weight: float
-    #: plays of at least this many tiles are seen only with probability ``long_play_chance``
-    long_play_tiles: int
+    #: plays of more than this many tiles are seen only with probability ``long_play_chance``
+    max_tiles: int
     long_play_chance: float
     #: the level picks among this many of its best plays ...
     choices: int
@@ -92,9 +92,9 @@ class LevelPolicy:
 
 #: the policy of each weaker level (expert plays the best equity move)
 LEVEL_POLICIES: dict[str, LevelPolicy] = {
-    "easy": LevelPolicy("common", 5, 0.25, 6, 0.25, 6, 6.0),
-    "medium": LevelPolicy("common", 7, 0.5, 7, 0.5, 4, 4.0),
-    "hard": LevelPolicy("full", 9, 0.8, 7, 0.85, 3, 2.5),
+    "easy": LevelPolicy("common", 5, 0.0, 3, 0.2, 6, 6.0),
+    "medium": LevelPolicy("common", 6, 0.3, 4, 0.35, 4, 4.0),
+    "hard": LevelPolicy("full", 8, 0.6, 5, 0.6, 3, 3.0),
 }
 
 
@@ -126,24 +126,28 @@ def _compiled(words: list[str], alphabet: str, name: str) -> Lexicon:
 
 def level_lexicon(policy: LevelPolicy, lexicon: Lexicon) -> Lexicon:
     """The words a level knows, all of them words of ``lexicon`` (built once, then cached):
-    in English the common words (SCOWL 10-70) that ``lexicon`` has; elsewhere the words of
-    ``lexicon`` up to ``policy.max_word_length`` letters."""
+    in English the common words (SCOWL 10-70) that ``lexicon`` has, or all of ``lexicon``
+    with ``vocabulary="full"``; in every language only the words of up to
+    ``policy.max_word_length`` letters."""
     lang = lexicon.alphabet.name
-    if lang == "en" and policy.vocabulary == "full":
+    common = lang == "en" and policy.vocabulary == "common"
+    if not common and policy.max_word_length is None:
         return lexicon
-    if lang != "en" and policy.max_word_length is None:
-        return lexicon
-    key = (lexicon.sha256, policy.vocabulary if lang == "en" else policy.max_word_length)
+    key = (lexicon.sha256, common, policy.max_word_length)
     hit = _VOCABULARIES.get(key)
     if hit is not None:
         return hit
-    if lang == "en":
-        common = Lexicon.load(str(resources.files("wordsalvo") / "data" / "en-common.wsg"))
-        words = [w for w in common if w in lexicon]
-        vocab = common if len(words) == len(common) else _compiled(words, lang, f"common words of {lexicon!r}")
+    base = lexicon
+    if common:
+        base = Lexicon.load(str(resources.files("wordsalvo") / "data" / "en-common.wsg"))
+    limit = policy.max_word_length
+    words = [w for w in base if (limit is None or len(w) <= limit) and (base is lexicon or w in lexicon)]
+    if base is not lexicon and limit is None and len(words) == len(base):
+        vocab = base
     else:
-        words = [w for w in lexicon if len(w) <= policy.max_word_length]
-        vocab = _compiled(words, lang, f"words of up to {policy.max_word_length} letters of {lexicon!r}")
+        what = "common words" if common else "words"
+        upto = f" of up to {limit} letters" if limit is not None else ""
+        vocab = _compiled(words, lang, f"{what}{upto} of {lexicon!r}")
     _VOCABULARIES[key] = vocab
     return vocab
 
@@ -166,9 +170,12 @@ class Bot:
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
         self.leaves = None
         if level != "score":
-            from .leaves import Leaves
+            from .leaves import Leaves, LeavesError
 
-            self.leaves = leaves if leaves is not None else Leaves.default(rules)
+            try:
+                self.leaves = leaves if leaves is not None else Leaves.default(rules)
+            except LeavesError:  # no table shipped for this rule set: leaves count 0
+                self.leaves = None
         self.policy = LEVEL_POLICIES.get(level)
         #: the words the level knows (None: all of the game's lexicon)
         self.vocabulary = None
@@ -215,6 +222,8 @@ class Bot:
         return swap
 
     def _choose_equity(self, game) -> Action:
+        if self.leaves is None:  # no leave table: equity is the score
+            return self._choose_score(game)
         move = game.best_move(by="equity", leaves=self.leaves)
         swap = None
         if move is None or move.equity < self._swap_ceiling:
@@ -232,6 +241,8 @@ class Bot:
         if len(moves) == 0 and self.vocabulary is not None:
             moves = game.legal_moves(leaves=self.leaves)  # nothing in its vocabulary: it tries harder
         pick = self._pick(moves, pol, rng)
+        if self.leaves is None:  # no leave table: no swap is better than a play
+            return Play(moves[pick[0]]) if pick is not None else self._fallback(game)
         swap = None
         if pick is None or pick[1] < self._swap_ceiling * pol.leave_weight:
             swap = self._best_swap(game)
@@ -254,7 +265,7 @@ class Bot:
         keep = np.ones(n, dtype=bool)
         size = self.rules.rack_size
         # fewer long plays: on most turns the level does not see them (then it misses the bingo)
-        long = played >= pol.long_play_tiles
+        long = played > pol.max_tiles
         if long.any() and not long.all() and rng.random() >= pol.long_play_chance:
             keep &= ~long
         # never spend a blank (or an S in English) for a few points
