@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import wordsalvo as ws
+import wordsalvo.bot
 from wordsalvo.actions import Pass, Play, Swap
 from wordsalvo.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot, level_lexicon
 from wordsalvo.errors import GameError
@@ -109,23 +110,42 @@ def test_levels_never_play_absurd_moves(level, leaves):
             continue
         checked += 1
         assert all(w in vocab for w in move.formed_words()), move
-        assert move.score * 2 >= int(seen["score"].max()) or move.score * 2 >= int(
-            seen["score"][seen["tiles_played"] <= pol.max_tiles].max())
-        bingo = move.tiles_played >= RULES.rack_size
+        score = seen["score"].astype(int)
+        bingo = seen["tiles_played"] >= RULES.rack_size
         blanks = seen["blank_mask"] != 0
-        if any(t & 0x80 for t in move.tiles) and not bingo and (~blanks).any():
-            assert move.score >= int(seen["score"][~blanks].max()) + pol.blank_margin
         bits = (seen["blank_mask"].astype(np.int64)[:, None] >> np.arange(15)) & 1
         uses_s = ((seen["tiles"] == s_code) & (bits == 0)).any(axis=1)
-        if any(t == s_code for t in move.tiles) and not bingo and (~uses_s).any():
-            assert move.score >= int(seen["score"][~uses_s].max()) + pol.s_margin
+        move_blank = any(t & 0x80 for t in move.tiles)
+        move_s = any(t == s_code for t in move.tiles)
+        move_bingo = move.tiles_played >= RULES.rack_size
+
+        def fits(view):
+            """The move obeys the guards when the level saw the plays of ``view``."""
+            allowed = view.copy()
+            for uses, margin in ((blanks, pol.blank_margin), (uses_s, pol.s_margin)):
+                without = allowed & ~uses
+                if without.any():
+                    allowed &= ~uses | bingo | (score >= score[without].max() + margin)
+            for uses, used, margin in ((blanks, move_blank, pol.blank_margin), (uses_s, move_s, pol.s_margin)):
+                without = view & ~uses
+                if used and not move_bingo and without.any() and move.score < score[without].max() + margin:
+                    return False  # a blank or an S spent for a few points
+            return move.score * 2 >= score[allowed].max()  # never half of a natural play
+
+        every = np.ones(len(seen), dtype=bool)
+        assert fits(every) or fits(seen["tiles_played"] <= pol.max_tiles), (level, seed, turns, move)
     assert checked >= 30
 
 
 def test_level_vocabularies_are_in_the_lexicon():
     en = ws.Lexicon.default("en")
     common = level_lexicon(LEVEL_POLICIES["easy"], en)
-    assert common is not en and len(common) == 116_492 and "AAL" in en and "AAL" not in common and "CAT" in common
+    assert common is not en and "AAL" in en and "AAL" not in common and "CAT" in common
+    assert len(common) == 10_860 and all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in common)
+    every_common = level_lexicon(ws.bot.LevelPolicy("common", None, 0.0, 7, 1.0, 1, 1.0), en)
+    assert len(every_common) == 116_492  # SCOWL 10-70, all of them in the embedded list
+    full7 = level_lexicon(LEVEL_POLICIES["hard"], en)
+    assert "AAL" in full7 and len(full7) == sum(1 for w in en if len(w) <= 7)
     nl = ws.Lexicon.default("nl")
     short = level_lexicon(LEVEL_POLICIES["easy"], nl)
     assert all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in short)

@@ -56,7 +56,7 @@ import numpy as np
 
 from .actions import Action, Pass, Play, Swap
 from .errors import GameError
-from .lexicon import Lexicon
+from .lexicon import Lexicon, _is_subset
 from .rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed"]
@@ -92,9 +92,9 @@ class LevelPolicy:
 
 #: the policy of each weaker level (expert plays the best equity move)
 LEVEL_POLICIES: dict[str, LevelPolicy] = {
-    "easy": LevelPolicy("common", 5, 0.0, 3, 0.2, 6, 6.0),
-    "medium": LevelPolicy("common", 6, 0.3, 4, 0.35, 4, 4.0),
-    "hard": LevelPolicy("full", 8, 0.6, 5, 0.6, 3, 3.0),
+    "easy": LevelPolicy("common", 5, 0.0, 3, 0.05, 12, 12.0),
+    "medium": LevelPolicy("common", 7, 0.3, 4, 0.2, 6, 6.0),
+    "hard": LevelPolicy("full", 7, 0.4, 4, 0.35, 5, 6.0),
 }
 
 
@@ -148,6 +148,7 @@ def level_lexicon(policy: LevelPolicy, lexicon: Lexicon) -> Lexicon:
         what = "common words" if common else "words"
         upto = f" of up to {limit} letters" if limit is not None else ""
         vocab = _compiled(words, lang, f"{what}{upto} of {lexicon!r}")
+    _is_subset(vocab, lexicon, known=True)  # built from words of lexicon: no need to check each one again
     _VOCABULARIES[key] = vocab
     return vocab
 
@@ -255,12 +256,15 @@ class Bot:
         return Pass()
 
     def _pick(self, moves, pol: LevelPolicy, rng: random.Random) -> tuple[int, float] | None:
-        """(index, value) of the play the level chooses from ``moves``, or None."""
+        """(index, value) of the play the level chooses from ``moves``, or None.
+
+        Only cheap columns are read for the whole list (score, tiles played, blank mask,
+        tiles); leave values are looked up for the few plays that pass the guards."""
         n = len(moves)
         if n == 0:
             return None
-        rec = moves.to_numpy()
-        score = rec["score"].astype(np.float64)
+        rec = moves._records  # the raw records (to_numpy() would copy them to add the leave columns)
+        score = rec["score"].astype(np.int64)
         played = rec["tiles_played"]
         keep = np.ones(n, dtype=bool)
         size = self.rules.rack_size
@@ -281,9 +285,10 @@ class Bot:
         best_score = score[keep].max()
         keep &= score * 2 >= best_score
         idx = np.nonzero(keep)[0]
-        equity = rec["equity"].astype(np.float64)[idx] if "equity" in rec.dtype.names else score[idx]
-        leave = rec["leave_value"].astype(np.float64)[idx] if "leave_value" in rec.dtype.names else 0.0
-        value = equity - (1.0 - pol.leave_weight) * leave
+        value = score[idx].astype(np.float64)
+        lv = moves._leave_values
+        if lv is not None and pol.leave_weight:
+            value += pol.leave_weight * lv.leave_values(rec[idx]).astype(np.float64)
         order = np.lexsort((idx, -value))[: pol.choices]
         top = value[order]
         weights = np.exp((top - top[0]) / pol.temperature)
@@ -293,13 +298,17 @@ class Bot:
         return int(idx[order[k]]), float(top[k])
 
     def _uses_s(self, rec):
+        """Which records place a real S (not a blank standing for one); None outside English."""
         if self._s_code < 0:
             return None
-        tiles = rec["tiles"]
-        n = tiles.shape[0]
-        mask = rec["blank_mask"].astype(np.int64)
-        bits = (mask[:, None] >> np.arange(tiles.shape[1])[None, :]) & 1
-        return ((tiles == self._s_code) & (bits == 0)).any(axis=1) if n else np.zeros(0, dtype=bool)
+        hit = rec["tiles"] == self._s_code
+        uses = hit.any(axis=1)
+        mask = rec["blank_mask"]
+        check = np.nonzero(uses & (mask != 0))[0]  # an S of a move with a blank may be the blank
+        if len(check):
+            bits = ((mask[check].astype(np.int64)[:, None] >> np.arange(hit.shape[1])[None, :]) & 1) != 0
+            uses[check] = (hit[check] & ~bits).any(axis=1)
+        return uses
 
     def _fallback(self, game) -> Action:
         """No play: swap the whole rack if allowed and the last own turn was not a swap, else pass."""
