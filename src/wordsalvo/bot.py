@@ -19,27 +19,63 @@ Kinds
     nor swap.
 
 ``expert``
-    The same choice as ``equity``: the best the engine can do.
+    The same choice as ``equity``: the best the engine can do.  It swaps when
+    the best swap's equity beats the best play's and never passes while a play
+    or a swap is possible.
 ``hard``, ``medium``, ``easy``
-    Weaker in the ways people are weaker (:data:`LEVEL_POLICIES`):
+    Weaker in the ways people are weaker; every level takes the same four
+    steps with its own numbers (:data:`LEVEL_POLICIES`):
 
-    * a smaller vocabulary: in English the common words (SCOWL up to size 70,
-      ``data/en-common.wsg``, every word of which is in the full list); in a
-      language without such a list, words up to a length (a person knows the
-      short words of a language first);
-    * a shorter look at the leave: the value of a play is its score plus only
-      a fraction of its leave value;
-    * fewer long plays: a play of many tiles is seen only on some turns, so a
-      level sometimes misses the bingo;
-    * some variety: a pick among the few best plays by that value, weighted
-      towards the best.
+    1. *What it knows*: its vocabulary.  In English the common words (SCOWL up
+       to size 70, ``data/en-common.wsg``, all of them in the full list) for
+       easy and medium, every word for hard; in every language only words up to
+       a length (``max_word_length``).  For a language without a common-word
+       list (Dutch, Turkish) word length is the proxy: a person learns the
+       short words of a language first and knows few long ones.  Every word it
+       plays, cross-words included, is in its vocabulary.
+    2. *What it sees this turn*: plays of more than ``max_tiles`` tiles are seen
+       only on a ``long_play_chance`` of turns (so it often misses the bingo,
+       the way a person does not find the seven-letter anagram every time).
+    3. *What it would not do*: the absurdity guards below.
+    4. *What it picks*: each play it sees is worth its score plus
+       ``leave_weight`` times the value of the tiles kept (a short look at the
+       leave: 0 for easy, who thinks only of this turn's points); it picks
+       among its ``choices`` best plays by that worth, at random with weights
+       ``exp((worth - best worth) / temperature)``, so near misses are common
+       and big misses rare.  It swaps when it sees no play or when the best
+       swap (scaled by the same ``leave_weight``) beats its pick; so easy
+       swaps only when it cannot play.
 
-    And never absurd, at every level: a play that uses a blank must score
-    clearly more than the best play without one (a bingo always may), the same
-    for an S in English; and no play scoring less than half the best play the
-    level sees is ever chosen.  A level swaps when it sees no play (or its best
-    play is worth less than the best swap), and passes only when it can do
-    neither.
+    ========  ===========  ====  ============  ======  ======================================
+    level     vocabulary   len   long plays    leave   feels like
+    ========  ===========  ====  ============  ======  ======================================
+    easy      common (en)  <=5   >3 tiles 5 %  0       a casual player: short everyday words,
+                                                       points now, a bingo almost never;
+                                                       picks among its 12 best, loosely
+    medium    common (en)  <=7   >4 tiles 20 % 0.3     a regular: everyday words, a bingo
+                                                       now and then, keeps an eye on the rack
+    hard      all          <=7   >4 tiles 35 % 0.4     a club player: knows the odd words,
+                                                       finds many bingos, minds the leave,
+                                                       yet misses the best play often
+    ========  ===========  ====  ============  ======  ======================================
+
+    Measured on the WordSalvo board (``benchmarks/levels.py``, see the README):
+    easy about 16-17 points a turn, medium about 24, hard about 30, expert about
+    41, each level clearly beating the one below.
+
+    The guards, at every level (a person who would do these is not weak but
+    careless, and a weak opponent that does them is no fun to beat): a play
+    that uses a blank must score ``blank_margin`` (20) points more than the best
+    play without one, a play using a real S in English ``s_margin`` (8) more
+    than the best play without one (a bingo always may); and of the plays left
+    it never chooses one scoring less than half the best of them.  A level
+    passes only when it can neither play nor swap.
+
+    The policy changes only the CHOICE among the legal moves the game's
+    generators make (a smaller lexicon is a filter on them, never new words);
+    rules and values are the game's.  With no leave table shipped for the rule
+    set, leaves count 0 (expert plays the best score; no level swaps while it
+    can play).
 
 Seeds: a bot's random choices come from its own ``random.Random``; the same
 seed replays the same choices (:meth:`reset` re-seeds it between games).
