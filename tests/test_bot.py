@@ -89,7 +89,8 @@ def test_same_seed_same_choices(leaves):
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_levels_never_play_absurd_moves(level, leaves):
     """On many positions: no blank or S spent for a few points, never less than half the
-    best play the level can see, and only words of the level's vocabulary."""
+    best play the level would make (so never half of a natural play, one that spends no
+    blank and no S), and only words of the level's vocabulary."""
     pol = LEVEL_POLICIES[level]
     vocab = level_lexicon(pol, ws.Lexicon.default("en"))
     s_code = RULES.alphabet.code("S")

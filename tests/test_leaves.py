@@ -226,8 +226,20 @@ def test_other_rule_set_or_tile_set_is_refused(tmp_path, saved):
 
 
 def test_default_without_a_shipped_table_says_so():
-    with pytest.raises(LeavesError, match="no leave table is shipped for rule set 'wordsalvo-en'"):
-        Leaves.default(EN)
+    with pytest.raises(LeavesError, match="no leave table is shipped for rule set 'wordfeud-de'.*wordsalvo-en"):
+        Leaves.default(Rules.preset("wordfeud-de"))
+
+
+@pytest.mark.parametrize("name", ["wordsalvo-en", "classic-en", "wordsalvo-nl", "turkish"])
+def test_the_trained_tables_are_shipped_and_sensible(name):
+    rules = Rules.preset(name)
+    table = Leaves.default(rules)
+    assert len(table) > 900_000 and not table.is_zero
+    assert np.all(np.isfinite(table.values))
+    # a blank is worth keeping, three of a kind is not
+    assert table.value("?") > 5
+    vowel = "I" if name != "wordsalvo-nl" else "U"
+    assert table.value(vowel * 3) < 0
 
 
 def test_default_loads_a_shipped_table(tmp_path, monkeypatch, en_random):

@@ -16,7 +16,8 @@ import pytest
 
 import wordsalvo as ws
 from wordsalvo.cli import main
-from wordsalvo.commands.ratings import _progress_bar, format_table
+from wordsalvo.commands._common import progress_bar
+from wordsalvo.commands.ratings import format_table
 from wordsalvo.formats.results import (
     gcg_date,
     rated_game_from_gcg,
@@ -220,13 +221,9 @@ def test_cli_empty_input_and_bad_options(tmp_path, capsys):
         main(["ratings", "--period", "year", str(empty)])
 
 
-def test_progress_bar_goes_to_its_stream():
-    stream = io.StringIO()
-    show = _progress_bar(stream)
-    show(1, 4)
-    assert stream.getvalue() == "\rreading 1/4 [#######.......................]"
-    show(4, 4)
-    assert stream.getvalue().endswith("\r")
+def test_no_progress_bar_when_standard_error_is_not_a_terminal(monkeypatch):
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    assert progress_bar(10, "file") is None
 
 
 def test_help_lists_the_command(capsys):

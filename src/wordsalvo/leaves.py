@@ -74,7 +74,6 @@ import hashlib
 import math
 import os
 import struct
-import tempfile
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -85,6 +84,7 @@ import numpy as np
 from ._core._leaves import LeaveTable
 from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
+from .graphfile import write_atomic
 from .rules import Rules
 
 MAGIC = b"WSLEAVE\x1a"
@@ -364,7 +364,7 @@ class Leaves:
             r.alphabet.name.encode("ascii")[:8], r.name.encode("utf-8")[:32], tile_set_hash(r),
             hashlib.sha256(payload).digest(), 0)
         head = head[:252] + struct.pack("<I", _fnv1a32(head[:252]))
-        _write_atomic(Path(path), head + payload)
+        write_atomic(Path(path), head + payload)
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes ``leave,value`` lines in rank order (atomically)."""
@@ -374,7 +374,7 @@ class Leaves:
         for row, v in zip(counts, self._values.tolist()):
             leave = "".join(symbols[t] * int(c) for t, c in enumerate(row) if c)
             lines.append(f"{leave},{_format_value(v)}\n")
-        _write_atomic(Path(path), "".join(lines).encode("utf-8"))
+        write_atomic(Path(path), "".join(lines).encode("utf-8"))
 
     # -- the generator's view ------------------------------------------------------
     def _sub_values(self, rack: str) -> tuple[list[str], np.ndarray]:
@@ -466,23 +466,6 @@ def _impossible(rules: Rules, tiles: str, counts: bytes) -> str:
 def _leave_string(rules: Rules, counts: bytes) -> str:
     symbols = ["?"] + list(rules.alphabet.letters)
     return "".join(symbols[t] * c for t, c in enumerate(counts) if c)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # -- equity terms of a position ------------------------------------------------------------

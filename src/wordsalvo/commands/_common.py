@@ -129,7 +129,20 @@ def apply_rack(pos: Position, rack: str | None) -> Position:
     return new
 
 
+def progress_bar(total: int, unit: str, description: str | None = None):
+    """A tqdm progress bar on standard error when it is a terminal (the ``progress`` extra),
+    else None: every long command shows its progress the same way."""
+    if total <= 0 or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pip install 'wordsalvo[progress]'
+        return None
+    return tqdm(total=total, unit=unit, desc=description, file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
 __all__ = [
+    "progress_bar",
     "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "read_text",
     "is_position_line", "read_position", "apply_rack", "RulesError",
 ]

@@ -16,7 +16,7 @@ import sys
 
 from ..autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..bot import PLAYER_KINDS
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, progress_bar, whole_number
 
 __all__ = ["register", "run", "format_summary"]
 
@@ -52,23 +52,12 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _progress_bar(total: int):
-    """A tqdm bar on a terminal, else nothing."""
-    if not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the progress extra is not installed: no bar
-        return None
-    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
-
-
 def run(args) -> int:
     rules = load_rules(args.rules, board_seed=args.board_seed)  # checks the name/file now, with a clear error
     spec = AutoplaySpec(rules=args.rules, players=(args.p1, args.p2), seed=args.seed, lexicon=args.lexicon,
                         leaves=args.leaves, board_seed=args.board_seed)
     del rules
-    bar = _progress_bar(args.games)
+    bar = progress_bar(args.games, "game")
     try:
         summary, _results = run_autoplay(spec, args.games, jobs=args.jobs, scheduler=args.scheduler,
                                          gcg_dir=args.gcg, progress=(lambda _r: bar.update(1)) if bar else None)

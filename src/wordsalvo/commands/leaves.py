@@ -9,9 +9,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, progress_bar, whole_number
 
 __all__ = ["register"]
 
@@ -61,14 +60,7 @@ def run_train(args) -> int:
     load_rules(args.rules)  # a clear error for a bad name before any game is played
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
                             lexicon=args.lexicon, jobs=args.jobs)
-    bar = None
-    if sys.stderr.isatty():
-        try:
-            from tqdm import tqdm
-
-            bar = tqdm(total=args.games * args.rounds, unit="game", file=sys.stderr, dynamic_ncols=True)
-        except ImportError:
-            bar = None
+    bar = progress_bar(args.games * args.rounds, "game")
     state = {"last": 0}
 
     def progress(rnd: int, done: int, total: int) -> None:

@@ -9,8 +9,9 @@ import sys
 from ..formats.results import read_rated_games
 from ..lexicon import Lexicon
 from ..ratings import DEFAULT_TAU, PERIODS, RatingError, rate_games
+from ._common import progress_bar
 
-#: show a progress bar (on standard error) from this many files on, when stdout is a terminal
+#: show a progress bar (on standard error, when it is a terminal) from this many files on
 PROGRESS_FROM = 20
 
 
@@ -60,24 +61,15 @@ def _tau(text: str) -> float:
     return tau
 
 
-def _progress_bar(stream):
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        stream.write(f"\rreading {done}/{total} [{'#' * filled}{'.' * (width - filled)}]")
-        if done == total:
-            stream.write("\r" + " " * (width + 30) + "\r")
-        stream.flush()
-
-    return show
-
-
 def run(args) -> int:
     lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
-    progress = None
-    if len(args.games) >= PROGRESS_FROM and sys.stdout.isatty():
-        progress = _progress_bar(sys.stderr)
-    games = read_rated_games(args.games, lexicon=lexicon, progress=progress)
+    bar = progress_bar(len(args.games), "file", "reading") if len(args.games) >= PROGRESS_FROM else None
+    try:
+        games = read_rated_games(args.games, lexicon=lexicon,
+                                 progress=(lambda done, total: bar.update(done - bar.n)) if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
     if not games:
         raise RatingError(f"expected at least one game in {', '.join(args.games)}, got none")
     table = rate_games(games, period=args.period, tau=args.tau)

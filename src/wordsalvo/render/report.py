@@ -64,13 +64,13 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..constants import DIM
+from ..graphfile import write_atomic
 from . import charts
 from . import svg as svg_board
 from .svg import SVG_NAMESPACE, RenderError
@@ -738,16 +738,5 @@ def write(data: dict, path: str | os.PathLike, rules: "Rules | None" = None) -> 
     rename); on an error nothing is written.  Returns the path."""
     text = html(data, rules)
     dest = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent or Path("."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)  # a page to share, not a secret (mkstemp makes 0600)
-        os.replace(tmp, dest)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(dest, text.encode("utf-8"))
     return dest
