@@ -18,7 +18,9 @@ as Markdown, and writes to ``--json`` (atomically):
   ``k`` of every pair, so the round robin is ``--games`` periods of one game per
   pair (five games per player per period).
 
-The same command line gives the same games (the engines are seeded from the
+With ``--cache DIR`` each pair's games are kept in DIR, so the round robin can
+grow: ``--games 1000`` then ``--games 2000`` plays games 1000-1999 only, and the
+report is the same as one run of 2000.  The same command line gives the same games (the engines are seeded from the
 game seeds), whatever ``--jobs`` is.
 """
 
@@ -32,12 +34,13 @@ import os
 import platform
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE / "src"))
 
-from wordsalvo.autoplay import AutoplaySpec, iter_games  # noqa: E402
+from wordsalvo.autoplay import AutoplaySpec, GameResult, iter_games  # noqa: E402
 from wordsalvo.bot import LEVELS  # noqa: E402
 from wordsalvo.graphfile import write_atomic  # noqa: E402
 from wordsalvo.ratings import RatingPool  # noqa: E402
@@ -51,16 +54,44 @@ def turns_taken(result, p: int) -> int:
     return (result.turns + (1 if result.first == p else 0)) // 2
 
 
-def round_robin(rules: str, players, games: int, jobs: int, seed: int, progress=None) -> dict:
+def _load_cached(path: Path | None) -> list:
+    if path is None or not path.is_file():
+        return []
+    return [GameResult(**{**d, "scores": tuple(d["scores"]), "bingos": tuple(d["bingos"]),
+                          "plays": tuple(d["plays"]), "points": tuple(d["points"])})
+            for d in json.loads(path.read_text("utf-8"))]
+
+
+def _save_cached(path: Path | None, results: list) -> None:
+    if path is not None:
+        rows = [{k: v for k, v in asdict(r).items() if k not in ("gcg", "trace", "states")} for r in results]
+        write_atomic(path, json.dumps(rows, separators=(",", ":")).encode("utf-8"))
+
+
+def round_robin(rules: str, players, games: int, jobs: int, seed: int, progress=None,
+                cache: Path | None = None) -> dict:
+    """Every pair plays games 0 .. games-1; with ``cache`` each pair's games are kept in a file
+    there, so a later run with more games plays only the new ones (the same games)."""
     pairs = list(itertools.combinations(players, 2))
     by_pair: dict[tuple[str, str], list] = {}
     started = time.perf_counter()
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
     for a, b in pairs:
         t0 = time.perf_counter()
-        res = sorted(iter_games(AutoplaySpec(rules, (a, b), seed=seed), games, jobs), key=lambda r: r.index)
+        path = cache / f"{Path(rules).stem}-seed{seed}-{a}-{b}.json" if cache is not None else None
+        have = [r for r in _load_cached(path) if r.index < games]
+        done = {r.index for r in have}
+        start = len(have) if done == set(range(len(have))) else 0
+        if start == 0:
+            have = []
+        new = list(iter_games(AutoplaySpec(rules, (a, b), seed=seed), games - start, jobs, start=start))
+        res = sorted(have + new, key=lambda r: r.index)
+        if new:
+            _save_cached(path, res)
         by_pair[(a, b)] = res
         if progress:
-            progress(f"{a} - {b}: {len(res)} games in {time.perf_counter() - t0:.0f} s")
+            progress(f"{a} - {b}: {len(new)} new games ({len(res)} in all) in {time.perf_counter() - t0:.0f} s")
     seconds = time.perf_counter() - started
     # win rates
     table = {}
@@ -140,10 +171,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--players", default=",".join(PLAYERS), help="comma-separated engine players")
     ap.add_argument("--json", metavar="FILE", help="write the report as JSON here")
+    ap.add_argument("--cache", metavar="DIR",
+                    help="keep each pair's games here; a rerun with more --games plays only the new ones")
     args = ap.parse_args(argv)
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     report = round_robin(args.rules, players, args.games, args.jobs, args.seed,
-                         progress=lambda s: print(s, file=sys.stderr, flush=True))
+                         progress=lambda s: print(s, file=sys.stderr, flush=True),
+                         cache=Path(args.cache) if args.cache else None)
     print(markdown(report))
     if args.json:
         write_atomic(Path(args.json), (json.dumps(report, indent=1) + "\n").encode("utf-8"))

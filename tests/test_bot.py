@@ -22,11 +22,11 @@ def leaves():
     return Leaves.default(RULES)
 
 
-def positions(n_games=6, seed=0):
+def positions(n_games=6, seed=0, rules=RULES):
     """Games of the score player, stopped at every turn: (game, turn index) pairs, replayed lazily."""
     out = []
     for g in range(n_games):
-        game = ws.Game(RULES, seed=seed + g)
+        game = ws.Game(rules, seed=seed + g)
         turns = 0
         while not game.is_over and turns < 40:
             out.append((seed + g, turns))
@@ -36,8 +36,8 @@ def positions(n_games=6, seed=0):
     return out
 
 
-def replay(seed, turns):
-    game = ws.Game(RULES, seed=seed)
+def replay(seed, turns, rules=RULES):
+    game = ws.Game(rules, seed=seed)
     for _ in range(turns):
         m = game.best_move()
         game.apply(Play(m) if m is not None else Pass())
@@ -86,22 +86,30 @@ def test_same_seed_same_choices(leaves):
         assert picks[0] == picks[1]
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_levels_never_play_absurd_moves(level, leaves):
+OTHER_LANGUAGES = [pytest.param(p, lv, marks=pytest.mark.slow) for p in ("wordsalvo-nl", "turkish")
+                   for lv in ("easy", "medium", "hard")]
+
+
+@pytest.mark.parametrize("preset,level", [("wordsalvo-en", lv) for lv in ("easy", "medium", "hard")]
+                         + OTHER_LANGUAGES)
+def test_levels_never_play_absurd_moves(preset, level):
     """On many positions: no blank or S spent for a few points, never less than half the
     best play the level would make (so never half of a natural play, one that spends no
-    blank and no S), and only words of the level's vocabulary."""
+    blank and no S), and only words of the level's vocabulary (in Dutch and Turkish: of
+    up to the level's proxy word length)."""
+    rules = ws.Rules.preset(preset)
+    leaves = Leaves.default(rules)
     pol = LEVEL_POLICIES[level]
-    vocab = level_lexicon(pol, ws.Lexicon.default("en"))
-    s_code = RULES.alphabet.code("S")
+    vocab = level_lexicon(pol, ws.Lexicon.default(rules.alphabet.name))
+    s_code = rules.alphabet.code("S") if preset == "wordsalvo-en" else -1
     rng = random.Random(level)
-    sample = rng.sample(positions(), 60)
+    sample = rng.sample(positions(rules=rules), 60)
     checked = 0
     for seed, turns in sample:
-        game = replay(seed, turns)
+        game = replay(seed, turns, rules)
         if game.is_over:
             continue
-        bot = Bot(level, RULES, leaves=leaves, seed=seed * 100 + turns)
+        bot = Bot(level, rules, leaves=leaves, seed=seed * 100 + turns)
         action = bot.choose(game)
         if not isinstance(action, Play):
             continue
@@ -111,14 +119,16 @@ def test_levels_never_play_absurd_moves(level, leaves):
             continue
         checked += 1
         assert all(w in vocab for w in move.formed_words()), move
+        if preset != "wordsalvo-en":
+            assert all(len(w) <= pol.proxy_word_length for w in move.formed_words()), move
         score = seen["score"].astype(int)
-        bingo = seen["tiles_played"] >= RULES.rack_size
+        bingo = seen["tiles_played"] >= rules.rack_size
         blanks = seen["blank_mask"] != 0
         bits = (seen["blank_mask"].astype(np.int64)[:, None] >> np.arange(15)) & 1
         uses_s = ((seen["tiles"] == s_code) & (bits == 0)).any(axis=1)
         move_blank = any(t & 0x80 for t in move.tiles)
         move_s = any(t == s_code for t in move.tiles)
-        move_bingo = move.tiles_played >= RULES.rack_size
+        move_bingo = move.tiles_played >= rules.rack_size
 
         def fits(view):
             """The move obeys the guards when the level saw the plays of ``view``."""
@@ -143,7 +153,7 @@ def test_level_vocabularies_are_in_the_lexicon():
     common = level_lexicon(LEVEL_POLICIES["easy"], en)
     assert common is not en and "AAL" in en and "AAL" not in common and "CAT" in common
     assert len(common) == 10_860 and all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in common)
-    every_common = level_lexicon(ws.bot.LevelPolicy("common", None, 0.0, 7, 1.0, 1, 1.0), en)
+    every_common = level_lexicon(ws.bot.LevelPolicy("common", None, None, 0.0, 7, 1.0, 1, 1.0), en)
     assert len(every_common) == 116_492  # SCOWL 10-70, all of them in the embedded list
     full7 = level_lexicon(LEVEL_POLICIES["hard"], en)
     assert "AAL" in full7 and len(full7) == sum(1 for w in en if len(w) <= 7)

@@ -109,8 +109,11 @@ class LevelPolicy:
 
     #: English: "common" (SCOWL 10-70) or "full"; other languages have no common-word list
     vocabulary: str
-    #: the longest word the level knows, in every language (None: every length)
+    #: English: the longest word the level knows (None: every length)
     max_word_length: int | None
+    #: a language without a common-word list: the longest word the level knows, the proxy of
+    #: a smaller vocabulary (None: every length)
+    proxy_word_length: int | None
     #: the fraction of a play's leave value the level counts
     leave_weight: float
     #: plays of more than this many tiles are seen only with probability ``long_play_chance``
@@ -128,9 +131,9 @@ class LevelPolicy:
 
 #: the policy of each weaker level (expert plays the best equity move)
 LEVEL_POLICIES: dict[str, LevelPolicy] = {
-    "easy": LevelPolicy("common", 5, 0.0, 3, 0.05, 12, 12.0),
-    "medium": LevelPolicy("common", 7, 0.3, 4, 0.2, 6, 6.0),
-    "hard": LevelPolicy("full", 7, 0.4, 4, 0.35, 5, 6.0),
+    "easy": LevelPolicy("common", 5, 4, 0.0, 3, 0.05, 12, 12.0),
+    "medium": LevelPolicy("common", 7, 6, 0.3, 4, 0.2, 6, 6.0),
+    "hard": LevelPolicy("full", 7, 8, 0.4, 4, 0.35, 5, 6.0),
 }
 
 
@@ -163,20 +166,20 @@ def _compiled(words: list[str], alphabet: str, name: str) -> Lexicon:
 def level_lexicon(policy: LevelPolicy, lexicon: Lexicon) -> Lexicon:
     """The words a level knows, all of them words of ``lexicon`` (built once, then cached):
     in English the common words (SCOWL 10-70) that ``lexicon`` has, or all of ``lexicon``
-    with ``vocabulary="full"``; in every language only the words of up to
-    ``policy.max_word_length`` letters."""
+    with ``vocabulary="full"``; only the words of up to ``policy.max_word_length`` letters in
+    English, ``policy.proxy_word_length`` in another language."""
     lang = lexicon.alphabet.name
     common = lang == "en" and policy.vocabulary == "common"
-    if not common and policy.max_word_length is None:
+    limit = policy.max_word_length if lang == "en" else policy.proxy_word_length
+    if not common and limit is None:
         return lexicon
-    key = (lexicon.sha256, common, policy.max_word_length)
+    key = (lexicon.sha256, common, limit)
     hit = _VOCABULARIES.get(key)
     if hit is not None:
         return hit
     base = lexicon
     if common:
         base = Lexicon.load(str(resources.files("wordsalvo") / "data" / "en-common.wsg"))
-    limit = policy.max_word_length
     words = [w for w in base if (limit is None or len(w) <= limit) and (base is lexicon or w in lexicon)]
     if base is not lexicon and limit is None and len(words) == len(base):
         vocab = base
