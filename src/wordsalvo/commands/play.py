@@ -91,7 +91,7 @@ def register(subparsers) -> None:
         epilog="levels (difficulty changes the engine's move choice only, never the rules):\n"
                "  easy    common short words, few long plays, no thought for the tiles kept\n"
                "  medium  common words, sometimes a bingo, a little thought for the tiles kept\n"
-               "  hard    most words, often the bingo, most of the value of the tiles kept\n"
+               "  hard    most words, often the bingo, part of the value of the tiles kept\n"
                "  expert  the best move by equity (score + value of the tiles kept)\n"
                "  (no level spends a blank or an S for a few points; see wordsalvo.bot)\n"
                "examples:\n"
