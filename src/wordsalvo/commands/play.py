@@ -6,8 +6,8 @@
 
 This module is only the front end: every rule (legality, scores, swaps, the
 end of the game and its settlement) is :class:`wordsalvo.Game`'s, the engine's
-move choice per level is :mod:`wordsalvo.opponent`'s and the drawing is
-:mod:`wordsalvo.terminal`'s.  :class:`TerminalGame` reads lines with an
+move choice per level is :class:`wordsalvo.bot.Bot`'s (the same engines as
+``wordsalvo autoplay``) and the drawing is :mod:`wordsalvo.render.terminal`'s.  :class:`TerminalGame` reads lines with an
 injectable ``input_fn`` and writes to an injectable ``output`` stream, so a
 whole game can be scripted.
 
