@@ -199,7 +199,7 @@ class Bot:
     """An engine player of one kind or level (see the module docstring).
 
     ``lexicon`` defaults to the rule set's embedded lexicon and ``leaves`` to its
-    shipped leave table.  ``bot.choose(game)`` returns the action for the player
+    shipped leave table (with none shipped, leaves count 0).  ``bot.choose(game)`` returns the action for the player
     on turn; the same ``seed`` replays the same choices.
     """
 
