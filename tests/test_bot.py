@@ -159,8 +159,9 @@ def test_level_vocabularies_are_in_the_lexicon():
     assert "AAL" in full7 and len(full7) == sum(1 for w in en if len(w) <= 7)
     nl = ws.Lexicon.default("nl")
     short = level_lexicon(LEVEL_POLICIES["easy"], nl)
-    assert all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in short)
-    assert len(short) > 1000 and all(w in nl for w in list(short)[:2000])
+    limit = LEVEL_POLICIES["easy"].proxy_word_length  # no common-word list: word length is the proxy
+    assert all(len(w) <= limit for w in short)
+    assert len(short) == sum(1 for w in nl if len(w) <= limit) and all(w in nl for w in list(short)[:2000])
 
 
 def test_game_best_move_by_level(leaves):
