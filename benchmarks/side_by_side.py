@@ -49,7 +49,7 @@ from pathlib import Path
 import wordsalvo as ws
 from wordsalvo.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
-from wordsalvo.position import Position
+from wordsalvo.formats.cgp import parse_cgp
 
 CROSS_SET_NOTE = "MAGPIE's times exclude its cross-set computation (done when it loads a position); ours include it"
 
@@ -124,7 +124,7 @@ def main() -> None:
         os.sched_setaffinity(0, {cpu})
     rules = ws.Rules.preset(args.rules)
     lex = Lexicon.load(args.graph)
-    positions = [Position.from_cgp(line, rules=rules)
+    positions = [parse_cgp(line, rules=rules)
                  for line in args.positions.read_text("utf-8").splitlines() if line.strip()]
     gen = MoveGenerator(lex, rules)
     counts = [len(gen.generate(p).to_numpy()) for p in positions]

@@ -169,6 +169,22 @@ def test_zero_table_orders_like_score(scowl):
         assert a.tobytes() == b.tobytes()
 
 
+
+def test_a_table_with_one_value_is_not_taken_for_zeros(scowl):
+    """An all-zero table skips ranking the rack's leaves in C; one nonzero value must not."""
+    lex, positions = scowl
+    assert Leaves.zeros(CLASSIC)._table.all_zero
+    pos = next(p for p in positions if p.bag_count() > 0 and len(p.rack) == 7)
+    kept = next(m.leave for m in MoveGenerator(lex, CLASSIC, leaves=Leaves.zeros(CLASSIC)).generate(pos)
+                if m.leave)
+    values = np.zeros(len(Leaves.zeros(CLASSIC)), dtype=np.float32)
+    values[Leaves.zeros(CLASSIC).rank(kept)] = 500.0
+    one = Leaves.from_values(CLASSIC, values)
+    assert not one._table.all_zero
+    best = MoveGenerator(lex, CLASSIC, leaves=one).best(pos, by="equity")
+    assert best.leave == kept and best.equity == best.score + 500.0
+
+
 # -- the end game ---------------------------------------------------------------------------------
 
 

@@ -22,13 +22,13 @@ DRIVER = '''#!{python}
 import sys
 sys.path.insert(0, {src!r})
 import wordsalvo as ws
-from wordsalvo.position import Position
+from wordsalvo.formats.cgp import parse_cgp
 _, cmd, lexicon, wmp, cgp, mode, passes, out = sys.argv[:8]
 rules = ws.Rules.preset("classic-en")
 gen = ws.MoveGenerator(ws.Lexicon.default("en"), rules)
 rows = ["#index\\tmedian_us\\tmin_us\\tload_median_us\\tcount"]
 for i, line in enumerate(open(cgp, encoding="utf-8").read().splitlines()):
-    pos = Position.from_cgp(line, rules=rules)
+    pos = parse_cgp(line, rules=rules)
     if mode == "all":
         count = len(gen.generate(pos).to_numpy())
         if pos.board.is_empty():

@@ -86,3 +86,21 @@ def test_wilson_interval_known_values():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     m, lo, hi = mean_interval([1, 2, 3, 4])
     assert m == 2.5 and lo < 2.5 < hi
+
+
+@pytest.mark.parametrize("name", ["wordsalvo-en", "classic-en", "wordsalvo-nl", "turkish"])
+def test_shipped_models_load_and_make_sense(name):
+    import wordsalvo as ws
+
+    m = WinModel.default(ws.Rules.preset(name))
+    assert m.rules == name and m.games >= 1000 and m.command.startswith("wordsalvo winprob fit")
+    assert m.extra["brier"] < m.extra["brier_baseline"]
+    assert m.probability(100, 5) > 0.95 and m.probability(-100, 5) < 0.05
+    assert m.probability(20, 80) < m.probability(20, 10)
+
+
+def test_no_model_for_a_rule_set_without_one():
+    import wordsalvo as ws
+
+    with pytest.raises(WordSalvoError, match="no win-probability model is shipped for rule set 'wordfeud-de'"):
+        WinModel.default(ws.Rules.preset("wordfeud-de"))

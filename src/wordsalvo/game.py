@@ -47,6 +47,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+from .actions import Pass, Play, Swap
 from .alphabet import BLANK_BIT
 from .board import Board
 from .constants import DIM
@@ -419,8 +420,6 @@ class Game:
 
     def apply(self, action) -> Turn:
         """Carry out an action (:mod:`wordsalvo.actions`): a Play, a Swap or a Pass."""
-        from .actions import Pass, Play, Swap
-
         if isinstance(action, Play):
             return self.play(action.move)
         if isinstance(action, Swap):

@@ -485,12 +485,16 @@ def endgame_terms(pos: Any, tile_total: int | None = None) -> tuple[bool, float,
     # a lower bound of pos.bag_count() without counting letters (it is exact unless the
     # position uses more of a tile than the set has): positive means tiles in the bag
     on_board = SQUARES - pos.board.tiles.count(0)
-    if (rules.tile_count if tile_total is None else tile_total) - on_board - sum(len(r) for r in pos.racks) > 0 or pos.bag_count() > 0:
+    if (rules.tile_count if tile_total is None else tile_total) - on_board - sum(len(r) for r in pos.racks) > 0:
+        return False, 0.0, 0.0
+    unseen = pos.unseen()  # counted once: pos.bag_count() would count it again
+    me = pos.to_move
+    if sum(unseen.values()) - sum(len(r) for i, r in enumerate(pos.racks) if i != me) > 0:
         return False, 0.0, 0.0
     mode = rules.settlement.after_out
     players = max(2, len(pos.racks))
     keep_factor, out_factor = (_TWO_PLAYER_TERMS if players == 2 else _MULTI_PLAYER_TERMS).get(mode, (0.0, 0.0))
-    opp = sum(rules.value(t) * n for t, n in pos.unseen().items())
+    opp = sum(rules.value(t) * n for t, n in unseen.items())
     return True, float(out_factor * opp), float(keep_factor)
 
 

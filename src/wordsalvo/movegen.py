@@ -46,8 +46,9 @@ class MoveGenerator:
         #: the leave table that equity uses (None: moves have no equity)
         self.leaves = leaves
         self._tile_total = rules.tile_count
+        dist = rules.distribution()
         self._tile_limits = bytes(
-            min(255, rules.distribution().get("?" if i == 0 else rules.alphabet.letters[i - 1], 0))
+            min(255, dist.get("?" if i == 0 else rules.alphabet.letters[i - 1], 0))
             for i in range(rules.alphabet.size + 1))
         self._gen = _movegen.Generator(
             lexicon._graph,

@@ -86,6 +86,10 @@ class LeaveValues:
         return records["score"].astype(np.float32) + self.leave_values(records)
 
 
+#: Direction(0), Direction(1) without the enum call on the hot path
+_DIRECTIONS = (Direction(0), Direction(1))
+
+
 class Move:
     """One tile-placement move: an immutable value (it hashes, and nothing can change it).
 
@@ -123,7 +127,7 @@ class Move:
         init(self, "_leave_index", 0)
         init(self, "row", row)
         init(self, "col", col)
-        init(self, "direction", Direction(direction))
+        init(self, "direction", _DIRECTIONS[direction] if direction in (0, 1) else Direction(direction))
         init(self, "tiles", tuple(tiles))
         init(self, "score", score)
         init(self, "words", words)

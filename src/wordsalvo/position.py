@@ -188,9 +188,11 @@ class Position:
 
     def _board_tiles(self) -> Counter[str]:
         c: Counter[str] = Counter()
-        for t in self.board.tiles:
+        letter = self.rules.alphabet.letter
+        # count the codes in C, then name the few distinct ones
+        for t, n in Counter(bytes(self.board.tiles)).items():
             if t:
-                c["?" if t & BLANK_BIT else self.rules.alphabet.letter(t)] += 1
+                c["?" if t & BLANK_BIT else letter(t)] += n
         return c
 
     def check_tiles(self) -> None:
@@ -238,6 +240,13 @@ def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
     alphabet = rules.alphabet
     if len(rack) > rules.rack_size:
         raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack)} ({rack!r})")
+    code = alphabet._code  # type: ignore[attr-defined]
+    try:  # the usual rack: uppercase letters and '?' (anything else: the checked loop below)
+        for ch in rack:
+            counts[code[ch] if ch != "?" else 0] += 1
+        return bytes(counts)
+    except (KeyError, IndexError):
+        counts = bytearray(33)
     for i, ch in enumerate(rack):
         if ch == "?":
             counts[0] += 1

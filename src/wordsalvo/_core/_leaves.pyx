@@ -33,6 +33,7 @@ cdef class LeaveTable:
             raise LeavesError("cannot set up the leave ranking")
         self.max_size = max_size
         self._values = None
+        self.all_zero = False
 
     def __len__(self):
         return ws_leaves_count(&self.L)
@@ -76,6 +77,7 @@ cdef class LeaveTable:
         arr.setflags(write=False)
         v = arr
         self._values = arr
+        self.all_zero = not arr.any()
         self.L.values = &v[0] if arr.shape[0] else NULL
 
     @property

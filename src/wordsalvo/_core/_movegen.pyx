@@ -224,6 +224,15 @@ cdef class Generator:
             total += r[i]
         if total > WS_RACK_MAX:
             raise PositionError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
+        if table != NULL and leaves.all_zero and not endgame:
+            # every leave is worth 0, the value C gives each leave without a table: the same
+            # values without ranking every sub-rack; a rack whose leaves the table cannot
+            # rank (more of a tile than the set has) is still refused, as the ranking would
+            for i in range(leaves.types):
+                if min(r[i], leaves.max_size) > leaves.L.cap[i]:
+                    raise PositionError(f"rack: {r[i]} tiles of code {i}, more than the leave table's "
+                                        f"tile set has ({leaves.L.cap[i]}): its leaves have no value")
+            table = NULL
         self._enter()
         try:
             self.leaves = leaves
