@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import wordsalvo as ws
+import wordsalvo.bot
 from wordsalvo.actions import Pass, Play, Swap
 from wordsalvo.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot, level_lexicon
 from wordsalvo.errors import GameError
@@ -21,11 +22,11 @@ def leaves():
     return Leaves.default(RULES)
 
 
-def positions(n_games=6, seed=0):
+def positions(n_games=6, seed=0, rules=RULES):
     """Games of the score player, stopped at every turn: (game, turn index) pairs, replayed lazily."""
     out = []
     for g in range(n_games):
-        game = ws.Game(RULES, seed=seed + g)
+        game = ws.Game(rules, seed=seed + g)
         turns = 0
         while not game.is_over and turns < 40:
             out.append((seed + g, turns))
@@ -35,8 +36,8 @@ def positions(n_games=6, seed=0):
     return out
 
 
-def replay(seed, turns):
-    game = ws.Game(RULES, seed=seed)
+def replay(seed, turns, rules=RULES):
+    game = ws.Game(rules, seed=seed)
     for _ in range(turns):
         m = game.best_move()
         game.apply(Play(m) if m is not None else Pass())
@@ -85,21 +86,30 @@ def test_same_seed_same_choices(leaves):
         assert picks[0] == picks[1]
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_levels_never_play_absurd_moves(level, leaves):
+OTHER_LANGUAGES = [pytest.param(p, lv, marks=pytest.mark.slow) for p in ("wordsalvo-nl", "turkish")
+                   for lv in ("easy", "medium", "hard")]
+
+
+@pytest.mark.parametrize("preset,level", [("wordsalvo-en", lv) for lv in ("easy", "medium", "hard")]
+                         + OTHER_LANGUAGES)
+def test_levels_never_play_absurd_moves(preset, level):
     """On many positions: no blank or S spent for a few points, never less than half the
-    best play the level can see, and only words of the level's vocabulary."""
+    best play the level would make (so never half of a natural play, one that spends no
+    blank and no S), and only words of the level's vocabulary (in Dutch and Turkish: of
+    up to the level's proxy word length)."""
+    rules = ws.Rules.preset(preset)
+    leaves = Leaves.default(rules)
     pol = LEVEL_POLICIES[level]
-    vocab = level_lexicon(pol, ws.Lexicon.default("en"))
-    s_code = RULES.alphabet.code("S")
+    vocab = level_lexicon(pol, ws.Lexicon.default(rules.alphabet.name))
+    s_code = rules.alphabet.code("S") if preset == "wordsalvo-en" else -1
     rng = random.Random(level)
-    sample = rng.sample(positions(), 60)
+    sample = rng.sample(positions(rules=rules), 60)
     checked = 0
     for seed, turns in sample:
-        game = replay(seed, turns)
+        game = replay(seed, turns, rules)
         if game.is_over:
             continue
-        bot = Bot(level, RULES, leaves=leaves, seed=seed * 100 + turns)
+        bot = Bot(level, rules, leaves=leaves, seed=seed * 100 + turns)
         action = bot.choose(game)
         if not isinstance(action, Play):
             continue
@@ -109,34 +119,49 @@ def test_levels_never_play_absurd_moves(level, leaves):
             continue
         checked += 1
         assert all(w in vocab for w in move.formed_words()), move
-        bingo_all = seen["tiles_played"] >= RULES.rack_size
-        blanks_all = seen["blank_mask"] != 0
-        bits_all = (seen["blank_mask"].astype(np.int64)[:, None] >> np.arange(15)) & 1
-        s_all = ((seen["tiles"] == s_code) & (bits_all == 0)).any(axis=1)
-        natural = bingo_all | ~(blanks_all | s_all)  # plays that spend no blank and no S
-        short = seen["tiles_played"] < pol.long_play_tiles
-        best_natural = [int(seen["score"][natural & m].max()) for m in (short, np.ones_like(short)) if (natural & m).any()]
-        if best_natural:
-            assert any(move.score * 2 >= b for b in best_natural), move
-        bingo = move.tiles_played >= RULES.rack_size
+        if preset != "wordsalvo-en":
+            assert all(len(w) <= pol.proxy_word_length for w in move.formed_words()), move
+        score = seen["score"].astype(int)
+        bingo = seen["tiles_played"] >= rules.rack_size
         blanks = seen["blank_mask"] != 0
-        if any(t & 0x80 for t in move.tiles) and not bingo and (~blanks).any():
-            assert move.score >= int(seen["score"][~blanks].max()) + pol.blank_margin
         bits = (seen["blank_mask"].astype(np.int64)[:, None] >> np.arange(15)) & 1
         uses_s = ((seen["tiles"] == s_code) & (bits == 0)).any(axis=1)
-        if any(t == s_code for t in move.tiles) and not bingo and (~uses_s).any():
-            assert move.score >= int(seen["score"][~uses_s].max()) + pol.s_margin
+        move_blank = any(t & 0x80 for t in move.tiles)
+        move_s = any(t == s_code for t in move.tiles)
+        move_bingo = move.tiles_played >= rules.rack_size
+
+        def fits(view):
+            """The move obeys the guards when the level saw the plays of ``view``."""
+            allowed = view.copy()
+            for uses, margin in ((blanks, pol.blank_margin), (uses_s, pol.s_margin)):
+                without = allowed & ~uses
+                if without.any():
+                    allowed &= ~uses | bingo | (score >= score[without].max() + margin)
+            for uses, used, margin in ((blanks, move_blank, pol.blank_margin), (uses_s, move_s, pol.s_margin)):
+                without = view & ~uses
+                if used and not move_bingo and without.any() and move.score < score[without].max() + margin:
+                    return False  # a blank or an S spent for a few points
+            return move.score * 2 >= score[allowed].max()  # never half of a natural play
+
+        every = np.ones(len(seen), dtype=bool)
+        assert fits(every) or fits(seen["tiles_played"] <= pol.max_tiles), (level, seed, turns, move)
     assert checked >= 30
 
 
 def test_level_vocabularies_are_in_the_lexicon():
     en = ws.Lexicon.default("en")
     common = level_lexicon(LEVEL_POLICIES["easy"], en)
-    assert common is not en and len(common) == 116_492 and "AAL" in en and "AAL" not in common and "CAT" in common
+    assert common is not en and "AAL" in en and "AAL" not in common and "CAT" in common
+    assert len(common) == 10_860 and all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in common)
+    every_common = level_lexicon(ws.bot.LevelPolicy("common", None, None, 0.0, 7, 1.0, 1, 1.0), en)
+    assert len(every_common) == 116_492  # SCOWL 10-70, all of them in the embedded list
+    full7 = level_lexicon(LEVEL_POLICIES["hard"], en)
+    assert "AAL" in full7 and len(full7) == sum(1 for w in en if len(w) <= 7)
     nl = ws.Lexicon.default("nl")
     short = level_lexicon(LEVEL_POLICIES["easy"], nl)
-    assert all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in short)
-    assert len(short) > 1000 and all(w in nl for w in list(short)[:2000])
+    limit = LEVEL_POLICIES["easy"].proxy_word_length  # no common-word list: word length is the proxy
+    assert all(len(w) <= limit for w in short)
+    assert len(short) == sum(1 for w in nl if len(w) <= limit) and all(w in nl for w in list(short)[:2000])
 
 
 def test_game_best_move_by_level(leaves):

@@ -23,7 +23,8 @@ from wordsalvo.formats.gcg import from_gcg
 from wordsalvo.cli import build_parser, main
 from wordsalvo.commands import play
 from wordsalvo.commands.play import TerminalGame
-from wordsalvo.opponent import BANDS, LEVELS, Opponent, choose_move
+from wordsalvo.actions import Play
+from wordsalvo.bot import LEVELS, Bot
 from wordsalvo.render.terminal import changed_squares, render_board, render_preview, render_rack
 
 # classic-en, bag seed 1: the first rack is ADEGORZ and 8D ZERDA scores 50
@@ -327,36 +328,51 @@ def test_strict_option_needs_a_rule_set_that_allows_it(capsys):
 
 
 # -- the engine's levels ----------------------------------------------------------------
-def test_levels_choose_within_their_score_band_and_expert_plays_the_best():
-    import random
-
-    game = Game(Rules.preset("classic-en"), seed=3)
-    game.play(game.best_move())
-    moves = game.legal_moves()
-    n = len(moves)
-    ascending = sorted(int(s) for s in moves.scores)
-    assert choose_move(moves, "expert", random.Random(0)).score == ascending[-1]
-    for level in ("easy", "medium", "hard"):
-        low, high = BANDS[level]
-        rng = random.Random(1)
-        for _ in range(30):
-            score = choose_move(moves, level, rng).score
-            assert ascending[round(low * (n - 1))] <= score <= ascending[round(high * (n - 1))], (level, score)
-    assert choose_move(moves[:0], "easy", random.Random(0)) is None
-    with pytest.raises(ValueError, match="expected a level"):
-        choose_move(moves, "godlike", random.Random(0))
+def test_the_terminal_engine_is_the_bot_of_its_level():
+    """The terminal game's engine seat makes exactly the choice of ``Bot(level)`` with the same seed."""
+    script = iter(["pass"] * 3)
+    for level in LEVELS:
+        game = Game(Rules.preset("wordsalvo-en"), players=["You", "Engine"], seed=5)
+        twin = Game(Rules.preset("wordsalvo-en"), players=["You", "Engine"], seed=5)
+        tg = TerminalGame(game, [True, False], level, input_fn=lambda _p: next(script), output=io.StringIO(), seed=4)
+        game.pass_turn()
+        twin.pass_turn()
+        tg.engine_turn()
+        expected = Bot(level, twin.rules, seed=4 * 8 + 1).choose(twin)
+        twin.apply(expected)
+        assert [t.kind for t in game.history] == [t.kind for t in twin.history]
+        assert game.board.tiles == twin.board.tiles and game.scores == twin.scores, level
+        script = iter(["pass"] * 3)
 
 
 def test_weaker_levels_score_less_and_every_engine_move_is_legal():
     totals = {}
     for level in LEVELS:
         game = Game(Rules.preset("wordsalvo-en"), players=["A", "B"], seed=7)
-        bots = [Opponent(level, seed=1), Opponent(level, seed=2)]
+        bots = [Bot(level, game.rules, seed=1), Bot(level, game.rules, seed=2)]
         while not game.is_over:
-            bots[game.to_move].play(game)  # Game.play raises on an illegal move
+            game.apply(bots[game.to_move].choose(game))  # Game.play raises on an illegal move
         totals[level] = sum(t.score for t in game.history if t.kind == "play")
     assert totals["easy"] < totals["medium"] < totals["expert"]
     assert totals["hard"] > totals["easy"]
+
+
+def test_play_runs_on_a_rule_set_without_a_leave_table(monkeypatch):
+    """Rule sets with no shipped leave table still get every level (leaves count 0)."""
+    from wordsalvo.errors import LeavesError
+    from wordsalvo.leaves import Leaves
+
+    def none_shipped(rules):
+        raise LeavesError(f"no leave table is shipped for rule set {rules.name!r}")
+
+    monkeypatch.setattr(Leaves, "default", classmethod(lambda cls, rules: none_shipped(rules)))
+    rules = Rules.preset("wordsalvo-en")
+    game = Game(rules, seed=2)
+    for level in LEVELS:
+        action = Bot(level, rules, seed=1).choose(game)
+        assert isinstance(action, Play)
+    best = game.best_move()
+    assert Bot("expert", rules).choose(game).move.score == best.score
 
 
 # -- drawing ----------------------------------------------------------------------------

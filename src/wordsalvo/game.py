@@ -52,7 +52,7 @@ from .alphabet import BLANK_BIT
 from .board import Board
 from .constants import DIM
 from .errors import GameError, IllegalMoveError, IllegalMoveReason
-from .lexicon import Lexicon
+from .lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
 from .notation import format_notation, parse_notation
@@ -736,16 +736,9 @@ class Game:
         s.winners = tuple(p for p in left if s.scores[p] == best)
 
 
-_SUBSETS: dict[tuple[str, str], bool] = {}
-
-
 def _check_subset(small: Lexicon, big: Lexicon) -> None:
     """GameError unless every word of ``small`` is in ``big`` (remembered per pair of files)."""
-    key = (small.sha256, big.sha256)
-    ok = _SUBSETS.get(key)
-    if ok is None:
-        ok = small.alphabet.letters == big.alphabet.letters and all(w in big for w in small)
-        _SUBSETS[key] = ok
+    ok = _is_subset(small, big)
     if not ok:
         raise GameError(f"vocabulary {small!r}: expected a lexicon whose words are all in the game's "
                         f"lexicon {big!r}, got one with other words")

@@ -191,6 +191,22 @@ class Lexicon:
 
 _DEFAULTS: dict[str, Lexicon] = {}
 
+#: (small sha256, big sha256) -> whether every word of small is in big
+_SUBSETS: dict[tuple[str, str], bool] = {}
+
+
+def _is_subset(small: Lexicon, big: Lexicon, known: bool | None = None) -> bool:
+    """Whether every word of ``small`` is in ``big`` (same alphabet), remembered per pair of
+    files; ``known``: record the answer of a caller that built ``small`` from ``big``."""
+    key = (small.sha256, big.sha256)
+    if known is not None:
+        _SUBSETS[key] = known
+    ok = _SUBSETS.get(key)
+    if ok is None:
+        ok = small.alphabet.letters == big.alphabet.letters and all(w in big for w in small)
+        _SUBSETS[key] = ok
+    return ok
+
 
 def _default_lexicon(language: str) -> Lexicon:
     lex = _DEFAULTS.get(language)

@@ -6,8 +6,8 @@
 
 This module is only the front end: every rule (legality, scores, swaps, the
 end of the game and its settlement) is :class:`wordsalvo.Game`'s, the engine's
-move choice per level is :mod:`wordsalvo.opponent`'s and the drawing is
-:mod:`wordsalvo.terminal`'s.  :class:`TerminalGame` reads lines with an
+move choice per level is :class:`wordsalvo.bot.Bot`'s (the same engines as
+``wordsalvo autoplay``) and the drawing is :mod:`wordsalvo.render.terminal`'s.  :class:`TerminalGame` reads lines with an
 injectable ``input_fn`` and writes to an injectable ``output`` stream, so a
 whole game can be scripted.
 
@@ -33,7 +33,7 @@ from ..errors import IllegalMoveReason, LexiconFormatError, NotationError, WordS
 from ..formats.gcg import to_gcg
 from ..game import Game
 from ..graphfile import write_atomic
-from ..opponent import LEVELS, Opponent
+from ..bot import LEVELS, Bot
 from ..render.terminal import (
     changed_squares,
     describe_turn,
@@ -89,10 +89,11 @@ def register(subparsers) -> None:
                     "'H8 WORD' (down), see its words and score, press Enter to play it.\n"
                     "Type 'help' in the game for every command.",
         epilog="levels (difficulty changes the engine's move choice only, never the rules):\n"
-               "  easy    a move from the 35th-65th score percentile of its legal moves\n"
-               "  medium  a move from the 65th-90th percentile\n"
-               "  hard    a move from the 90th-99th percentile\n"
-               "  expert  the best-scoring move\n"
+               "  easy    common short words, few long plays, no thought for the tiles kept\n"
+               "  medium  common words, sometimes a bingo, a little thought for the tiles kept\n"
+               "  hard    most words, often the bingo, part of the value of the tiles kept\n"
+               "  expert  the best move by equity (score + value of the tiles kept)\n"
+               "  (no level spends a blank or an S for a few points; see wordsalvo.bot)\n"
                "examples:\n"
                "  wordsalvo play --rules wordsalvo-en --random\n"
                "  wordsalvo play --rules classic-en --level expert --game-seed 42",
@@ -182,7 +183,7 @@ class TerminalGame:
     """The terminal front end of one :class:`Game`.
 
     ``humans[i]``: seat ``i`` is typed in; the others are played by an
-    :class:`~wordsalvo.opponent.Opponent` of ``level``.  ``input_fn(prompt)``
+    :class:`~wordsalvo.bot.Bot` of ``level``.  ``input_fn(prompt)``
     returns one line (EOFError ends the session like ``quit``); everything
     else goes to ``output``.
     """
@@ -197,7 +198,8 @@ class TerminalGame:
         self.colour = colour
         self.input_fn = input_fn
         self.output = output if output is not None else sys.stdout
-        self.opponents = {i: Opponent(level, seed=seed * 8 + i) for i, h in enumerate(humans) if not h}
+        self.opponents = {i: Bot(level, game.rules, lexicon=game.lexicon, seed=seed * 8 + i)
+                          for i, h in enumerate(humans) if not h}
         self._shuffle_rng = random.Random(f"wordsalvo-shuffle-{seed}")
         self._rack_view = ""
         #: squares of the last placement, highlighted on the board
@@ -241,7 +243,8 @@ class TerminalGame:
 
     def engine_turn(self) -> None:
         player = self.game.to_move
-        turn = self._make(lambda: self.opponents[player].play(self.game))
+        bot = self.opponents[player]
+        turn = self._make(lambda: self.game.apply(bot.choose(self.game)))
         if not any(self.humans):  # autoplay: narrate every turn
             self.say(describe_turn(turn, self.game.names))
 
