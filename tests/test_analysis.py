@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import wordsalvo
 from wordsalvo import Game, Rules
 from wordsalvo.analysis import (MISSED_EQUITY, TURNING_MIN, TURNING_POINTS, AnalysisError, analyze_game)
 from wordsalvo.formats.gcg import GCGError, parse_gcg, to_gcg
@@ -202,7 +203,8 @@ def test_bad_arguments_raise_analysis_errors():
 
 def _cli(*args, cwd=None):
     import os
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    # the package the tests import (an install, or src/ with extensions built in place)
+    env = dict(os.environ, PYTHONPATH=str(Path(wordsalvo.__file__).resolve().parents[1]))
     return subprocess.run([sys.executable, "-m", "wordsalvo", "analyze", *args], capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=300)
 

@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
+import wordsalvo
+
 ROOT = Path(__file__).resolve().parent.parent
+#: the package the tests import: an install, or src/ with the extensions built in place
+PACKAGE_ROOT = Path(wordsalvo.__file__).resolve().parents[1]
 SCOWL = ROOT / "tests" / "data" / "scowl-en" / "positions.cgp"
 
 DRIVER = '''#!{python}
@@ -53,7 +57,7 @@ def fake_magpie(tmp_path: Path, wrong: int = -1) -> Path:
     (tmp_path / "magpie").mkdir(parents=True)
     (tmp_path / "driver").mkdir()
     driver = tmp_path / "driver" / "magpie_bench"
-    driver.write_text(DRIVER.format(python=sys.executable, src=str(ROOT / "src"), wrong=wrong))
+    driver.write_text(DRIVER.format(python=sys.executable, src=str(PACKAGE_ROOT), wrong=wrong))
     driver.chmod(driver.stat().st_mode | stat.S_IEXEC)
     return tmp_path
 
@@ -69,7 +73,7 @@ def positions(tmp_path):
 
 def run(monkeypatch, capsys, magpie, positions, *extra):
     harness = load_harness()
-    graph = ROOT / "src" / "wordsalvo" / "data" / "en.wsg"
+    graph = PACKAGE_ROOT / "wordsalvo" / "data" / "en.wsg"
     monkeypatch.setattr(sys, "argv", ["side_by_side.py", "--magpie", str(magpie), "--graph", str(graph),
                                       "--positions", str(positions), "--lexicon-name", "CEL_SCOWL",
                                       "--rounds", "2", "--passes", "1", "--cpu", "-1", *extra])
