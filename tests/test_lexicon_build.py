@@ -72,3 +72,32 @@ def test_turkish_list_has_both_i():
     words = set(gzip.decompress((BUILD / "tr" / m["source"]).read_bytes()).decode("utf-8").split())
     assert {"KEDİ", "ADI", "ADİ", "KEDİLER", "HALA"} <= words
     assert "KEDI" not in words and "KEDILER" not in words
+
+
+def test_dutch_list_has_no_vowelless_abbreviations():
+    """Word games refuse abbreviations: the Dutch list keeps no vowel-less entry but the interjections."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_nl_recipe", BUILD / "nl" / "recipe.py")
+    recipe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recipe)
+    words = gzip.decompress((BUILD / "nl" / "words.txt.gz").read_bytes()).decode("utf-8").split()
+    vowelless = {w for w in words if not recipe.VOWELS.intersection(w)}
+    assert vowelless == set(recipe.VOWELLESS_KEPT)
+    for abbreviation in ("CC", "HD", "HL", "KG", "KM", "TV", "PC", "CD", "DVD", "BV", "NV"):
+        assert abbreviation not in words
+    # the recipe's rule on raw OpenTaal lines: lowercase abbreviations go, interjections and words stay
+    import wordsalvo.alphabet as alphabet
+
+    kept, dropped = recipe.build(["cd", "dvd", "hm", "brr", "hu", "kaas", "KLM"], alphabet)
+    assert kept == ["BRR", "HM", "HU", "KAAS"]
+    assert dropped[recipe.DROP_ABBREVIATION] == 2
+
+
+def test_embedded_dutch_graph_refuses_abbreviations():
+    from wordsalvo import Lexicon
+
+    nl = Lexicon.default("nl")
+    assert "KAAS" in nl and "HM" in nl
+    for abbreviation in ("CC", "HD", "HL", "KG", "KM", "TV", "PC", "CD", "DVD", "BV", "NV"):
+        assert abbreviation not in nl

@@ -9,7 +9,15 @@ Filter (see manifest.toml): drop entries with any character that is not a
 letter (apostrophe, hyphen, dot, digit, space, & + / @ ...); drop entries with
 an uppercase letter (proper nouns, abbreviations); normalise with the `nl`
 alphabet of wordsalvo.alphabet (diacritics stripped, the ligature ĳ -> IJ,
-uppercase); keep 2..15 letters; deduplicate; sort by code point.
+uppercase); keep 2..15 letters; drop abbreviations written in lowercase
+(entries without a vowel, see VOWELLESS_KEPT); deduplicate; sort by code point.
+
+Abbreviations: OpenTaal lists common abbreviations in lowercase (cd, dvd, kg,
+km, tv, pc, bv, nv, hd, hl, cc ...), and word games do not accept them.  A
+Dutch word always has a vowel (a e i o u, y, the i of ij), except a few
+interjections, so every entry without one is dropped unless it is in
+VOWELLESS_KEPT.  Abbreviations that do hold a vowel (ov, uv, ic, id) are not
+caught by this rule and stay in the list.
 """
 
 from __future__ import annotations
@@ -17,7 +25,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
-import importlib.util
 import sys
 from collections import Counter
 from pathlib import Path
@@ -25,14 +32,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
+#: Interjections without a vowel, kept (every other vowel-less entry is an abbreviation or a symbol).
+VOWELLESS_KEPT = frozenset({"BRR", "HM", "MMM", "PF", "PST", "ST", "TSS", "ZZZ"})
+VOWELS = frozenset("AEIOUY")
+DROP_ABBREVIATION = "abbreviation (no vowel)"
+
 
 def load_alphabet_module():
-    """wordsalvo.alphabet on its own (works without the compiled package)."""
-    spec = importlib.util.spec_from_file_location("_ws_alphabet", ROOT / "src" / "wordsalvo" / "alphabet.py")
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules[spec.name] = mod  # dataclasses look their module up in sys.modules
-    spec.loader.exec_module(mod)
+    """wordsalvo.alphabet: the installed package, else this checkout's src/ (built in place)."""
+    try:
+        import wordsalvo.alphabet as mod
+    except ImportError:
+        sys.path.insert(0, str(ROOT / "src"))
+        import wordsalvo.alphabet as mod
     return mod
 
 
@@ -54,6 +66,9 @@ def build(raw_lines, alphabet_module):
         word, code = nl.normalize(entry)
         if word is None:
             dropped[reasons[code]] += 1
+            continue
+        if not VOWELS.intersection(word) and word not in VOWELLESS_KEPT:
+            dropped[DROP_ABBREVIATION] += 1
             continue
         if word in words:
             dropped["duplicate after normalisation"] += 1
