@@ -53,7 +53,8 @@ def test_cached_graph_path(monkeypatch, tmp_path):
 
 
 # -- dictionary search ------------------------------------------------------------------
-def test_missing_dictionary_names_package_and_paths(tmp_path):
+def test_missing_dictionary_names_package_and_paths(monkeypatch, tmp_path):
+    monkeypatch.setattr(lf, "checker_available", lambda: True)
     with pytest.raises(HunspellUnavailableError) as e:
         lf.find_dictionary("de", [tmp_path / "a", tmp_path / "b"])
     msg = str(e.value)
@@ -61,6 +62,15 @@ def test_missing_dictionary_names_package_and_paths(tmp_path):
     assert str(tmp_path / "a" / "de_DE_frami.dic") in msg and str(tmp_path / "b" / "de_DE_frami.aff") in msg
     with pytest.raises(HunspellUnavailableError, match="hunspell-tr"):
         lf.find_dictionary("tr", [tmp_path])
+
+
+def test_missing_dictionary_and_checker_named_in_one_error(monkeypatch, tmp_path):
+    """Both system packages German needs come in one message with one install command."""
+    monkeypatch.setattr(lf, "checker_available", lambda: False)
+    with pytest.raises(HunspellUnavailableError) as e:
+        lf.find_dictionary("de", [tmp_path])
+    assert "apt-get install hunspell hunspell-de-de-frami" in str(e.value)
+    assert "`hunspell` program" in str(e.value)
 
 
 def test_dictionary_found_through_dicpath(monkeypatch, tmp_path):

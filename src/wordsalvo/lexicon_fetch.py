@@ -119,10 +119,23 @@ def find_dictionary(lang: str, dirs: Iterable[Path] | None = None) -> Path:
             if aff.is_file() and dic.is_file():
                 return base
             tried += [str(aff), str(dic)]
+    checker = checker_available()
+    packages = recipe.debian_package if checker else f"hunspell {recipe.debian_package}"
+    also = "" if checker else (" The `hunspell` program that checks every form is missing too (or pip install "
+                               "spylls, slower); the command below installs both.")
     raise HunspellUnavailableError(
-        f"expected the Hunspell dictionary {' or '.join(recipe.dictionaries)} for {lang!r}, got none. "
-        f"Install it: `sudo apt-get install {recipe.debian_package}` (Debian/Ubuntu), or put the .dic/.aff "
+        f"expected the Hunspell dictionary {' or '.join(recipe.dictionaries)} for {lang!r}, got none.{also} "
+        f"Install: `sudo apt-get install {packages}` (Debian/Ubuntu), or put the .dic/.aff "
         f"in a folder named by $DICPATH, or pass --dictionary PATH. Searched: " + ", ".join(tried))
+
+
+def checker_available() -> bool:
+    """Whether some Hunspell backend could check forms: the program, a binding or spylls."""
+    import importlib.util
+    import shutil
+
+    return bool(shutil.which("hunspell") or importlib.util.find_spec("hunspell")
+                or importlib.util.find_spec("spylls"))
 
 
 def _recipe(lang: str) -> HunspellRecipe:
