@@ -250,6 +250,38 @@ static int compute_leave_values(WsGen *g) {
     return WS_OK;
 }
 
+int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_bag, int whole_rack, int must_cover) {
+    int best = -1, best_size = -1;
+    int64_t best_rank = 0;
+    float best_value = 0.0f;
+    if (g->rack_total == 0 || bag <= 0 || bag < min_bag) return -1;
+    for (int idx = 0; idx < g->leave_count; idx++) {
+        uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
+        int size = 0, rest = idx, k = 0;
+        for (int i = 0; i < g->leave_types; i++) {
+            int t = g->leave_type[i], c = rest % (g->rack[t] + 1);
+            rest /= g->rack[t] + 1;
+            if (c) {
+                kept_type[k] = (uint8_t)t;
+                kept_count[k++] = (uint8_t)c;
+            }
+            size += c;
+        }
+        int swapped = g->rack_total - size;
+        if (swapped < 1 || (whole_rack && size) || (must_cover && swapped > bag)) continue;
+        float v = g->leave_value[idx];
+        if (best >= 0 && (v < best_value || (v == best_value && size < best_size))) continue;
+        /* the empty leave ranks first (-1); otherwise its rank in the table */
+        int64_t rank = size ? (ranking ? ws_leaves_rank_sparse(ranking, kept_type, kept_count, k) : idx) : -1;
+        if (best >= 0 && v == best_value && size == best_size && rank >= best_rank) continue;
+        best = idx;
+        best_size = size;
+        best_value = v;
+        best_rank = rank;
+    }
+    return best;
+}
+
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     int total = 0;
     uint64_t letters = 0;

@@ -339,6 +339,13 @@ cdef class Generator:
             memcpy(&v[0], self.g.leave_value, self.g.leave_count * sizeof(float))
         return codes, weights, values
 
+    def best_swap(self, LeaveTable ranking, int bag, int min_bag, bint whole_rack, bint must_cover):
+        """The index (into leave_values()) of the leave the best swap of the current rack
+        keeps, or -1 when no swap is allowed (csrc ws_gen_best_swap); ties by ``ranking``."""
+        self._need_position()
+        return ws_gen_best_swap(self.g, &ranking.L if ranking is not None else NULL, bag, min_bag,
+                                whole_rack, must_cover)
+
     def leave_best(self):
         """The best leave value for each number of tiles kept (0..rack size) of the current rack."""
         return [self.g.leave_best[i] for i in range(8)]
@@ -357,3 +364,4 @@ cdef class Generator:
         m = ws_gen_cross_set(self.g, d, sq, &cs)
         return m, cs
 include "_wordmap.pxi"
+include "_selfplay.pxi"
