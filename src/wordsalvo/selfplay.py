@@ -122,6 +122,7 @@ class SelfPlay:
             "turn_limit": 4 * rules.tile_count + 100,
         }
         self._sp = _movegen.SelfPlay(self._movegen._gen, bag, rules.rack_size, vowels, values)
+        self._ceilings: dict[int, tuple[Leaves, float]] = {}
         self.players = tuple(players)
         self.leaves = tuple(leaves)
         self.set_players(players, leaves)
@@ -135,8 +136,12 @@ class SelfPlay:
                 raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(table).__name__}")
             by_equity = kind == "equity" and table is not None
             if by_equity:
-                self._movegen._check_leaves(table)
-                self._sp.set_player(seat, True, table._table, float(np.max(table.values)))
+                ceiling = self._ceilings.get(id(table))
+                if ceiling is None or ceiling[0] is not table:
+                    self._movegen._check_leaves(table)
+                    # no swap can be worth more than the table's best leave (as Bot)
+                    ceiling = self._ceilings[id(table)] = (table, float(np.max(table.values)))
+                self._sp.set_player(seat, True, table._table, ceiling[1])
             else:
                 self._sp.set_player(seat, False)
         self.players = tuple(players)
