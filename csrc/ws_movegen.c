@@ -222,6 +222,12 @@ static int compute_leave_values(WsGen *g) {
     g->leave_types = n;
     g->leave_count = weight;
     for (int k = 0; k <= WS_RACK_MAX; k++) g->leave_best[k] = -HUGE_VALF;
+    if (!g->endgame && !g->leaves) {
+        /* no table: every leave is worth 0 (no need to visit every sub-multiset) */
+        memset(g->leave_value, 0, (size_t)weight * sizeof(float));
+        for (int k = 0; k <= g->rack_total; k++) g->leave_best[k] = 0.0f;
+        return WS_OK;
+    }
     for (int idx = 0; idx < weight; idx++) {
         uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
         int size = 0, face = 0, rest = idx, k = 0;

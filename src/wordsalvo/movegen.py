@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._core import _movegen
+from .alphabet import BLANK_BIT
 from .constants import DIM
 from .errors import PositionError, WordSalvoError
 from .leaves import Leaves, endgame_terms, tile_set_hash
@@ -142,6 +143,13 @@ class MoveGenerator:
             return self.generate(pos, rack).best(n, by=by)
         self._prepare_best()
         tiles = self._load(pos, rack)
+        if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
+            found = self._gen.best_one()
+            if found is None:
+                return None
+            score, mask, row, col, direction, length, _played, raw = found
+            codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
+            return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
         if by == "equity":
             records, _equity = self._gen.best_equity(1 if n is None else n)
         else:

@@ -304,6 +304,25 @@ cdef class Generator:
         check_status(rc, PositionError, "best-move search failed")
         return out[:count]
 
+    def best_one(self):
+        """The best move by score as a tuple (score, blank_mask, row, col, direction, length,
+        tiles_played, tiles: bytes of `length` codes), or None: best(1) without an array."""
+        cdef size_t count = 0
+        cdef int rc
+        cdef WsMove m
+        self._enter()
+        try:
+            self._need_position()
+            with nogil:
+                rc = ws_gen_best(self.g, &m, 1, &count)
+        finally:
+            self.busy = False
+        check_status(rc, PositionError, "best-move search failed")
+        if not count:
+            return None
+        return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
+                (<char*>m.tiles)[:m.length])
+
     def best_equity(self, n):
         """The n best moves by equity, best first, and their equity (float32)."""
         cdef size_t count = 0, want = <size_t>check_whole(n, 1, BEST_MAX, WordSalvoError, "n")
