@@ -103,6 +103,11 @@ typedef struct WsGen {
 
     /* output */
     int32_t mode; /* 0 = all moves, 1 = best n by score, 2 = best n by equity */
+    /* best move only (n = 1) and every leave of a size worth the same but for face
+     * values (no table, or the end game): a blank never stands for a letter the rack
+     * still holds, and record() moves blanks to the squares where they cost least */
+    int32_t real_first;
+    uint8_t rack_at_start[WS_MAX_LETTERS + 1]; /* the rack when the search began */
     WsMove *out;
     size_t capacity;
     size_t count;
