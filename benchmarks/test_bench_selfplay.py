@@ -38,3 +38,16 @@ def test_best_move_self_play_classic_en(benchmark):
     assert {seed: scores for seed, (_t, scores) in result.items()} == EXPECTED
     turns = sum(t for t, _s in result.values())
     benchmark.extra_info["turns"] = turns
+
+
+def test_engine_self_play_classic_en(benchmark):
+    """The C self-play loop (wordsalvo.selfplay), equity against equity with the shipped
+    table: 20 seeded games per round; the results must be what Game and Bot play."""
+    from wordsalvo.autoplay import AutoplaySpec, _python_game, play_game
+
+    spec = AutoplaySpec("classic-en", ("equity", "equity"), seed=1)
+    want = [_python_game(spec, i) for i in range(20)]
+    got = benchmark.pedantic(lambda: [play_game(spec, i) for i in range(20)], rounds=5, warmup_rounds=1)
+    assert got == want
+    benchmark.extra_info["games"] = len(got)
+    benchmark.extra_info["turns"] = sum(r.turns for r in got)

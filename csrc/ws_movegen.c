@@ -222,6 +222,12 @@ static int compute_leave_values(WsGen *g) {
     g->leave_types = n;
     g->leave_count = weight;
     for (int k = 0; k <= WS_RACK_MAX; k++) g->leave_best[k] = -HUGE_VALF;
+    if (!g->endgame && !g->leaves) {
+        /* no table: every leave is worth 0 (no need to visit every sub-multiset) */
+        memset(g->leave_value, 0, (size_t)weight * sizeof(float));
+        for (int k = 0; k <= g->rack_total; k++) g->leave_best[k] = 0.0f;
+        return WS_OK;
+    }
     for (int idx = 0; idx < weight; idx++) {
         uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
         int size = 0, face = 0, rest = idx, k = 0;
@@ -248,6 +254,38 @@ static int compute_leave_values(WsGen *g) {
         if (v > g->leave_best[size]) g->leave_best[size] = v;
     }
     return WS_OK;
+}
+
+int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_bag, int whole_rack, int must_cover) {
+    int best = -1, best_size = -1;
+    int64_t best_rank = 0;
+    float best_value = 0.0f;
+    if (g->rack_total == 0 || bag <= 0 || bag < min_bag) return -1;
+    for (int idx = 0; idx < g->leave_count; idx++) {
+        uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
+        int size = 0, rest = idx, k = 0;
+        for (int i = 0; i < g->leave_types; i++) {
+            int t = g->leave_type[i], c = rest % (g->rack[t] + 1);
+            rest /= g->rack[t] + 1;
+            if (c) {
+                kept_type[k] = (uint8_t)t;
+                kept_count[k++] = (uint8_t)c;
+            }
+            size += c;
+        }
+        int swapped = g->rack_total - size;
+        if (swapped < 1 || (whole_rack && size) || (must_cover && swapped > bag)) continue;
+        float v = g->leave_value[idx];
+        if (best >= 0 && (v < best_value || (v == best_value && size < best_size))) continue;
+        /* the empty leave ranks first (-1); otherwise its rank in the table */
+        int64_t rank = size ? (ranking ? ws_leaves_rank_sparse(ranking, kept_type, kept_count, k) : idx) : -1;
+        if (best >= 0 && v == best_value && size == best_size && rank >= best_rank) continue;
+        best = idx;
+        best_size = size;
+        best_value = v;
+        best_rank = rank;
+    }
+    return best;
 }
 
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
@@ -387,12 +425,74 @@ static inline void record_equity(WsGen *g, int left, int right, int score, int p
     if (g->count == g->best_n) g->threshold_equity = g->out_equity[g->count - 1];
 }
 
+/* real_first: the walk put real tiles on the first squares it met and blanks on the
+ * later ones.  Of the moves that spell the same letters on the same squares, the best
+ * puts each letter's blanks where lm * (W + cross word multiplier) is least (ties: the
+ * lower index, which the move order prefers); returns what that adds to the score. */
+static int place_blanks(WsGen *g, int left, int right, int wmul) {
+    int gain = 0;
+    for (int i = left; i <= right; i++) {
+        uint8_t t = g->strip[i];
+        if (!(t & WS_BLANK_BIT)) continue;
+        unsigned letter = t & WS_LETTER_MASK;
+        int v = g->rules.tile_value[letter];
+        /* the cheapest square holding a real copy of the same letter */
+        int best = -1, best_cost = 0;
+        for (int j = left; j <= right; j++) {
+            if (g->strip[j] != letter) continue;
+            int cost = g->lane_lm[j] * (wmul + (g->lane_has_cross[j] ? g->lane_wm[j] : 0));
+            if (best < 0 || cost < best_cost || (cost == best_cost && j < best)) {
+                best = j;
+                best_cost = cost;
+            }
+        }
+        if (best < 0) continue;
+        int here = g->lane_lm[i] * (wmul + (g->lane_has_cross[i] ? g->lane_wm[i] : 0));
+        if (best_cost < here || (best_cost == here && best < i)) {
+            g->strip[best] = t;
+            g->strip[i] = (uint8_t)letter;
+            gain += v * (here - best_cost);
+            i = left - 1; /* look again from the start: a moved blank may move once more */
+        }
+    }
+    return gain;
+}
+
+/* Best mode by score: keep the move when it is among the n best so far. */
+static inline void record_best(WsGen *g, int left, int right, int score, int placed) {
+    if (score < g->threshold) return;
+    WsMove m;
+    fill_move(g, &m, left, right, score, placed);
+    size_t n = g->count;
+    if (n == g->best_n) {
+        if (!better(&m, &g->out[n - 1])) return;
+        n--;
+    }
+    size_t j = n;
+    while (j > 0 && better(&m, &g->out[j - 1])) {
+        g->out[j] = g->out[j - 1];
+        j--;
+    }
+    g->out[j] = m;
+    g->count = n + 1;
+    if (g->count == g->best_n) g->threshold = g->out[g->count - 1].score;
+}
+
 static inline void record(WsGen *g, int left, int right, int main_sum, int wmul, int cross, int placed) {
     int score;
     if (placed < g->min_tiles) return;
     /* a one-tile move is listed once: as across when it has an across neighbour */
     if (placed == 1 && g->direction == 1 && g->lane_has_cross[g->first_pos]) return;
     score = main_sum * wmul + cross + (placed == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
+    if (g->real_first && g->rack[0] < g->rack_at_start[0]) {
+        uint8_t saved[WS_DIM];
+        memcpy(saved, &g->strip[left], (size_t)(right - left + 1));
+        score += place_blanks(g, left, right, wmul);
+        if (g->mode == 2) record_equity(g, left, right, score, placed);
+        else record_best(g, left, right, score, placed);
+        memcpy(&g->strip[left], saved, (size_t)(right - left + 1));
+        return;
+    }
     if (g->mode == 2) {
         record_equity(g, left, right, score, placed);
         return;
@@ -401,22 +501,7 @@ static inline void record(WsGen *g, int left, int right, int main_sum, int wmul,
         if (g->count < g->capacity) fill_move(g, &g->out[g->count], left, right, score, placed);
         g->count++;
     } else {
-        if (score < g->threshold) return;
-        WsMove m;
-        fill_move(g, &m, left, right, score, placed);
-        size_t n = g->count;
-        if (n == g->best_n) {
-            if (!better(&m, &g->out[n - 1])) return;
-            n--;
-        }
-        size_t j = n;
-        while (j > 0 && better(&m, &g->out[j - 1])) {
-            g->out[j] = g->out[j - 1];
-            j--;
-        }
-        g->out[j] = m;
-        g->count = n + 1;
-        if (g->count == g->best_n) g->threshold = g->out[g->count - 1].score;
+        record_best(g, left, right, score, placed);
     }
 }
 
@@ -476,7 +561,7 @@ static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cr
                 if (g->rack[t]++ == 0) g->rack_letters |= 1ull << t;
                 g->rack_total++;
             }
-            if (g->rack[0]) {
+            if (g->rack[0] && !(g->real_first && g->rack[t])) {
                 g->rack[0]--;
                 g->rack_total--;
                 go_on(g, pos, (uint8_t)(t | WS_BLANK_BIT), node, main_sum, nwmul, cross + cb, placed + 1);
@@ -530,6 +615,7 @@ static void for_each_anchor(WsGen *g, AnchorFn fn) {
 int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
     if (!g->board_valid) return WS_E_ARGUMENT;
     g->mode = 0;
+    g->real_first = 0;
     g->out = out;
     g->capacity = capacity;
     g->count = 0;
@@ -759,6 +845,13 @@ static void collect_anchor(WsGen *g, int anchor, int boundary) {
 /* The bounded search of ws_gen_best and ws_gen_best_equity (g->mode set by the caller). */
 static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
     int by_equity = g->mode == 2;
+    /* with one move wanted, a blank that stands for a letter the rack holds is never
+     * best: the real tile scores at least as much and the move order prefers fewer
+     * blanks; by equity only when keeping the blank is worth no less than keeping that
+     * letter (no table: every leave 0; end game: a kept tile costs its face value) */
+    g->real_first = n == 1 && g->rack[0] && (!by_equity || (!g->leaves && !g->endgame) ||
+                                             (g->endgame && g->keep_factor >= 0.0f));
+    memcpy(g->rack_at_start, g->rack, sizeof g->rack);
     g->out = out;
     g->capacity = n;
     g->best_n = n;

@@ -103,6 +103,11 @@ typedef struct WsGen {
 
     /* output */
     int32_t mode; /* 0 = all moves, 1 = best n by score, 2 = best n by equity */
+    /* best move only (n = 1) and every leave of a size worth the same but for face
+     * values (no table, or the end game): a blank never stands for a letter the rack
+     * still holds, and record() moves blanks to the squares where they cost least */
+    int32_t real_first;
+    uint8_t rack_at_start[WS_MAX_LETTERS + 1]; /* the rack when the search began */
     WsMove *out;
     size_t capacity;
     size_t count;
@@ -141,6 +146,14 @@ void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count);
 
 /* Sets the rack: counts per tile code, [0] = blanks. */
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack);
+
+/* The swap that keeps the best leave of the current rack (the values that
+ * ws_gen_set_equity and ws_gen_set_rack gave leave_value): the index into leave_value
+ * of the sub-multiset kept, or -1 when no swap is allowed: an empty rack, a bag of
+ * bag < max(1, min_bag) tiles; with whole_rack only the whole rack, with must_cover no
+ * more tiles than the bag holds.  Ties: more tiles kept, then the kept tiles first in
+ * the order of ranking's ranks (NULL: index order). */
+int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_bag, int whole_rack, int must_cover);
 
 /* Equity terms for the next racks: a leave table (values by rank; NULL: every leave
  * is worth 0), or with endgame = 1 the settlement terms: keeping nothing is worth

@@ -356,3 +356,50 @@ def test_large_n_by_equity_sorts_the_full_list(scowl_gen):
     full = gen.generate(pos).sorted(by="equity").to_numpy()
     got = gen.best(pos, n=400, by="equity").to_numpy()
     assert got.tobytes() == full[:400].tobytes()
+
+
+# -- the best move with blanks (one move wanted: a blank never stands for a letter on the rack) --
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(_RULE_SETS) - 1), zero_values=st.booleans())
+def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values):
+    """best(pos) and best(pos, by="equity") with no table or in the end game skip the
+    moves where a blank stands for a letter the rack still holds and move blanks to their
+    cheapest squares: byte for byte the first move of the sorted full list, with racks
+    that repeat letters beside one or two blanks, and (zero_values) letters worth 0."""
+    rng = random.Random(seed)
+    name, lang = _RULE_SETS[which]
+    rules = _rules(name, rng)
+    if zero_values:  # some letters worth nothing: ties between a blank and the real tile
+        letters = list(rules.alphabet.letters)
+        zero = set(rng.sample(letters, 4))
+        tiles = {k: (n, 0 if k in zero else v) for k, (n, v) in rules.tiles.items()}
+        rules = rules.with_layout(rules.layout, tiles=tiles)
+    words = _word_list(rng, lang, rng.randrange(40, 160))
+    lex = _lexicon(words, lang)
+    gen = MoveGenerator(lex, rules)
+    zeros = MoveGenerator(lex, rules, leaves=Leaves.zeros(rules))
+    for board, counts in random_positions(rules, words, rng, max_moves=6, extra_blanks=2):
+        rack = "".join("?" if c == 0 else rules.alphabet.letter(c) for c, n in enumerate(counts) for _ in range(n))
+        letters = [ch for ch in rack if ch != "?"]
+        if letters:  # a repeated letter next to the blanks (within the tile set's counts)
+            x = rng.choice(letters)
+            if letters.count(x) < rules.tiles[x][0]:
+                letters.insert(0, x)
+        rack = "".join(letters[:5]) + "?" * rng.randint(1, min(2, rules.tiles.get("?", (0, 0))[0]) or 1)
+        pos = Position(rules, board, [rack, ""], [0, 0])
+        full = gen.generate(pos).sorted().to_numpy()
+        best = gen.best(pos, 1).to_numpy()
+        assert best.tobytes() == full[:1].tobytes(), ws.format_cgp(pos)
+        one = gen.best(pos)
+        assert (one is None) == (len(full) == 0)
+        if one is not None:
+            assert (one.score, one.notation) == (int(full[0]["score"]), gen.generate(pos).sorted()[0].notation)
+        assert zeros.best(pos, 1, by="equity").to_numpy()[["score", "blank_mask", "row", "col", "tiles"]].tobytes() \
+            == zeros.generate(pos).sorted(by="equity").to_numpy()[:1][["score", "blank_mask", "row", "col",
+                                                                         "tiles"]].tobytes()
+        if board.tile_count + len(rack) + 3 >= rules.rack_size:
+            end = exhausted(pos, "".join(rng.choice(letters or ["A"]) for _ in range(2)))
+            end_gen = MoveGenerator(lex, end.rules, leaves=Leaves.zeros(end.rules))
+            check_position(end_gen, end, ns=(1,))

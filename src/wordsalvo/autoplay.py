@@ -111,12 +111,94 @@ def _worker_setup(spec: AutoplaySpec):
     return _CACHE[key]
 
 
+def _engine(spec: AutoplaySpec, rules, lexicon, bots):
+    """The C self-play loop of this process for ``spec`` (score and equity players), or None."""
+    from .selfplay import SelfPlay, engine_supported
+
+    key = ("engine", spec.rules, spec.lexicon, spec.leaves, spec.board_seed, spec.players)
+    if key not in _CACHE:
+        # each player's leave table, as its Bot has it (None: that player plays by score)
+        _CACHE[key] = ((SelfPlay(rules, lexicon), tuple(b.leaves for b in bots))
+                       if engine_supported(spec.players) else None)
+    return _CACHE[key]
+
+
 def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
     """Play game ``index`` of ``spec`` to the end and return its result (a pure function of its inputs).
 
     With ``trace`` the result also holds, for leave training, every (leave kept, points the
     same player scored on their next turn) while the bag held tiles, and, for the
-    win-probability model, every position's (player on turn, spread, tiles unseen)."""
+    win-probability model, every position's (player on turn, spread, tiles unseen).
+
+    Games between the ``score`` and ``equity`` players run in the C self-play loop
+    (:mod:`wordsalvo.selfplay`); the difficulty levels and games written as GCG run on
+    :class:`~wordsalvo.Game`.  Both give the same game for the same seed."""
+    rules, lexicon, bots = _worker_setup(spec)
+    if not want_gcg:
+        engine = _engine(spec, rules, lexicon, bots)
+        if engine is not None:
+            return _engine_game(engine, spec, index, trace)
+    return _python_game(spec, index, want_gcg, trace)
+
+
+def _engine_game(engine, spec: AutoplaySpec, index: int, trace: bool) -> GameResult:
+    """:func:`play_game` on the C self-play loop."""
+    from .selfplay import PLAY, SETTLE, SWAP
+
+    seed = game_seed(spec.seed, index)
+    first = index % 2
+    seats = (first, 1 - first)  # seat -> player
+    engine, leaves = engine
+    engine.set_players(tuple(spec.players[p] for p in seats), tuple(leaves[p] for p in seats))
+    game = engine.play(seed)
+    rec = game.records
+    size = engine.rules.rack_size
+    kind = rec["kind"]
+    player = rec["player"]
+    moves = rec["move"]
+    is_play = kind == PLAY
+    bingos = [0, 0]
+    plays = [0, 0]
+    points = [0, 0]
+    scores = [0, 0]
+    for seat, p in enumerate(seats):
+        mine = is_play & (player == seat)
+        plays[p] = int(mine.sum())
+        points[p] = int(moves["score"][mine].sum())
+        bingos[p] = int((moves["tiles_played"][mine] >= size).sum())
+        scores[p] = game.scores[seat]
+    leave_trace: list[tuple[str, int]] = []
+    states: list[tuple[int, int, int]] = []
+    if trace:
+        actions = [r for r in rec if r["kind"] != SETTLE]
+        pending: list[str | None] = [None, None]
+        totals = [0, 0]
+        last = len(actions) - 1
+        for i, r in enumerate(actions):
+            seat = int(r["player"])
+            p = seats[seat]
+            states.append((p, totals[seat] - totals[1 - seat], int(r["bag_before"]) + int(r["other_len"])))
+            gained = int(r["move"]["score"]) if r["kind"] == PLAY else 0
+            totals[seat] = int(r["total"])
+            if pending[p] is not None:
+                leave_trace.append((pending[p], gained))
+            pending[p] = None
+            if r["kind"] == PLAY:
+                bag_after = int(r["bag_before"]) - min(int(r["move"]["tiles_played"]), int(r["bag_before"]))
+            else:
+                bag_after = int(r["bag_before"])
+            if bag_after > 0 and i < last:
+                if r["kind"] == PLAY:
+                    pending[p] = engine.leave_after(r) or None
+                elif r["kind"] == SWAP:
+                    pending[p] = engine.swap_leave(r) or None
+    return GameResult(index, seed, first, (scores[0], scores[1]), game.turns, (bingos[0], bingos[1]),
+                      (plays[0], plays[1]), (points[0], points[1]), game.end_reason, None,
+                      tuple(leave_trace) if trace else None, tuple(states) if trace else None)
+
+
+def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
+    """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.bot.Bot`."""
     from .actions import Play, Swap
     from .game import Game
 

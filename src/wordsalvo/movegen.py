@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._core import _movegen
+from .alphabet import BLANK_BIT
 from .constants import DIM
 from .errors import PositionError, WordSalvoError
 from .leaves import Leaves, endgame_terms, tile_set_hash
@@ -33,16 +34,10 @@ class MoveGenerator:
                 f"lexicon alphabet {lexicon.alphabet.name!r} does not match rule set {rules.name!r} "
                 f"(alphabet {rules.alphabet.name!r})"
             )
-        if leaves is not None:
-            if not isinstance(leaves, Leaves):
-                raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(leaves).__name__}")
-            if tile_set_hash(leaves.rules) != tile_set_hash(rules):
-                raise WordSalvoError(
-                    f"leaves: expected a table for the tile set of rule set {rules.name!r}, got one for "
-                    f"{leaves.rules.name!r} (alphabet {leaves.rules.alphabet.name!r}, rack {leaves.rules.rack_size}, "
-                    f"other tile counts)")
         self.lexicon = lexicon
         self.rules = rules
+        if leaves is not None:
+            self._check_leaves(leaves)
         #: the leave table that equity uses (None: moves have no equity)
         self.leaves = leaves
         self._tile_total = rules.tile_count
@@ -62,6 +57,24 @@ class MoveGenerator:
         )
         self._alphagrams_ready = False
         self._scoring_key = rules.scoring_key
+
+    def _check_leaves(self, leaves: Leaves) -> None:
+        """WordSalvoError unless ``leaves`` is a table for this generator's tile set."""
+        if not isinstance(leaves, Leaves):
+            raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(leaves).__name__}")
+        if tile_set_hash(leaves.rules) != tile_set_hash(self.rules):
+            raise WordSalvoError(
+                f"leaves: expected a table for the tile set of rule set {self.rules.name!r}, got one for "
+                f"{leaves.rules.name!r} (alphabet {leaves.rules.alphabet.name!r}, rack {leaves.rules.rack_size}, "
+                f"other tile counts)")
+
+    def _prepare_best(self) -> None:
+        """8- and 9-letter anagram keys sharpen the best-move bounds; they are built once
+        per lexicon, on its first best-move search (about 25 ms for CSW24)."""
+        if not self._alphagrams_ready:
+            graph = self.lexicon._graph
+            self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
+            self._alphagrams_ready = True
 
     def _load(self, pos: Position, rack: str | None) -> bytes:
         """Hands the board and rack to the C generator; returns the board snapshot."""
@@ -128,13 +141,15 @@ class MoveGenerator:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
             return self.generate(pos, rack).best(n, by=by)
-        if not self._alphagrams_ready:
-            # 8- and 9-letter anagram keys sharpen the search's bounds; they are built
-            # once per lexicon, on its first best-move search (about 25 ms for CSW24)
-            graph = self.lexicon._graph
-            self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
-            self._alphagrams_ready = True
+        self._prepare_best()
         tiles = self._load(pos, rack)
+        if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
+            found = self._gen.best_one()
+            if found is None:
+                return None
+            score, mask, row, col, direction, length, _played, raw = found
+            codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
+            return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
         if by == "equity":
             records, _equity = self._gen.best_equity(1 if n is None else n)
         else:
@@ -155,43 +170,20 @@ class MoveGenerator:
                 "best_swap needs a leave table: expected MoveGenerator(lexicon, rules, leaves=...)")
         self._load(pos, rack)
         letters = pos.rack if rack is None else rack
-        bag = pos.bag_count()
-        rules = self.rules.swap
-        if not letters or bag <= 0 or bag < rules.min_bag:
+        sw = self.rules.swap
+        index = self._gen.best_swap(self.leaves._table, pos.bag_count(), sw.min_bag, sw.whole_rack,
+                                    sw.bag_must_cover_swap)
+        if index < 0:
             return None
         lv = self._leave_values()
         assert lv is not None
         alphabet = self.rules.alphabet
-        # every sub-multiset of the rack at once: its index's mixed-radix digits are the counts kept
-        values = np.asarray(lv.values)
-        index = np.arange(len(values))
-        kept = np.zeros(len(values), dtype=np.int64)
-        for code, w in zip(lv.codes, lv.weights):
-            kept += index // w % (lv.counts[code] + 1)
-        swapped = len(letters) - kept
-        ok = swapped >= 1
-        if rules.whole_rack:
-            ok &= kept == 0
-        if rules.bag_must_cover_swap:
-            ok &= swapped <= bag
-        if not ok.any():
-            return None
-        top = values[ok].max()
-        tied = np.nonzero(ok & (values == top))[0]
-        most = kept[tied].max()
-        tied = tied[kept[tied] == most]
-        # ties: more tiles kept, then the kept tiles first in leave-rank order
-        leaves_tied = [lv.leave(int(i), alphabet) for i in tied]
-        ranks = [self.leaves.rank(x) if x else -1 for x in leaves_tied]
-        choice = min(range(len(tied)), key=ranks.__getitem__)
-        best = ((float(top), int(most), -ranks[choice]), leaves_tied[choice])
-        leave = best[1]
+        leave = lv.leave(index, alphabet)
         rest = list(letters)
         for ch in leave:
             rest.remove(ch)
         kept_order = {"?": 0, **{c: i + 1 for i, c in enumerate(alphabet.letters)}}
-        swapped_tiles = "".join(sorted(rest, key=kept_order.__getitem__))
-        return Swap(swapped_tiles, leave, best[0][0])
+        return Swap("".join(sorted(rest, key=kept_order.__getitem__)), leave, float(lv.values[index]))
 
     def validate(self, pos: Position, notation: str, rack: str | None = None) -> Move:
         """The move a notation such as ``8H WO(R)D`` describes, scored, with the words it

@@ -304,6 +304,25 @@ cdef class Generator:
         check_status(rc, PositionError, "best-move search failed")
         return out[:count]
 
+    def best_one(self):
+        """The best move by score as a tuple (score, blank_mask, row, col, direction, length,
+        tiles_played, tiles: bytes of `length` codes), or None: best(1) without an array."""
+        cdef size_t count = 0
+        cdef int rc
+        cdef WsMove m
+        self._enter()
+        try:
+            self._need_position()
+            with nogil:
+                rc = ws_gen_best(self.g, &m, 1, &count)
+        finally:
+            self.busy = False
+        check_status(rc, PositionError, "best-move search failed")
+        if not count:
+            return None
+        return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
+                (<char*>m.tiles)[:m.length])
+
     def best_equity(self, n):
         """The n best moves by equity, best first, and their equity (float32)."""
         cdef size_t count = 0, want = <size_t>check_whole(n, 1, BEST_MAX, WordSalvoError, "n")
@@ -339,6 +358,13 @@ cdef class Generator:
             memcpy(&v[0], self.g.leave_value, self.g.leave_count * sizeof(float))
         return codes, weights, values
 
+    def best_swap(self, LeaveTable ranking, int bag, int min_bag, bint whole_rack, bint must_cover):
+        """The index (into leave_values()) of the leave the best swap of the current rack
+        keeps, or -1 when no swap is allowed (csrc ws_gen_best_swap); ties by ``ranking``."""
+        self._need_position()
+        return ws_gen_best_swap(self.g, &ranking.L if ranking is not None else NULL, bag, min_bag,
+                                whole_rack, must_cover)
+
     def leave_best(self):
         """The best leave value for each number of tiles kept (0..rack size) of the current rack."""
         return [self.g.leave_best[i] for i in range(8)]
@@ -357,3 +383,4 @@ cdef class Generator:
         m = ws_gen_cross_set(self.g, d, sq, &cs)
         return m, cs
 include "_wordmap.pxi"
+include "_selfplay.pxi"

@@ -46,3 +46,5 @@ cdef extern from "ws_movegen.h" nogil:
     void ws_gen_set_equity(WsGen *g, const WsLeaves *leaves, int endgame, float out_value, float keep_factor)
     int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *count)
     uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score)
+    int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_bag, int whole_rack,
+                         int must_cover)

@@ -1,0 +1,180 @@
+"""Self-play at engine speed: whole games of the ``score`` and ``equity`` players in C.
+
+A :class:`SelfPlay` plays two-player games between the engine players ``score``
+(best score) and ``equity`` (best equity, swapping when the best swap keeps a
+leave worth more; :mod:`wordsalvo.bot`) without a Python object per turn: the
+C loop (``csrc/ws_selfplay.c``) keeps the board, the racks as counts and the bag
+as tile codes, asks the generator for the best move or swap, plays it, draws
+with the same random numbers as :class:`~wordsalvo.Game` (Python's Mersenne
+Twister, reproduced in ``csrc/ws_rng.c``) and applies the rule set's end rules
+and settlement.  The games are exactly the games ``Game`` and ``Bot`` play for
+the same seed, turn for turn (``tests/test_selfplay.py`` compares them on every
+rule set); the rules stay defined in :mod:`wordsalvo.game`, and this is their
+fast twin for engine games, as the C generator is the fast twin of the Python
+reference generator.
+
+Use it through :mod:`wordsalvo.autoplay` (``wordsalvo autoplay``, leave
+training, win-probability fitting), which falls back to ``Game`` for the
+difficulty levels, for GCG records and for anything the C loop does not model
+(more than two players, a random generator that does not match Python's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._core import _movegen
+from .errors import WordSalvoError
+from .leaves import _TWO_PLAYER_TERMS, Leaves
+from .lexicon import Lexicon
+from .movegen import MoveGenerator
+from .rules import Rules
+
+__all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE"]
+
+#: one turn record (``csrc/ws_selfplay.h``): move, equity, score, total, bag before,
+#: player (seat), kind, rack before, tiles swapped, rack owner (settlement)
+TURN_DTYPE = _movegen.TURN_DTYPE
+KIND_NAMES = _movegen.TURN_KIND_NAMES
+PLAY, SWAP, PASS, SETTLE = (next(k for k, v in KIND_NAMES.items() if v == name)
+                            for name in ("play", "swap", "pass", "settle"))
+
+_RNG_OK: bool | None = None
+
+
+def _rng_matches_python() -> bool:
+    """Whether the C twin of ``random.Random`` draws what this Python draws (checked once)."""
+    global _RNG_OK
+    if _RNG_OK is None:
+        import random
+
+        ok = True
+        for seed in (0, 1, 2**40 + 3, 12345678901234567):
+            bounds = [(i * 37) % 120 + 1 for i in range(200)]
+            rng = random.Random(seed)
+            ok = ok and _movegen.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
+        _RNG_OK = ok
+    return _RNG_OK
+
+
+def engine_supported(kinds) -> bool:
+    """Whether the C loop plays these two player kinds (``score`` and ``equity`` only)
+    with this Python's random numbers."""
+    return len(kinds) == 2 and all(k in ("score", "equity") for k in kinds) and _rng_matches_python()
+
+
+@dataclass(frozen=True)
+class SelfPlayGame:
+    """One finished game: ``records`` (a :data:`TURN_DTYPE` array, the history in
+    order, settlement entries last), ``scores`` by seat (seat 0 moved first),
+    ``end_reason`` (``out``, ``passes`` or ``scoreless``) and ``turns`` taken."""
+
+    records: np.ndarray
+    scores: tuple[int, int]
+    end_reason: str
+    turns: int
+
+
+class SelfPlay:
+    """Plays games of one rule set and lexicon between two engine players.
+
+    ``players``: the kinds by seat, ``"score"`` or ``"equity"``; ``leaves``: the
+    leave table of each seat (an equity player without a table plays by score, as
+    :class:`~wordsalvo.bot.Bot` does).  Not shared between threads.
+    """
+
+    def __init__(self, rules: Rules, lexicon: Lexicon, players=("score", "score"), leaves=(None, None)):
+        if not rules.players.min <= 2 <= rules.players.max:
+            raise WordSalvoError(f"self-play: rule set {rules.name!r} is not for two players "
+                                 f"({rules.players.min}..{rules.players.max})")
+        self.rules = rules
+        self.lexicon = lexicon
+        self._movegen = MoveGenerator(lexicon, rules)
+        self._movegen._prepare_best()
+        alphabet = rules.alphabet
+        bag = bytes(0 if letter == "?" else alphabet.code(letter)
+                    for letter, (count, _v) in rules.tiles.items() for _ in range(count))
+        vowels = 0
+        for letter in rules.deal.vowels:
+            if letter != "?" and letter in alphabet.letters:
+                vowels |= 1 << alphabet.code(letter)
+        sw, end, st = rules.swap, rules.end, rules.settlement
+        keep_factor, out_factor = _TWO_PLAYER_TERMS.get(st.after_out, (0.0, 0.0))
+        modes = _movegen.SETTLEMENT_MODES
+        values = {
+            "first_vowels": rules.deal.first_deal_min_vowels,
+            "first_consonants": rules.deal.first_deal_min_consonants,
+            "swap_min_bag": sw.min_bag, "swap_whole_rack": int(sw.whole_rack),
+            "swap_must_cover": int(sw.bag_must_cover_swap), "swap_draw_first": int(sw.draw_before_return),
+            "swap_resets_pass": int(sw.resets_pass_counter),
+            "rack_out": int(end.rack_out), "all_pass_rounds": end.all_pass_rounds,
+            "consecutive_passes": end.consecutive_passes, "scoreless_turns": end.scoreless_turns,
+            "scoreless_bag_below": end.scoreless_turns_bag_below,
+            "scoreless_pass": int("pass" in end.scoreless_turn_kinds),
+            "scoreless_swap": int("swap" in end.scoreless_turn_kinds),
+            "scoreless_zero_play": int("zero-score-play" in end.scoreless_turn_kinds),
+            "settle_out": modes[st.after_out], "settle_passes": modes[st.after_passes],
+            "settle_scoreless": modes[st.after_scoreless],
+            "keep_factor": keep_factor, "out_factor": out_factor,
+            # as wordsalvo.autoplay: no game lasts longer than this
+            "turn_limit": 4 * rules.tile_count + 100,
+        }
+        self._sp = _movegen.SelfPlay(self._movegen._gen, bag, rules.rack_size, vowels, values)
+        self._ceilings: dict[int, tuple[Leaves, float]] = {}
+        self.players = tuple(players)
+        self.leaves = tuple(leaves)
+        self.set_players(players, leaves)
+
+    def set_players(self, players, leaves=(None, None)) -> None:
+        """The engine of each seat (seat 0 moves first)."""
+        if len(players) != 2 or any(p not in ("score", "equity") for p in players):
+            raise WordSalvoError(f"self-play: expected two players 'score' or 'equity', got {players!r}")
+        for seat, (kind, table) in enumerate(zip(players, leaves)):
+            if table is not None and not isinstance(table, Leaves):
+                raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(table).__name__}")
+            by_equity = kind == "equity" and table is not None
+            if by_equity:
+                ceiling = self._ceilings.get(id(table))
+                if ceiling is None or ceiling[0] is not table:
+                    self._movegen._check_leaves(table)
+                    # no swap can be worth more than the table's best leave (as Bot)
+                    ceiling = self._ceilings[id(table)] = (table, float(np.max(table.values)))
+                self._sp.set_player(seat, True, table._table, ceiling[1])
+            else:
+                self._sp.set_player(seat, False)
+        self.players = tuple(players)
+        self.leaves = tuple(leaves)
+
+    def play(self, seed: int) -> SelfPlayGame:
+        """One game whose bag is seeded like ``Game(rules, seed=seed)``."""
+        records, scores, reason, turns = self._sp.play(seed)
+        return SelfPlayGame(records, scores, reason, turns)
+
+    # -- reading records ------------------------------------------------------------
+    def rack_string(self, codes) -> str:
+        """Tile codes (0 = blank) as rack letters."""
+        letters = self.rules.alphabet.letters
+        return "".join("?" if c == 0 else letters[c - 1] for c in codes)
+
+    def leave_after(self, record) -> str:
+        """The tiles a play or swap kept, in rack order."""
+        rack = list(record["rack"][: record["rack_len"]])
+        if record["kind"] == PLAY:
+            move = record["move"]
+            for i in range(move["length"]):
+                t = int(move["tiles"][i])
+                if t:
+                    rack.remove(0 if move["blank_mask"] >> i & 1 else t)
+        elif record["kind"] == SWAP:
+            for t in record["tiles"][: record["tiles_len"]]:
+                rack.remove(t)
+        return self.rack_string(rack)
+
+    def swap_leave(self, record) -> str:
+        """The tiles a swap kept, blank first (the order of :attr:`Swap.leave <wordsalvo.actions.Swap>`)."""
+        kept = list(record["rack"][: record["rack_len"]])
+        for t in record["tiles"][: record["tiles_len"]]:
+            kept.remove(t)
+        return self.rack_string(sorted(kept))

@@ -1,0 +1,241 @@
+"""The C self-play loop plays exactly the games of Game and Bot (wordsalvo.selfplay).
+
+Oracles: Python's own random.Random for the C twin of its generator; the Game/Bot
+path of wordsalvo.autoplay for whole games (every result field and the leave and
+position traces of leave training), on every rule set with an embedded lexicon and
+on rule variants that reach every branch of the end rules, swaps and settlement;
+the numpy best-swap search this replaced for MoveGenerator.best_swap.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wordsalvo as ws
+from wordsalvo._core import _movegen
+from wordsalvo.autoplay import AutoplaySpec, _python_game, play_game
+from wordsalvo.leaves import Leaves
+from wordsalvo.moves import Swap
+from wordsalvo.selfplay import SelfPlay, engine_supported
+
+RULESETS = Path(ws.__file__).parent / "rulesets"
+
+
+# -- the random numbers ---------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 7, -7, 2**31, 2**32 - 1, 2**32, 2**63 - 1, 10**40, 123456789012345678])
+def test_c_generator_draws_what_python_draws(seed):
+    bounds = [1, 2, 3, 100, 2**31, 2**31 - 1, 2**16 + 1] + [(i * 7919) % 300 + 1 for i in range(4000)]
+    rng = random.Random(seed)
+    assert _movegen.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=-(2**200), max_value=2**200), st.lists(st.integers(1, 2**31), max_size=50))
+def test_c_generator_on_any_seed(seed, bounds):
+    rng = random.Random(seed)
+    assert _movegen.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
+
+
+def test_seed_key_and_bounds_are_checked():
+    assert _movegen.seed_key(2**32 + 5) == [5, 1] and _movegen.seed_key(0) == [0]
+    with pytest.raises(ws.WordSalvoError, match="seed: expected a whole number"):
+        _movegen.seed_key("1")
+    with pytest.raises(ws.WordSalvoError, match="bound"):
+        _movegen.rng_draws(1, [0])
+    with pytest.raises(ws.WordSalvoError, match="at most 2048 bits"):
+        _movegen.rng_draws(2**5000, [1])
+
+
+# -- whole games --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def zero_tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("zeros")
+    out = {}
+    for name in ("classic-en", "wordsalvo-nl", "turkish"):
+        path = folder / f"{name}.wsl"
+        Leaves.zeros(ws.Rules.preset(name)).save(path)
+        out[name] = str(path)
+    return out
+
+
+def same_games(spec: AutoplaySpec, indices) -> None:
+    for i in indices:
+        slow = _python_game(spec, i, trace=True)
+        fast = play_game(spec, i, trace=True)
+        assert fast == slow, f"game {i} of {spec}"
+
+
+@pytest.mark.parametrize("rules", ["classic-en", "wordsalvo-en", "wordsalvo-nl", "turkish"])
+@pytest.mark.parametrize("players", [("equity", "equity"), ("score", "equity"), ("score", "score")])
+def test_engine_games_equal_game_and_bot(rules, players):
+    """The shipped leave tables (real swaps), both seat orders, traces included."""
+    same_games(AutoplaySpec(rules, players, seed=5), range(4))
+
+
+@pytest.mark.parametrize("rules", ["classic-en", "wordsalvo-nl", "turkish"])
+def test_engine_games_with_zero_tables(rules, zero_tables):
+    same_games(AutoplaySpec(rules, ("equity", "equity"), seed=9, leaves=zero_tables[rules]), range(3))
+
+
+def test_random_boards_and_star_squares():
+    same_games(AutoplaySpec("wordsalvo-en", ("equity", "score"), seed=2, board_seed=11), range(3))
+    same_games(AutoplaySpec("turkish", ("equity", "equity"), seed=2, board_seed=4), range(3))
+
+
+def variant(tmp_path: Path, base: str, **sections) -> str:
+    """A rule file: the preset ``base`` with ``section={key: toml value}`` replaced."""
+    text = (RULESETS / f"{base}.toml").read_text("utf-8")
+    for section, keys in sections.items():
+        head = text.index(f"[{section}]")
+        end = text.find("\n[", head + 1)
+        end = len(text) if end < 0 else end
+        body = text[head:end]
+        for key, value in keys.items():
+            line = f"{key} = {value}"
+            body, n = re.subn(rf"(?m)^{key} = .*$", line, body)
+            if not n:
+                body = body.rstrip("\n") + f"\n{line}\n"
+        text = text[:head] + body + text[end:]
+    text = re.sub(r'(?m)^name = ".*"$', 'name = "variant"', text)
+    path = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}.toml"
+    path.write_text(text, "utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def tiny_lexicon(tmp_path_factory):
+    """Few words: players often cannot play, so swaps, passes and scoreless ends happen."""
+    folder = tmp_path_factory.mktemp("tiny")
+    words = ["AA", "AB", "AD", "AE", "AG", "AH", "AI", "AL", "AM", "AN", "AR", "AS", "AT", "AW", "AX", "AY",
+             "BE", "DE", "EH", "EL", "EN", "ER", "ES", "EX", "HE", "ID", "IN", "IS", "IT", "LA", "LI", "LO",
+             "MA", "ME", "NA", "NE", "NO", "OE", "ON", "OR", "RE", "SO", "TA", "TE", "TO", "QI", "ZA",
+             "EAR", "ERA", "ARE", "TEA", "EAT", "ATE", "RAT", "TAR", "ART", "SAT", "SEA", "TEN", "NET",
+             "RATE", "TEAR", "STAR", "RATS", "NEAT", "ANTE", "EARN", "NEAR", "SANE", "TONE", "NOTE"]
+    src = folder / "tiny.txt"
+    src.write_text("\n".join(words) + "\n", "utf-8")
+    ws.compile_lexicon(src, folder / "tiny.wsg", "en")
+    return str(folder / "tiny.wsg")
+
+
+VARIANTS = {
+    "swap-after-return": dict(swap={"draw_before_return": "false", "bag_must_cover_swap": "false", "min_bag": "1"}),
+    "whole-rack": dict(swap={"whole_rack": "true", "resets_pass_counter": "false"}),
+    "passes-end": dict(end={"all_pass_rounds": "1", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"},
+                       settlement={"after_passes": '"play-out"'}),
+    "consecutive": dict(end={"consecutive_passes": "3", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"}),
+    "scoreless-bag": dict(end={"scoreless_turns": "3", "scoreless_turns_bag_below": "90",
+                               "scoreless_turn_kinds": '["pass", "swap"]'},
+                          settlement={"after_scoreless": '"none"'}),
+    "subtract": dict(settlement={"after_out": '"subtract-only"'}),
+    "no-settlement": dict(settlement={"after_out": '"none"'}),
+    "no-rack-out": dict(end={"rack_out": "false", "scoreless_turns": "2"}),
+    "first-deal": dict(deal={"first_deal_min_vowels": "3", "first_deal_min_consonants": "2"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("players", [("equity", "equity"), ("score", "equity")])
+def test_rule_variants_on_a_tiny_lexicon(tmp_path, tiny_lexicon, name, players):
+    rules = variant(tmp_path, "classic-en", **VARIANTS[name])
+    spec = AutoplaySpec(rules, players, seed=3, lexicon=tiny_lexicon,
+                        leaves=str(Path(ws.__file__).parent / "data" / "leaves" / "classic-en.wsl"))
+    same_games(spec, range(5))
+
+
+def test_tiny_lexicon_reaches_swaps_passes_and_every_end(tmp_path, tiny_lexicon):
+    """The variants above are not vacuous: their games swap, pass and end every way."""
+    reasons, kinds = set(), set()
+    for name in ("passes-end", "scoreless-bag", "whole-rack"):
+        rules = ws.Rules.load(variant(tmp_path, "classic-en", **VARIANTS[name]))
+        engine = SelfPlay(rules, ws.Lexicon.load(tiny_lexicon))
+        engine.set_players(("equity", "score"), (Leaves.default(ws.Rules.preset("classic-en")), None))
+        for seed in range(6):
+            game = engine.play(seed)
+            reasons.add(game.end_reason)
+            kinds.update(_movegen.TURN_KIND_NAMES[int(k)] for k in game.records["kind"])
+    assert {"passes", "scoreless", "out"} <= reasons or {"passes", "scoreless"} <= reasons
+    assert {"play", "swap", "pass", "settle"} <= kinds
+
+
+def test_only_score_and_equity_players_run_in_c():
+    assert engine_supported(("equity", "score"))
+    assert not engine_supported(("equity", "hard")) and not engine_supported(("equity",))
+
+
+def test_self_play_refuses_what_it_cannot_play(tiny_lexicon):
+    rules = ws.Rules.preset("classic-en")
+    engine = SelfPlay(rules, ws.Lexicon.load(tiny_lexicon))
+    with pytest.raises(ws.WordSalvoError, match="two players 'score' or 'equity'"):
+        engine.set_players(("equity", "hard"))
+    with pytest.raises(ws.WordSalvoError, match="tile set of rule set"):
+        engine.set_players(("equity", "equity"), (Leaves.zeros(ws.Rules.preset("turkish")), None))
+    with pytest.raises(ws.WordSalvoError, match="expected a whole number"):
+        engine.play(1.5)
+
+
+# -- best swap ------------------------------------------------------------------------------
+def numpy_best_swap(gen: ws.MoveGenerator, pos: ws.Position) -> Swap | None:
+    """The numpy search MoveGenerator.best_swap had before it moved to C."""
+    gen._load(pos, None)
+    letters = pos.rack
+    bag = pos.bag_count()
+    rules = gen.rules.swap
+    if not letters or bag <= 0 or bag < rules.min_bag:
+        return None
+    lv = gen._leave_values()
+    alphabet = gen.rules.alphabet
+    values = np.asarray(lv.values)
+    index = np.arange(len(values))
+    kept = np.zeros(len(values), dtype=np.int64)
+    for code, w in zip(lv.codes, lv.weights):
+        kept += index // w % (lv.counts[code] + 1)
+    swapped = len(letters) - kept
+    ok = swapped >= 1
+    if rules.whole_rack:
+        ok &= kept == 0
+    if rules.bag_must_cover_swap:
+        ok &= swapped <= bag
+    if not ok.any():
+        return None
+    top = values[ok].max()
+    tied = np.nonzero(ok & (values == top))[0]
+    most = kept[tied].max()
+    tied = tied[kept[tied] == most]
+    leaves_tied = [lv.leave(int(i), alphabet) for i in tied]
+    ranks = [gen.leaves.rank(x) if x else -1 for x in leaves_tied]
+    choice = min(range(len(tied)), key=ranks.__getitem__)
+    leave = leaves_tied[choice]
+    rest = list(letters)
+    for ch in leave:
+        rest.remove(ch)
+    kept_order = {"?": 0, **{c: i + 1 for i, c in enumerate(alphabet.letters)}}
+    return Swap("".join(sorted(rest, key=kept_order.__getitem__)), leave, float(top))
+
+
+@pytest.mark.parametrize("name", ["classic-en", "turkish", "whole-rack", "uncovered"])
+def test_best_swap_equals_the_numpy_search(tmp_path, name):
+    """At every turn of seeded games (every bag size), with the shipped, a zero and a random table."""
+    swaps = {"whole-rack": {"whole_rack": "true"}, "uncovered": {"bag_must_cover_swap": "false", "min_bag": "3"}}
+    rules = ws.Rules.load(variant(tmp_path, "classic-en", swap=swaps[name])) if name in swaps else ws.Rules.preset(name)
+    lex = ws.Lexicon.default(rules.alphabet.name)
+    zeros = Leaves.zeros(rules)
+    rng = np.random.default_rng(4)
+    table = Leaves.default(ws.Rules.preset("turkish" if name == "turkish" else "classic-en"))
+    tables = [table, zeros, Leaves.from_values(rules, np.round(rng.normal(0, 2, len(zeros.values))).astype(np.float32))]
+    for k, table in enumerate(tables):
+        gen = ws.MoveGenerator(lex, rules, leaves=table)
+        game = ws.Game(rules, lex, seed=k)
+        while not game.is_over:
+            pos = game.position()
+            assert gen.best_swap(pos) == numpy_best_swap(gen, pos), pos.rack
+            move = game.best_move()
+            if move is None:
+                break
+            game.play(move)
