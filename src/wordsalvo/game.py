@@ -792,12 +792,17 @@ class Game:
                     s.winners = tuple(q for q in left if s.scores[q] == best)
             return Challenge(play, challenger, (), rules.penalty, turn)
 
+    @property
+    def open_play(self) -> Turn | None:
+        """The play that :meth:`challenge` would challenge now, or None (see :attr:`can_challenge`)."""
+        return self._s.history[self._last_turn_index()] if self.can_challenge else None
+
     def phonies(self) -> tuple[str, ...]:
-        """The words of the play :attr:`can_challenge` is about that are not in the lexicon
-        (what an engine that knows every word would challenge); () otherwise."""
-        if not self.can_challenge:
+        """The words of :attr:`open_play` that are not in the lexicon (what an engine that
+        knows every word would challenge); () when there is no open play."""
+        play = self.open_play
+        if play is None:
             return ()
-        play = self._s.history[self._last_turn_index()]
         return tuple(dict.fromkeys(w for w in play.words if w not in self.lexicon))
 
     # -- undo and notes -------------------------------------------------------------------

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from ..constants import DIM
 from ..errors import WordSalvoError
@@ -70,8 +71,10 @@ _TOTAL = re.compile(r"^-?\d+$")
 _SETTLE = re.compile(r"^\((\S*)\)$")
 
 
-def to_gcg(game: Game) -> str:
-    """The game as GCG text (see the module docstring)."""
+def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
+    """The game as GCG text (see the module docstring).  ``pragmas``: more
+    ``#keyword value`` lines for the header (a front end's own, e.g. which seats
+    are engines), written after the ``#player`` lines."""
     rules = game.rules
     lines = ["#character-encoding UTF-8", f"#rules {rules.name}"]
     if rules.board_seed is not None:
@@ -86,6 +89,11 @@ def to_gcg(game: Game) -> str:
         lines.append("#challenge on")
     for i, name in enumerate(game.names):
         lines.append(f"#player{i + 1} {name} {name}")
+    for keyword, value in pragmas:
+        if not re.fullmatch(r"[A-Za-z][\w-]*", keyword) or "\n" in value or "\r" in value:
+            raise WordSalvoError(f"GCG pragma: expected a keyword of letters and a one-line value, got "
+                                 f"{keyword!r} {value!r}")
+        lines.append(f"#{keyword} {value}")
     names = game.names
     notes: dict[int, list[str]] = {}
     for index, text in game.notes:
