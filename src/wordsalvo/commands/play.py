@@ -428,8 +428,12 @@ class TerminalGame:
 
     # -- I/O ----------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
+        """Write lines; a plain line wider than the screen is wrapped at its spaces."""
+        width = self.width - 1
+        lines = [ln if "\x1b" in ln or len(ln) <= width else "\n".join(wrap_lines([ln], width, cut=False))
+                 for ln in text.split("\n")]
         try:
-            self.output.write(text + "\n")
+            self.output.write("\n".join(lines) + "\n")
             self.output.flush()
         except (OSError, ValueError):  # the terminal is gone (closed window): the game is still saved
             pass
@@ -443,6 +447,9 @@ class TerminalGame:
             self.say(text)
 
     def ask(self, prompt: str) -> str:
+        width = self.width - 1
+        if len(prompt) > width:  # a long question on lines of its own, the answer after the last
+            prompt = "\n".join(wrap_lines([prompt.rstrip()], width, cut=False)) + " "
         try:
             return self.input_fn(prompt)
         except EOFError:
@@ -1016,7 +1023,7 @@ class TerminalGame:
         self.say((f"{how}. " if how else "") + f"Game left unfinished after {len(game.history)} turns "
                  f"(scores {', '.join(f'{n} {s}' for n, s in zip(game.names, game.scores))}).")
         if path is not None:
-            self.say(f"Saved to {path}{made}.")
+            self.say(f"Saved to {path}{made}")
             self.say(f"Resume it with: wordsalvo play --resume {path}")
         else:  # pragma: no cover - every folder refused
             self.say("The game could not be saved anywhere; its record follows:")

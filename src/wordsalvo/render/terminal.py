@@ -308,9 +308,9 @@ def visible_width(text: str) -> int:
     return len(_ANSI.sub("", text))
 
 
-def wrap_lines(lines: Iterable[str], width: int, indent: str = "  ") -> list[str]:
+def wrap_lines(lines: Iterable[str], width: int, indent: str = "  ", *, cut: bool = True) -> list[str]:
     """Plain ``lines`` wrapped to at most ``width`` columns (continuations indented);
-    a word longer than the width is cut."""
+    a word longer than the width is cut (``cut=False``: kept whole, e.g. a file name)."""
     out: list[str] = []
     for line in lines:
         if len(line) <= width:
@@ -318,7 +318,7 @@ def wrap_lines(lines: Iterable[str], width: int, indent: str = "  ") -> list[str
             continue
         lead = line[:len(line) - len(line.lstrip())]
         out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=lead + indent,
-                                 break_long_words=True, break_on_hyphens=False) or [""])
+                                 break_long_words=cut, break_on_hyphens=False) or [""])
     return out
 
 
