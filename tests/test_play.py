@@ -430,3 +430,163 @@ def test_subprocess_game_reads_stdin_and_quits():
     assert "cannot read 'bogus' as a move" in proc.stdout
     assert "Game left unfinished after 2 turns" in proc.stdout
     assert "\x1b[" not in proc.stdout  # not a terminal: no colour
+
+
+# -- pass-and-play, undo, challenges, saving --------------------------------------------
+def people_game(lines, names=("Ann", "Bob"), rules="classic-en", seed=1, challenges=False, hints=3):
+    game = Game(Rules.preset(rules), players=list(names), seed=seed, challenges=challenges)
+    out = io.StringIO()
+    script = Script(lines, out)
+    tg = TerminalGame(game, [True] * len(names), input_fn=script, output=out, seed=seed, hints=hints)
+    return tg, out, script
+
+
+def test_pass_and_play_hides_each_rack_until_the_next_player_presses_enter():
+    tg, out, script = people_game(["", "8D ZERDA", "", "", "pass", "", "quit"])
+    ann, bob = tg.game.racks
+    tg.run()
+    text = out.getvalue()
+    parts = text.split("Bob: press Enter to see your rack")
+    assert len(parts) == 2
+    before_bob = parts[0].rsplit("Ann> ", 1)[1]  # from Ann's last prompt to Bob's hand-over
+    assert "rack:" not in before_bob.split("Ann played 8D ZERDA for 50", 1)[1]
+    assert "Ann's rack: " + render_rack(tg.game.rules, ann) in text
+    assert "Bob's rack: " + render_rack(tg.game.rules, bob) in parts[1]
+    assert script.prompts[:2] == ["Ann: press Enter to see your rack (or undo, save, quit): ", "Ann> "]
+    assert kinds(tg.game) == ["play", "pass"]
+
+
+def test_undo_between_people_needs_the_other_players_agreement():
+    # Bob refuses: Ann's move stands; then Bob agrees: Ann is on turn again with her rack
+    tg, out, script = people_game(["", "8D ZERDA", "", "undo", "n", "undo", "y", "", "quit"])
+    rack = tg.game.rack
+    tg.run()
+    text = flat(out.getvalue())
+    assert "Bob: take back Ann 8D ZERDA 50? Do you agree? (y = yes):" in text
+    assert "Bob does not agree: nothing is taken back." in text
+    assert "Taken back: Ann 8D ZERDA 50. Ann is on turn again." in text
+    g = tg.game
+    assert g.history == () and g.to_move == 0 and g.rack == rack
+    assert script.prompts[-2] == "Ann: press Enter to see your rack (or undo, save, quit): "  # handed back
+    assert g.notes[-1][1] == "takeback: Ann took back Ann 8D ZERDA 50"
+
+
+def test_undo_against_the_engine_takes_back_both_moves_and_the_bag():
+    tg, out, _ = terminal_game(["8D ZERDA", "", "undo", "undo", "quit"])
+    bag, rack = tg.game.bag, tg.game.rack
+    tg.run()
+    g = tg.game
+    assert g.history == () and g.bag == bag and g.rack == rack
+    assert "Taken back: You 8D ZERDA 50; Engine " in flat(out.getvalue())
+    assert "Nothing to take back: no person has moved yet." in out.getvalue()
+
+
+def test_a_corrected_move_at_the_confirm_prompt_is_played():
+    tg, out, _ = terminal_game(["8D ZERD", "8D ZERDA", "", "quit"])
+    tg.run()
+    g = tg.game
+    assert g.history[0].notation == "8D ZERDA" and g.history[0].score == 50
+    assert "Cancelled." not in out.getvalue()
+
+
+def test_the_engine_challenges_a_phony_off_and_a_failed_challenge_costs_the_turn():
+    game = Game(Rules.preset("classic-en"), players=["You", "Engine"], seed=1, challenges=True)
+    out = io.StringIO()
+    tg = TerminalGame(game, [True, False], "easy", input_fn=Script(["8D ZEDRA", "", "quit"], out), output=out)
+    rack = game.rack
+    tg.run()
+    text = flat(out.getvalue())
+    assert "phony" not in text.split("Enter = play it")[0]  # the preview does not tell
+    assert game.history[0].kind == "refused-play" and game.history[0].challenge == "won"
+    assert "Engine challenges your 8D ZEDRA: ZEDRA not in the dictionary. The play is taken back" in text
+    assert game.racks[0] == rack and game.history[1].player == 1  # back on the rack; the engine moved
+    # a valid engine play challenged: the challenger loses the turn (classic-en: penalty = turn)
+    game2 = Game(Rules.preset("classic-en"), players=["Engine", "You"], seed=1, challenges=True)
+    out2 = io.StringIO()
+    tg2 = TerminalGame(game2, [False, True], "easy", input_fn=Script(["challenge", "quit"], out2), output=out2)
+    tg2.run()
+    g = game2
+    assert [t.kind for t in g.history][:2] == ["play", "pass"] and g.history[1].challenge == "lost"
+    assert "You challenge Engine's" in flat(out2.getvalue())
+    assert "every word is in the dictionary, so You lose the turn" in flat(out2.getvalue())
+
+
+def test_challenge_options_per_rule_set(capsys):
+    assert main(["play", "--rules", "wordsalvo-en", "--challenge", "--game-seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "checks every word when it is played" in err and "classic-en, woodword-de" in err
+    assert main(["play", "--rules", "woodword-de", "--challenge", "--strict"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+    tg, out, _ = terminal_game(["challenge", "quit"])
+    tg.run()
+    assert "played without challenges" in out.getvalue() and "--challenge" in out.getvalue()
+
+
+def test_quit_saves_and_resume_continues_bag_and_all(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path / "saves"))
+    code, text, _ = session(["8D ZERDA", "", "hint", "quit"], *CLASSIC, "--player", "Ann", "--bot", "hard",
+                            "--hints", "2")
+    assert code == 0
+    saved = next((tmp_path / "saves").glob("classic-en-*.gcg"))
+    assert f"Saved to {saved} (made the folder {saved.parent})" in flat(text)
+    assert f"wordsalvo play --resume {saved}" in flat(text)
+    record = saved.read_text("utf-8")
+    assert "#engine Engine hard" in record and "#hints 2" in record and "#note hint for Ann (1 of 2): " in record
+    # the resumed game is the game that would have gone on: same racks, same bag, same engine
+    args = build_parser().parse_args(["play", "--resume", str(saved), "--color", "never"])
+    out = io.StringIO()
+    script = Script(["pass", "hint", "hint", "quit"], out)
+    play.run(args, input_fn=script, output=out)
+    text2 = flat(out.getvalue())
+    assert "Resumed" in text2 and "Hint (2 of 2)" in text2 and "No hints left" in text2
+    twin = Game(Rules.preset("classic-en"), players=["Ann", "Engine"], seed=1)
+    twin.play("8D ZERDA")
+    bot = Bot("hard", twin.rules)
+    for _ in range(2):
+        if twin.to_move == 1:
+            bot.reset(play.engine_seed(1, len(twin.history), 1))
+            twin.apply(bot.choose(twin))
+        else:
+            twin.pass_turn()
+    bot.reset(play.engine_seed(1, len(twin.history), 1))
+    twin.apply(bot.choose(twin))
+    again = from_gcg(saved.read_text("utf-8"))
+    assert again.history == twin.history and again.bag == twin.bag and again.racks == twin.racks
+
+
+def test_resume_refuses_a_missing_file_and_options_the_file_decides(tmp_path, capsys):
+    assert main(["play", "--resume", str(tmp_path / "nofile.gcg")]) == 2
+    assert "--resume: no such file: " in capsys.readouterr().err
+    (tmp_path / "g.gcg").write_text("#player1 A A\n#player2 B B\n", "utf-8")
+    assert main(["play", "--resume", str(tmp_path / "g.gcg"), "--player", "Ann", "--game-seed", "2"]) == 2
+    assert "expected none of --player/--bot, --game-seed" in capsys.readouterr().err
+
+
+def test_save_asks_before_making_a_folder_and_survives_names_the_system_refuses(tmp_path):
+    target = tmp_path / "new" / "deeper" / "game.gcg"
+    long_name = "x" * 300
+    tg, out, _ = terminal_game([f"save {target}", "n", f"save {target}", "y", f"save {tmp_path / long_name}",
+                                "save a\x00b", "quit"])
+    tg.run()
+    text = flat(out.getvalue())
+    assert f"The folder {target.parent} does not exist; make it? (y = yes):" in text
+    assert "Not saved." in text and f"Saved to {target} (made the folder {target.parent})" in text
+    assert "Not saved: cannot write" in text  # 300 bytes: the system refuses the name
+    assert from_gcg(target.read_text("utf-8")).history == tg.game.history
+    assert f"Saved to {target}" in text.rsplit("Game left unfinished", 1)[1]  # quit saved to the same file
+
+
+def test_the_end_offer_asks_before_making_a_folder(tmp_path):
+    tg, out, script = terminal_game(["resign", "y", str(tmp_path / "a" / "b"), "n", str(tmp_path / "c"), ])
+    tg.run()
+    assert "does not exist; make it?" in flat(" ".join(script.prompts))
+    assert not (tmp_path / "a").exists() and (tmp_path / "c.gcg").exists()
+
+
+def test_settlement_says_your_rack_not_yous():
+    from wordsalvo.game import Turn
+    from wordsalvo.render.terminal import describe_turn
+
+    t = Turn(1, "settle", "AB", 18, 300, tiles="AB", rack_owner=0)
+    assert describe_turn(t, ["You", "Engine"]) == "Engine +18 for your rack (AB)"
+    assert describe_turn(t, ["Ann", "Engine"]) == "Engine +18 for Ann's rack (AB)"

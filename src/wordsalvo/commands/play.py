@@ -71,6 +71,7 @@ from ..render.terminal import (
     render_rack,
     render_scores,
     side_by_side,
+    verb,
     wrap_lines,
 )
 from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, load_rules, whole_number
@@ -551,17 +552,16 @@ class TerminalGame:
         names = self.game.names
         who = names[result.challenger]
         play = result.play
+        said = f"{who} {verb(who, 'challenge')} {possessive(names[play.player])} {play.notation}: "
         if result.phony:
             self.last_squares = self._last_play_squares()
-            self.notify(f"{who} challenges {possessive(names[play.player])} {play.notation}: "
-                        f"{', '.join(result.invalid_words)} not in the dictionary. The play is taken back "
-                        f"and {names[play.player]} loses the turn.")
+            owner = names[play.player]
+            self.notify(said + f"{', '.join(result.invalid_words)} not in the dictionary. The play is taken back "
+                        f"and {owner} {verb(owner, 'lose')} the turn.")
         elif result.turn is not None:
-            self.notify(f"{who} challenges {possessive(names[play.player])} {play.notation}: "
-                        + describe_turn(result.turn, names).split(": ", 1)[-1] + ".")
+            self.notify(said + describe_turn(result.turn, names).split(": ", 1)[-1] + ".")
         else:
-            self.notify(f"{who} challenges {possessive(names[play.player])} {play.notation}: every word is in "
-                        "the dictionary.")
+            self.notify(said + "every word is in the dictionary.")
 
     def _final_challenge(self) -> None:
         """The last play ended the game: the next person may challenge it first."""

@@ -50,6 +50,7 @@ __all__ = [
     "board_width",
     "placed_squares",
     "possessive",
+    "verb",
     "visible_width",
     "wrap_lines",
 ]
@@ -215,6 +216,11 @@ def possessive(name: str) -> str:
     return "your" if name == "You" else f"{name}'s"
 
 
+def verb(name: str, base: str) -> str:
+    """``base`` agreeing with ``name``: ``Ann loses``, ``You lose``."""
+    return base if name == "You" else base + "s"
+
+
 def describe_turn(turn: "Turn", names: Sequence[str], *, show_swapped: bool = True, short: bool = False) -> str:
     """A turn in words: ``Engine played 8H WO(R)D for 24 (WORD, AB)``.
 
@@ -239,13 +245,13 @@ def describe_turn(turn: "Turn", names: Sequence[str], *, show_swapped: bool = Tr
     if turn.kind == "pass":
         if turn.challenge == "lost":
             return (f"{who} challenged {turn.notation}: every word is in the dictionary, "
-                    f"so {who} loses the turn")
+                    f"so {who} {verb(who, 'lose')} the turn")
         return f"{who} passed"
     if turn.kind == "challenge-bonus":
         if not turn.score:
             return f"The challenge of {possessive(who)} {turn.notation} failed: every word is in the dictionary"
         return (f"The challenge of {possessive(who)} {turn.notation} failed: every word is in the dictionary; "
-                f"{who} gets {turn.score:+d}")
+                f"{who} {'get' if who == 'You' else 'gets'} {turn.score:+d}")
     if turn.kind == "refused-play" and turn.challenge == "won":
         return (f"{possessive(who).capitalize() if who == 'You' else possessive(who)} {turn.notation} is "
                 f"challenged off: not every word is in the dictionary ({', '.join(turn.words)}); the turn is lost")
