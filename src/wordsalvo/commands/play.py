@@ -157,8 +157,8 @@ def register(subparsers) -> None:
                "  message says so); `save FILE` in the game saves elsewhere.\n"
                "examples:\n"
                "  wordsalvo play --rules wordsalvo-en --random\n"
-               "  wordsalvo play --rules classic-en --challenge --player Ann --player Bob --bot medium\n"
-               "  wordsalvo play --resume ~/.local/share/wordsalvo/games/classic-en-20250101-120000.gcg",
+               "  wordsalvo play --rules classic-en --challenge --player Ann --bot medium\n"
+               "  wordsalvo play --resume ~/.local/share/wordsalvo/games/classic-en-2025.gcg",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rules_argument(p)
