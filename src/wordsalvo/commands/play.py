@@ -47,6 +47,7 @@ import re
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -207,10 +208,11 @@ def _load_lexicon(path: str | None, rules):
         ) from None
 
 
-def _random_presets() -> list[str]:
+def _presets(keep: Callable[[object], bool]) -> list[str]:
+    """The preset names whose rules ``keep`` accepts."""
     from ..rules import Rules, preset_names
 
-    return [n for n in preset_names() if Rules.preset(n).random_mode != "none"]
+    return [n for n in preset_names() if keep(Rules.preset(n))]
 
 
 def default_save_dir() -> Path:
@@ -268,7 +270,7 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
         if load_rules(args.rules).random_mode == "none":
             option = "--random" if args.seed is None else f"--seed {args.seed}"
             raise WordSalvoError(f"rule set {args.rules!r} has a fixed board: expected no --random or --seed, "
-                                 f"got {option} (random boards: {', '.join(_random_presets())})")
+                                 f"got {option} (random boards: {', '.join(_presets(lambda r: r.random_mode != 'none'))})")
         if board_seed is None:
             board_seed = random.SystemRandom().randrange(2**31)
     rules = load_rules(args.rules, board_seed)
@@ -283,7 +285,7 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
         raise WordSalvoError(f"player names: expected distinct names without spaces or ':', got "
                              f"{', '.join(repr(n) for n in names)}")
     if args.challenge and not rules.challenge.table_may_choose:
-        may = [n for n in _preset_names() if _preset(n).challenge.table_may_choose]
+        may = _presets(lambda r: r.challenge.table_may_choose)
         raise WordSalvoError(f"--challenge: rule set {rules.name!r} checks every word when it is played, so there "
                              f"is nothing to challenge (challenges: {', '.join(may)})")
     if args.challenge and args.strict:
@@ -296,18 +298,6 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     levels = [value if kind == "bot" else None for kind, value in seats]
     hints = DEFAULT_HINTS if args.hints is None else args.hints
     return game, levels, {"board_seed": board_seed, "game_seed": game_seed, "hints": hints, "path": None}
-
-
-def _preset_names() -> list[str]:
-    from ..rules import preset_names
-
-    return list(preset_names())
-
-
-def _preset(name: str):
-    from ..rules import Rules
-
-    return Rules.preset(name)
 
 
 def _resume(args) -> tuple[Game, list[str | None], dict]:
@@ -782,7 +772,7 @@ class TerminalGame:
         return True
 
     # -- hints ------------------------------------------------------------------------
-    def _hint(self, what: str) -> Bot | None:
+    def _hint(self) -> Bot | None:
         """The hint engine when the player on turn has a hint left (the note is the caller's)."""
         p = self.game.to_move
         left = self.hints_left(p)
@@ -802,7 +792,7 @@ class TerminalGame:
         return count
 
     def do_hint(self) -> bool:
-        bot = self._hint("hint")
+        bot = self._hint()
         if bot is None:
             return False
         action = bot.choose(self.game)
@@ -826,7 +816,7 @@ class TerminalGame:
         except ValueError:
             self.say(f"`moves` takes a number >= 1 (how many to show), got {rest!r}")
             return False
-        bot = self._hint("moves")
+        bot = self._hint()
         if bot is None:
             return False
         moves = self.game.legal_moves(leaves=bot.leaves, vocabulary=bot.vocabulary)
@@ -994,8 +984,6 @@ class TerminalGame:
         """Save without asking (leaving the game): the game's file, else the default folder,
         else the temporary folder.  (path or None, a note on the folder made)."""
         candidates = [p for p in (self.save_path, self.default_path()) if p is not None]
-        import tempfile
-
         candidates.append(Path(tempfile.gettempdir()) / self.default_path().name)
         for path in candidates:
             made = not path.parent.exists()
