@@ -849,8 +849,7 @@ class TerminalGame:
         for p in people:
             if p == owner:
                 continue
-            answer = self.ask(f"{game.names[p]}: take back {what}? Do you agree? (y = yes): ").strip().lower()
-            if answer not in ("y", "yes"):
+            if not self._yes(f"{game.names[p]}: take back {what}? Do you agree?"):
                 self.say(f"{game.names[p]} does not agree: nothing is taken back.")
                 return False
         game.undo(owner)
@@ -899,8 +898,7 @@ class TerminalGame:
         return False
 
     def do_resign(self) -> bool:
-        answer = self.ask("Resign the game? (y = yes): ")
-        if answer.strip().lower() not in ("y", "yes"):
+        if not self._yes("Resign the game?"):
             self.say("Not resigned; play on.")
             return False
         self._make(self.game.resign)
@@ -962,8 +960,7 @@ class TerminalGame:
             except (OSError, ValueError):
                 missing = False
             if missing:
-                answer = self.ask(f"The folder {path.parent} does not exist; make it? (y = yes): ").strip().lower()
-                if answer not in ("y", "yes"):
+                if not self._yes(f"The folder {path.parent} does not exist; make it?"):
                     self.say("Not saved.")
                     return None
                 create = True
@@ -1060,38 +1057,33 @@ class TerminalGame:
             self.say(f"Not saved: {problem}.")
         self.offer_save()
 
+    def _yes(self, question: str) -> bool:
+        return self.ask(f"{question} (y = yes): ").strip().lower() in ("y", "yes")
+
     def offer_save(self) -> None:
+        try:
+            self._offer_save()
+        except _Quit:  # the end of the input: nothing more to save
+            return
+
+    def _offer_save(self) -> None:
         while True:
-            try:
-                name = self.ask("Save the game record (GCG)? File name, or Enter to skip: ").strip()
-            except _Quit:
-                return
+            name = self.ask("Save the game record (GCG)? File name, or Enter to skip: ").strip()
             if not name:
                 return
             path = self._typed_path(name)
             if path is None:
                 self.say(f"cannot save to {name!r}: not a file name; try another name")
                 continue
-            create = False
             try:
                 exists, missing = path.exists(), not path.parent.is_dir()
             except (OSError, ValueError):
                 exists, missing = False, False
-            if exists:
-                try:
-                    again = self.ask(f"{path} exists; overwrite it? (y = yes): ").strip().lower()
-                except _Quit:
-                    return
-                if again not in ("y", "yes"):
-                    continue
-            if missing:
-                try:
-                    again = self.ask(f"The folder {path.parent} does not exist; make it? (y = yes): ").strip().lower()
-                except _Quit:
-                    return
-                if again not in ("y", "yes"):
-                    continue
-                create = True
+            if exists and not self._yes(f"{path} exists; overwrite it?"):
+                continue
+            if missing and not self._yes(f"The folder {path.parent} does not exist; make it?"):
+                continue
+            create = missing
             problem = self._write(path, create=create)
             if problem:
                 self.say(f"{problem}; try another name")
