@@ -520,3 +520,130 @@ def test_cgp_bseed_and_stars_opcodes():
         parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs wordsalvo-en; bseed x;")
     with pytest.raises(ws.PositionError, match="stars"):
         parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 rs turkish; stars 0;")
+
+
+# -- undo ---------------------------------------------------------------------------------
+def _penalty(penalty: str, points: int = 0) -> Rules:
+    from importlib import resources
+
+    text = resources.files("wordsalvo.rulesets").joinpath("classic-en.toml").read_text("utf-8")
+    return Rules.from_toml(text.replace('penalty = "turn"\npoints = 0', f'penalty = "{penalty}"\npoints = {points}'))
+
+
+@pytest.mark.parametrize("name", ["classic-en", "turkish", "wordsalvo-nl"])
+def test_undo_takes_every_step_back_exactly_and_the_game_replays_the_same(name):
+    from wordsalvo.bot import Bot
+
+    g = make(name, seed=11)
+    start = (g.racks, g.bag, g.scores, g.board.tiles)
+    bot = Bot("medium", g.rules, seed=2)
+    actions, states = [], []
+    while not g.is_over:
+        states.append((g.racks, g.bag, g.scores, bytes(g.board.tiles), g.history, g.pass_count, g.scoreless_count))
+        action = bot.choose(g)
+        actions.append(action)
+        g.apply(action)
+    final = (g.racks, g.bag, g.scores, g.history, g.winners)
+    for k in range(len(actions) - 1, -1, -1):  # one step back at a time: each earlier state exactly
+        g.undo()
+        assert (g.racks, g.bag, g.scores, bytes(g.board.tiles), g.history, g.pass_count,
+                g.scoreless_count) == states[k]
+    assert (g.racks, g.bag, g.scores, g.board.tiles) == start and not g.is_over
+    with pytest.raises(GameError, match="expected a turn to take back"):
+        g.undo()
+    for action in actions:  # the random state came back too: the same moves draw the same tiles
+        g.apply(action)
+    assert (g.racks, g.bag, g.scores, g.history, g.winners) == final
+
+
+def test_undo_of_a_player_takes_back_the_turns_after_it():
+    g = make("classic-en", players=3, seed=1)
+    g.play("8D ZERDA")
+    g.pass_turn()
+    g.pass_turn()
+    taken = g.undo(0)
+    assert [t.kind for t in taken] == ["play", "pass", "pass"] and g.history == () and g.to_move == 0
+    with pytest.raises(GameError, match="player 2"):
+        g.undo(1)
+
+
+# -- challenges ---------------------------------------------------------------------------
+def test_challenges_only_where_the_rule_set_lets_a_table_choose_them(de):
+    with pytest.raises(GameError, match="has no challenges"):
+        make("wordsalvo-en", challenges=True)
+    with pytest.raises(GameError, match="exclude each other"):
+        make("woodword-de", lexicon=de, challenges=True, strict=True)
+    g = make("classic-en", seed=1)
+    with pytest.raises(IllegalMoveError):
+        g.play("8D ZEDRA")  # without challenges a phony is refused
+    with pytest.raises(GameError, match="without challenges"):
+        g.challenge()
+
+
+def test_a_phony_stands_until_challenged_and_is_then_taken_back_with_its_draw():
+    g = make("classic-en", seed=1, challenges=True)
+    before = (g.racks, g.bag)
+    t = g.play("8D ZEDRA")
+    assert t.kind == "play" and g.can_challenge and g.challenger == 1 and g.phonies() == ("ZEDRA",)
+    result = g.challenge()
+    assert result.phony and result.invalid_words == ("ZEDRA",) and result.challenger == 1
+    assert kinds(g) == ["refused-play"] and g.history[0].attempt_score == 50 and g.history[0].challenge == "won"
+    assert (g.racks, g.bag) == before and g.board.tile_count == 0 and g.scores == [0, 0] and g.to_move == 1
+    assert not g.can_challenge
+    with pytest.raises(GameError, match="expected a play to challenge"):
+        g.challenge()
+    # the record replays exactly: the play, its removal, and the same draws after it
+    g.play(g.best_move())
+    again = from_gcg(to_gcg(g))
+    assert again.history == g.history and again.racks == g.racks and again.bag == g.bag
+
+
+@pytest.mark.parametrize("penalty,points", [("turn", 0), ("points", 5), ("none", 0)])
+def test_a_failed_challenge_costs_what_the_rule_set_says(penalty, points):
+    g = Game(_penalty(penalty, points), players=2, seed=1, challenges=True)
+    g.play("8D ZERDA")
+    result = g.challenge()
+    assert not result.phony and result.penalty == penalty
+    text = to_gcg(g)
+    if penalty == "turn":
+        assert kinds(g) == ["play", "pass"] and g.history[1].challenge == "lost" and g.to_move == 0
+        assert "#note lost challenge: Player2 challenged 8D ZERDA" in text
+    else:
+        assert kinds(g) == ["play", "challenge-bonus"] and g.scores == [50 + points, 0] and g.to_move == 1
+        assert f">Player1: ADEGORZ (challenge) +{points} {50 + points}" in text
+    again = from_gcg(text, rules=g.rules)
+    assert again.history == g.history and again.scores == g.scores and not again.can_challenge
+
+
+def test_a_challenge_of_the_last_play_comes_before_the_settlement():
+    g = Game(_penalty("points", 5), players=2, seed=1, challenges=True)
+    set_state(g, racks=["AB", "XYZ"], bag=[])
+    g._s.pos.board.tiles[7 * 15 + 6] = g.rules.alphabet.code("T")
+    g.play("8G (T)AB")  # out: the game ends at once
+    assert g.is_over and g.can_challenge and g.challenger == 1
+    r = g.challenge()
+    assert [t.kind for t in g.history] == ["play", "challenge-bonus", "settle", "settle"]
+    settle_to_0 = g.history[-1]
+    assert settle_to_0.player == 0 and settle_to_0.total == g.scores[0] and r.turn.score == 5
+
+
+def test_gcg_challenge_lines_are_checked_on_replay():
+    g = make("classic-en", seed=1, challenges=True)
+    g.play("8D ZERDA")
+    text = to_gcg(g) + ">Player1: ADEGORZ (challenge) +5 55\n"
+    with pytest.raises(GCGError, match="a failed challenge costs turn"):
+        from_gcg(text)
+    with pytest.raises(GCGError, match="in a game with challenges"):
+        from_gcg(text.replace("#challenge on\n", ""))
+
+
+def test_notes_keep_their_place_through_records_and_undo():
+    g = make("classic-en", seed=1)
+    g.add_note("before anything")
+    g.play("8D ZERDA")
+    g.add_note("hint for Player2 (1 of 3): something")
+    text = to_gcg(g)
+    assert text.index("#note before anything") < text.index(">Player1:") < text.index("#note hint for Player2")
+    assert from_gcg(text).notes == g.notes == ((0, "before anything"), (1, "hint for Player2 (1 of 3): something"))
+    g.undo()
+    assert g.notes[1] == (0, "hint for Player2 (1 of 3): something")  # kept, at the place it now follows

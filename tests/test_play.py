@@ -73,6 +73,11 @@ def kinds(game: Game) -> list[str]:
     return [t.kind for t in game.history]
 
 
+def flat(text: str) -> str:
+    """The output with every run of white space one space (long lines wrap at 80 columns)."""
+    return " ".join(text.split())
+
+
 # -- moves: preview, confirm, cancel, illegal -----------------------------------------------
 def test_preview_then_confirm_plays_the_move_and_the_engine_answers():
     tg, out, _ = terminal_game(["8D ZERDA", "", "quit"])
@@ -133,7 +138,7 @@ def test_swap_some_tiles_and_the_whole_rack():
     rack = tg.game.rack
     tg.run()
     g = tg.game
-    text = out.getvalue()
+    text = flat(out.getvalue())
     assert "not possible: swap:" in text and "XY not on the rack" in text  # refused, asked again
     assert kinds(g)[0] == "swap" and g.history[0].tiles == "AEG" and g.history[0].rack == rack
     assert "You swapped AEG; new rack:" in text
@@ -156,18 +161,24 @@ def test_pass():
     assert "You passed" in out.getvalue()
 
 
-def test_hint_and_moves_come_from_the_move_generator():
-    tg, out, _ = terminal_game(["hint", "moves", "moves 3", "quit"])
-    best = tg.game.best_move()
-    top = tg.game.legal_moves().best(10)
+def test_hint_and_moves_are_the_expert_engines_and_limited_per_game():
+    tg, out, _ = terminal_game(["hint", "moves", "moves 3", "hint", "moves", "quit"])
+    expert = Bot("expert", tg.game.rules).choose(tg.game)
+    leaves = Bot("expert", tg.game.rules).leaves
+    top = tg.game.legal_moves(leaves=leaves).best(10, by="equity")
     tg.run()
     text = out.getvalue()
-    assert f"Hint: {best.notation} for {best.score}" in text
-    assert f"The 10 best of {len(tg.game.legal_moves())} legal moves:" in text
-    for i, m in enumerate(top, 1):
-        assert f"{i:>3}. {m.notation:<24} {m.score:>4}" in text
-    assert "The 3 best of" in text
-    assert tg.game.history == ()  # looking costs nothing
+    m = expert.move
+    assert f"Hint (1 of 3): {m.notation} for {m.score}, equity {expert.equity:.1f}" in text
+    assert f"The 10 best of {len(tg.game.legal_moves())} legal moves by equity (hint 2 of 3):" in text
+    for i, mv in enumerate(top, 1):
+        assert f"{i:>3}. {mv.notation:<24} {mv.score:>4} {float(mv.equity):>7.1f}" in text
+    assert "The 3 best of" in text and "(hint 3 of 3)" in text
+    assert text.count("No hints left: 3 per game (--hints), all used.") == 2
+    assert tg.game.history == ()  # looking costs no turn
+    notes = [n for _i, n in tg.game.notes]
+    assert notes[0] == f"hint for You (1 of 3): {m.notation} for {m.score}, equity {expert.equity:.1f}"
+    assert len(notes) == 3 and notes[2].startswith("hint for You (3 of 3): the 3 best moves")
 
 
 def test_shuffle_changes_the_order_only():
@@ -186,7 +197,7 @@ def test_unseen_counts_the_bag_and_the_other_racks():
     tg, out, _ = terminal_game(["unseen", "quit"])
     tg.run()
     g = tg.game
-    line = next(ln for ln in out.getvalue().splitlines() if "Unseen (" in ln)
+    line = "Unseen (" + flat(out.getvalue()).split("Unseen (", 1)[1].split(" You>", 1)[0]
     assert f"Unseen ({g.bag_count + len(g.racks[1])}):" in line
     listed = {tok.split("x")[0]: int(tok.split("x")[1]) if "x" in tok else 1 for tok in line.split(": ", 1)[1].split()}
     assert listed == dict(Counter(g.bag + list(g.racks[1])))
@@ -241,7 +252,7 @@ def test_full_game_fed_the_engines_own_best_moves(tmp_path):
     winner = g.names[g.winners[0]] if len(g.winners) == 1 else None
     assert (f"{winner} win" in text) if winner else "A draw" in text
     saved = tmp_path / "game.gcg"
-    assert f"Saved the record to {saved}" in text
+    assert f"Saved the record to {saved}" in flat(text)
     replay = from_gcg(saved.read_text("utf-8"))
     assert replay.scores == g.scores and replay.history == g.history
     mine = [t for t in g.history if t.player == 0 and t.kind == "play"]
@@ -264,10 +275,15 @@ def test_autoplay_plays_a_whole_game_and_saves_the_record(tmp_path):
         assert f"played {t.notation} for {t.score}" in text
 
 
+def _unsaved(text: str) -> str:
+    """A session's output without the lines naming the file it was saved to."""
+    return text.split("Game left unfinished", 1)[0]
+
+
 def test_same_seeds_same_session():
     a = session(["hint", "8D ZERDA", "", "pass", "quit"], *CLASSIC, "--level", "easy")[1]
     b = session(["hint", "8D ZERDA", "", "pass", "quit"], *CLASSIC, "--level", "easy")[1]
-    assert a == b
+    assert _unsaved(a) == _unsaved(b)
 
 
 def test_three_players_and_a_name():
@@ -281,7 +297,7 @@ def test_random_board_is_reproducible_and_fixed_boards_refuse_a_seed(capsys):
     a = session(["quit"], "--rules", "wordsalvo-en", "--seed", "11", "--game-seed", "1", "--color", "never")[1]
     b = session(["quit"], "--rules", "wordsalvo-en", "--seed", "11", "--game-seed", "1", "--color", "never")[1]
     std = session(["quit"], "--rules", "wordsalvo-en", "--game-seed", "1", "--color", "never")[1]
-    assert a == b and a != std and "board seed 11" in a
+    assert _unsaved(a) == _unsaved(b) and _unsaved(a) != _unsaved(std) and "board seed 11" in a
     assert main(["play", "--rules", "classic-en", "--seed", "3"]) == 2
     assert "has a fixed board: expected no --random or --seed, got --seed 3" in capsys.readouterr().err
     assert main(["play", "--rules", "woodword-de", "--random"]) == 2
@@ -313,7 +329,7 @@ def test_strict_mode_hides_phonies_in_the_preview_and_a_phony_costs_the_turn(tmp
     out = io.StringIO()
     tg = TerminalGame(game, [True, False], "medium", input_fn=Script(["8H BD", "", "quit"], out), output=out)
     tg.run()
-    text = out.getvalue()
+    text = flat(out.getvalue())
     preview = text.split("Enter = play it")[0]
     assert "words: BD 8" in preview and "score: 8" in preview and "phony" not in preview
     assert "strict mode: a word that is not in the dictionary costs your turn" in preview
@@ -338,7 +354,7 @@ def test_the_terminal_engine_is_the_bot_of_its_level():
         game.pass_turn()
         twin.pass_turn()
         tg.engine_turn()
-        expected = Bot(level, twin.rules, seed=4 * 8 + 1).choose(twin)
+        expected = Bot(level, twin.rules, seed=play.engine_seed(5, 1, 1)).choose(twin)
         twin.apply(expected)
         assert [t.kind for t in game.history] == [t.kind for t in twin.history]
         assert game.board.tiles == twin.board.tiles and game.scores == twin.scores, level
@@ -409,8 +425,168 @@ def test_subprocess_game_reads_stdin_and_quits():
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert "Hint: 8D ZERDA for 50" in proc.stdout
+    assert "Hint (1 of 3): 8D ZERDA for 50" in proc.stdout
     assert "You played 8D ZERDA for 50" in proc.stdout
     assert "cannot read 'bogus' as a move" in proc.stdout
     assert "Game left unfinished after 2 turns" in proc.stdout
     assert "\x1b[" not in proc.stdout  # not a terminal: no colour
+
+
+# -- pass-and-play, undo, challenges, saving --------------------------------------------
+def people_game(lines, names=("Ann", "Bob"), rules="classic-en", seed=1, challenges=False, hints=3):
+    game = Game(Rules.preset(rules), players=list(names), seed=seed, challenges=challenges)
+    out = io.StringIO()
+    script = Script(lines, out)
+    tg = TerminalGame(game, [True] * len(names), input_fn=script, output=out, seed=seed, hints=hints)
+    return tg, out, script
+
+
+def test_pass_and_play_hides_each_rack_until_the_next_player_presses_enter():
+    tg, out, script = people_game(["", "8D ZERDA", "", "", "pass", "", "quit"])
+    ann, bob = tg.game.racks
+    tg.run()
+    text = out.getvalue()
+    parts = text.split("Bob: press Enter to see your rack")
+    assert len(parts) == 2
+    before_bob = parts[0].rsplit("Ann> ", 1)[1]  # from Ann's last prompt to Bob's hand-over
+    assert "rack:" not in before_bob.split("Ann played 8D ZERDA for 50", 1)[1]
+    assert "Ann's rack: " + render_rack(tg.game.rules, ann) in text
+    assert "Bob's rack: " + render_rack(tg.game.rules, bob) in parts[1]
+    assert script.prompts[:2] == ["Ann: press Enter to see your rack (or undo, save, quit): ", "Ann> "]
+    assert kinds(tg.game) == ["play", "pass"]
+
+
+def test_undo_between_people_needs_the_other_players_agreement():
+    # Bob refuses: Ann's move stands; then Bob agrees: Ann is on turn again with her rack
+    tg, out, script = people_game(["", "8D ZERDA", "", "undo", "n", "undo", "y", "", "quit"])
+    rack = tg.game.rack
+    tg.run()
+    text = flat(out.getvalue())
+    assert "Bob: take back Ann 8D ZERDA 50? Do you agree? (y = yes):" in text
+    assert "Bob does not agree: nothing is taken back." in text
+    assert "Taken back: Ann 8D ZERDA 50. Ann is on turn again." in text
+    g = tg.game
+    assert g.history == () and g.to_move == 0 and g.rack == rack
+    assert script.prompts[-2] == "Ann: press Enter to see your rack (or undo, save, quit): "  # handed back
+    assert g.notes[-1][1] == "takeback: Ann took back Ann 8D ZERDA 50"
+
+
+def test_undo_against_the_engine_takes_back_both_moves_and_the_bag():
+    tg, out, _ = terminal_game(["8D ZERDA", "", "undo", "undo", "quit"])
+    bag, rack = tg.game.bag, tg.game.rack
+    tg.run()
+    g = tg.game
+    assert g.history == () and g.bag == bag and g.rack == rack
+    assert "Taken back: You 8D ZERDA 50; Engine " in flat(out.getvalue())
+    assert "Nothing to take back: no person has moved yet." in out.getvalue()
+
+
+def test_a_corrected_move_at_the_confirm_prompt_is_played():
+    tg, out, _ = terminal_game(["8D ZERD", "8D ZERDA", "", "quit"])
+    tg.run()
+    g = tg.game
+    assert g.history[0].notation == "8D ZERDA" and g.history[0].score == 50
+    assert "Cancelled." not in out.getvalue()
+
+
+def test_the_engine_challenges_a_phony_off_and_a_failed_challenge_costs_the_turn():
+    game = Game(Rules.preset("classic-en"), players=["You", "Engine"], seed=1, challenges=True)
+    out = io.StringIO()
+    tg = TerminalGame(game, [True, False], "easy", input_fn=Script(["8D ZEDRA", "", "quit"], out), output=out)
+    rack = game.rack
+    tg.run()
+    text = flat(out.getvalue())
+    assert "phony" not in text.split("Enter = play it")[0]  # the preview does not tell
+    assert game.history[0].kind == "refused-play" and game.history[0].challenge == "won"
+    assert "Engine challenges your 8D ZEDRA: ZEDRA not in the dictionary. The play is taken back" in text
+    assert game.racks[0] == rack and game.history[1].player == 1  # back on the rack; the engine moved
+    # a valid engine play challenged: the challenger loses the turn (classic-en: penalty = turn)
+    game2 = Game(Rules.preset("classic-en"), players=["Engine", "You"], seed=1, challenges=True)
+    out2 = io.StringIO()
+    tg2 = TerminalGame(game2, [False, True], "easy", input_fn=Script(["challenge", "quit"], out2), output=out2)
+    tg2.run()
+    g = game2
+    assert [t.kind for t in g.history][:2] == ["play", "pass"] and g.history[1].challenge == "lost"
+    assert "You challenge Engine's" in flat(out2.getvalue())
+    assert "every word is in the dictionary, so You lose the turn" in flat(out2.getvalue())
+
+
+def test_challenge_options_per_rule_set(capsys):
+    assert main(["play", "--rules", "wordsalvo-en", "--challenge", "--game-seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "checks every word when it is played" in err and "classic-en, woodword-de" in err
+    assert main(["play", "--rules", "woodword-de", "--challenge", "--strict"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+    tg, out, _ = terminal_game(["challenge", "quit"])
+    tg.run()
+    assert "played without challenges" in out.getvalue() and "--challenge" in out.getvalue()
+
+
+def test_quit_saves_and_resume_continues_bag_and_all(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path / "saves"))
+    code, text, _ = session(["8D ZERDA", "", "hint", "quit"], *CLASSIC, "--player", "Ann", "--bot", "hard",
+                            "--hints", "2")
+    assert code == 0
+    saved = next((tmp_path / "saves").glob("classic-en-*.gcg"))
+    assert f"Saved to {saved} (made the folder {saved.parent})" in flat(text)
+    assert f"wordsalvo play --resume {saved}" in flat(text)
+    record = saved.read_text("utf-8")
+    assert "#engine Engine hard" in record and "#hints 2" in record and "#note hint for Ann (1 of 2): " in record
+    # the resumed game is the game that would have gone on: same racks, same bag, same engine
+    args = build_parser().parse_args(["play", "--resume", str(saved), "--color", "never"])
+    out = io.StringIO()
+    script = Script(["pass", "hint", "hint", "quit"], out)
+    play.run(args, input_fn=script, output=out)
+    text2 = flat(out.getvalue())
+    assert "Resumed" in text2 and "Hint (2 of 2)" in text2 and "No hints left" in text2
+    twin = Game(Rules.preset("classic-en"), players=["Ann", "Engine"], seed=1)
+    twin.play("8D ZERDA")
+    bot = Bot("hard", twin.rules)
+    for _ in range(2):
+        if twin.to_move == 1:
+            bot.reset(play.engine_seed(1, len(twin.history), 1))
+            twin.apply(bot.choose(twin))
+        else:
+            twin.pass_turn()
+    bot.reset(play.engine_seed(1, len(twin.history), 1))
+    twin.apply(bot.choose(twin))
+    again = from_gcg(saved.read_text("utf-8"))
+    assert again.history == twin.history and again.bag == twin.bag and again.racks == twin.racks
+
+
+def test_resume_refuses_a_missing_file_and_options_the_file_decides(tmp_path, capsys):
+    assert main(["play", "--resume", str(tmp_path / "nofile.gcg")]) == 2
+    assert "--resume: no such file: " in capsys.readouterr().err
+    (tmp_path / "g.gcg").write_text("#player1 A A\n#player2 B B\n", "utf-8")
+    assert main(["play", "--resume", str(tmp_path / "g.gcg"), "--player", "Ann", "--game-seed", "2"]) == 2
+    assert "expected none of --player/--bot, --game-seed" in capsys.readouterr().err
+
+
+def test_save_asks_before_making_a_folder_and_survives_names_the_system_refuses(tmp_path):
+    target = tmp_path / "new" / "deeper" / "game.gcg"
+    long_name = "x" * 300
+    tg, out, _ = terminal_game([f"save {target}", "n", f"save {target}", "y", f"save {tmp_path / long_name}",
+                                "save a\x00b", "quit"])
+    tg.run()
+    text = flat(out.getvalue())
+    assert f"The folder {target.parent} does not exist; make it? (y = yes):" in text
+    assert "Not saved." in text and f"Saved to {target} (made the folder {target.parent})" in text
+    assert "Not saved: cannot write" in text  # 300 bytes: the system refuses the name
+    assert from_gcg(target.read_text("utf-8")).history == tg.game.history
+    assert f"Saved to {target}" in text.rsplit("Game left unfinished", 1)[1]  # quit saved to the same file
+
+
+def test_the_end_offer_asks_before_making_a_folder(tmp_path):
+    tg, out, script = terminal_game(["resign", "y", str(tmp_path / "a" / "b"), "n", str(tmp_path / "c"), ])
+    tg.run()
+    assert "does not exist; make it?" in flat(" ".join(script.prompts))
+    assert not (tmp_path / "a").exists() and (tmp_path / "c.gcg").exists()
+
+
+def test_settlement_says_your_rack_not_yous():
+    from wordsalvo.game import Turn
+    from wordsalvo.render.terminal import describe_turn
+
+    t = Turn(1, "settle", "AB", 18, 300, tiles="AB", rack_owner=0)
+    assert describe_turn(t, ["You", "Engine"]) == "Engine +18 for your rack (AB)"
+    assert describe_turn(t, ["Ann", "Engine"]) == "Engine +18 for Ann's rack (AB)"

@@ -35,6 +35,28 @@ with them, out of play.  When one player is left, that player wins.  With two
 or more left the game goes on; counters that say "every player" count the
 players still in.
 
+Challenges
+----------
+A table that plays with challenges (``challenges=True``, for rule sets whose
+``[challenge] table_may_choose`` is true) lets every play stand when it is
+made, words not in the lexicon too.  Until the next player acts, that player
+may :meth:`Game.challenge` it: a play with a word not in the lexicon is taken
+back (the game is as before it, bag included) and the player loses the turn
+(a ``refused-play`` turn, as in strict mode); a play whose words are all in the
+lexicon stands and the challenger pays ``[challenge] penalty``: the turn (a
+``pass`` turn whose ``challenge`` is ``"lost"``), points to the challenged
+player (a ``challenge-bonus`` entry, not a turn) or nothing (a
+``challenge-bonus`` entry of 0).
+
+Undo and notes
+--------------
+Every step that changes the game (a turn with the settlement it causes, a
+challenge) can be taken back exactly with :meth:`Game.undo`, bag and random
+state included, so a game with a bag seed replays the same after an undo.
+:meth:`Game.add_note` keeps remarks about the game (hints asked for, moves
+taken back) at their place in the history; a GCG record writes them as
+``#note`` lines.
+
 Every method that changes the game is atomic: when it raises, the game is
 exactly as it was.
 """
@@ -44,7 +66,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
 from .actions import Pass, Play, Swap
@@ -60,10 +82,11 @@ from .placement import PlacementResult, check_move
 from .position import Position, rack_counts
 from .rules import Rules
 
-__all__ = ["Game", "Turn", "TURN_KINDS", "END_REASONS"]
+__all__ = ["Game", "Turn", "Challenge", "TURN_KINDS", "END_REASONS"]
 
-#: kinds of :class:`Turn` entries in :attr:`Game.history`
-TURN_KINDS = ("play", "swap", "pass", "refused-play", "timeout", "resign", "settle")
+#: kinds of :class:`Turn` entries in :attr:`Game.history` (``settle`` and
+#: ``challenge-bonus`` are entries that are not turns)
+TURN_KINDS = ("play", "swap", "pass", "refused-play", "timeout", "resign", "settle", "challenge-bonus")
 #: values of :attr:`Game.end_reason`
 END_REASONS = (
     "out",          # the bag is empty and a player emptied the rack ([end] rack_out)
@@ -100,11 +123,36 @@ class Turn:
     attempt_score: int = 0
     #: ``settle``: the player whose rack is counted
     rack_owner: int = -1
+    #: ``refused-play``: ``"won"`` when a challenge took the play back; ``pass``: ``"lost"``
+    #: when the turn was lost by a failed challenge of the play before (``notation`` names it)
+    challenge: str = ""
 
     def __str__(self) -> str:
         what = {"play": self.notation, "swap": f"swap {self.tiles}", "refused-play": f"refused {self.notation}",
-                "settle": f"({self.tiles})"}.get(self.kind, self.kind)
+                "settle": f"({self.tiles})", "challenge-bonus": "(challenge)"}.get(self.kind, self.kind)
         return f"player {self.player + 1}: {what} {self.score:+d} = {self.total}"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """What :meth:`Game.challenge` decided.
+
+    ``play``: the challenged play's turn; ``invalid_words``: its words not in the
+    lexicon (empty: the play stands); ``turn``: the entry the challenge added
+    (the ``refused-play`` that took the play back, the challenger's lost ``pass``,
+    a ``challenge-bonus``), or None when it added none (a lost turn after the
+    last play of the game)."""
+
+    play: Turn
+    challenger: int
+    invalid_words: tuple[str, ...]
+    penalty: str
+    turn: Turn | None
+
+    @property
+    def phony(self) -> bool:
+        """True when the play was taken back."""
+        return bool(self.invalid_words)
 
 
 @dataclass
@@ -116,7 +164,6 @@ class _State:
 
     pos: Position
     bag: list[str]
-    rng_state: object
     history: list[Turn]
     pass_count: int = 0
     timeouts: list[int] = field(default_factory=list)
@@ -126,11 +173,13 @@ class _State:
     winners: tuple[int, ...] = ()
     #: the racks came from the seeded bag alone (False once a rack was set from a record)
     seeded: bool = True
+    #: index in ``history`` of the play whose challenge was decided (it cannot be challenged again)
+    challenged: int = -1
 
     def copy(self) -> "_State":
-        return _State(self.pos.copy(), list(self.bag), self.rng_state, list(self.history), self.pass_count,
+        return _State(self.pos.copy(), list(self.bag), list(self.history), self.pass_count,
                       list(self.timeouts), list(self.out), self.is_over, self.end_reason, self.winners,
-                      self.seeded)
+                      self.seeded, self.challenged)
 
     # the position's parts, by the names the game uses
     @property
@@ -178,7 +227,9 @@ class Game:
     random seed.  ``strict``: a word not in the lexicon costs the turn instead
     of being refused (None: the rule set's ``[strict] enabled``; True needs
     ``enabled`` or ``table_may_choose``).  ``lexicon`` defaults to
-    ``Lexicon.default(rules.alphabet.name)``.
+    ``Lexicon.default(rules.alphabet.name)``.  ``challenges``: the table plays with
+    challenges (see the module docstring; needs ``[challenge] table_may_choose``,
+    and excludes strict mode).
     """
 
     def __init__(
@@ -188,6 +239,7 @@ class Game:
         players: int | Sequence[str] = 2,
         seed: int = 0,
         strict: bool | None = None,
+        challenges: bool = False,
     ):
         if not isinstance(rules, Rules):
             raise GameError(f"expected a Rules object (e.g. Rules.preset('wordsalvo-en')), got {type(rules).__name__}")
@@ -207,8 +259,15 @@ class Game:
         elif strict and not (rules.strict.enabled or rules.strict.table_may_choose):
             raise GameError(f"rule set {rules.name!r} has no strict mode ([strict] enabled and table_may_choose "
                             "are false); expected strict=False or None")
+        if challenges and not rules.challenge.table_may_choose:
+            raise GameError(f"rule set {rules.name!r} has no challenges ([challenge] table_may_choose is false: "
+                            "the game checks every word); expected challenges=False")
+        if challenges and strict:
+            raise GameError("challenges and strict mode exclude each other (with challenges a phony stands until "
+                            "it is challenged); expected one of them")
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
+        self.challenges = bool(challenges)
         self.names = tuple(names)
         self.seed = seed
         self.strict = bool(strict)
@@ -219,14 +278,19 @@ class Game:
         self._token = object()
         #: plays refused in non-strict mode, as (player, notation, invalid words), for a table that shows them
         self.refused_attempts: list[tuple[int, str, tuple[str, ...]]] = []
-        rng = random.Random(seed)
+        #: the state before each step, for undo: (state, random state, refused attempts)
+        self._undo: list[tuple[_State, object, int]] = []
+        #: remarks: [number of history entries before the note, text]
+        self._notes: list[list] = []
         bag = [letter for letter, (count, _v) in rules.tiles.items() for _ in range(count)]
         n = len(names)
-        self._s = _State(Position(rules, Board(rules.alphabet), [""] * n, [0] * n), bag, None, [],
+        self._s = _State(Position(rules, Board(rules.alphabet), [""] * n, [0] * n), bag, [],
                          timeouts=[0] * n, out=[False] * n)
-        self._rng = rng
+        self._rng = random.Random(seed)
+        #: the range of every draw from ``_rng`` since the seed: rewinding the random state
+        #: is re-seeding and drawing them again (cheaper than saving the state every turn)
+        self._draws: list[int] = []
         self._first_deal()
-        self._s.rng_state = rng.getstate()
 
     # -- the bag ----------------------------------------------------------------------
     def sort_rack(self, letters: str | list[str]) -> str:
@@ -235,10 +299,11 @@ class Game:
 
     def _draw_one(self, pool: list[int] | None = None) -> str:
         bag = self._s.bag
-        if pool is None:
-            i = self._rng.randrange(len(bag))
-        else:
-            i = pool[self._rng.randrange(len(pool))]
+        n = len(bag) if pool is None else len(pool)
+        self._draws.append(n)
+        i = self._rng.randrange(n)
+        if pool is not None:
+            i = pool[i]
         bag[i], bag[-1] = bag[-1], bag[i]
         return bag.pop()
 
@@ -265,17 +330,30 @@ class Game:
     # -- state ------------------------------------------------------------------------
     @contextmanager
     def _atomic(self) -> Iterator[None]:
-        saved = self._s.copy()
-        saved.rng_state = self._rng.getstate()
-        attempts = len(self.refused_attempts)
+        saved = (self._s.copy(), len(self._draws), len(self.refused_attempts))
+        steps = len(self._undo)
         self._token = object()
         try:
             yield
         except BaseException:
-            self._s = saved
-            self._rng.setstate(saved.rng_state)
-            del self.refused_attempts[attempts:]
+            self._restore(saved)
+            del self._undo[steps:]
             raise
+
+    def _push_undo(self) -> None:
+        """Remember the state before a step (see :meth:`undo`)."""
+        self._undo.append((self._s.copy(), len(self._draws), len(self.refused_attempts)))
+
+    def _restore(self, saved: tuple) -> None:
+        """Back to a state that :meth:`_push_undo` (or :meth:`_atomic`) saved."""
+        state, draws, attempts = saved
+        self._s = state
+        del self.refused_attempts[attempts:]
+        if draws != len(self._draws):
+            del self._draws[draws:]
+            self._rng.seed(self.seed)
+            for n in self._draws:
+                self._rng.randrange(n)
 
     @property
     def board(self) -> Board:
@@ -461,6 +539,7 @@ class Game:
         """
         self._check_running()
         if isinstance(move, Move) and move._token is self._token:
+            self._push_undo()
             return self._play_move(move)
         result = self._check(move)  # reads only
         player = self._s.to_move
@@ -470,17 +549,21 @@ class Game:
                 notation = self._notation(result)
                 if self.strict:
                     with self._atomic():
+                        self._push_undo()
                         turn = Turn(player, "refused-play", rack, 0, self._s.scores[player], notation,
                                     words=tuple(w.word for w in result.words), attempt_score=result.score)
                         self._end_turn(turn, "refused-play")
                         return turn
-                # the attempt is seen by the table; the game itself does not change
-                self.refused_attempts.append((player, notation, result.invalid_words))
-            result.raise_if_illegal()
+                if not self.challenges:
+                    # the attempt is seen by the table; the game itself does not change
+                    self.refused_attempts.append((player, notation, result.invalid_words))
+            if not (self.challenges and result.reasons == (IllegalMoveReason.INVALID_WORDS,)):
+                result.raise_if_illegal()  # with challenges a phony stands until it is challenged
         row, col, direction, tiles = result.placement
         checked = Move(row, col, direction, tiles, result.score, bytes(self._s.board), self.rules.alphabet,
                        words=tuple(result.words), rack_size=self.rules.rack_size)
         with self._atomic():
+            self._push_undo()
             return self._play_move(checked, tuple(w.word for w in result.words))
 
     def _play_move(self, move: Move, words: tuple[str, ...] | None = None) -> Turn:
@@ -541,6 +624,7 @@ class Game:
             raise GameError(f"swap: the bag must hold at least as many tiles as are swapped ({len(tiles)}), "
                             f"it holds {bag}")
         with self._atomic():
+            self._push_undo()
             player = self._s.to_move
             tiles = self.sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
             if sw.draw_before_return:
@@ -559,12 +643,16 @@ class Game:
         """Pass: the turn ends with no play."""
         self._check_running()
         with self._atomic():
-            player = self._s.to_move
-            turn = Turn(player, "pass", self.rack, 0, self._s.scores[player])
-            scoreless = self._s.scoreless_count
-            self._s.pos.pass_turn()
-            self._end_turn(turn, "pass", scoreless)
-            return turn
+            self._push_undo()
+            return self._pass()
+
+    def _pass(self, **fields) -> Turn:
+        player = self._s.to_move
+        turn = Turn(player, "pass", self.rack, 0, self._s.scores[player], **fields)
+        scoreless = self._s.scoreless_count
+        self._s.pos.pass_turn()
+        self._end_turn(turn, "pass", scoreless)
+        return turn
 
     def timeout(self) -> Turn:
         """The player on turn ran out of time: per ``[timer] on_timeout`` the turn ends
@@ -576,6 +664,7 @@ class Game:
             raise GameError(f"rule set {self.rules.name!r} has no per-move clock ([timer] per_move_seconds = 0), "
                             "so no time-out can happen")
         with self._atomic():
+            self._push_undo()
             player = self._s.to_move
             turn = Turn(player, "timeout", self.rack, 0, self._s.scores[player])
             if t.on_timeout == "lose":
@@ -597,6 +686,7 @@ class Game:
             raise GameError(f"rule set {self.rules.name!r} does not allow resigning ([resign] allowed = false)")
         player = self._player(player)
         with self._atomic():
+            self._push_undo()
             turn = Turn(player, "resign", self._s.racks[player], 0, self._s.scores[player])
             self._s.history.append(turn)
             self._leave(player, "resign")
@@ -612,6 +702,165 @@ class Game:
             raise GameError(f"abandon: player {player + 1} is not on turn; in rule set {self.rules.name!r} an "
                             "abandoned game runs out of time on the player's own turn")
         return self.timeout()
+
+    # -- challenges ---------------------------------------------------------------------
+    def _last_turn_index(self) -> int:
+        """Index in the history of the last entry that is a turn (not a settlement), or -1."""
+        h = self._s.history
+        for i in range(len(h) - 1, -1, -1):
+            if h[i].kind not in ("settle", "challenge-bonus"):
+                return i
+        return -1
+
+    @property
+    def can_challenge(self) -> bool:
+        """True when :meth:`challenge` may be called now: the table plays with challenges,
+        the last turn was a play, its challenge is not decided and nobody acted since
+        (also when that play ended the game)."""
+        if not self.challenges:
+            return False
+        i = self._last_turn_index()
+        if i < 0 or self._s.challenged == i:
+            return False
+        return self._s.history[i].kind == "play" and not any(
+            t.kind == "challenge-bonus" for t in self._s.history[i + 1:])
+
+    @property
+    def challenger(self) -> int | None:
+        """Who may challenge now (the next player still in the game after the one who
+        played), or None when :attr:`can_challenge` is false."""
+        if not self.can_challenge:
+            return None
+        s = self._s
+        if not s.is_over:
+            return s.to_move
+        n = len(self.names)
+        p = s.history[self._last_turn_index()].player
+        for k in range(1, n):
+            q = (p + k) % n
+            if not s.out[q]:
+                return q
+        return None  # pragma: no cover - a game over by a play has two players left
+
+    def challenge(self) -> Challenge:
+        """The next player challenges the last play (see the module docstring).
+
+        A play with a word not in the lexicon is taken back: the game is as it was
+        before it (board, racks, bag, random state) and the player loses the turn (a
+        ``refused-play`` turn with ``challenge="won"``).  Otherwise the play stands
+        and the challenger pays ``[challenge] penalty``.  Raises GameError when
+        :attr:`can_challenge` is false."""
+        if not self.can_challenge:
+            why = ("this game is played without challenges (challenges=False)" if not self.challenges
+                   else "the last turn is not a play whose challenge is still open")
+            raise GameError(f"challenge: expected a play to challenge right after it was made, got none: {why}")
+        s = self._s
+        i = self._last_turn_index()
+        play = s.history[i]
+        challenger = self.challenger
+        invalid = tuple(dict.fromkeys(w for w in play.words if w not in self.lexicon))
+        rules = self.rules.challenge
+        with self._atomic():
+            before, draws, attempts = self._undo[-1]  # the state before the play
+            self._push_undo()
+            if invalid:
+                self._restore((before.copy(), draws, attempts))
+                player = play.player
+                turn = Turn(player, "refused-play", play.rack, 0, self._s.scores[player], play.notation,
+                            words=play.words, attempt_score=play.score, challenge="won")
+                self._end_turn(turn, "refused-play")
+                return Challenge(play, challenger, invalid, rules.penalty, turn)
+            s = self._s
+            s.challenged = i
+            if rules.penalty == "turn":
+                turn = None if s.is_over else self._pass(notation=play.notation, challenge="lost")
+                return Challenge(play, challenger, (), rules.penalty, turn)
+            bonus = rules.points if rules.penalty == "points" else 0
+            p = play.player
+            s.scores[p] += bonus
+            turn = Turn(p, "challenge-bonus", play.rack, bonus, s.scores[p], play.notation)
+            # before any settlement the play caused; the settlement totals follow the bonus
+            s.history.insert(i + 1, turn)
+            if bonus:
+                for k in range(i + 2, len(s.history)):
+                    t = s.history[k]
+                    if t.player == p:
+                        s.history[k] = replace(t, total=t.total + bonus)
+                if s.is_over:
+                    left = self.players_left
+                    best = max(s.scores[q] for q in left)
+                    s.winners = tuple(q for q in left if s.scores[q] == best)
+            return Challenge(play, challenger, (), rules.penalty, turn)
+
+    @property
+    def open_play(self) -> Turn | None:
+        """The play that :meth:`challenge` would challenge now, or None (see :attr:`can_challenge`)."""
+        return self._s.history[self._last_turn_index()] if self.can_challenge else None
+
+    def phonies(self) -> tuple[str, ...]:
+        """The words of :attr:`open_play` that are not in the lexicon (what an engine that
+        knows every word would challenge); () when there is no open play."""
+        play = self.open_play
+        if play is None:
+            return ()
+        return tuple(dict.fromkeys(w for w in play.words if w not in self.lexicon))
+
+    # -- undo and notes -------------------------------------------------------------------
+    @property
+    def undo_steps(self) -> int:
+        """How many steps :meth:`undo` can take back."""
+        return len(self._undo)
+
+    def last_turn_of(self, player: int) -> int:
+        """Index in the history of ``player``'s last turn (settlements and challenge bonuses
+        are not turns), or -1."""
+        h = self._s.history
+        for i in range(len(h) - 1, -1, -1):
+            if h[i].player == player and h[i].kind not in ("settle", "challenge-bonus"):
+                return i
+        return -1
+
+    def undo(self, player: int | None = None) -> tuple[Turn, ...]:
+        """Take back the last step (a turn with the settlement it caused, or a challenge);
+        with ``player``: every step back to and including that player's last turn.
+        The game is then exactly as it was before (bag and random state included).
+        Returns the history entries taken back, oldest first.  Raises GameError when
+        there is nothing to take back."""
+        if player is not None:
+            if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
+                raise GameError(f"undo: expected a player index 0..{len(self.names) - 1}, got {player!r}")
+            target = self.last_turn_of(player)
+            if target < 0 or not self._undo:
+                raise GameError(f"undo: expected a turn of player {player + 1} ({self.names[player]}) to take "
+                                "back, got none")
+        elif not self._undo:
+            raise GameError("undo: expected a turn to take back, got none (the game has just started "
+                            "or was read from a record without its steps)")
+        else:
+            target = None
+        history = self._s.history
+        while self._undo:
+            self._restore(self._undo.pop())
+            if target is None or len(self._s.history) <= target:
+                break
+        self._token = object()
+        kept = len(self._s.history)
+        for note in self._notes:
+            note[0] = min(note[0], kept)
+        return tuple(history[kept:])
+
+    def add_note(self, text: str) -> None:
+        """Keep a remark at the current place in the history (a GCG record writes it as a
+        ``#note`` line after the turn before it)."""
+        if not isinstance(text, str):
+            raise GameError(f"note: expected text, got {type(text).__name__}")
+        self._notes.append([len(self._s.history), " ".join(text.split())])
+
+    @property
+    def notes(self) -> tuple[tuple[int, str], ...]:
+        """The remarks of :meth:`add_note` as (number of history entries before it, text)."""
+        kept = len(self._s.history)
+        return tuple((min(i, kept), text) for i, text in self._notes)
 
     # -- records --------------------------------------------------------------------------
     def set_rack(self, player: int, rack: str) -> None:

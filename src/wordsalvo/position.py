@@ -211,9 +211,15 @@ class Position:
             )
 
     def copy(self) -> "Position":
-        """An independent copy, undo stack included."""
-        pos = Position(self.rules, self.board.copy(), list(self.racks), list(self.scores),
-                       self.scoreless_turns, dict(self.opcodes), self.to_move)
+        """An independent copy, undo stack included (not checked again: this one was)."""
+        pos = Position.__new__(Position)
+        pos.rules = self.rules
+        pos.board = self.board.copy()
+        pos.racks = list(self.racks)
+        pos.scores = list(self.scores)
+        pos.scoreless_turns = self.scoreless_turns
+        pos.opcodes = dict(self.opcodes)
+        pos.to_move = self.to_move
         pos._stack = list(self._stack)
         return pos
 

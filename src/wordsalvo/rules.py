@@ -26,6 +26,7 @@ from .errors import RulesError
 from .rules_schema import (
     RANDOM_MODES,
     SECTIONS,
+    ChallengeRules,
     DealRules,
     DisplayRules,
     EndRules,
@@ -118,6 +119,7 @@ class Rules:
     timer: TimerRules = field(init=False, repr=False)
     resign: ResignRules = field(init=False, repr=False)
     strict: StrictRules = field(init=False, repr=False)
+    challenge: ChallengeRules = field(init=False, repr=False)
     deal: DealRules = field(init=False, repr=False)
     display: DisplayRules = field(init=False, repr=False)
 

@@ -29,6 +29,8 @@ __all__ = [
     "TimerRules",
     "ResignRules",
     "StrictRules",
+    "ChallengeRules",
+    "CHALLENGE_PENALTIES",
     "DealRules",
     "DisplayRules",
     "SECTIONS",
@@ -48,6 +50,12 @@ TIMEOUT_ACTIONS = (
 )
 #: turns that count towards [end] scoreless_turns
 SCORELESS_TURN_KINDS = ("pass", "swap", "refused-play", "zero-score-play", "timeout")
+#: what a failed challenge costs ([challenge] penalty)
+CHALLENGE_PENALTIES = (
+    "turn",    # the challenger loses the turn (the "double challenge" of club and tournament play)
+    "points",  # the challenged player gains [challenge] points (the challenge bonus)
+    "none",    # nothing: the challenger plays on (the "single challenge")
+)
 #: [board] random: what a board seed changes
 RANDOM_MODES = (
     "none",      # fixed board: a board seed is an error
@@ -146,6 +154,20 @@ class StrictRules:
 
 
 @dataclass(frozen=True)
+class ChallengeRules:
+    """``[challenge]``: a table that plays with challenges.  Every play stands when it is
+    made, words not in the dictionary too; the next player may challenge it before
+    moving.  A play with such a word is taken back and the player loses the turn; a
+    play whose words are all in the dictionary stands, and the challenger pays
+    ``penalty``.  Without challenges the game checks every word itself ([strict])."""
+
+    table_may_choose: bool = _key(False, "a table may play with challenges when it opens (instead of the game "
+                                         "checking every word)")
+    penalty: str = _key("turn", "what a failed challenge costs", choices=CHALLENGE_PENALTIES)
+    points: int = _key(5, "penalty = points: what the challenged player gains", minimum=0)
+
+
+@dataclass(frozen=True)
 class DealRules:
     """``[deal]``: drawing tiles."""
 
@@ -171,6 +193,7 @@ SECTIONS: dict[str, type] = {
     "timer": TimerRules,
     "resign": ResignRules,
     "strict": StrictRules,
+    "challenge": ChallengeRules,
     "deal": DealRules,
     "display": DisplayRules,
 }

@@ -8,6 +8,7 @@ Header lines (``#`` first)::
     #stars 3,5                     star squares, 0-based row,col (if any)
     #seed 17                       the bag's seed: the game replays exactly
     #strict on                     strict mode (a refused word costs the turn)
+    #challenge on                  the table plays with challenges (a phony stands until challenged)
     #player1 Ann Ann Smith         nickname, then the full name
     #player2 Bob Bob
 
@@ -18,13 +19,20 @@ Turn lines (``>nickname:`` then the rack before the turn)::
     >Bob: AEIIOUU -IIOUU +0 0               a swap (the tiles put back)
     >Bob: AEIIOUU - +0 0                    a pass
     >Ann: EGLNRTY 9C GLENTRY +70 106        a play refused in strict mode: the attempt ...
-    >Ann: EGLNRTY -- -70 36                 ... and its removal (the turn is lost)
+    >Ann: EGLNRTY -- -70 36                 ... and its removal (the turn is lost); with
+                                            challenges: a play challenged off
+    >Ann: EGLNRTY (challenge) +5 111        a failed challenge of Ann's play: the bonus
+                                            (+0 when it costs nothing)
+    >Bob: AEIIOUU - +0 0                    a turn lost by a failed challenge is a pass,
+    #note lost challenge: ...               with a note that says so
     >Ann: EGLNRTY (time) +0 36              a time-out
     >Ann: EGLNRTY (resign) +0 36            a resignation
     >Bob:  (BLNTV) -11 473                  settlement: a rack's value subtracted ...
     >Ann:  (BLNTV) +11 544                  ... or credited to the player who went out
 
-Other ``#`` lines (``#title``, ``#note`` ...) and blank lines are ignored.
+``#note`` lines are the game's notes (:meth:`Game.add_note`: hints asked for,
+moves taken back), each after the turn it follows.  Other ``#`` lines
+(``#title`` ...) and blank lines are ignored.
 With ``#seed`` the bag replays exactly and every rack is checked; without it
 the racks of the file are taken as they are (the tiles are fetched from the bag).
 
@@ -37,7 +45,8 @@ What each event means for a replay is in :class:`GCGRecord`'s docstring.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Sequence
 
 from ..constants import DIM
 from ..errors import WordSalvoError
@@ -62,8 +71,10 @@ _TOTAL = re.compile(r"^-?\d+$")
 _SETTLE = re.compile(r"^\((\S*)\)$")
 
 
-def to_gcg(game: Game) -> str:
-    """The game as GCG text (see the module docstring)."""
+def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
+    """The game as GCG text (see the module docstring).  ``pragmas``: more
+    ``#keyword value`` lines for the header (a front end's own, e.g. which seats
+    are engines), written after the ``#player`` lines."""
     rules = game.rules
     lines = ["#character-encoding UTF-8", f"#rules {rules.name}"]
     if rules.board_seed is not None:
@@ -74,10 +85,21 @@ def to_gcg(game: Game) -> str:
         lines.append(f"#seed {game.seed}")
     if game.strict:
         lines.append("#strict on")
+    if game.challenges:
+        lines.append("#challenge on")
     for i, name in enumerate(game.names):
         lines.append(f"#player{i + 1} {name} {name}")
+    for keyword, value in pragmas:
+        if not re.fullmatch(r"[A-Za-z][\w-]*", keyword) or "\n" in value or "\r" in value:
+            raise WordSalvoError(f"GCG pragma: expected a keyword of letters and a one-line value, got "
+                                 f"{keyword!r} {value!r}")
+        lines.append(f"#{keyword} {value}")
     names = game.names
-    for t in game.history:
+    notes: dict[int, list[str]] = {}
+    for index, text in game.notes:
+        notes.setdefault(index, []).append(text)
+    lines.extend(f"#note {text}" for text in notes.get(0, ()))
+    for k, t in enumerate(game.history, 1):
         who = f">{names[t.player]}:"
         if t.kind == "play":
             lines.append(f"{who} {t.rack} {t.notation} {t.score:+d} {t.total}")
@@ -85,6 +107,11 @@ def to_gcg(game: Game) -> str:
             lines.append(f"{who} {t.rack} -{t.tiles} +0 {t.total}")
         elif t.kind == "pass":
             lines.append(f"{who} {t.rack} - +0 {t.total}")
+            if t.challenge == "lost":
+                lines.append(f"#note {_LOST_CHALLENGE} {names[t.player]} challenged {t.notation}, every word is "
+                             f"in the dictionary: the turn is lost")
+        elif t.kind == "challenge-bonus":
+            lines.append(f"{who} {t.rack} (challenge) {t.score:+d} {t.total}")
         elif t.kind == "refused-play":
             lines.append(f"{who} {t.rack} {t.notation} {t.attempt_score:+d} {t.total + t.attempt_score}")
             lines.append(f"{who} {t.rack} -- {-t.attempt_score:+d} {t.total}")
@@ -94,25 +121,33 @@ def to_gcg(game: Game) -> str:
             lines.append(f"{who}  ({t.tiles}) {t.score:+d} {t.total}")
         else:  # pragma: no cover - every kind is handled
             raise WordSalvoError(f"GCG: no line form for a turn of kind {t.kind!r}")
+        lines.extend(f"#note {text}" for text in notes.get(k, ()))
     return "\n".join(lines) + "\n"
+
+
+#: how the note of a turn lost by a failed challenge starts (the reader replays it as one)
+_LOST_CHALLENGE = "lost challenge:"
 
 
 @dataclass
 class _Line:
     number: int
     name: str
-    kind: str  # play, swap, pass, removal, timeout, resign, settle
+    kind: str  # play, swap, pass, removal, timeout, resign, settle, challenge-bonus
     rack: str
     score: int
     total: int
     notation: str = ""
     tiles: str = ""
     text: str = ""
+    #: the #note lines after this line
+    notes: list[str] = field(default_factory=list)
 
 
 def _parse_line(number: int, text: str, problems: list[str]) -> _Line | None:
     expected = ("expected '>Name: RACK COORD WORD +score total', '>Name: RACK -TILES +0 total', "
-                "'>Name: RACK - +0 total', '>Name: RACK -- -score total', '>Name: RACK (time)|(resign) +0 total' "
+                "'>Name: RACK - +0 total', '>Name: RACK -- -score total', '>Name: RACK (time)|(resign) +0 total', "
+                "'>Name: RACK (challenge) +N total' "
                 "or '>Name: (RACK) +/-N total'")
     head, sep, rest = text[1:].partition(":")
     name = head.strip()
@@ -157,6 +192,8 @@ def _parse_line(number: int, text: str, problems: list[str]) -> _Line | None:
         kind, tiles = "timeout", ""
     elif action == "(resign)":
         kind, tiles = "resign", ""
+    elif action == "(challenge)":
+        kind, tiles = "challenge-bonus", ""
     elif action.startswith("-") and not action[1:].isdigit():
         kind, tiles = "swap", action[1:]
     else:
@@ -180,6 +217,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
     headers: dict[str, str] = {}
     players: dict[int, str] = {}
     turns: list[_Line] = []
+    first_notes: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
@@ -194,7 +232,9 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
                     problems.append(f"GCG line {number}: expected '#{key} nickname full name', got {line!r}")
                 else:
                     players[int(m.group(1))] = nick
-            elif key in ("rules", "board_seed", "stars", "seed", "strict"):
+            elif key == "note":
+                (turns[-1].notes if turns else first_notes).append(value)
+            elif key in ("rules", "board_seed", "stars", "seed", "strict", "challenge"):
                 if key in headers:
                     problems.append(f"GCG line {number}: expected one #{key} line, got a second one")
                 headers[key] = value
@@ -219,6 +259,11 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         if headers["strict"] not in ("on", "off"):
             problems.append(f"GCG header #strict: expected 'on' or 'off', got {headers['strict']!r}")
         strict = headers["strict"] == "on"
+    challenges = False
+    if "challenge" in headers:
+        if headers["challenge"] not in ("on", "off"):
+            problems.append(f"GCG header #challenge: expected 'on' or 'off', got {headers['challenge']!r}")
+        challenges = headers["challenge"] == "on"
     if rules is None and not problems:
         ops = {}
         if "rules" in headers:
@@ -236,9 +281,12 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
 
     names = [players[k] for k in sorted(players)]
     try:
-        game = Game(rules, lexicon=lexicon, players=names, seed=seed if seed is not None else 0, strict=strict)
+        game = Game(rules, lexicon=lexicon, players=names, seed=seed if seed is not None else 0, strict=strict,
+                    challenges=challenges)
     except WordSalvoError as e:
         raise GCGError(f"GCG header: {e}") from None
+    for note in first_notes:
+        game.add_note(note)
     _replay(game, turns, exact=seed is not None)
     return game
 
@@ -263,6 +311,10 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
             continue
         if settle_from is not None:
             raise _fail(line, "expected only settlement lines after the first one")
+        if line.kind == "challenge-bonus":
+            _challenge_bonus(game, line, player)
+            i += 1
+            continue
         if game.is_over:
             raise _fail(line, f"expected no more turns: the game is over ({game.end_reason})")
         if line.kind == "removal":
@@ -285,6 +337,12 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
             if line.kind == "play":
                 removal = nxt is not None and nxt.kind == "removal" and nxt.name == line.name
                 turn = game.play(_dots(game, line.notation) if "." in line.notation else line.notation)
+                if removal and turn.kind == "play" and game.can_challenge:  # challenged off
+                    result = game.challenge()
+                    if not result.phony:
+                        raise _fail(nxt, f"expected no removal: every word of {line.notation} is in the lexicon, "
+                                         "so a challenge fails")
+                    turn = result.turn
                 if removal:
                     if turn.kind != "refused-play":
                         raise _fail(nxt, f"expected no removal: {line.notation} is a valid play")
@@ -292,6 +350,8 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
                         raise _fail(line, f"expected the refused play to score {turn.attempt_score}, got {line.score}")
                     if nxt.total != turn.total:
                         raise _fail(nxt, f"expected total {turn.total}, got {nxt.total}")
+                    for note in line.notes + nxt.notes:
+                        game.add_note(note)
                     i += 2
                     continue
                 if turn.kind == "refused-play":
@@ -301,6 +361,15 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
                     raise _fail(line, f"expected score {turn.score:+d} for {turn.notation}, got {line.score:+d}")
             elif line.kind == "swap":
                 turn = game.swap(line.tiles)
+            elif line.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in line.notes):
+                if not game.can_challenge:
+                    raise _fail(line, "expected a turn lost by a failed challenge only right after another "
+                                      "player's play, in a game with challenges (#challenge on)")
+                result = game.challenge()
+                if result.phony or result.turn is None or result.turn.kind != "pass":
+                    raise _fail(line, f"expected a failed challenge that costs the turn, got one that "
+                                      f"{'takes the play back' if result.phony else 'costs ' + result.penalty}")
+                turn = result.turn
             elif line.kind == "pass":
                 turn = game.pass_turn()
             elif line.kind == "timeout":
@@ -317,6 +386,9 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
             raise
         except WordSalvoError as e:
             raise _fail(line, str(e)) from None
+        for note in line.notes:
+            if not note.startswith(_LOST_CHALLENGE):
+                game.add_note(note)
         i += 1
     settles = [t for t in game.history if t.kind == "settle"]
     lines = turns[settle_from:] if settle_from is not None else []
@@ -332,6 +404,26 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
         t = settles[len(lines)]
         raise GCGError(f"GCG: expected a settlement line '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} "
                        f"{t.total}' after the last turn, got the end of the record")
+
+
+def _challenge_bonus(game: Game, line: _Line, player: int) -> None:
+    """Replay ``>Name: RACK (challenge) +N total``: a failed challenge of Name's play."""
+    if not game.can_challenge or game.history[game.last_turn_of(player)].kind != "play" \
+            or game.last_turn_of(player) != max(game.last_turn_of(p) for p in range(len(game.names))):
+        raise _fail(line, f"expected a '(challenge)' line only right after a play by {line.name}, in a game with "
+                          "challenges (#challenge on)")
+    result = game.challenge()
+    if result.phony:
+        raise _fail(line, f"expected '--': the play has words not in the lexicon "
+                          f"({', '.join(result.invalid_words)}), so a challenge takes it back")
+    turn = result.turn
+    if turn is None or turn.kind != "challenge-bonus":
+        raise _fail(line, f"expected no '(challenge)' line: in rule set {game.rules.name!r} a failed challenge "
+                          f"costs {result.penalty} (a pass line with a 'lost challenge' note)")
+    if line.score != turn.score or line.total != turn.total:
+        raise _fail(line, f"expected '(challenge) {turn.score:+d} {turn.total}'")
+    for note in line.notes:
+        game.add_note(note)
 
 
 def _dots(game: Game, notation: str) -> str:

@@ -32,15 +32,17 @@ def render_plain(rules: Rules) -> str:
 
 
 
-#: symbol -> (label, ANSI style)
+#: symbol -> (label, ANSI style).  The colours are the Okabe-Ito palette, which readers
+#: with every common colour-vision deficiency tell apart (xterm 256-colour approximations),
+#: and every premium also carries its label, so no square is told by its colour alone.
 STYLE = {
-    "W": ("3W", "1;97;41"),   # bold white on red
-    "w": ("2W", "1;30;105"),  # black on pink
-    "T": ("3L", "1;97;44"),   # bold white on blue
-    "D": ("2L", "1;30;106"),  # black on light cyan
-    "*": (" \u2605", "1;30;103"),  # black star on yellow
-    "S": ("\u2605", "1;30;43"),    # star square: black on amber; label holds the bonus
-    ".": (" \u00b7", "2;37;40"),   # dim dot
+    "W": ("3W", "1;30;48;5;166"),   # black on vermillion
+    "w": ("2W", "1;30;48;5;175"),   # black on reddish purple
+    "T": ("3L", "1;97;48;5;25"),    # bold white on blue
+    "D": ("2L", "1;30;48;5;74"),    # black on sky blue
+    "*": (" \u2605", "1;30;48;5;185"),  # black star on yellow
+    "S": ("\u2605", "1;30;48;5;214"),   # star square: black on orange; label holds the bonus
+    ".": (" \u00b7", "2;37;40"),        # dim dot
 }
 LEGEND = (
     ("W", "triple word"), ("w", "double word"), ("T", "triple letter"),

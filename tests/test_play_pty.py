@@ -1,0 +1,334 @@
+"""``wordsalvo play`` in a real pseudo-terminal of 80 x 24 (pexpect drives it, pyte
+draws the screen as a terminal would).
+
+Oracles: a mirror :class:`Game` with the same seed, seats and moves (the engine's
+choices through the same :class:`Bot` and :func:`play.engine_seed`) says which
+rack each screen must show and what the saved record must hold; every line the
+program writes is measured with wcwidth (none may be wider than 80 columns) and
+the board rows must stay on their screen rows; ``wordsalvo analyze`` reads the
+finished record.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wordsalvo import Game, Rules
+from wordsalvo.bot import Bot
+from wordsalvo.commands import play
+from wordsalvo.errors import IllegalMoveReason
+from wordsalvo.formats.gcg import from_gcg
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+wcwidth = pytest.importorskip("wcwidth")
+
+ROWS, COLS = 24, 80
+_CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_SUBSCRIPTS = re.compile(r"[\u2080-\u20890-9\s]")
+
+
+class Terminal:
+    """``wordsalvo play ARGS`` in a pty of 24 x 80, its screen kept by pyte."""
+
+    def __init__(self, args: list[str], games: Path, colour: bool = True):
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+        env.update(WORDSALVO_GAMES_DIR=str(games), TERM="xterm-256color")
+        self.child = pexpect.spawn(sys.executable, ["-m", "wordsalvo", "play", *args], dimensions=(ROWS, COLS),
+                                   env=env, encoding="utf-8", timeout=120, cwd=str(Path(__file__).parent))
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.Stream(self.screen)
+        self.raw = ""
+        self.checked = 0
+
+    def expect(self, text: str) -> str:
+        """Wait for ``text``; returns everything written since the last expect."""
+        try:
+            self.child.expect_exact(text)
+        except (pexpect.EOF, pexpect.TIMEOUT):  # pragma: no cover - say what the screen showed
+            raise AssertionError(f"expected {text!r}; the screen:\n" + "\n".join(self.screen.display)) from None
+        got = self.child.before + self.child.after
+        self.stream.feed(got)
+        self.raw += got
+        return got
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def display(self) -> list[str]:
+        return list(self.screen.display)
+
+    def check_fits(self) -> None:
+        """No line written since the last check is wider than the terminal, and the
+        board rows are where they belong on the screen."""
+        new = self.raw[self.checked:]
+        self.checked = len(self.raw)
+        for line in _CSI.sub("", new).replace("\r", "").split("\n"):
+            assert wcwidth.wcswidth(line) <= COLS, f"{wcwidth.wcswidth(line)} columns: {line!r}"
+        shown = self.display()
+        top = next((i for i, ln in enumerate(shown) if ln.startswith("     A  B  C")), None)
+        if top is not None and top + 15 < ROWS:
+            for r in range(1, 16):
+                assert shown[top + r].startswith(f"{r:>3} "), (r, shown)
+
+    def finish(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.stream.feed(self.child.before)
+        self.raw += self.child.before
+        self.child.close()
+        return self.child.exitstatus
+
+
+def rack_on_screen(term: Terminal, name: str) -> str:
+    line = next(ln for ln in term.display() if ln.startswith(f"{name}'s rack:"))
+    return "".join(sorted(_SUBSCRIPTS.sub("", line.split(":", 1)[1])))
+
+
+def phony(game: Game) -> str:
+    """A placement whose only fault is a word not in the dictionary (a legal move's new
+    tiles in another order)."""
+    for m in game.legal_moves().best(60):
+        coord, word = m.notation.split(" ", 1)
+        parts = re.findall(r"\([^)]*\)|.", word)
+        new = [i for i, p in enumerate(parts) if not p.startswith("(")]
+        if len(new) < 2 or any(parts[i].islower() for i in new):
+            continue
+        for order in itertools.islice(itertools.permutations([parts[i] for i in new]), 200):
+            trial = list(parts)
+            for i, ch in zip(new, order):
+                trial[i] = ch
+            notation = f"{coord} {''.join(trial)}"
+            if game.preview(notation).reasons == (IllegalMoveReason.INVALID_WORDS,):
+                return notation
+    raise AssertionError("no phony found")  # pragma: no cover
+
+
+class Table:
+    """Plays the mirror's turns through the terminal."""
+
+    def __init__(self, term: Terminal, game: Game, levels: list[str | None]):
+        self.term = term
+        self.game = game
+        self.levels = levels
+        self.bots = {i: Bot(lv, game.rules, lexicon=game.lexicon) for i, lv in enumerate(levels) if lv}
+        self.viewer: int | None = None
+        self.seen_handover = 0
+
+    def engine(self) -> None:
+        g = self.game
+        p = g.to_move
+        bot = self.bots[p]
+        bot.reset(play.engine_seed(g.seed, len(g.history), p))
+        g.apply(bot.choose(g))
+
+    def engine_challenges(self) -> None:
+        g = self.game
+        if g.can_challenge and self.levels[g.challenger] and g.phonies():
+            g.challenge()
+
+    def handover(self, p: int) -> None:
+        name = self.game.names[p]
+        self.term.expect(f"{name}: press Enter to see your rack")
+        self.term.check_fits()
+        assert not any("rack:" in ln for ln in self.term.display()), "a rack on the hand-over screen"
+        self.seen_handover += 1
+
+    def prompt(self, p: int) -> None:
+        """Hand-over (between people), then the player's prompt with the right rack."""
+        g = self.game
+        if self.viewer != p:
+            self.handover(p)
+            self.term.send("")
+            self.viewer = p
+        self.term.expect(f"{g.names[p]}> ")
+        self.term.check_fits()
+        assert rack_on_screen(self.term, g.names[p]) == "".join(sorted(g.rack))
+
+    def move(self, notation: str) -> None:
+        self.term.send(notation)
+        self.term.expect("Enter = play it")
+        self.term.send("")
+        self.game.play(notation)
+
+    def ordinary(self) -> None:
+        """The player on turn plays the best move by score (or passes)."""
+        g = self.game
+        m = g.best_move()
+        if m is None:
+            self.term.send("pass")
+            g.pass_turn()
+        else:
+            self.move(m.notation)
+
+    def until(self, stop) -> None:
+        """Turns until ``stop(game)`` or the end; engines and challenges as the front end does them."""
+        g = self.game
+        while not g.is_over and not stop(g):
+            self.engine_challenges()
+            if g.is_over:
+                break
+            p = g.to_move
+            if self.levels[p]:
+                self.engine()
+                continue
+            self.prompt(p)
+            self.ordinary()
+
+    def final_challenge(self) -> None:
+        g = self.game
+        self.engine_challenges()
+        if g.can_challenge and not self.levels[g.challenger]:
+            p = g.challenger
+            if self.viewer != p:
+                self.handover(p)
+                self.term.send("")
+            self.term.expect(f"{g.names[p]}: challenge")
+            self.term.send("")
+
+
+def test_pass_and_play_three_people_and_an_engine_saved_resumed_finished_analysed(tmp_path):
+    games = tmp_path / "g"
+    names = ["Ann", "Bob", "Cy", "Engine"]
+    levels = [None, None, None, "medium"]
+    args = ["--rules", "classic-en", "--game-seed", "7", "--challenge", "--hints", "1",
+            "--player", "Ann", "--player", "Bob", "--player", "Cy", "--bot", "medium"]
+    mirror = Game(Rules.preset("classic-en"), players=names, seed=7, challenges=True)
+    term = Terminal(args, games)
+    table = Table(term, mirror, levels)
+
+    # Ann opens; Bob's hand-over screen: Bob asks to take Ann's move back, Bob and Cy agree
+    table.prompt(0)
+    first = mirror.best_move().notation
+    table.move(first)
+    table.handover(1)
+    term.send("undo")
+    for who in ("Bob", "Cy"):
+        term.expect(f"{who}: take back Ann {first}")
+        term.send("y")
+    mirror.undo(0)
+    table.viewer = None
+    # Ann plays her second-best move instead
+    table.prompt(0)
+    table.move(mirror.legal_moves().best(2)[1].notation)
+    # Bob plays a phony; Cy challenges it off and plays on
+    table.prompt(1)
+    fake = phony(mirror)
+    table.move(fake)
+    table.prompt(2)
+    assert any("You may `challenge` Bob's" in ln for ln in term.display())
+    term.send("challenge")
+    result = mirror.challenge()
+    assert result.phony and result.turn.kind == "refused-play"
+    term.expect("Cy> ")
+    said = " ".join(" ".join(ln.split()) for ln in term.display())
+    assert "Cy challenges Bob's" in said and "The play is taken back and Bob loses the turn." in said
+    # Cy asks for her one hint, then plays it
+    term.send("hint")
+    term.expect("Hint (1 of 1): ")
+    table.ordinary()
+    # ... until about half the bag is gone; then Ann quits: the game is saved
+    table.until(lambda g: g.bag_count < 40)
+    p = mirror.to_move
+    while table.levels[p]:
+        table.engine_challenges()
+        table.engine()
+        p = mirror.to_move
+    table.prompt(p)
+    term.send("quit")
+    term.expect("wordsalvo play --resume")
+    term.expect(".gcg")
+    assert term.finish() == 0
+    saved = Path(re.search(r"--resume\s+(\S+\.gcg)", term.raw.replace("\r\n", "\n")).group(1))
+    assert saved.parent == games
+    assert from_gcg(saved.read_text("utf-8")).history == mirror.history
+    assert table.seen_handover >= 6
+
+    # resumed: the same bag, the same engine, to the end
+    term = Terminal(["--resume", str(saved)], games)
+    table.term = term
+    table.viewer = None
+    term.expect("Resumed ")
+    table.until(lambda g: False)
+    table.final_challenge()
+    term.expect("The finished game is saved")
+    assert term.finish() == 0
+    assert mirror.is_over
+    record = from_gcg(saved.read_text("utf-8"))
+    assert record.history == mirror.history and record.scores == mirror.scores and record.is_over
+    text = saved.read_text("utf-8")
+    assert "#challenge on" in text and "#engine Engine medium" in text and "#hints 1" in text
+    assert f">Bob: {result.play.rack} {fake} " in text and f">Bob: {result.play.rack} -- " in text
+    assert "#note hint for Cy (1 of 1): " in text and "#note takeback: Ann took back" in text
+
+    # analysed
+    proc = subprocess.run([sys.executable, "-m", "wordsalvo", "analyze", str(saved)], capture_output=True,
+                          text=True, timeout=300, cwd=str(Path(__file__).parent))
+    assert proc.returncode == 0, proc.stderr
+    assert "analysis of a classic-en game (Ann, Bob, Cy, Engine)" in proc.stdout
+    assert "/".join(map(str, mirror.scores)) in proc.stdout
+
+
+@pytest.mark.parametrize("colour", ["auto", "never"])
+def test_an_80_by_24_terminal_wraps_nothing(tmp_path, colour):
+    """Four seats with long names, the panel full of turns, every screen measured."""
+    names = ["Alexandrina", "Bartholomew", "Konstantinos"]
+    levels = [None, None, None, "hard"]
+    args = ["--rules", "wordsalvo-en", "--game-seed", "3", "--color", colour, "--hints", "0"]
+    for n in names:
+        args += ["--player", n]
+    args += ["--bot", "hard"]
+    mirror = Game(Rules.preset("wordsalvo-en"), players=[*names, "Engine"], seed=3)
+    term = Terminal(args, tmp_path)
+    table = Table(term, mirror, levels)
+    table.until(lambda g: len(g.history) >= 14)
+    p = mirror.to_move
+    while table.levels[p]:
+        table.engine()
+        p = mirror.to_move
+    table.prompt(p)
+    shown = term.display()
+    assert any("last turns:" in ln for ln in shown)
+    if colour == "never":
+        assert "\x1b[3" not in term.raw and "\x1b[1;" not in term.raw  # no colour codes, only the redraw
+    else:
+        assert "\u2081" in "".join(shown)  # tile values on the board
+    term.send("help")
+    term.expect(f"{names[p]}> ")
+    term.check_fits()
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_a_closed_terminal_and_ctrl_c_save_the_game(tmp_path):
+    args = ["--rules", "classic-en", "--game-seed", "1", "--player", "Ann", "--bot", "easy"]
+    term = Terminal(args, tmp_path)
+    term.expect("Ann> ")
+    term.send("8D ZERDA")
+    term.expect("Enter = play it")
+    term.send("")
+    term.expect("Ann> ")
+    term.child.kill(signal.SIGHUP)
+    assert term.finish() == 0
+    saved = list(tmp_path.glob("classic-en-*.gcg"))
+    assert len(saved) == 1
+    game = from_gcg(saved[0].read_text("utf-8"))
+    assert game.history[0].notation == "8D ZERDA" and len(game.history) == 2 and not game.is_over
+
+    term = Terminal(["--resume", str(saved[0])], tmp_path)
+    term.expect("Ann> ")
+    term.send("pass")
+    term.expect("Ann> ")
+    term.child.sendintr()
+    term.expect("Interrupted.")
+    assert term.finish() == 0
+    again = from_gcg(saved[0].read_text("utf-8"))
+    assert [t.kind for t in again.history][2] == "pass" and len(again.history) == 4
+    assert f"Saved to {saved[0]}" in " ".join(term.raw.split())
