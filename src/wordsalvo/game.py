@@ -56,6 +56,7 @@ from .lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
 from .notation import format_notation, parse_notation
+from .offensive import OffensiveWords
 from .placement import PlacementResult, check_move
 from .position import Position, rack_counts
 from .rules import Rules
@@ -73,6 +74,8 @@ END_REASONS = (
     "timeout",      # a time-out lost the game ([timer] on_timeout = "lose")
     "elimination",  # time-outs eliminated all other players ([timer] eliminate_after_timeouts)
 )
+#: how many of the best moves are looked at for one that forms no offensive word before all are
+_CLEAN_LOOKAHEAD = 16
 
 
 @dataclass(frozen=True)
@@ -386,12 +389,18 @@ class Game:
         moves._token = self._token
         return moves
 
-    def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0):
+    def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0,
+                  avoid_offensive: bool = False):
         """The best placement by ``"score"`` or by ``"equity"`` (with ``leaves``, default:
         the rule set's shipped table), or None when there is none.
 
+        ``avoid_offensive``: skip a move that forms a word of the language's offensive list
+        (:mod:`wordsalvo.offensive`, main word or any cross word) and take the best that
+        forms none (None when every placement forms one): what a hint should offer.
+
         With ``level`` (easy, medium, hard, expert, see :mod:`wordsalvo.bot`) it is the
-        ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``."""
+        ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``;
+        every level avoids offensive words."""
         self._check_running()
         if level is not None:
             from .bot import Bot
@@ -406,7 +415,27 @@ class Game:
         gen = self.generator(leaves if by == "equity" else None)
         moves = gen.best(self._s.pos, n=1, by=by)
         moves._token = self._token
-        return moves[0] if len(moves) else None
+        if not len(moves):
+            return None
+        if avoid_offensive and self.offensive.is_offensive(moves[0]):
+            return self._best_clean(gen, by)
+        return moves[0]
+
+    @property
+    def offensive(self) -> OffensiveWords:
+        """The offensive words of the lexicon's language, which engines and hints never play."""
+        return OffensiveWords.default(self.lexicon.alphabet.name)
+
+    def _best_clean(self, gen: MoveGenerator, by: str):
+        """The best move that forms no offensive word (the best one does): the next few
+        best first, then every move in order."""
+        pos = self._s.pos
+        for moves in (gen.best(pos, n=_CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
+            moves._token = self._token
+            move = self.offensive.first_clean(moves)
+            if move is not None or len(moves) < _CLEAN_LOOKAHEAD:
+                return move
+        return None
 
     def best_swap(self, leaves=None):
         """The swap that keeps the best leave (:meth:`MoveGenerator.best_swap`), or None when
