@@ -80,6 +80,14 @@ Kinds
     set, leaves count 0 (expert plays the best score; no level swaps while it
     can play).
 
+Offensive words: every level (easy to expert) never plays a move that forms a
+word of its language's offensive list (:mod:`wordsalvo.offensive`), as the main
+word or as a cross word; people may.  Only the move a level is about to choose
+is checked (a set lookup per word it forms, a few microseconds a turn); when it
+forms one, the level takes its next choice (expert: the next best by equity).
+The plain players ``score`` and ``equity`` are engine benchmarks and do not
+filter: they play the best move whatever it spells.
+
 Seeds: a bot's random choices come from its own ``random.Random``; the same
 seed replays the same choices (:meth:`reset` re-seeds it between games).
 """
