@@ -25,6 +25,8 @@ def compile_lexicon(
     dest: str | os.PathLike[str],
     alphabet: str | Alphabet = "en",
     progress: Callable[[str, float], None] | None = None,
+    add: str | os.PathLike[str] | None = None,
+    remove: str | os.PathLike[str] | None = None,
 ) -> BuildStats:
     """Compiles a word list (UTF-8, one word per line, ``.gz`` accepted) into a graph file.
 
@@ -32,8 +34,15 @@ def compile_lexicon(
     :meth:`wordsalvo.Alphabet.normalize`); dropped lines are counted by reason,
     with the first examples, in the returned :class:`BuildStats`.  The file is
     written atomically, and the same input always gives the same bytes.
+
+    ``add`` / ``remove``: a table's house list, files of words (one a line, ``#``
+    comments) added to or removed from the list; every line of them must be a word
+    of the alphabet (one :class:`LexiconBuildError` names each file and line that is
+    not).  The build report counts what they changed.
     """
     alpha = get_alphabet(alphabet)
+    house = {key: (str(path), graphfile.read_house_list(path, alpha))
+             for key, path in (("add", add), ("remove", remove)) if path is not None}
     src = Path(source)
     try:
         text = graphfile.read_source(src)
@@ -44,7 +53,8 @@ def compile_lexicon(
     except Exception as e:  # gzip.BadGzipFile, zlib.error
         raise LexiconBuildError(f"{src}: cannot decompress: {e}") from None
     try:
-        data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress)
+        data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress,
+                                              **house)
     except LexiconBuildError as e:
         raise LexiconBuildError(f"{src}: {e}") from None
     try:
