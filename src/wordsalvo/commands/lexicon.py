@@ -37,7 +37,10 @@ def register(subparsers) -> None:
 
     f = sub.add_parser("fetch", help="build a lexicon from the installed Hunspell dictionary into the user cache",
                        description="Build a lexicon (de, tr) on this machine from the installed Hunspell "
-                                   "dictionary and cache the graph where Lexicon.default(lang) finds it.")
+                                   "dictionary and cache the graph where Lexicon.default(lang) finds it. It needs "
+                                   "the dictionary (German: apt-get install hunspell-de-de-frami) and a checker: "
+                                   "the hunspell program (apt-get install hunspell) or spylls (pip install "
+                                   "'wordsalvo[hunspell]'); everything missing is named at once, before any work.")
     f.add_argument("lang", metavar="LANG", help="language: de or tr")
     f.add_argument("--dictionary", metavar="PATH", help="dictionary base path (without .dic/.aff)")
     f.add_argument("--checker", choices=("program", "binding", "spylls"),
@@ -125,17 +128,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_fetch(args: argparse.Namespace) -> int:
     from .. import lexicon_fetch as lf
-    from ..hunspell import find_checker
 
     say = _say(args.quiet)
     lang = args.lang
-    lf._recipe(lang)  # unknown language: clear error before any search
-    base = Path(args.dictionary) if args.dictionary else lf.find_dictionary(lang)
-    checker = find_checker(base.with_suffix("") if base.suffix in (".dic", ".aff") else base, prefer=args.checker)
-    if checker.name.startswith("spylls"):
-        say("warning: checking with spylls (pure Python) takes hours for a big dictionary; "
-            "install the `hunspell` program to make it minutes")
     cache = Path(args.cache_dir).expanduser() if args.cache_dir else None
+    base, checker = lf.preflight(lang, args.dictionary, prefer=args.checker, cache=cache)  # every missing piece at once
+    if checker.name.startswith("spylls"):
+        say("checking with spylls (pure Python): about 2 minutes for German; the `hunspell` program "
+            "(apt-get install hunspell) takes about 15 s")
     res = lf.fetch(lang, dictionary=base, cache=cache, checker=checker, words_only=args.words_only,
                    progress=say)
     print(res.report.summary())
