@@ -222,6 +222,12 @@ def test_best_opening_bingo(capsys):
     assert coord in {"8B", "8C", "8D", "8E", "8F", "8G", "8H", "H2", "H3", "H4", "H5", "H6", "H7", "H8"}
 
 
+def test_best_lowercase_rack_is_the_same_rack(capsys):
+    """A rack has no designated blanks: --rack aeinrst is AEINRST."""
+    assert run(capsys, "best", "--rules", "classic-en", "--rack", "aeinrst") == \
+        run(capsys, "best", "--rules", "classic-en", "--rack", "AEINRST")
+
+
 def test_best_n_is_best_first(capsys):
     code, out, _ = run(capsys, "best", "--rack", "AEINRST", "-n", "12")
     assert code == 0

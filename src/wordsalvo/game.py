@@ -58,7 +58,7 @@ from .moves import Move, MoveList
 from .notation import format_notation, parse_notation
 from .offensive import OffensiveWords
 from .placement import PlacementResult, check_move
-from .position import Position, rack_counts
+from .position import Position, normalize_rack, rack_counts
 from .rules import Rules
 
 __all__ = ["Game", "Turn", "TURN_KINDS", "END_REASONS"]
@@ -553,7 +553,7 @@ class Game:
             tiles = rack
         if not isinstance(tiles, str):
             raise GameError(f"swap: expected the tiles as letters (e.g. 'AEI', '?' = blank), got {tiles!r}")
-        tiles = tiles.strip()
+        tiles = normalize_rack(self.rules, tiles.strip(), where="swap")  # lowercase letters are tiles too
         if not tiles:
             raise GameError("swap: expected at least one tile to swap, got none (use pass_turn to pass)")
         missing = Counter(tiles) - Counter(rack)
@@ -648,10 +648,10 @@ class Game:
         rack goes back to the bag and the tiles are taken from the bag, or, when the bag
         lacks one, from another player's rack, who gets a random tile from the bag for it."""
         s = self._s
+        rack = normalize_rack(self.rules, rack, where=f"rack of player {player + 1}")  # lowercase: the same tiles
         if s.racks[player] == rack:
             return
-        problems = rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks letters, size
-        del problems
+        rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks the size
         with self._atomic():
             s.seeded = False
             s.bag.extend(s.racks[player])
