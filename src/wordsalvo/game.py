@@ -55,11 +55,12 @@ from .errors import GameError, IllegalMoveError, IllegalMoveReason
 from .lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
-from .notation import format_notation, parse_notation
+from .notation import format_notation
 from .offensive import OffensiveWords
 from .placement import PlacementResult, check_move
 from .position import Position, normalize_rack, rack_counts
 from .rules import Rules
+from .validate import check_notation
 
 __all__ = ["Game", "Turn", "TURN_KINDS", "END_REASONS"]
 
@@ -458,22 +459,24 @@ class Game:
         raise GameError(f"expected an action (Play, Swap or Pass), got {type(action).__name__}")
 
     def _check(self, move: Move | str) -> PlacementResult:
-        """The one validation path: a notation is parsed (NotationError), then the placement
-        is judged by :func:`~wordsalvo.placement.check_move`."""
+        """The one validation path: a notation is read (NotationError when it cannot be) and
+        judged by :func:`~wordsalvo.validate.check_notation`, a Move by
+        :func:`~wordsalvo.placement.check_move`."""
         board = self._s.pos.board
+        counts = rack_counts(self.rules, self.rack)
         if isinstance(move, Move):
             placement = (move.row, move.col, move.direction, move.tiles)
         elif isinstance(move, str):
-            placement = parse_notation(move, board)
+            return check_notation(board, self.rules, counts, move, self.lexicon.__contains__)
         else:
             raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
-        return check_move(board, self.rules, rack_counts(self.rules, self.rack), placement,
-                          self.lexicon.__contains__)
+        return check_move(board, self.rules, counts, placement, self.lexicon.__contains__)
 
     def preview(self, move: Move | str) -> PlacementResult:
         """What a tentative play would do: ``.legal``, ``.words`` and ``.score``, or ``.reasons``
-        and ``.problems``.  Changes nothing.  A notation that cannot be read raises
-        :class:`~wordsalvo.NotationError`."""
+        and ``.problems`` (a notation that does not fit the board, such as ``8H WO(R)D``
+        over an empty square, is one: ``NOTATION_MISMATCH``).  Changes nothing.  Only a
+        notation that cannot be read raises :class:`~wordsalvo.NotationError`."""
         self._check_running()
         return self._check(move)
 
