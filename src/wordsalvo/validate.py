@@ -28,7 +28,7 @@ def check_notation(board: Board, rules: Rules, rack_counts: bytes, notation: str
     try:
         placement = parse_notation(notation, board)
     except NotationMismatchError as e:
-        return PlacementResult((IllegalMoveReason.NOTATION_MISMATCH,) * len(e.problems), e.problems)
+        return PlacementResult((IllegalMoveReason.NOTATION_MISMATCH,), e.problems)
     return check_move(board, rules, rack_counts, placement, contains)
 
 
