@@ -189,6 +189,16 @@ class BuildStats:
         return "\n".join(out)
 
 
+def looks_like_word_list(head: bytes) -> bool:
+    """Whether the first bytes of a file look like a word list (gzip, or text without
+    control characters) rather than a graph file."""
+    if head.startswith(b"\x1f\x8b"):
+        return True
+    text = head.decode("utf-8", "ignore")
+    return bool(text.strip()) and not head.startswith(MAGIC[:4]) and all(
+        ch.isprintable() or ch in "\r\n\t" for ch in text)
+
+
 def plural(n: int, noun: str, many: str | None = None) -> str:
     """``n`` and the noun in the right number: "1 word", "2 words", "1,000 lines"."""
     return f"{n:,} {noun if n == 1 else (many or noun + 's')}"

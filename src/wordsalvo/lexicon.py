@@ -11,13 +11,17 @@ from typing import Callable, Iterator
 
 from . import graphfile
 from ._core import _graph
-from .alphabet import Alphabet, get_alphabet
+from .alphabet import ALPHABETS, Alphabet, get_alphabet
 from .cache import cached_graph_path
 from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
 
-__all__ = ["Lexicon", "compile_lexicon", "BuildStats"]
+__all__ = ["Lexicon", "compile_lexicon", "BuildStats", "BUILT_ON_DEMAND"]
+
+#: languages whose lexicon `wordsalvo lexicon fetch` builds on the user's machine (German is not
+#: embedded; Turkish is, and can be rebuilt): the keys of ``wordsalvo.lexicon_fetch.RECIPES``
+BUILT_ON_DEMAND = ("de", "tr")
 
 
 def compile_lexicon(
@@ -111,6 +115,11 @@ class Lexicon:
         try:
             header = graphfile.unpack_header(memoryview(buf)[: graphfile.HEADER_SIZE], size)
         except graphfile.FormatProblem as e:
+            if graphfile.looks_like_word_list(bytes(memoryview(buf)[:512])):
+                raise LexiconFormatError(
+                    f"expected a graph file (.wsg), got what looks like a word list; build a graph from it "
+                    f"first: `wordsalvo lexicon build {name} -o {Path(name).stem}.wsg --alphabet LANG` "
+                    f"(or ws.compile_lexicon)", name, 0) from None
             raise LexiconFormatError(e.message, name, e.offset) from None
         try:
             alphabet = get_alphabet(header.alphabet_name)
@@ -235,9 +244,18 @@ def _default_lexicon(language: str) -> Lexicon:
         if p is not None and Path(p).is_file():
             lex = Lexicon.load(p)
     if lex is None:
-        raise LexiconFormatError(
-            f"no lexicon for language {language!r}: not embedded in this installation and not built yet "
-            f"(try `wordsalvo lexicon fetch {language}`)"
-        )
+        if language in BUILT_ON_DEMAND:
+            hint = f"not built yet: `wordsalvo lexicon fetch {language}` builds it on this machine"
+        elif language in ALPHABETS:
+            hint = "it should be embedded in the package: reinstall wordsalvo"
+        else:
+            data = resources.files("wordsalvo.data")
+            embedded = [lang for lang in sorted(ALPHABETS) if data.joinpath(f"{lang}.wsg").is_file()]
+            fetch = [lang for lang in BUILT_ON_DEMAND if lang not in embedded]
+            hint = (f"expected one of {', '.join(sorted(ALPHABETS))} (embedded: {', '.join(embedded)}"
+                    + "".join(f"; {lang} after `wordsalvo lexicon fetch {lang}`" for lang in fetch)
+                    + "), or a graph of your own with Lexicon.load (`wordsalvo lexicon build` makes one "
+                    "from a word list)")
+        raise LexiconFormatError(f"no lexicon for language {language!r}: {hint}")
     _DEFAULTS[language] = lex
     return lex
