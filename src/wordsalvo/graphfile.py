@@ -1,7 +1,7 @@
 """The graph file format (``.wsg``) and the compiler's orchestration.
 
 This module imports only :mod:`wordsalvo.alphabet` (and through it the
-constants) and receives the C wrapper module and the alphabet as arguments, so
+constants), the errors and :mod:`wordsalvo.wording` and receives the C wrapper module and the alphabet as arguments, so
 the package build can load it by path (before the package is installed) to
 compile the embedded lexicons.
 See ``docs/graph-format.md`` for the format.
@@ -43,6 +43,7 @@ from typing import Any, Callable
 
 from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
 from .errors import LexiconBuildError
+from .wording import plural
 
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
@@ -197,11 +198,6 @@ def looks_like_word_list(head: bytes) -> bool:
     text = head.decode("utf-8", "ignore")
     return bool(text.strip()) and not head.startswith(MAGIC[:4]) and all(
         ch.isprintable() or ch in "\r\n\t" for ch in text)
-
-
-def plural(n: int, noun: str, many: str | None = None) -> str:
-    """``n`` and the noun in the right number: "1 word", "2 words", "1,000 lines"."""
-    return f"{n:,} {noun if n == 1 else (many or noun + 's')}"
 
 
 def read_house_list(path: str | os.PathLike[str], alphabet: Any) -> list[str]:

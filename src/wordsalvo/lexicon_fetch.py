@@ -36,6 +36,7 @@ from .alphabet import LINE_REASONS, classify_bad_character, get_alphabet
 from .cache import CACHE_ENV, cache_dir, cached_graph_path  # re-exported: the fetch API names them
 from .errors import LexiconBuildError
 from .graphfile import file_sha256, write_atomic
+from .wording import plural
 from .hunspell import ExpansionStats, HunspellUnavailableError, find_checker, read_dictionary
 from .lexicon import compile_lexicon
 
@@ -251,7 +252,7 @@ class BuildReport:
 
     def summary(self) -> str:
         lines = [
-            f"{self.lang}: {self.words:,} words from {self.dictionary}",
+            f"{self.lang}: {plural(self.words, 'word')} from {self.dictionary}",
             f"  stems {self.stems:,}, generated forms {self.forms:,} ({self.unique_forms:,} unique), "
             f"checked {self.checked:,}, accepted by Hunspell {self.accepted:,} ({self.checker})",
         ]
