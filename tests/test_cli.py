@@ -355,3 +355,18 @@ def test_validate_and_best_follow_the_position_rules_and_stars(capsys):
     assert capsys.readouterr().out.endswith(" 49\n")
     assert main(["best", "--rules", "classic-en", line]) == 2
     assert "rule set 'turkish'" in capsys.readouterr().err
+
+
+def test_output_files_need_their_folder_and_new_folders_are_announced(capsys, tmp_path):
+    """-o/--out/--csv FILE refuse a folder that does not exist (a typo must not make folders);
+    a folder a command fills (--gcg DIR, analyze --out DIR) is made and the command says so."""
+    table = Path(wordsalvo.__file__).parent / "data" / "leaves" / "classic-en.wsl"
+    code, _out, err = run(capsys, "leaves", "export", str(table), "--csv", str(tmp_path / "no" / "t.csv"))
+    assert code == 2 and "expected an existing folder" in err and not (tmp_path / "no").exists()
+    code, _out, err = run(capsys, "autoplay", "--rules", "classic-en", "--games", "1", "--p1", "score",
+                          "--p2", "score", "--gcg", str(tmp_path / "games"))
+    assert code == 0 and f"created the folder {tmp_path / 'games'} (--gcg)" in err
+    assert len(list((tmp_path / "games").glob("*.gcg"))) == 1
+    code, _out, err = run(capsys, "autoplay", "--rules", "classic-en", "--games", "1", "--p1", "score",
+                          "--p2", "score", "--gcg", str(tmp_path / "x" / "y"))
+    assert code == 2 and "create it first" in err

@@ -30,7 +30,7 @@ from ..lexicon import Lexicon
 from ..rules import Rules
 from ..winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, progress_bar, whole_number
+from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, whole_number
 
 
 def register(subparsers) -> None:
@@ -161,6 +161,7 @@ def run(args) -> int:
         if args.html:
             from ..render import report
             page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
+            output_file(page, "--html")
             report.write(result["report"], page, Rules.preset(result["analysis"]["rules"]))
         if args.json:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
@@ -170,7 +171,7 @@ def run(args) -> int:
         return 0
     if args.out is None:
         raise WordSalvoError(f"{len(paths)} records: expected --out DIR for a batch")
-    code = _batch(paths, options, Path(args.out), bool(args.html), args.jobs, args.scheduler)
+    code = _batch(paths, options, output_folder(args.out, "--out"), bool(args.html), args.jobs, args.scheduler)
     if args.wordbook:
         _write_book(word_book(paths, Path(args.out)), args.wordbook)
     return code

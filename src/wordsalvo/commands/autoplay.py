@@ -17,7 +17,7 @@ import sys
 from ..wording import plural
 from ..autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..bot import PLAYER_KINDS
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, progress_bar, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
 
 __all__ = ["register", "run", "format_summary"]
 
@@ -61,7 +61,8 @@ def run(args) -> int:
     bar = progress_bar(args.games, "game")
     try:
         summary, _results = run_autoplay(spec, args.games, jobs=args.jobs, scheduler=args.scheduler,
-                                         gcg_dir=args.gcg, progress=(lambda _r: bar.update(1)) if bar else None)
+                                         gcg_dir=output_folder(args.gcg, "--gcg") if args.gcg else None,
+                                         progress=(lambda _r: bar.update(1)) if bar else None)
     finally:
         if bar is not None:
             bar.close()

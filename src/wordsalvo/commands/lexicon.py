@@ -11,6 +11,7 @@ from pathlib import Path
 from ..alphabet import ALPHABETS, LINE_REASONS
 from ..errors import LexiconBuildError
 from ..graphfile import file_sha256
+from ._common import output_file
 
 
 def register(subparsers) -> None:
@@ -105,10 +106,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     for what, path in (("word list", src), ("--add", args.add), ("--remove", args.remove)):
         if path is not None and not Path(path).is_file():
             raise LexiconBuildError(f"{what}: expected a word list file, got no such file: {path}")
-    folder = Path(args.output).parent
-    if not folder.is_dir():
-        raise LexiconBuildError(f"-o {args.output}: expected an existing folder for the graph file, "
-                                f"got no folder {folder} (create it first)")
+    output_file(args.output, "-o")
     say = _say(args.quiet)
     say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}")
     kwargs = {}
