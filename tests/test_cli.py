@@ -115,7 +115,7 @@ def test_moves_reports_every_bad_line_and_prints_nothing(capsys, tmp_path):
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("wordsalvo moves: error:")
-    assert "2 bad position line(s)" in err
+    assert "2 bad position lines" in err
     assert "line 2 (index 1)" in err and "expected 15 rows" in err
     assert "line 4 (index 3)" in err and "at most 7 tiles" in err
 
@@ -370,3 +370,19 @@ def test_output_files_need_their_folder_and_new_folders_are_announced(capsys, tm
     code, _out, err = run(capsys, "autoplay", "--rules", "classic-en", "--games", "1", "--p1", "score",
                           "--p2", "score", "--gcg", str(tmp_path / "x" / "y"))
     assert code == 2 and "create it first" in err
+
+
+def test_moves_of_a_file_without_positions_says_so(capsys, tmp_path):
+    path = tmp_path / "empty.cgp"
+    path.write_text("# only a comment\n\n", "utf-8")
+    code, out, err = run(capsys, "moves", "--rules", "classic-en", str(path))
+    assert code == 2 and out == "" and "expected CGP position lines, got none" in err and str(path) in err
+
+
+def test_analyze_of_a_cgp_file_says_what_it_expected(capsys, tmp_path):
+    path = tmp_path / "positions.cgp"
+    path.write_text("\n".join(position_line(i) for i in range(3)) + "\n", "utf-8")
+    code, out, err = run(capsys, "analyze", str(path))
+    assert code == 2 and err.count("\n") == 1
+    assert "expected a GCG game record" in err and "CGP file of positions (3 position lines)" in err
+    assert "`wordsalvo moves`" in err

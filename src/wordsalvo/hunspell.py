@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .errors import LexiconBuildError
+from .wording import plural
 
 __all__ = [
     "AffixRule",
@@ -477,7 +478,7 @@ def read_dictionary(base: str | os.PathLike[str], dic: str | os.PathLike[str] | 
         entries.append((word, flags))
     if problems:
         more = f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""
-        raise LexiconBuildError(f"{len(problems)} problem(s) reading {base}: " + "; ".join(problems[:20]) + more)
+        raise LexiconBuildError(f"{plural(len(problems), 'problem')} reading {base}: " + "; ".join(problems[:20]) + more)
     return d
 
 

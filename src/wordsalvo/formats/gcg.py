@@ -45,6 +45,7 @@ from ..game import Game
 from ..lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars, rules_from_opcodes
+from ..wording import plural
 
 __all__ = ["GCGError", "to_gcg", "from_gcg"]
 
@@ -58,6 +59,8 @@ class GCGError(WordSalvoError):
 
 
 _NUMBER = re.compile(r"^[+-]\d+$")
+#: a CGP position line: 15 board rows separated by '/', then the racks
+_CGP_LINE = re.compile(r"^[^\s/]+(?:/[^\s/]+){14}\s+\S")
 _TOTAL = re.compile(r"^-?\d+$")
 _SETTLE = re.compile(r"^\((\S*)\)$")
 
@@ -232,7 +235,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         except GCGError as e:
             problems.append(str(e))
     if problems:
-        raise GCGError(f"GCG: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
+        raise GCGError(f"GCG: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
 
     names = [players[k] for k in sorted(players)]
     try:
@@ -861,6 +864,13 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continue
         if line:
             problem(number, f"expected a '#' pragma line or a '>nick:' event line, got {line!r}")
+    if not raw_events and not players and numbered:
+        positions = sum(1 for raw in lines if _CGP_LINE.match(raw.strip()))
+        if positions:
+            message = (f"{where}: expected a GCG game record ('#player1 nick Name' and '>nick: ...' lines), got "
+                       f"what looks like a CGP file of positions ({plural(positions, 'position line')}); "
+                       f"`wordsalvo analyze` reads games, `wordsalvo moves` and `wordsalvo best` read positions")
+            raise GCGError(message)
 
     def joined(parts: list[str]) -> str:
         return "\n".join(parts).strip("\n")
@@ -961,7 +971,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     problems = [message for _number, message in sorted(numbered, key=lambda p: p[0])]
     id_parts = headers.get("id", "").split(None, 1)
     if problems:
-        raise GCGError(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
+        raise GCGError(f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
     return GCGRecord(
         players=tuple(roster), events=tuple(events), title=headers.get("title"), description=description,
         id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,
