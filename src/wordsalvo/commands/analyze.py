@@ -90,7 +90,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
     try:
         record = parse_gcg(data, path=path)
         rules, lexicon, model = _resources(options, options.get("rules") or record.rules_name())
-        rp = replay(record, rules=rules, lexicon=lexicon)
+        rp = replay(record, rules=rules, lexicon=lexicon,
+                    assumed=None if options.get("rules") else record.assumed_rules)
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model)
         stats = instant_stats(rp)
         book = WordBook()

@@ -179,6 +179,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
     """
     if not isinstance(text, str):
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
+    given = rules
     problems: list[str] = []
     headers: dict[str, str] = {}
     players: dict[int, str] = {}
@@ -242,8 +243,20 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         game = Game(rules, lexicon=lexicon, players=names, seed=seed if seed is not None else 0, strict=strict)
     except WordSalvoError as e:
         raise GCGError(f"GCG header: {e}") from None
-    _replay(game, turns, exact=seed is not None)
+    try:
+        _replay(game, turns, exact=seed is not None)
+    except GCGError as e:
+        if given is None and "rules" not in headers:  # the failure may come from the assumed rule set
+            raise GCGError(assumption_note(str(e), f"no #rules line: assumed {rules.name}")) from None
+        raise
     return game
+
+
+def assumption_note(message: str, assumption: str) -> str:
+    """``message`` of a record that failed to replay, with the rule set it assumed and how to
+    name another (a record without ``#rules``)."""
+    return (f"{message} [the record has {assumption}; if the game used another rule set, add a "
+            f"'#rules NAME' line or pass it (--rules NAME, rules=...)]")
 
 
 def _fail(line: _Line, message: str) -> GCGError:
