@@ -138,7 +138,8 @@ def test_game_plays_its_own_generated_moves_without_a_second_check(monkeypatch):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("wordsalvo.game.check_move", counting)
+    monkeypatch.setattr("wordsalvo.game.check_move", counting)  # a Move
+    monkeypatch.setattr("wordsalvo.validate.check_move", counting)  # a notation
     for _ in range(6):
         move = game.best_move()
         turn = game.play(move)

@@ -117,7 +117,8 @@ class Lexicon:
         except graphfile.FormatProblem as e:
             if graphfile.looks_like_word_list(bytes(memoryview(buf)[:512])):
                 raise LexiconFormatError(
-                    f"expected a graph file (.wsg), got what looks like a word list; build a graph from it "
+                    f"expected a graph file (.wsg), got what looks like a word list ({e.message}); build a "
+                    f"graph from it "
                     f"first: `wordsalvo lexicon build {name} -o {Path(name).stem}.wsg --alphabet LANG` "
                     f"(or ws.compile_lexicon)", name, 0) from None
             raise LexiconFormatError(e.message, name, e.offset) from None
