@@ -19,7 +19,8 @@ Kinds
     nor swap.
 
 ``expert``
-    The same choice as ``equity``: the best the engine can do.  It swaps when
+    The same choice as ``equity`` (the best the engine can do), except that it
+    never plays an offensive word (below).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
 ``hard``, ``medium``, ``easy``
