@@ -247,19 +247,13 @@ def _apply_house_list(wb, graph_module, alphabet, stats: BuildStats, add, remove
     letter_utf8, rank = _utf8_tables(alphabet)
     words = set(wb.to_utf8(letter_utf8, rank).decode("utf-8").split())
     if add is not None:
-        name, extra = add
-        new = set(extra)
-        stats.house["add"] = name
-        stats.added_present = len(new & words)
-        stats.added = len(new - words)
+        stats.house["add"], new = add[0], set(add[1])
+        stats.added_present, stats.added = len(new & words), len(new - words)
         words |= new
     if remove is not None:
-        name, gone = remove
-        gone_set = set(gone)
-        stats.house["remove"] = name
-        stats.removed = len(gone_set & words)
-        stats.removed_absent = sorted(gone_set - words)
-        words -= gone_set
+        stats.house["remove"], gone = remove[0], set(remove[1])
+        stats.removed, stats.removed_absent = len(gone & words), sorted(gone - words)
+        words -= gone
     wb = graph_module.parse_wordlist("\n".join(sorted(words)).encode("utf-8"), alphabet.mapping_table())
     unique = wb.sort_unique()
     stats.words = unique
