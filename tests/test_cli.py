@@ -115,7 +115,7 @@ def test_moves_reports_every_bad_line_and_prints_nothing(capsys, tmp_path):
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("wordsalvo moves: error:")
-    assert "2 bad position line(s)" in err
+    assert "2 bad position lines" in err
     assert "line 2 (index 1)" in err and "expected 15 rows" in err
     assert "line 4 (index 3)" in err and "at most 7 tiles" in err
 
@@ -220,6 +220,12 @@ def test_best_opening_bingo(capsys):
     assert len(word) == 7 and sorted(word) == sorted("AEINRST")
     assert int(score) == 66
     assert coord in {"8B", "8C", "8D", "8E", "8F", "8G", "8H", "H2", "H3", "H4", "H5", "H6", "H7", "H8"}
+
+
+def test_best_lowercase_rack_is_the_same_rack(capsys):
+    """A rack has no designated blanks: --rack aeinrst is AEINRST."""
+    assert run(capsys, "best", "--rules", "classic-en", "--rack", "aeinrst") == \
+        run(capsys, "best", "--rules", "classic-en", "--rack", "AEINRST")
 
 
 def test_best_n_is_best_first(capsys):
@@ -349,3 +355,34 @@ def test_validate_and_best_follow_the_position_rules_and_stars(capsys):
     assert capsys.readouterr().out.endswith(" 49\n")
     assert main(["best", "--rules", "classic-en", line]) == 2
     assert "rule set 'turkish'" in capsys.readouterr().err
+
+
+def test_output_files_need_their_folder_and_new_folders_are_announced(capsys, tmp_path):
+    """-o/--out/--csv FILE refuse a folder that does not exist (a typo must not make folders);
+    a folder a command fills (--gcg DIR, analyze --out DIR) is made and the command says so."""
+    table = Path(wordsalvo.__file__).parent / "data" / "leaves" / "classic-en.wsl"
+    code, _out, err = run(capsys, "leaves", "export", str(table), "--csv", str(tmp_path / "no" / "t.csv"))
+    assert code == 2 and "expected an existing folder" in err and not (tmp_path / "no").exists()
+    code, _out, err = run(capsys, "autoplay", "--rules", "classic-en", "--games", "1", "--p1", "score",
+                          "--p2", "score", "--gcg", str(tmp_path / "games"))
+    assert code == 0 and f"created the folder {tmp_path / 'games'} (--gcg)" in err
+    assert len(list((tmp_path / "games").glob("*.gcg"))) == 1
+    code, _out, err = run(capsys, "autoplay", "--rules", "classic-en", "--games", "1", "--p1", "score",
+                          "--p2", "score", "--gcg", str(tmp_path / "x" / "y"))
+    assert code == 2 and "create it first" in err
+
+
+def test_moves_of_a_file_without_positions_says_so(capsys, tmp_path):
+    path = tmp_path / "empty.cgp"
+    path.write_text("# only a comment\n\n", "utf-8")
+    code, out, err = run(capsys, "moves", "--rules", "classic-en", str(path))
+    assert code == 2 and out == "" and "expected CGP position lines, got none" in err and str(path) in err
+
+
+def test_analyze_of_a_cgp_file_says_what_it_expected(capsys, tmp_path):
+    path = tmp_path / "positions.cgp"
+    path.write_text("\n".join(position_line(i) for i in range(3)) + "\n", "utf-8")
+    code, out, err = run(capsys, "analyze", str(path))
+    assert code == 2 and err.count("\n") == 1
+    assert "expected a GCG game record" in err and "CGP file of positions (3 position lines)" in err
+    assert "`wordsalvo moves`" in err

@@ -647,3 +647,22 @@ def test_notes_keep_their_place_through_records_and_undo():
     assert from_gcg(text).notes == g.notes == ((0, "before anything"), (1, "hint for Player2 (1 of 3): something"))
     g.undo()
     assert g.notes[1] == (0, "hint for Player2 (1 of 3): something")  # kept, at the place it now follows
+
+
+def test_preview_returns_the_reasons_when_the_notation_does_not_fit_the_board():
+    """A notation that reads but does not fit (a played-through letter over an empty square) is
+    an illegal preview with its reason, not an exception; only unreadable text raises."""
+    import wordsalvo as ws
+
+    game = ws.Game(ws.Rules.preset("wordsalvo-en"), seed=1)
+    result = game.preview("8H WO(R)D")
+    assert not result.legal and result.reasons == (ws.IllegalMoveReason.NOTATION_MISMATCH,)
+    assert "(R) at 8J: expected a tile on the board, got an empty square" in result.problems
+    with pytest.raises(ws.IllegalMoveError) as e:
+        game.play("8H WO(R)D")
+    assert e.value.reason is ws.IllegalMoveReason.NOTATION_MISMATCH and not game.history
+    with pytest.raises(ws.NotationError):
+        game.preview("8H")
+    gen = ws.MoveGenerator(game.lexicon, game.rules)
+    with pytest.raises(ws.IllegalMoveError, match="expected a tile on the board"):
+        gen.validate(game.position(), "8H WO(R)D")

@@ -441,3 +441,28 @@ def test_mutated_records_give_a_record_or_problems_with_lines(name, seed):
     problems = parse_or_problems(bytes(data))
     lines = len(re.split(rb"\r\n|\r|\n", bytes(data)))
     assert all(1 <= n <= lines for n in lines_of(problems))
+
+
+def test_a_record_without_rules_names_the_rule_set_it_assumed(tmp_path, capsys):
+    """A wordsalvo-en game with #seed but no #rules: read as classic-en, the replay fails, and the
+    error says classic-en was assumed and how to name another (not just a rack mismatch)."""
+    import wordsalvo as ws
+    from wordsalvo.bot import Bot
+    from wordsalvo.cli import main
+
+    rules = Rules.preset("wordsalvo-en")
+    game = Game(rules, seed=5)
+    bot = Bot("expert", rules)
+    for _ in range(4):
+        game.apply(bot.choose(game))
+    text = "\n".join(line for line in ws.to_gcg(game).splitlines() if not line.startswith("#rules")) + "\n"
+    with pytest.raises(ws.WordSalvoError) as e:
+        ws.from_gcg(text)
+    assert "drawn from the bag with the #seed" in str(e.value)
+    assert "no #rules line: assumed classic-en" in str(e.value) and "#rules NAME" in str(e.value)
+    assert ws.from_gcg(text, rules=rules).scores == game.scores
+    path = tmp_path / "norules.gcg"
+    path.write_text(text, "utf-8")
+    assert main(["analyze", str(path)]) == 2
+    assert "assumed classic-en" in capsys.readouterr().err
+    assert main(["analyze", str(path), "--rules", "wordsalvo-en"]) == 0

@@ -155,7 +155,7 @@ def test_reader_collects_every_problem(tmp_path):
     with pytest.raises(LexiconBuildError) as e:
         read_dictionary(tmp_path / "x")
     msg = str(e.value)
-    assert "3 problem(s)" in msg and "x.dic:2" in msg and "x.dic:3" in msg and "SFX 1" in msg
+    assert "3 problems" in msg and "x.dic:2" in msg and "x.dic:3" in msg and "SFX 1" in msg
 
 
 def test_missing_files_are_named(tmp_path):

@@ -26,6 +26,8 @@ import wordsalvo as ws
 from wordsalvo import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import get_alphabet
+from wordsalvo.errors import LexiconFormatError
+from wordsalvo.lexicon import Lexicon
 
 SEP = "◇"
 
@@ -191,3 +193,33 @@ def test_alphagram_keys_of_every_length():
         assert list(got) == sorted(expected), k
     with pytest.raises(ValueError):
         lex._graph.alphagrams(11)
+
+
+def test_a_word_list_given_as_a_graph_says_to_build_it_first(tmp_path, capsys):
+    """`--lexicon words.txt` (a word list, not a graph) names the command that builds the graph."""
+    from wordsalvo.cli import main
+
+    for name, data in (("words.txt", b"cat\ndog\n"), ("words.txt.gz", __import__("gzip").compress(b"cat\n"))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(LexiconFormatError, match="looks like a word list") as e:
+            Lexicon.load(path)
+        assert f"wordsalvo lexicon build {path}" in str(e.value)
+    assert main(["best", "--rules", "classic-en", "--rack", "AEINRST", "--lexicon", str(tmp_path / "words.txt")]) == 2
+    assert "build a graph from it first: `wordsalvo lexicon build" in capsys.readouterr().err
+    (tmp_path / "junk.wsg").write_bytes(bytes(range(256)) * 2)
+    with pytest.raises(LexiconFormatError) as e:
+        Lexicon.load(tmp_path / "junk.wsg")
+    assert "word list" not in str(e.value)
+
+
+def test_default_lexicon_of_an_unknown_language_names_the_known_ones():
+    import wordsalvo.lexicon_fetch as lf
+    from wordsalvo.lexicon import BUILT_ON_DEMAND
+
+    assert set(BUILT_ON_DEMAND) == set(lf.RECIPES)
+    with pytest.raises(LexiconFormatError) as e:
+        Lexicon.default("fr")
+    msg = str(e.value)
+    assert "expected one of de, en, nl, tr" in msg and "embedded: en, nl, tr" in msg
+    assert "lexicon fetch fr" not in msg and "`wordsalvo lexicon fetch de`" in msg

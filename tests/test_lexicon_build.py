@@ -74,24 +74,59 @@ def test_turkish_list_has_both_i():
     assert "KEDI" not in words and "KEDILER" not in words
 
 
-def test_dutch_list_has_no_vowelless_abbreviations():
-    """Word games refuse abbreviations: the Dutch list keeps no vowel-less entry but the interjections."""
+def _nl_recipe():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_nl_recipe", BUILD / "nl" / "recipe.py")
     recipe = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(recipe)
+    return recipe
+
+
+#: the abbreviations a user found accepted (issue 12), and abbreviations with a vowel
+REPORTED = ("CC", "HD", "HL", "KG", "KM", "TV", "PC", "CD", "DVD", "BV", "NV")
+WITH_A_VOWEL = ("OV", "UV", "IC", "ID", "HBO", "HIV", "APK", "CAO", "SOA", "OKT")
+
+
+def test_dutch_list_has_no_abbreviations():
+    """Word games refuse abbreviations and symbols: the Dutch list keeps no vowel-less entry but
+    the interjections, and none of the curated abbreviations with a vowel."""
+    recipe = _nl_recipe()
     words = gzip.decompress((BUILD / "nl" / "words.txt.gz").read_bytes()).decode("utf-8").split()
     vowelless = {w for w in words if not recipe.VOWELS.intersection(w)}
     assert vowelless == set(recipe.VOWELLESS_KEPT)
-    for abbreviation in ("CC", "HD", "HL", "KG", "KM", "TV", "PC", "CD", "DVD", "BV", "NV"):
+    assert not recipe.INITIALISMS & set(words)
+    for abbreviation in REPORTED + WITH_A_VOWEL:
         assert abbreviation not in words
+    for word in ("HAVO", "AIDS", "UFO", "MIN", "MAX", "PROF", "HU", "HM", "KAAS"):  # spoken as words, or words
+        assert word in words
     # the recipe's rule on raw OpenTaal lines: lowercase abbreviations go, interjections and words stay
     import wordsalvo.alphabet as alphabet
 
-    kept, dropped = recipe.build(["cd", "dvd", "hm", "brr", "hu", "kaas", "KLM"], alphabet)
-    assert kept == ["BRR", "HM", "HU", "KAAS"]
-    assert dropped[recipe.DROP_ABBREVIATION] == 2
+    kept, dropped, abbreviations = recipe.build(["cd", "dvd", "hm", "brr", "hu", "kaas", "KLM", "ov", "havo"],
+                                                alphabet)
+    assert kept == ["BRR", "HAVO", "HM", "HU", "KAAS"]
+    assert dropped[recipe.DROP_ABBREVIATION] == 2 and dropped[recipe.DROP_INITIALISM] == 1
+    assert abbreviations == {"CD": recipe.DROP_ABBREVIATION, "DVD": recipe.DROP_ABBREVIATION,
+                             "OV": recipe.DROP_INITIALISM}
+
+
+def test_dutch_dropped_abbreviations_are_listed():
+    """lexicon_build/nl/dropped.txt names every abbreviation the recipe dropped, with its rule,
+    and the manifest's counts agree with it."""
+    recipe = _nl_recipe()
+    rows = [line.split("\t") for line in (BUILD / "nl" / "dropped.txt").read_text("utf-8").splitlines()
+            if line and not line.startswith("#")]
+    listed = {w: r for w, r in rows}
+    assert len(listed) == len(rows)
+    assert set(listed.values()) == {recipe.DROP_ABBREVIATION, recipe.DROP_INITIALISM}
+    assert {w for w, r in listed.items() if r == recipe.DROP_INITIALISM} == set(recipe.INITIALISMS)
+    assert all(not recipe.VOWELS.intersection(w) for w, r in listed.items() if r == recipe.DROP_ABBREVIATION)
+    assert set(REPORTED + WITH_A_VOWEL) <= set(listed)
+    words = set(gzip.decompress((BUILD / "nl" / "words.txt.gz").read_bytes()).decode("utf-8").split())
+    assert not words & set(listed)
+    assert recipe.dropped_text(listed) == (BUILD / "nl" / "dropped.txt").read_text("utf-8")
+    assert f"every one of these {len(listed)} is listed in dropped.txt" in manifest(BUILD / "nl")["normalisation"]
 
 
 def test_embedded_dutch_graph_refuses_abbreviations():
@@ -99,5 +134,5 @@ def test_embedded_dutch_graph_refuses_abbreviations():
 
     nl = Lexicon.default("nl")
     assert "KAAS" in nl and "HM" in nl
-    for abbreviation in ("CC", "HD", "HL", "KG", "KM", "TV", "PC", "CD", "DVD", "BV", "NV"):
+    for abbreviation in REPORTED + WITH_A_VOWEL:
         assert abbreviation not in nl

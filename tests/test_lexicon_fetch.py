@@ -53,8 +53,7 @@ def test_cached_graph_path(monkeypatch, tmp_path):
 
 
 # -- dictionary search ------------------------------------------------------------------
-def test_missing_dictionary_names_package_and_paths(monkeypatch, tmp_path):
-    monkeypatch.setattr(lf, "checker_available", lambda: True)
+def test_missing_dictionary_names_package_and_paths(tmp_path):
     with pytest.raises(HunspellUnavailableError) as e:
         lf.find_dictionary("de", [tmp_path / "a", tmp_path / "b"])
     msg = str(e.value)
@@ -64,13 +63,75 @@ def test_missing_dictionary_names_package_and_paths(monkeypatch, tmp_path):
         lf.find_dictionary("tr", [tmp_path])
 
 
-def test_missing_dictionary_and_checker_named_in_one_error(monkeypatch, tmp_path):
-    """Both system packages German needs come in one message with one install command."""
-    monkeypatch.setattr(lf, "checker_available", lambda: False)
+def _no_checker(monkeypatch):
+    """No `hunspell` program, no binding, no spylls (whatever this machine has)."""
+    import sys
+
+    import wordsalvo.hunspell as hs
+
+    monkeypatch.setattr(hs.shutil, "which", lambda name: None)
+    monkeypatch.setattr(lf, "checker_available", lambda prefer=None: False)
+    for mod in ("hunspell", "spylls", "spylls.hunspell"):
+        monkeypatch.setitem(sys.modules, mod, None)
+
+
+def _no_program(monkeypatch):
+    import wordsalvo.hunspell as hs
+
+    monkeypatch.setattr(hs.shutil, "which", lambda name: None)
+
+
+def test_preflight_names_every_missing_piece_at_once(monkeypatch, tmp_path):
+    """German needs a dictionary and a checker: both missing come in one message, what each is
+    for, and one install command (with the pure-Python alternative for the checker)."""
+    _no_checker(monkeypatch)
+    monkeypatch.setattr(lf, "search_dirs", lambda: [tmp_path / "dicts"])
     with pytest.raises(HunspellUnavailableError) as e:
-        lf.find_dictionary("de", [tmp_path])
-    assert "apt-get install hunspell hunspell-de-de-frami" in str(e.value)
-    assert "`hunspell` program" in str(e.value)
+        lf.preflight("de", cache=tmp_path / "cache")
+    msg = str(e.value)
+    assert msg.startswith("lexicon fetch de: 2 missing pieces")
+    assert "1. the de dictionary de_DE_frami, the words themselves (package hunspell-de-de-frami)" in msg
+    assert str(tmp_path / "dicts") in msg
+    assert "2. a Hunspell checker for the generated forms: the `hunspell` program" in msg and "spylls" in msg
+    assert "sudo apt-get install hunspell hunspell-de-de-frami" in msg
+    assert "sudo apt-get install hunspell-de-de-frami && pip install 'wordsalvo[hunspell]'" in msg
+
+
+def test_preflight_with_a_dictionary_but_no_checker(monkeypatch, tmp_path):
+    _no_checker(monkeypatch)
+    for ext in (".aff", ".dic"):
+        shutil.copy(DATA / f"num{ext}", tmp_path / f"tr_TR{ext}")
+    monkeypatch.setattr(lf, "search_dirs", lambda: [tmp_path])
+    with pytest.raises(HunspellUnavailableError) as e:
+        lf.preflight("tr", cache=tmp_path / "cache")
+    msg = str(e.value)
+    assert msg.startswith("lexicon fetch tr: 1 missing piece\n  1. a Hunspell checker")
+    assert "dictionary" not in msg.split("\n")[1].split(":")[0]
+    assert "sudo apt-get install hunspell\n" in msg and "pip install 'wordsalvo[hunspell]'" in msg
+
+
+def test_preflight_names_a_missing_dictionary_file_and_an_unwritable_cache(monkeypatch, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(HunspellUnavailableError) as e:
+        lf.preflight("de", tmp_path / "nowhere" / "de_DE_frami", cache=blocker / "cache")
+    msg = str(e.value)
+    assert "--dictionary: no such file" in msg and str(tmp_path / "nowhere" / "de_DE_frami.aff") in msg
+    assert f"a cache folder to write de.wsg into: {blocker / 'cache'}" in msg
+
+
+def test_without_the_program_spylls_builds_the_list(monkeypatch, tmp_path):
+    """The `hunspell` extra replaces the program: with no program on PATH the fetch checks with spylls."""
+    pytest.importorskip("spylls.hunspell", reason="spylls (the hunspell extra) is not installed")
+    _no_program(monkeypatch)
+    for ext in (".aff", ".dic"):
+        shutil.copy(DATA / f"num{ext}", tmp_path / f"tr_TR{ext}")
+    monkeypatch.setattr(lf, "search_dirs", lambda: [tmp_path])
+    base, checker = lf.preflight("tr", cache=tmp_path / "cache")
+    assert base == tmp_path / "tr_TR" and checker.name.startswith("spylls")
+    res = lf.fetch("tr", dictionary=base, cache=tmp_path / "cache", checker=checker, words_only=True)
+    words = gzip.decompress(res.word_list.read_bytes()).decode().split()
+    assert "KEDİ" in words and "IRMAKLER" in words and res.report.checker.startswith("spylls")
 
 
 def test_dictionary_found_through_dicpath(monkeypatch, tmp_path):
@@ -158,7 +219,7 @@ def test_cli_fetch_missing_dictionary(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(lf, "search_dirs", lambda: [tmp_path])
     assert main(["lexicon", "fetch", "de", "--cache-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "hunspell-de-de-frami" in err and str(tmp_path / "de_DE_frami.dic") in err
+    assert "hunspell-de-de-frami" in err and str(tmp_path) in err and "missing piece" in err
 
 
 def test_cli_fetch_unknown_language(capsys):

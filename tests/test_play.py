@@ -181,6 +181,26 @@ def test_hint_and_moves_are_the_expert_engines_and_limited_per_game():
     assert len(notes) == 3 and notes[2].startswith("hint for You (3 of 3): the 3 best moves")
 
 
+def test_hints_never_suggest_an_offensive_word(monkeypatch):
+    """`moves` and `hint` skip a move that forms a listed word; here the two best words
+    of the opening stand in for offensive ones."""
+    from wordsalvo.offensive import OffensiveWords
+
+    tg, out, _ = terminal_game(["moves 3", "hint", "quit"])
+    leaves = Bot("expert", tg.game.rules).leaves
+    top = list(tg.game.legal_moves(leaves=leaves).sorted(by="equity"))
+    banned = {top[0].word, next(m.word for m in top if m.word != top[0].word)}
+    monkeypatch.setattr(OffensiveWords, "default", classmethod(lambda cls, lang: cls(lang, banned)))
+    clean = [m for m in top if not set(m.formed_words()) & banned]
+    tg.run()
+    text = out.getvalue()
+    for i, mv in enumerate(clean[:3], 1):
+        assert f"{i:>3}. {mv.notation:<24} {mv.score:>4} {float(mv.equity):>7.1f}" in text
+    assert not any(f"{m.notation:<24}" in text for m in top if m.word in banned)
+    hint = text.split("Hint (2 of 3): ", 1)[1].split(" for ", 1)[0]
+    assert hint.split(" ", 1)[1].replace("(", "").replace(")", "").upper() not in banned
+
+
 def test_shuffle_changes_the_order_only():
     tg, out, _ = terminal_game(["shuffle", "shuffle", "board", "help", "quit"])
     rack = tg.game.rack

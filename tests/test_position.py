@@ -138,7 +138,8 @@ def test_game_plays_its_own_generated_moves_without_a_second_check(monkeypatch):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("wordsalvo.game.check_move", counting)
+    monkeypatch.setattr("wordsalvo.game.check_move", counting)  # a Move
+    monkeypatch.setattr("wordsalvo.validate.check_move", counting)  # a notation
     for _ in range(6):
         move = game.best_move()
         turn = game.play(move)
@@ -214,3 +215,27 @@ def test_only_position_play_and_undo_write_tiles_onto_a_board():
                         found.add((path.name, func.name))
     assert found <= allowed, f"tiles written outside Position.play/undo: {sorted(found - allowed)}"
     assert ("position.py", "play") in found
+
+
+def test_lowercase_racks_are_the_same_tiles_everywhere():
+    """A rack has no designated blanks: lowercase letters are read as their tiles, wherever a
+    rack string is taken (Position, CGP, the generator's rack=, Game.set_rack and swap)."""
+    from wordsalvo import Lexicon, format_cgp, parse_cgp
+
+    rules = Rules.preset("classic-en")
+    gen = MoveGenerator(Lexicon.default("en"), rules)
+    upper = Position.empty(rules, "AEINRST")
+    lower = Position.empty(rules, "aeinrst")
+    assert lower.rack == "AEINRST" and lower.rack_counts() == upper.rack_counts()
+    assert gen.best(lower).notation == gen.best(upper).notation == gen.best(upper, rack="aeinrst").notation
+    assert parse_cgp(format_cgp(upper).replace("AEINRST", "aeinrst"), rules=rules).rack == "AEINRST"
+    game = Game(rules, seed=3)
+    game.set_rack(0, "qiz?abc")
+    assert game.rack == "ABCIQZ?"
+    turn = game.swap("q?")  # the Q and the blank go back
+    assert turn.kind == "swap" and game.to_move == 1
+    tr = Game(Rules.preset("turkish"), seed=1)
+    tr.set_rack(0, "kedi")  # Turkish i is İ
+    assert sorted(tr.rack) == sorted("KEDİ")
+    with pytest.raises(PositionError, match=r"at position 2, got '1'"):
+        Position.empty(rules, "a1")

@@ -233,7 +233,7 @@ def test_load_reports_every_problem_at_once(tmp_path):
         assert any(p.startswith(x) for p in problems), x
     assert len(problems) == len(expected)
     message = str(e.value)
-    assert message.startswith(f"{path}: {len(expected)} problem(s):")
+    assert message.startswith(f"{path}: {len(expected)} problems:")
     assert all(p in message for p in problems)
 
 

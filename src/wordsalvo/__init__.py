@@ -1,8 +1,9 @@
 """wordsalvo: move generation, validation, scoring and games for crossword-style tile games."""
 
 from .alphabet import ALPHABETS, Alphabet, get_alphabet
-from .analysis import analyze_game
+from .analysis import AnalysisError, GameAnalysis, TurnAnalysis, analyze_game
 from .board import Board
+from .bot import Bot
 from .constants import Direction
 from .errors import (
     AlphabetError,
@@ -13,6 +14,7 @@ from .errors import (
     LexiconBuildError,
     LexiconFormatError,
     NotationError,
+    NotationMismatchError,
     PositionError,
     RulesError,
     WordSalvoError,
@@ -31,10 +33,11 @@ from .rules import Rules
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Game", "Rules", "Lexicon", "compile_lexicon",
+    "ALPHABETS", "Alphabet", "get_alphabet", "Board", "Bot", "Game", "Rules", "Lexicon", "compile_lexicon",
     "BuildStats", "MoveGenerator", "Move", "MoveList", "MOVE_DTYPE", "Position", "analyze_game",
+    "GameAnalysis", "TurnAnalysis", "AnalysisError",
     "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
-    "LexiconFormatError", "NotationError", "PositionError", "RulesError", "WordSalvoError",
+    "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError",
 ]

@@ -134,6 +134,14 @@ class Alphabet:
             f"expected a letter of alphabet {self.name!r} (uppercase tile or lowercase blank), got {ch!r}"
         )
 
+    def rack_letter(self, ch: str) -> str | None:
+        """The tile a rack character stands for: an uppercase letter itself, a lowercase
+        letter its uppercase (a rack has no designated blanks; Turkish i is İ), else None."""
+        if ch in self._code:  # type: ignore[attr-defined]
+            return ch
+        c = self._lower_code.get(ch)  # type: ignore[attr-defined]
+        return None if c is None else self.letters[c - 1]
+
     def letter(self, code: int) -> str:
         """Uppercase letter of a code (the blank bit is ignored)."""
         c = code & ~BLANK_BIT

@@ -19,7 +19,8 @@ Kinds
     nor swap.
 
 ``expert``
-    The same choice as ``equity``: the best the engine can do.  It swaps when
+    The same choice as ``equity`` (the best the engine can do), except that it
+    never plays an offensive word (below).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
 ``hard``, ``medium``, ``easy``
@@ -80,6 +81,14 @@ Kinds
     set, leaves count 0 (expert plays the best score; no level swaps while it
     can play).
 
+Offensive words: every level (easy to expert) never plays a move that forms a
+word of its language's offensive list (:mod:`wordsalvo.offensive`), as the main
+word or as a cross word; people may.  Only the move a level is about to choose
+is checked (a set lookup per word it forms, a few microseconds a turn); when it
+forms one, the level takes its next choice (expert: the next best by equity).
+The plain players ``score`` and ``equity`` are engine benchmarks and do not
+filter: they play the best move whatever it spells.
+
 Seeds: a bot's random choices come from its own ``random.Random``; the same
 seed replays the same choices (:meth:`reset` re-seeds it between games).
 """
@@ -96,6 +105,7 @@ import numpy as np
 from .actions import Action, Pass, Play, Swap
 from .errors import GameError
 from .lexicon import Lexicon, _is_subset
+from .offensive import OffensiveWords
 from .rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed"]
@@ -228,6 +238,10 @@ class Bot:
         #: no swap can be worth more than the best leave of the table
         self._swap_ceiling = float(np.max(self.leaves.values)) if self.leaves is not None else 0.0
         self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
+        #: the levels never play an offensive word; the plain players score and equity are
+        #: engine benchmarks and do not filter
+        self.avoid_offensive = level in LEVELS
+        self.offensive = OffensiveWords.default(self.lexicon.alphabet.name)
         self.rng = random.Random()
         self.reset(seed)
 
@@ -251,7 +265,7 @@ class Bot:
 
     # -- kinds -------------------------------------------------------------------------------
     def _choose_score(self, game) -> Action:
-        move = game.best_move()
+        move = game.best_move(avoid_offensive=self.avoid_offensive)
         if move is not None:
             return Play(move)
         return self._fallback(game)
@@ -267,7 +281,7 @@ class Bot:
     def _choose_equity(self, game) -> Action:
         if self.leaves is None:  # no leave table: equity is the score
             return self._choose_score(game)
-        move = game.best_move(by="equity", leaves=self.leaves)
+        move = game.best_move(by="equity", leaves=self.leaves, avoid_offensive=self.avoid_offensive)
         swap = None
         if move is None or move.equity < self._swap_ceiling:
             swap = self._best_swap(game)
@@ -284,6 +298,10 @@ class Bot:
         if len(moves) == 0 and self.vocabulary is not None:
             moves = game.legal_moves(leaves=self.leaves)  # nothing in its vocabulary: it tries harder
         pick = self._pick(moves, pol, rng)
+        excluded: list[int] = []
+        while pick is not None and self.offensive.is_offensive(moves[pick[0]]):
+            excluded.append(pick[0])  # never an offensive word: the next choice
+            pick = self._pick(moves, pol, rng, excluded)
         if self.leaves is None:  # no leave table: no swap is better than a play
             return Play(moves[pick[0]]) if pick is not None else self._fallback(game)
         swap = None
@@ -297,22 +315,24 @@ class Bot:
             return Swap(swap.tiles, swap.leave, float(swap.equity))
         return Pass()
 
-    def _pick(self, moves, pol: LevelPolicy, rng: random.Random) -> tuple[int, float] | None:
-        """(index, value) of the play the level chooses from ``moves``, or None.
+    def _pick(self, moves, pol: LevelPolicy, rng: random.Random, excluded=()) -> tuple[int, float] | None:
+        """(index, value) of the play the level chooses from ``moves``, or None; never one
+        of the indices ``excluded``.
 
         Only cheap columns are read for the whole list (score, tiles played, blank mask,
         tiles); leave values are looked up for the few plays that pass the guards."""
         n = len(moves)
-        if n == 0:
+        if n == len(excluded):
             return None
         rec = moves._records  # the raw records (to_numpy() would copy them to add the leave columns)
         score = rec["score"].astype(np.int64)
         played = rec["tiles_played"]
         keep = np.ones(n, dtype=bool)
+        keep[list(excluded)] = False
         size = self.rules.rack_size
         # fewer long plays: on most turns the level does not see them (then it misses the bingo)
         long = played > pol.max_tiles
-        if long.any() and not long.all() and rng.random() >= pol.long_play_chance:
+        if (long & keep).any() and (keep & ~long).any() and rng.random() >= pol.long_play_chance:
             keep &= ~long
         # never spend a blank (or an S in English) for a few points
         bingo = played >= size

@@ -15,6 +15,7 @@ __all__ = [
     "LexiconBuildError",
     "PositionError",
     "NotationError",
+    "NotationMismatchError",
     "IllegalMoveError",
     "IllegalMoveReason",
     "RulesError",
@@ -60,6 +61,17 @@ class PositionError(WordSalvoError):
 
 class NotationError(WordSalvoError):
     """A move notation that cannot be parsed or does not fit the board."""
+
+
+class NotationMismatchError(NotationError):
+    """A notation that reads well but does not fit the board: a played-through letter over an
+    empty square or another letter, or a word that is not the whole main word.  ``problems``
+    has one message per misfit.  Previews turn it into an illegal result
+    (:attr:`IllegalMoveReason.NOTATION_MISMATCH`) instead of raising."""
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.problems = tuple(problems) or (message,)
 
 
 class RulesError(WordSalvoError):

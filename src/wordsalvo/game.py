@@ -77,10 +77,12 @@ from .errors import GameError, IllegalMoveError, IllegalMoveReason
 from .lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
-from .notation import format_notation, parse_notation
+from .notation import format_notation
+from .offensive import OffensiveWords
 from .placement import PlacementResult, check_move
-from .position import Position, rack_counts
+from .position import Position, normalize_rack, rack_counts
 from .rules import Rules
+from .validate import check_notation
 
 __all__ = ["Game", "Turn", "Challenge", "TURN_KINDS", "END_REASONS"]
 
@@ -96,6 +98,8 @@ END_REASONS = (
     "timeout",      # a time-out lost the game ([timer] on_timeout = "lose")
     "elimination",  # time-outs eliminated all other players ([timer] eliminate_after_timeouts)
 )
+#: how many of the best moves are looked at for one that forms no offensive word before all are
+_CLEAN_LOOKAHEAD = 16
 
 
 @dataclass(frozen=True)
@@ -464,12 +468,18 @@ class Game:
         moves._token = self._token
         return moves
 
-    def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0):
+    def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0,
+                  avoid_offensive: bool = False):
         """The best placement by ``"score"`` or by ``"equity"`` (with ``leaves``, default:
         the rule set's shipped table), or None when there is none.
 
+        ``avoid_offensive``: skip a move that forms a word of the language's offensive list
+        (:mod:`wordsalvo.offensive`, main word or any cross word) and take the best that
+        forms none (None when every placement forms one): what a hint should offer.
+
         With ``level`` (easy, medium, hard, expert, see :mod:`wordsalvo.bot`) it is the
-        ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``."""
+        ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``;
+        every level avoids offensive words."""
         self._check_running()
         if level is not None:
             from .bot import Bot
@@ -484,7 +494,27 @@ class Game:
         gen = self.generator(leaves if by == "equity" else None)
         moves = gen.best(self._s.pos, n=1, by=by)
         moves._token = self._token
-        return moves[0] if len(moves) else None
+        if not len(moves):
+            return None
+        if avoid_offensive and self.offensive.is_offensive(moves[0]):
+            return self._best_clean(gen, by)
+        return moves[0]
+
+    @property
+    def offensive(self) -> OffensiveWords:
+        """The offensive words of the lexicon's language, which engines and hints never play."""
+        return OffensiveWords.default(self.lexicon.alphabet.name)
+
+    def _best_clean(self, gen: MoveGenerator, by: str):
+        """The best move that forms no offensive word (the best one does): the next few
+        best first, then every move in order."""
+        pos = self._s.pos
+        for moves in (gen.best(pos, n=_CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
+            moves._token = self._token
+            move = self.offensive.first_clean(moves)
+            if move is not None or len(moves) < _CLEAN_LOOKAHEAD:
+                return move
+        return None
 
     def best_swap(self, leaves=None):
         """The swap that keeps the best leave (:meth:`MoveGenerator.best_swap`), or None when
@@ -507,22 +537,24 @@ class Game:
         raise GameError(f"expected an action (Play, Swap or Pass), got {type(action).__name__}")
 
     def _check(self, move: Move | str) -> PlacementResult:
-        """The one validation path: a notation is parsed (NotationError), then the placement
-        is judged by :func:`~wordsalvo.placement.check_move`."""
+        """The one validation path: a notation is read (NotationError when it cannot be) and
+        judged by :func:`~wordsalvo.validate.check_notation`, a Move by
+        :func:`~wordsalvo.placement.check_move`."""
         board = self._s.pos.board
+        counts = rack_counts(self.rules, self.rack)
         if isinstance(move, Move):
             placement = (move.row, move.col, move.direction, move.tiles)
         elif isinstance(move, str):
-            placement = parse_notation(move, board)
+            return check_notation(board, self.rules, counts, move, self.lexicon.__contains__)
         else:
             raise GameError(f"expected a Move or a notation like '8H WORD', got {type(move).__name__}")
-        return check_move(board, self.rules, rack_counts(self.rules, self.rack), placement,
-                          self.lexicon.__contains__)
+        return check_move(board, self.rules, counts, placement, self.lexicon.__contains__)
 
     def preview(self, move: Move | str) -> PlacementResult:
         """What a tentative play would do: ``.legal``, ``.words`` and ``.score``, or ``.reasons``
-        and ``.problems``.  Changes nothing.  A notation that cannot be read raises
-        :class:`~wordsalvo.NotationError`."""
+        and ``.problems`` (a notation that does not fit the board, such as ``8H WO(R)D``
+        over an empty square, is one: ``NOTATION_MISMATCH``).  Changes nothing.  Only a
+        notation that cannot be read raises :class:`~wordsalvo.NotationError`."""
         self._check_running()
         return self._check(move)
 
@@ -607,7 +639,7 @@ class Game:
             tiles = rack
         if not isinstance(tiles, str):
             raise GameError(f"swap: expected the tiles as letters (e.g. 'AEI', '?' = blank), got {tiles!r}")
-        tiles = tiles.strip()
+        tiles = normalize_rack(self.rules, tiles.strip(), where="swap")  # lowercase letters are tiles too
         if not tiles:
             raise GameError("swap: expected at least one tile to swap, got none (use pass_turn to pass)")
         missing = Counter(tiles) - Counter(rack)
@@ -868,10 +900,10 @@ class Game:
         rack goes back to the bag and the tiles are taken from the bag, or, when the bag
         lacks one, from another player's rack, who gets a random tile from the bag for it."""
         s = self._s
+        rack = normalize_rack(self.rules, rack, where=f"rack of player {player + 1}")  # lowercase: the same tiles
         if s.racks[player] == rack:
             return
-        problems = rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks letters, size
-        del problems
+        rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks the size
         with self._atomic():
             s.seeded = False
             s.bag.extend(s.racks[player])

@@ -1,7 +1,7 @@
 """The graph file format (``.wsg``) and the compiler's orchestration.
 
 This module imports only :mod:`wordsalvo.alphabet` (and through it the
-constants) and receives the C wrapper module and the alphabet as arguments, so
+constants), the errors and :mod:`wordsalvo.wording` and receives the C wrapper module and the alphabet as arguments, so
 the package build can load it by path (before the package is installed) to
 compile the embedded lexicons.
 See ``docs/graph-format.md`` for the format.
@@ -43,6 +43,7 @@ from typing import Any, Callable
 
 from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
 from .errors import LexiconBuildError
+from .wording import plural
 
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
@@ -152,6 +153,13 @@ class BuildStats:
     sha256: str = ""
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)
+    #: the house list: words added that the list did not have, and how many it had already
+    added: int = 0
+    added_present: int = 0
+    #: words removed that the list had, and the words to remove that it did not have
+    removed: int = 0
+    removed_absent: list[str] = field(default_factory=list)
+    house: dict[str, str] = field(default_factory=dict)
 
     @property
     def dropped_total(self) -> int:
@@ -159,17 +167,97 @@ class BuildStats:
 
     def report(self) -> str:
         out = [
-            f"{self.output}: {self.words:,} words from {self.lines:,} lines of {self.source} "
+            f"{self.output}: {plural(self.words, 'word')} from {plural(self.lines, 'line')} of {self.source} "
             f"(alphabet {self.alphabet})",
-            f"  graph: {self.node_count:,} nodes, {self.file_size:,} bytes, built in {self.seconds:.2f} s",
+            f"  graph: {plural(self.node_count, 'node')}, {plural(self.file_size, 'byte')}, "
+            f"built in {self.seconds:.2f} s",
             f"  word list sha256: {self.sha256}",
         ]
+        if "add" in self.house:
+            already = f" ({self.added_present:,} already in the list)" if self.added_present else ""
+            out.append(f"  added {plural(self.added, 'word')} of {self.house['add']}{already}")
+        if "remove" in self.house:
+            absent = ""
+            if self.removed_absent:
+                shown = ", ".join(self.removed_absent[:5]) + (" ..." if len(self.removed_absent) > 5 else "")
+                absent = f" ({len(self.removed_absent):,} not in the list: {shown})"
+            out.append(f"  removed {plural(self.removed, 'word')} of {self.house['remove']}{absent}")
         if self.dropped:
-            out.append(f"  dropped {self.dropped_total:,} lines:")
+            out.append(f"  dropped {plural(self.dropped_total, 'line')}:")
             for reason, n in sorted(self.dropped.items(), key=lambda kv: -kv[1]):
                 ex = ", ".join(f"line {ln}: {txt!r}" for ln, txt in self.examples.get(reason, [])[:3])
                 out.append(f"    {n:>9,}  {reason}" + (f"  (e.g. {ex})" if ex else ""))
         return "\n".join(out)
+
+
+def looks_like_word_list(head: bytes) -> bool:
+    """Whether the first bytes of a file look like a word list (gzip, or text without
+    control characters) rather than a graph file."""
+    if head.startswith(b"\x1f\x8b"):
+        return True
+    text = head.decode("utf-8", "ignore")
+    return bool(text.strip()) and not head.startswith(MAGIC[:4]) and all(
+        ch.isprintable() or ch in "\r\n\t" for ch in text)
+
+
+def read_house_list(path: str | os.PathLike[str], alphabet: Any) -> list[str]:
+    """The words of a house list (one a line, ``#`` comments and blank lines skipped,
+    ``.gz`` accepted), normalised with ``alphabet``.  Every line that is not a word of
+    the alphabet is named (file, line, what came) in one :class:`LexiconBuildError`."""
+    p = Path(path)
+    try:
+        text = read_source(p).decode("utf-8")
+    except OSError as e:
+        raise LexiconBuildError(f"{p}: cannot read the word list: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise LexiconBuildError(f"{p}: expected UTF-8 text, got byte 0x{e.object[e.start]:02x} at offset {e.start}") from None
+    except Exception as e:  # gzip.BadGzipFile, EOFError, zlib.error
+        raise LexiconBuildError(f"{p}: cannot decompress: {e}") from None
+    words, problems = [], []
+    for n, line in enumerate(text.splitlines(), 1):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        word, code = alphabet.normalize(entry)
+        if word is None:
+            problems.append(f"{p}, line {n}: expected a word of 2..15 letters of alphabet {alphabet.name!r}, "
+                            f"got {entry!r} ({_REASONS.get(code, code)})")
+        else:
+            words.append(word)
+    if problems:
+        head = f"{p}: {plural(len(problems), 'line')} not a word of alphabet {alphabet.name!r}"
+        raise LexiconBuildError(head + ":\n  " + "\n  ".join(problems))
+    return words
+
+
+def _utf8_tables(alphabet) -> tuple[bytes, bytes]:
+    """The compiler's tables to write its words as UTF-8 sorted by code point: each
+    letter's UTF-8 in 4 bytes, and each tile code's rank in code-point order."""
+    letter_utf8 = b"".join(ch.encode("utf-8").ljust(4, b"\0") for ch in alphabet.letters).ljust(128, b"\0")
+    order = sorted(range(alphabet.size), key=lambda i: alphabet.letters[i])
+    rank = bytearray(33)
+    for r, i in enumerate(order):
+        rank[i + 1] = r + 1
+    return letter_utf8, bytes(rank)
+
+
+def _apply_house_list(wb, graph_module, alphabet, stats: BuildStats, add, remove):
+    """The unique words of ``wb`` with the house list's words added and removed, parsed
+    again (the normalised words need no second check); counts go to ``stats``."""
+    letter_utf8, rank = _utf8_tables(alphabet)
+    words = set(wb.to_utf8(letter_utf8, rank).decode("utf-8").split())
+    if add is not None:
+        stats.house["add"], new = add[0], set(add[1])
+        stats.added_present, stats.added = len(new & words), len(new - words)
+        words |= new
+    if remove is not None:
+        stats.house["remove"], gone = remove[0], set(remove[1])
+        stats.removed, stats.removed_absent = len(gone & words), sorted(gone - words)
+        words -= gone
+    wb = graph_module.parse_wordlist("\n".join(sorted(words)).encode("utf-8"), alphabet.mapping_table())
+    unique = wb.sort_unique()
+    stats.words = unique
+    return wb, unique
 
 
 def read_source(path: str | os.PathLike[str]) -> bytes:
@@ -188,8 +276,14 @@ def compile_bytes(
     source: str = "<bytes>",
     output: str = "<memory>",
     progress: Callable[[str, float], None] | None = None,
+    add: tuple[str, list[str]] | None = None,
+    remove: tuple[str, list[str]] | None = None,
 ) -> tuple[bytes, BuildStats]:
-    """Compiles word-list text into the bytes of a graph file."""
+    """Compiles word-list text into the bytes of a graph file.
+
+    ``add`` / ``remove``: a house list, (its name, its normalised words; see
+    :func:`read_house_list`): words added to or removed from the list after it is
+    read (the drop counts and line numbers are those of ``text``)."""
     t0 = time.perf_counter()
     phases: dict[str, float] = {}
 
@@ -208,6 +302,8 @@ def compile_bytes(
     stats.lines = wb.lines
     stats.words = unique
     status = wb.line_status
+    if add is not None or remove is not None:
+        wb, unique = _apply_house_list(wb, graph_module, alphabet, stats, add, remove)
     counts: dict[int, int] = {}
     for code in set(status) - {0}:
         counts[code] = status.count(code)
@@ -228,15 +324,11 @@ def compile_bytes(
                 start = i + 1
             stats.examples[reason] = ex
     if unique == 0:
-        raise LexiconBuildError(f"no word left after normalisation ({stats.lines} lines read)")
+        raise LexiconBuildError(f"no word left after normalisation ({plural(stats.lines, 'line')} read)")
     step("hashing", 0.3)
     t1 = time.perf_counter()
-    letter_utf8 = b"".join(ch.encode("utf-8").ljust(4, b"\0") for ch in alphabet.letters).ljust(128, b"\0")
-    order = sorted(range(alphabet.size), key=lambda i: alphabet.letters[i])
-    rank = bytearray(33)
-    for r, i in enumerate(order):
-        rank[i + 1] = r + 1
-    utf8 = wb.to_utf8(letter_utf8, bytes(rank))
+    letter_utf8, rank = _utf8_tables(alphabet)
+    utf8 = wb.to_utf8(letter_utf8, rank)
     sha = hashlib.sha256(utf8).hexdigest()
     longest = max((len(w) for w in utf8.decode("utf-8").split("\n")), default=0)
     phases["hash"] = time.perf_counter() - t1

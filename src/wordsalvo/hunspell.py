@@ -15,8 +15,10 @@ installed Hunspell dictionary:
   candidates, not truth.
 * :func:`find_checker` returns a checker that asks real Hunspell about every
   candidate: the ``hunspell`` program (in big batches), a Python binding
-  (``hunspell``/``cyhunspell``), or the pure-Python ``spylls`` as a slow
-  fallback.  Only forms the checker accepts go into a lexicon.
+  (``hunspell``/``cyhunspell``), or the pure-Python ``spylls`` (the
+  ``wordsalvo[hunspell]`` extra), which replaces the program: German in about
+  2 minutes instead of 15 s, and the same words but ten forms of one verb
+  (weißmachen).  Only forms the checker accepts go into a lexicon.
 
 Why our own expander: ``unmunch`` prints compound-only pieces and broken
 continuation text for ``de_DE_frami`` and crashes on dictionaries with more
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .errors import LexiconBuildError
+from .wording import plural
 
 __all__ = [
     "AffixRule",
@@ -475,7 +478,7 @@ def read_dictionary(base: str | os.PathLike[str], dic: str | os.PathLike[str] | 
         entries.append((word, flags))
     if problems:
         more = f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""
-        raise LexiconBuildError(f"{len(problems)} problem(s) reading {base}: " + "; ".join(problems[:20]) + more)
+        raise LexiconBuildError(f"{plural(len(problems), 'problem')} reading {base}: " + "; ".join(problems[:20]) + more)
     return d
 
 
@@ -573,7 +576,8 @@ class BindingChecker(_PerWordChecker):
 
 
 class SpyllsChecker(_PerWordChecker):
-    """The pure-Python Hunspell port ``spylls`` (correct but slow: hours for a big dictionary)."""
+    """The pure-Python Hunspell port ``spylls``: it replaces the program (German: 726,440 forms in
+    about 80 s against 5 s; 539,875 words against 539,879, ten forms of ``weißmachen`` differ)."""
 
     name = "spylls (pure Python)"
 
@@ -613,4 +617,4 @@ def find_checker(base: str | os.PathLike[str], prefer: str | None = None):
     raise HunspellUnavailableError(
         "no Hunspell backend to check the generated forms; tried " + "; ".join(tried)
         + ". Install the `hunspell` program (Debian/Ubuntu: apt-get install hunspell; macOS: brew install"
-        " hunspell) or `pip install spylls` (slow)")
+        " hunspell) or `pip install 'wordsalvo[hunspell]'` (spylls, pure Python, slower)")

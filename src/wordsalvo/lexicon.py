@@ -11,13 +11,17 @@ from typing import Callable, Iterator
 
 from . import graphfile
 from ._core import _graph
-from .alphabet import Alphabet, get_alphabet
+from .alphabet import ALPHABETS, Alphabet, get_alphabet
 from .cache import cached_graph_path
 from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
 
-__all__ = ["Lexicon", "compile_lexicon", "BuildStats"]
+__all__ = ["Lexicon", "compile_lexicon", "BuildStats", "BUILT_ON_DEMAND"]
+
+#: languages whose lexicon `wordsalvo lexicon fetch` builds on the user's machine (German is not
+#: embedded; Turkish is, and can be rebuilt): the keys of ``wordsalvo.lexicon_fetch.RECIPES``
+BUILT_ON_DEMAND = ("de", "tr")
 
 
 def compile_lexicon(
@@ -25,6 +29,8 @@ def compile_lexicon(
     dest: str | os.PathLike[str],
     alphabet: str | Alphabet = "en",
     progress: Callable[[str, float], None] | None = None,
+    add: str | os.PathLike[str] | None = None,
+    remove: str | os.PathLike[str] | None = None,
 ) -> BuildStats:
     """Compiles a word list (UTF-8, one word per line, ``.gz`` accepted) into a graph file.
 
@@ -32,8 +38,15 @@ def compile_lexicon(
     :meth:`wordsalvo.Alphabet.normalize`); dropped lines are counted by reason,
     with the first examples, in the returned :class:`BuildStats`.  The file is
     written atomically, and the same input always gives the same bytes.
+
+    ``add`` / ``remove``: a table's house list, files of words (one a line, ``#``
+    comments) added to or removed from the list; every line of them must be a word
+    of the alphabet (one :class:`LexiconBuildError` names each file and line that is
+    not).  The build report counts what they changed.
     """
     alpha = get_alphabet(alphabet)
+    house = {key: (str(path), graphfile.read_house_list(path, alpha))
+             for key, path in (("add", add), ("remove", remove)) if path is not None}
     src = Path(source)
     try:
         text = graphfile.read_source(src)
@@ -44,7 +57,8 @@ def compile_lexicon(
     except Exception as e:  # gzip.BadGzipFile, zlib.error
         raise LexiconBuildError(f"{src}: cannot decompress: {e}") from None
     try:
-        data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress)
+        data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress,
+                                              **house)
     except LexiconBuildError as e:
         raise LexiconBuildError(f"{src}: {e}") from None
     try:
@@ -101,6 +115,12 @@ class Lexicon:
         try:
             header = graphfile.unpack_header(memoryview(buf)[: graphfile.HEADER_SIZE], size)
         except graphfile.FormatProblem as e:
+            if graphfile.looks_like_word_list(bytes(memoryview(buf)[:512])):
+                raise LexiconFormatError(
+                    f"expected a graph file (.wsg), got what looks like a word list ({e.message}); build a "
+                    f"graph from it "
+                    f"first: `wordsalvo lexicon build {name} -o {Path(name).stem}.wsg --alphabet LANG` "
+                    f"(or ws.compile_lexicon)", name, 0) from None
             raise LexiconFormatError(e.message, name, e.offset) from None
         try:
             alphabet = get_alphabet(header.alphabet_name)
@@ -225,9 +245,18 @@ def _default_lexicon(language: str) -> Lexicon:
         if p is not None and Path(p).is_file():
             lex = Lexicon.load(p)
     if lex is None:
-        raise LexiconFormatError(
-            f"no lexicon for language {language!r}: not embedded in this installation and not built yet "
-            f"(try `wordsalvo lexicon fetch {language}`)"
-        )
+        if language in BUILT_ON_DEMAND:
+            hint = f"not built yet: `wordsalvo lexicon fetch {language}` builds it on this machine"
+        elif language in ALPHABETS:
+            hint = "it should be embedded in the package: reinstall wordsalvo"
+        else:
+            data = resources.files("wordsalvo.data")
+            embedded = [lang for lang in sorted(ALPHABETS) if data.joinpath(f"{lang}.wsg").is_file()]
+            fetch = [lang for lang in BUILT_ON_DEMAND if lang not in embedded]
+            hint = (f"expected one of {', '.join(sorted(ALPHABETS))} (embedded: {', '.join(embedded)}"
+                    + "".join(f"; {lang} after `wordsalvo lexicon fetch {lang}`" for lang in fetch)
+                    + "), or a graph of your own with Lexicon.load (`wordsalvo lexicon build` makes one "
+                    "from a word list)")
+        raise LexiconFormatError(f"no lexicon for language {language!r}: {hint}")
     _DEFAULTS[language] = lex
     return lex

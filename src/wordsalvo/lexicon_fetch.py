@@ -36,6 +36,7 @@ from .alphabet import LINE_REASONS, classify_bad_character, get_alphabet
 from .cache import CACHE_ENV, cache_dir, cached_graph_path  # re-exported: the fetch API names them
 from .errors import LexiconBuildError
 from .graphfile import file_sha256, write_atomic
+from .wording import plural
 from .hunspell import ExpansionStats, HunspellUnavailableError, find_checker, read_dictionary
 from .lexicon import compile_lexicon
 
@@ -48,6 +49,7 @@ __all__ = [
     "cached_graph_path",
     "search_dirs",
     "find_dictionary",
+    "preflight",
     "game_filter",
     "build_word_list",
     "fetch",
@@ -111,31 +113,102 @@ def find_dictionary(lang: str, dirs: Iterable[Path] | None = None) -> Path:
     every path that was searched.
     """
     recipe = _recipe(lang)
+    base, tried = _search(recipe, dirs)
+    if base is not None:
+        return base
+    raise HunspellUnavailableError(
+        f"expected the Hunspell dictionary {' or '.join(recipe.dictionaries)} for {lang!r}, got none. "
+        f"Install: `sudo apt-get install {recipe.debian_package}` (Debian/Ubuntu), or put the .dic/.aff "
+        f"in a folder named by $DICPATH, or pass --dictionary PATH. Searched: " + ", ".join(tried))
+
+
+def _search(recipe: HunspellRecipe, dirs: Iterable[Path] | None = None) -> tuple[Path | None, list[str]]:
+    """(base path of the first installed dictionary of ``recipe`` or None, the files looked for)."""
     tried = []
     for d in (list(dirs) if dirs is not None else search_dirs()):
         for name in recipe.dictionaries:
             base = Path(d) / name
             aff, dic = base.with_name(name + ".aff"), base.with_name(name + ".dic")
             if aff.is_file() and dic.is_file():
-                return base
+                return base, tried
             tried += [str(aff), str(dic)]
-    checker = checker_available()
-    packages = recipe.debian_package if checker else f"hunspell {recipe.debian_package}"
-    also = "" if checker else (" The `hunspell` program that checks every form is missing too (or pip install "
-                               "spylls, slower); the command below installs both.")
-    raise HunspellUnavailableError(
-        f"expected the Hunspell dictionary {' or '.join(recipe.dictionaries)} for {lang!r}, got none.{also} "
-        f"Install: `sudo apt-get install {packages}` (Debian/Ubuntu), or put the .dic/.aff "
-        f"in a folder named by $DICPATH, or pass --dictionary PATH. Searched: " + ", ".join(tried))
+    return None, tried
 
 
-def checker_available() -> bool:
-    """Whether some Hunspell backend could check forms: the program, a binding or spylls."""
+#: what each piece a fetch needs is for, and how to get it (Debian/Ubuntu, pip)
+CHECKER_HELP = ("a Hunspell checker for the generated forms: the `hunspell` program (`sudo apt-get install "
+                "hunspell`, about 15 s for German) or the pure-Python spylls (`pip install 'wordsalvo[hunspell]'`, "
+                "about 2 minutes for German)")
+
+
+def preflight(lang: str, dictionary: str | os.PathLike[str] | None = None, prefer: str | None = None,
+              cache: Path | None = None):
+    """Check everything a fetch of ``lang`` needs before any work: the dictionary, a
+    checker that can read it, a cache folder that can be written.  Returns (dictionary
+    base path, checker); raises one :class:`HunspellUnavailableError` that names every
+    missing piece, what it is for and one command that installs them all."""
+    from .hunspell import find_checker
+
+    recipe = _recipe(lang)
+    problems: list[str] = []
+    base = None
+    if dictionary is not None:
+        base = Path(dictionary)
+        if base.suffix in (".dic", ".aff"):
+            base = base.with_suffix("")
+        missing = [str(f) for f in (base.with_name(base.name + ".aff"), base.with_name(base.name + ".dic"))
+                   if not f.is_file()]
+        if missing:
+            problems.append(f"the dictionary given by --dictionary: no such file: {', '.join(missing)}")
+            base = None
+    else:
+        base, tried = _search(recipe)
+        if base is None:
+            folders = sorted({str(Path(f).parent) for f in tried}, key=[str(Path(f).parent) for f in tried].index)
+            problems.append(f"the {lang} dictionary {' or '.join(recipe.dictionaries)}, the words themselves "
+                            f"(package {recipe.debian_package}): not in {', '.join(folders)} "
+                            f"($DICPATH names more folders; --dictionary PATH one file)")
+    checker = None
+    if base is not None:
+        try:
+            checker = find_checker(base, prefer=prefer)
+        except HunspellUnavailableError as e:  # its own install advice is in CHECKER_HELP
+            problems.append(f"{CHECKER_HELP}: {str(e).split('. Install')[0]}")
+    elif not checker_available(prefer):
+        problems.append(f"{CHECKER_HELP}: none is installed")
+    folder = cache if cache is not None else cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".{lang}.probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        problems.append(f"a cache folder to write {lang}.wsg into: {folder}: {e.strerror or e}")
+    if problems:
+        need_dictionary = base is None and dictionary is None
+        need_checker = checker is None and any(p.startswith(CHECKER_HELP) for p in problems)
+        apt = ["hunspell"] * need_checker + [recipe.debian_package] * need_dictionary
+        cmd = ""
+        if apt:
+            cmd = f"\nInstall on Debian/Ubuntu: sudo apt-get install {' '.join(apt)}"
+            if need_checker:
+                alt = (f"sudo apt-get install {recipe.debian_package} && " if need_dictionary else "")
+                cmd += f"\n  (or, with the pure-Python checker: {alt}pip install 'wordsalvo[hunspell]')"
+        head = f"lexicon fetch {lang}: {len(problems)} missing " + ("pieces" if len(problems) > 1 else "piece")
+        raise HunspellUnavailableError(head + "".join(f"\n  {i}. {p}" for i, p in enumerate(problems, 1)) + cmd)
+    return base, checker
+
+
+def checker_available(prefer: str | None = None) -> bool:
+    """Whether some Hunspell backend could check forms: the program, a binding or spylls
+    (with ``prefer``, that one)."""
     import importlib.util
     import shutil
 
-    return bool(shutil.which("hunspell") or importlib.util.find_spec("hunspell")
-                or importlib.util.find_spec("spylls"))
+    found = {"program": lambda: shutil.which("hunspell"),
+             "binding": lambda: importlib.util.find_spec("hunspell"),
+             "spylls": lambda: importlib.util.find_spec("spylls")}
+    return any(found[name]() for name in ([prefer] if prefer in found else found))
 
 
 def _recipe(lang: str) -> HunspellRecipe:
@@ -179,7 +252,7 @@ class BuildReport:
 
     def summary(self) -> str:
         lines = [
-            f"{self.lang}: {self.words:,} words from {self.dictionary}",
+            f"{self.lang}: {plural(self.words, 'word')} from {self.dictionary}",
             f"  stems {self.stems:,}, generated forms {self.forms:,} ({self.unique_forms:,} unique), "
             f"checked {self.checked:,}, accepted by Hunspell {self.accepted:,} ({self.checker})",
         ]

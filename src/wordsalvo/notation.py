@@ -44,7 +44,7 @@ import re
 from .alphabet import BLANK_BIT, Alphabet
 from .board import Board, square_name
 from .constants import ACROSS, COLUMNS, DIM, DOWN
-from .errors import AlphabetError, NotationError
+from .errors import AlphabetError, NotationError, NotationMismatchError
 
 __all__ = [
     "ACROSS",
@@ -256,6 +256,7 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
             f"at {square_name(ar, ac)} directly after the last letter"
         )
     if notation_problems:
-        raise NotationError(f"notation {text.strip()!r} does not fit the board: " + "; ".join(notation_problems))
+        raise NotationMismatchError(f"notation {text.strip()!r} does not fit the board: " + "; ".join(notation_problems),
+                                    tuple(notation_problems))
     return row, col, direction, tuple(tiles)
 

@@ -48,7 +48,7 @@ class Position:
             raise PositionError(
                 f"board alphabet {self.board.alphabet.name!r} does not match the rules' {rules.alphabet.name!r}"
             )
-        self.racks = list(racks) if racks else [""]
+        self.racks = [normalize_rack(rules, r, where=f"rack {i + 1}") for i, r in enumerate(racks or [""])]
         for i, r in enumerate(self.racks):
             rack_counts(rules, r, where=f"rack {i + 1}")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
@@ -240,30 +240,42 @@ def sort_rack(rules: Rules, letters: str | list[str]) -> str:
     return rules.alphabet.sort_rack(letters)
 
 
-def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
-    """Tile counts of a rack string ('?' = blank); checks letters and size."""
-    counts = bytearray(33)
+def normalize_rack(rules: Rules, rack: str, where: str = "rack") -> str:
+    """``rack`` as racks are kept: uppercase letters of the alphabet and ``?`` for a blank.
+    A lowercase letter is read as its tile (a rack has no designated blanks: ``aeinrst``
+    is ``AEINRST``; Turkish ``i`` is İ).  PositionError names the first character that is
+    neither."""
+    code = rules.alphabet._code  # type: ignore[attr-defined]
+    if all(ch in code or ch == "?" for ch in rack):
+        return rack
     alphabet = rules.alphabet
+    out = []
+    for i, ch in enumerate(rack):
+        up = ch if ch in code or ch == "?" else alphabet.rack_letter(ch)
+        if up is None:
+            raise PositionError(
+                f"{where}: expected a letter of alphabet {alphabet.name!r} or '?' at position {i + 1}, got {ch!r} in {rack!r}"
+            )
+        out.append(up)
+    return "".join(out)
+
+
+def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
+    """Tile counts of a rack string ('?' = blank, lowercase letters read as uppercase);
+    checks letters and size."""
+    counts = bytearray(33)
     if len(rack) > rules.rack_size:
         raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack)} ({rack!r})")
-    code = alphabet._code  # type: ignore[attr-defined]
-    try:  # the usual rack: uppercase letters and '?' (anything else: the checked loop below)
+    code = rules.alphabet._code  # type: ignore[attr-defined]
+    try:  # the usual rack: uppercase letters and '?' (anything else: checked and normalised)
         for ch in rack:
             counts[code[ch] if ch != "?" else 0] += 1
         return bytes(counts)
     except (KeyError, IndexError):
         counts = bytearray(33)
-    for i, ch in enumerate(rack):
-        if ch == "?":
-            counts[0] += 1
-            continue
-        try:
-            counts[alphabet.code(ch)] += 1
-        except AlphabetError:
-            raise PositionError(
-                f"{where}: expected a letter of alphabet {alphabet.name!r} or '?' at position {i + 1}, got {ch!r} in {rack!r}"
-            ) from None
+    for ch in normalize_rack(rules, rack, where):
+        counts[code[ch] if ch != "?" else 0] += 1
     return bytes(counts)
 
 
-__all__ = ["Position", "rack_counts", "sort_rack"]
+__all__ = ["Position", "normalize_rack", "rack_counts", "sort_rack"]

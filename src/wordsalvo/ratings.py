@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import WordSalvoError
+from .wording import plural
 
 __all__ = [
     "RatingError", "Rating", "Tier", "Glicko2Steps", "RatingPool", "RatedGame", "Standing",
@@ -95,7 +96,7 @@ class RatingError(WordSalvoError):
 def _raise(what: str, problems: list[str]) -> None:
     if len(problems) == 1:
         raise RatingError(f"{what}: {problems[0]}", problems)
-    raise RatingError(f"{what}: {len(problems)} problems:\n  " + "\n  ".join(problems), problems)
+    raise RatingError(f"{what}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
 
 
 def _number(value) -> bool:

@@ -23,6 +23,7 @@ from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .constants import CENTRE, DIM, RACK_MAX, SQUARES
 from .errors import RulesError
+from .wording import plural
 from .rules_schema import (
     RANDOM_MODES,
     SECTIONS,
@@ -344,7 +345,7 @@ class Rules:
 
 
 def _problem_message(where: str, problems: list[str]) -> str:
-    return f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
+    return f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems)
 
 
 def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:

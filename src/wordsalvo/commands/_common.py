@@ -11,11 +11,36 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import LexiconFormatError, PositionError, RulesError
+from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon import Lexicon
 from ..formats.cgp import parse_cgp
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
+
+
+def output_file(path: str | Path, option: str) -> Path:
+    """A file a command will write: its folder must exist (a typo in a folder name must not
+    make new folders); WordSalvoError otherwise."""
+    p = Path(path)
+    folder = p.parent
+    if not folder.is_dir():
+        raise WordSalvoError(f"{option} {path}: expected an existing folder for the file, got no folder "
+                             f"{folder} (create it first)")
+    return p
+
+
+def output_folder(path: str | Path, option: str) -> Path:
+    """A folder a command will fill: made when missing, and the command says so (stderr)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise WordSalvoError(f"{option} {path}: expected a folder, got a file")
+    if not p.exists():
+        if not p.parent.is_dir():
+            raise WordSalvoError(f"{option} {path}: expected an existing folder or one to make in an existing "
+                                 f"folder, got no folder {p.parent} (create it first)")
+        p.mkdir()
+        print(f"created the folder {p} ({option})", file=sys.stderr)
+    return p
 
 
 def whole_number(minimum: int):

@@ -30,7 +30,7 @@ from ..lexicon import Lexicon
 from ..rules import Rules
 from ..winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, progress_bar, whole_number
+from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, whole_number
 
 
 def register(subparsers) -> None:
@@ -90,7 +90,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
     try:
         record = parse_gcg(data, path=path)
         rules, lexicon, model = _resources(options, options.get("rules") or record.rules_name())
-        rp = replay(record, rules=rules, lexicon=lexicon)
+        rp = replay(record, rules=rules, lexicon=lexicon,
+                    assumed=None if options.get("rules") else record.assumed_rules)
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model)
         stats = instant_stats(rp)
         book = WordBook()
@@ -161,6 +162,7 @@ def run(args) -> int:
         if args.html:
             from ..render import report
             page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
+            output_file(page, "--html")
             report.write(result["report"], page, Rules.preset(result["analysis"]["rules"]))
         if args.json:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
@@ -170,7 +172,7 @@ def run(args) -> int:
         return 0
     if args.out is None:
         raise WordSalvoError(f"{len(paths)} records: expected --out DIR for a batch")
-    code = _batch(paths, options, Path(args.out), bool(args.html), args.jobs, args.scheduler)
+    code = _batch(paths, options, output_folder(args.out, "--out"), bool(args.html), args.jobs, args.scheduler)
     if args.wordbook:
         _write_book(word_book(paths, Path(args.out)), args.wordbook)
     return code

@@ -14,9 +14,10 @@ import argparse
 import json
 import sys
 
+from ..wording import plural
 from ..autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..bot import PLAYER_KINDS
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, progress_bar, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
 
 __all__ = ["register", "run", "format_summary"]
 
@@ -60,7 +61,8 @@ def run(args) -> int:
     bar = progress_bar(args.games, "game")
     try:
         summary, _results = run_autoplay(spec, args.games, jobs=args.jobs, scheduler=args.scheduler,
-                                         gcg_dir=args.gcg, progress=(lambda _r: bar.update(1)) if bar else None)
+                                         gcg_dir=output_folder(args.gcg, "--gcg") if args.gcg else None,
+                                         progress=(lambda _r: bar.update(1)) if bar else None)
     finally:
         if bar is not None:
             bar.close()
@@ -71,8 +73,8 @@ def run(args) -> int:
 
 
 def format_summary(s: AutoplaySummary, jobs: int = 1, scheduler: str | None = None) -> str:
-    where = f"on {scheduler}" if scheduler else f"{jobs} job{'s' if jobs != 1 else ''}"
-    lines = [f"{s.rules}: {s.games} games in {s.seconds:.1f} s ({s.games_per_second:.1f} games/s, {where}), "
+    where = f"on {scheduler}" if scheduler else plural(jobs, "job")
+    lines = [f"{s.rules}: {plural(s.games, 'game')} in {s.seconds:.1f} s ({s.games_per_second:.1f} games/s, {where}), "
              f"seed {s.seed}, {s.mean_turns:.1f} turns per game"]
     head = (f"{'player':<16} {'wins':>6} {'draws':>5} {'win rate (95 % CI)':>24} {'mean score':>10} "
             f"{'mean spread (95 % CI)':>24} {'bingos/game':>11} {'points/turn':>11}")

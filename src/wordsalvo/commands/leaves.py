@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, progress_bar, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
 
 __all__ = ["register"]
 
@@ -71,7 +71,7 @@ def run_train(args) -> int:
             bar.set_description(f"round {rnd + 1}/{args.rounds}")
 
     try:
-        table = train_leaves(config, args.out, resume=args.resume, progress=progress)
+        table = train_leaves(config, output_file(args.out, "--out"), resume=args.resume, progress=progress)
     finally:
         if bar is not None:
             bar.close()
@@ -83,7 +83,7 @@ def run_train(args) -> int:
 def run_export(args) -> int:
     from ..leaves import Leaves
 
-    Leaves.load(args.table).to_csv(args.csv)
+    Leaves.load(args.table).to_csv(output_file(args.csv, "--csv"))
     return 0
 
 
@@ -92,7 +92,7 @@ def run_import(args) -> int:
 
     rules = load_rules(args.rules)
     table = Leaves.from_csv(args.csv, rules)
-    table.save(args.out)
+    table.save(output_file(args.out, "--out"))
     print(f"{args.out}: {len(table):,} leaves for {rules.name}")
     return 0
 

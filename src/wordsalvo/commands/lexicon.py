@@ -11,6 +11,7 @@ from pathlib import Path
 from ..alphabet import ALPHABETS, LINE_REASONS
 from ..errors import LexiconBuildError
 from ..graphfile import file_sha256
+from ._common import output_file
 
 
 def register(subparsers) -> None:
@@ -19,16 +20,28 @@ def register(subparsers) -> None:
     sub = p.add_subparsers(dest="lexicon_command", metavar="ACTION")
     sub.required = True
 
-    b = sub.add_parser("build", help="compile a word list (one word a line, .gz accepted) into a graph file")
-    b.add_argument("wordlist", metavar="WORDLIST")
-    b.add_argument("-o", "--output", required=True, metavar="FILE", help="graph file to write (.wsg)")
+    b = sub.add_parser(
+        "build", help="compile a word list (one word a line, .gz accepted) into a graph file",
+        description="Compile a word list into a graph file (.wsg) for --lexicon and Lexicon.load. Every line is "
+                    "normalised with the alphabet (case, accents, the language's letters); lines that are not "
+                    "words are dropped and counted by reason in the report. A table's house list adds or removes "
+                    "words: --add and --remove files, one word a line, # comments.",
+        epilog="example: wordsalvo lexicon build words.txt -o words.wsg --alphabet en --add house-add.txt")
+    b.add_argument("wordlist", metavar="WORDLIST", help="the word list: UTF-8, one word a line, .gz accepted")
+    b.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="graph file to write (.wsg); its folder must exist")
     b.add_argument("--alphabet", default="en", choices=sorted(ALPHABETS), help="alphabet (default: en)")
+    b.add_argument("--add", metavar="FILE", help="house list: words to add (each must be a word of the alphabet)")
+    b.add_argument("--remove", metavar="FILE", help="house list: words to remove")
     b.add_argument("-q", "--quiet", action="store_true", help="print only the statistics")
     b.set_defaults(func=cmd_build)
 
     f = sub.add_parser("fetch", help="build a lexicon from the installed Hunspell dictionary into the user cache",
                        description="Build a lexicon (de, tr) on this machine from the installed Hunspell "
-                                   "dictionary and cache the graph where Lexicon.default(lang) finds it.")
+                                   "dictionary and cache the graph where Lexicon.default(lang) finds it. It needs "
+                                   "the dictionary (German: apt-get install hunspell-de-de-frami) and a checker: "
+                                   "the hunspell program (apt-get install hunspell) or spylls (pip install "
+                                   "'wordsalvo[hunspell]'); everything missing is named at once, before any work.")
     f.add_argument("lang", metavar="LANG", help="language: de or tr")
     f.add_argument("--dictionary", metavar="PATH", help="dictionary base path (without .dic/.aff)")
     f.add_argument("--checker", choices=("program", "binding", "spylls"),
@@ -39,8 +52,11 @@ def register(subparsers) -> None:
     f.add_argument("-q", "--quiet", action="store_true", help="print only the result")
     f.set_defaults(func=cmd_fetch)
 
-    i = sub.add_parser("info", help="show the header of a graph file")
-    i.add_argument("file", metavar="FILE")
+    i = sub.add_parser("info", help="show the header of a graph file",
+                       description="Show what a graph file holds: format version, alphabet, word and node "
+                                   "counts, longest word, the sha256 of its word list and of the file. "
+                                   "The header is checked; a corrupt file is reported with its byte offset.")
+    i.add_argument("file", metavar="FILE", help="a graph file (.wsg), e.g. one written by `lexicon build`")
     i.set_defaults(func=cmd_info)
 
 
@@ -87,8 +103,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise LexiconBuildError(f"expected the compiled graph core, got an import error: {e}") from None
     src = Path(args.wordlist)
-    if not src.is_file():
-        raise LexiconBuildError(f"expected a word list file, got no file at {src}")
+    for what, path in (("word list", src), ("--add", args.add), ("--remove", args.remove)):
+        if path is not None and not Path(path).is_file():
+            raise LexiconBuildError(f"{what}: expected a word list file, got no such file: {path}")
+    output_file(args.output, "-o")
     say = _say(args.quiet)
     say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}")
     kwargs = {}
@@ -99,7 +117,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     except (TypeError, ValueError):  # a builtin without a signature
         pass
     t0 = time.perf_counter()
-    stats = compile_lexicon(str(src), str(args.output), alphabet=args.alphabet, **kwargs)
+    stats = compile_lexicon(str(src), str(args.output), alphabet=args.alphabet, add=args.add, remove=args.remove,
+                            **kwargs)
     say(f"done in {time.perf_counter() - t0:.1f}s")
     print(format_build_stats(stats))
     return 0
@@ -107,17 +126,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_fetch(args: argparse.Namespace) -> int:
     from .. import lexicon_fetch as lf
-    from ..hunspell import find_checker
 
     say = _say(args.quiet)
     lang = args.lang
-    lf._recipe(lang)  # unknown language: clear error before any search
-    base = Path(args.dictionary) if args.dictionary else lf.find_dictionary(lang)
-    checker = find_checker(base.with_suffix("") if base.suffix in (".dic", ".aff") else base, prefer=args.checker)
-    if checker.name.startswith("spylls"):
-        say("warning: checking with spylls (pure Python) takes hours for a big dictionary; "
-            "install the `hunspell` program to make it minutes")
     cache = Path(args.cache_dir).expanduser() if args.cache_dir else None
+    base, checker = lf.preflight(lang, args.dictionary, prefer=args.checker, cache=cache)  # every missing piece at once
+    if checker.name.startswith("spylls"):
+        say("checking with spylls (pure Python): about 2 minutes for German; the `hunspell` program "
+            "(apt-get install hunspell) takes about 15 s")
     res = lf.fetch(lang, dictionary=base, cache=cache, checker=checker, words_only=args.words_only,
                    progress=say)
     print(res.report.summary())

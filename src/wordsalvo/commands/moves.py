@@ -20,6 +20,7 @@ from ..movegen import MoveGenerator
 from ..position import Position
 from ..render.lines import LineFormatter
 from ..rules import Rules
+from ..wording import plural
 from ._common import add_lexicon_argument, add_rules_argument, is_position_line, load_lexicon, load_rules, read_text
 
 #: at most this many problems of a positions file are listed in the error message
@@ -65,7 +66,10 @@ def read_positions(source: str, rules: Rules | None) -> list[tuple[int, Position
     if problems:
         listed = "; ".join(problems[:MAX_LISTED_PROBLEMS])
         more = f"; and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
-        raise PositionError(f"{name}: {len(problems)} bad position line(s): {listed}{more}")
+        raise PositionError(f"{name}: {plural(len(problems), 'bad position line')}: {listed}{more}")
+    if not out:
+        raise PositionError(f"{name}: expected CGP position lines, got none (the file is empty or holds only "
+                            f"blank lines and # comments)")
     return out
 
 

@@ -825,7 +825,17 @@ class TerminalGame:
             self.say("No word fits your rack anywhere: swap or pass.")
             return False
         by = "equity" if moves.has_equity else "score"
-        best = moves.best(n, by=by)
+        offensive = self.game.offensive
+        best = []  # hints never suggest an offensive word (a person may still play one)
+        for m in moves.sorted(by=by):
+            if not offensive.is_offensive(m):
+                best.append(m)
+                if len(best) == n:
+                    break
+        if not best:
+            self._note_hint("no legal move without an offensive word")
+            self.say("Every word that fits your rack is on the offensive-word list: swap or pass.")
+            return False
         count = self._note_hint(f"the {len(best)} best moves, best {best[0].notation} for {best[0].score}")
         self.say(f"The {len(best)} best of {len(moves)} legal moves by {by} (hint {count}):")
         for i, m in enumerate(best, 1):

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_file, whole_number
 
 __all__ = ["register"]
 
@@ -66,7 +66,7 @@ def run_fit(args) -> int:
     model = WinModel(model.rules, model.coef, model.games, model.positions, model.command, model.seed,
                      {"holdout_games": hn, "holdout_seed": held.seed, "brier": cal.brier,
                       "brier_baseline": cal.brier_baseline, "log_loss": cal.log_loss})
-    model.save(args.out)
+    model.save(output_file(args.out, "--out"))
     print(f"{args.out}: fitted on {n} games ({len(y)} positions) of {rules.name}; coefficients "
           + ", ".join(f"{c:+.4f}" for c in coef))
     print(f"calibration on {hn} held-out games (seed {held.seed}):")

@@ -54,6 +54,7 @@ from ..game import Game
 from ..lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars, rules_from_opcodes
+from ..wording import plural
 
 __all__ = ["GCGError", "to_gcg", "from_gcg"]
 
@@ -67,6 +68,8 @@ class GCGError(WordSalvoError):
 
 
 _NUMBER = re.compile(r"^[+-]\d+$")
+#: a CGP position line: 15 board rows separated by '/', then the racks
+_CGP_LINE = re.compile(r"^[^\s/]+(?:/[^\s/]+){14}\s+\S")
 _TOTAL = re.compile(r"^-?\d+$")
 _SETTLE = re.compile(r"^\((\S*)\)$")
 
@@ -213,6 +216,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
     """
     if not isinstance(text, str):
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
+    given = rules
     problems: list[str] = []
     headers: dict[str, str] = {}
     players: dict[int, str] = {}
@@ -277,7 +281,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         except GCGError as e:
             problems.append(str(e))
     if problems:
-        raise GCGError(f"GCG: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
+        raise GCGError(f"GCG: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
 
     names = [players[k] for k in sorted(players)]
     try:
@@ -287,8 +291,20 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         raise GCGError(f"GCG header: {e}") from None
     for note in first_notes:
         game.add_note(note)
-    _replay(game, turns, exact=seed is not None)
+    try:
+        _replay(game, turns, exact=seed is not None)
+    except GCGError as e:
+        if given is None and "rules" not in headers:  # the failure may come from the assumed rule set
+            raise GCGError(assumption_note(str(e), f"no #rules line: assumed {rules.name}")) from None
+        raise
     return game
+
+
+def assumption_note(message: str, assumption: str) -> str:
+    """``message`` of a record that failed to replay, with the rule set it assumed and how to
+    name another (a record without ``#rules``)."""
+    return (f"{message} [the record has {assumption}; if the game used another rule set, add a "
+            f"'#rules NAME' line or pass it (--rules NAME, rules=...)]")
 
 
 def _fail(line: _Line, message: str) -> GCGError:
@@ -953,6 +969,13 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continue
         if line:
             problem(number, f"expected a '#' pragma line or a '>nick:' event line, got {line!r}")
+    if not raw_events and not players and numbered:
+        positions = sum(1 for raw in lines if _CGP_LINE.match(raw.strip()))
+        if positions:
+            message = (f"{where}: expected a GCG game record ('#player1 nick Name' and '>nick: ...' lines), got "
+                       f"what looks like a CGP file of positions ({plural(positions, 'position line')}); "
+                       f"`wordsalvo analyze` reads games, `wordsalvo moves` and `wordsalvo best` read positions")
+            raise GCGError(message)
 
     def joined(parts: list[str]) -> str:
         return "\n".join(parts).strip("\n")
@@ -1053,7 +1076,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     problems = [message for _number, message in sorted(numbered, key=lambda p: p[0])]
     id_parts = headers.get("id", "").split(None, 1)
     if problems:
-        raise GCGError(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
+        raise GCGError(f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
     return GCGRecord(
         players=tuple(roster), events=tuple(events), title=headers.get("title"), description=description,
         id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,

@@ -46,7 +46,7 @@ from ..notation import parse_notation
 from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
-from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, parse_gcg
+from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg
 from .opcodes import rules_from_opcodes
 
 __all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
@@ -103,13 +103,15 @@ def read_game(source: str | bytes | GCGRecord, *, path: str | None = None, rules
     return replay(record, rules=rules, lexicon=lexicon)
 
 
-def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon | None = None) -> Replay:
+def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon | None = None, *,
+           assumed: str | None = None) -> Replay:
     """Replay ``record`` (see the module docstring).  ``rules``: a Rules object or a
     preset name (default: the record's :meth:`~GCGRecord.rules_name`); ``lexicon``:
-    the lexicon that decides which words are phonies (default: the language's)."""
+    the lexicon that decides which words are phonies (default: the language's).
+    ``assumed``: the caller's note when it passes the rules it took from
+    ``record.rules_name()`` (``record.assumed_rules``); a failure then names it."""
     if not isinstance(record, GCGRecord):
         raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
-    assumed = None
     if rules is None:
         assumed = record.assumed_rules
         rules = record.rules_name()
@@ -130,55 +132,60 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
     rack_size = rules.rack_size
     taken_back: set[int] = {e.play_line for e in record.events if e.kind == "phony-removed"}
-    for event in record.events:
-        p = event.player_index
-        before = tuple(totals)
-        info: dict = {}
-        if event.kind in ("play", "exchange", "pass", "timeout"):
-            rack = event.rack or ""
-            if any(ch not in distribution for ch in rack):  # letters written in lowercase
-                rack = rack.upper()
-            try:
-                rack_counts(rules, rack, where=f"rack {rack!r}")
-            except WordSalvoError as e:
-                raise GCGError(f"{where} line {event.line}: expected a rack of rule set {rules.name!r}, "
-                               f"got {event.rack!r}: {e}") from None
-            pool = +distribution
-            short = Counter(rack) - pool
-            if short:
-                raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
-                               f"(not on the board), got {event.rack!r}: "
-                               f"{''.join(sorted(short.elements()))} already used up")
-            unseen = pool - Counter(rack)
-            pool_list = sorted(unseen.elements())
-            racks = [""] * n
-            racks[p] = rack
-            k = 0
-            for other in range(1, n):
-                q = (p + other) % n
-                take = min(rack_size, len(pool_list) - k)
-                racks[q] = "".join(pool_list[k:k + take])
-                k += take
-            turn_pos = Position(rules, pos.board.copy(), racks, list(totals), to_move=p)
-            info.update(position=turn_pos, unseen=sum(unseen.values()))
-            if event.kind == "play":
-                move, result = _place(turn_pos, event, lexicon, where)
-                info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
-                            invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
-                turn_pos.play(move)  # the one way a move changes a board
-                board = turn_pos.board.copy()
-                turn_pos.undo()  # the position before the turn stays for the analysis
-                distribution.subtract(move.rack_letters())
-                pos = Position(rules, board, [""] * n, list(totals), to_move=0)
-        elif event.kind == "phony-removed":
-            played = next((t for t in reversed(turns) if t.event.line == event.play_line), None)
-            if played is None or played.position is None:  # pragma: no cover - the parser pairs them
-                raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
-            pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
-            distribution.update(played.move.rack_letters())
-        totals[p] = event.total
-        turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
-                                totals_after=tuple(totals), board_after=bytes(pos.board.tiles), **info))
+    try:
+        for event in record.events:
+            p = event.player_index
+            before = tuple(totals)
+            info: dict = {}
+            if event.kind in ("play", "exchange", "pass", "timeout"):
+                rack = event.rack or ""
+                if any(ch not in distribution for ch in rack):  # letters written in lowercase
+                    rack = rack.upper()
+                try:
+                    rack_counts(rules, rack, where=f"rack {rack!r}")
+                except WordSalvoError as e:
+                    raise GCGError(f"{where} line {event.line}: expected a rack of rule set {rules.name!r}, "
+                                   f"got {event.rack!r}: {e}") from None
+                pool = +distribution
+                short = Counter(rack) - pool
+                if short:
+                    raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
+                                   f"(not on the board), got {event.rack!r}: "
+                                   f"{''.join(sorted(short.elements()))} already used up")
+                unseen = pool - Counter(rack)
+                pool_list = sorted(unseen.elements())
+                racks = [""] * n
+                racks[p] = rack
+                k = 0
+                for other in range(1, n):
+                    q = (p + other) % n
+                    take = min(rack_size, len(pool_list) - k)
+                    racks[q] = "".join(pool_list[k:k + take])
+                    k += take
+                turn_pos = Position(rules, pos.board.copy(), racks, list(totals), to_move=p)
+                info.update(position=turn_pos, unseen=sum(unseen.values()))
+                if event.kind == "play":
+                    move, result = _place(turn_pos, event, lexicon, where)
+                    info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
+                                invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
+                    turn_pos.play(move)  # the one way a move changes a board
+                    board = turn_pos.board.copy()
+                    turn_pos.undo()  # the position before the turn stays for the analysis
+                    distribution.subtract(move.rack_letters())
+                    pos = Position(rules, board, [""] * n, list(totals), to_move=0)
+            elif event.kind == "phony-removed":
+                played = next((t for t in reversed(turns) if t.event.line == event.play_line), None)
+                if played is None or played.position is None:  # pragma: no cover - the parser pairs them
+                    raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
+                pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
+                distribution.update(played.move.rack_letters())
+            totals[p] = event.total
+            turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
+                                    totals_after=tuple(totals), board_after=bytes(pos.board.tiles), **info))
+    except GCGError as e:
+        if assumed:  # the failure may come from the rule set the record does not name
+            raise GCGError(assumption_note(str(e), assumed), e.problems) from None
+        raise
     return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board)
 
 

@@ -44,6 +44,7 @@ from typing import Callable, Iterable
 
 from ..errors import WordSalvoError
 from ..ratings import RatedGame, RatingError, game_places
+from ..wording import plural
 
 __all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "CSV_HEADERS"]
 
@@ -58,7 +59,7 @@ _RESULTS = {"1-0": (1, 2), "0-1": (2, 1), "1/2-1/2": (1, 1), "0.5-0.5": (1, 1)}
 def _problems_error(where: str, problems: list[str]) -> RatingError:
     if len(problems) == 1:
         return RatingError(problems[0], problems)
-    return RatingError(f"{where}: {len(problems)} problems:\n  " + "\n  ".join(problems), problems)
+    return RatingError(f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
 
 
 def parse_date(text: str) -> datetime.date | None:
