@@ -16,6 +16,7 @@ from .cache import cached_graph_path
 from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
+from .inputs import checked_path, os_error_text
 
 __all__ = ["Lexicon", "compile_lexicon", "BuildStats"]
 
@@ -33,12 +34,16 @@ def compile_lexicon(
     with the first examples, in the returned :class:`BuildStats`.  The file is
     written atomically, and the same input always gives the same bytes.
     """
+    if not isinstance(alphabet, (str, Alphabet)):
+        raise LexiconBuildError(f"alphabet: expected a language name such as 'en' or an Alphabet, "
+                                f"got {type(alphabet).__name__}")
     alpha = get_alphabet(alphabet)
-    src = Path(source)
+    src = checked_path(source, LexiconBuildError, "word list")
+    dest = checked_path(dest, LexiconBuildError, "graph file")
     try:
         text = graphfile.read_source(src)
     except OSError as e:
-        raise LexiconBuildError(f"{src}: cannot read the word list: {e.strerror or e}") from None
+        raise LexiconBuildError(os_error_text(src, e, "cannot read the word list")) from None
     except EOFError as e:
         raise LexiconBuildError(f"{src}: truncated gzip data: {e}") from None
     except Exception as e:  # gzip.BadGzipFile, zlib.error
@@ -50,7 +55,7 @@ def compile_lexicon(
     try:
         graphfile.write_atomic(dest, data)
     except OSError as e:
-        raise LexiconBuildError(f"{dest}: cannot write the graph file: {e.strerror or e}") from None
+        raise LexiconBuildError(os_error_text(dest, e, "cannot write the graph file")) from None
     return stats
 
 
@@ -70,11 +75,13 @@ class Lexicon:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Lexicon":
-        p = Path(path)
+        p = checked_path(path, LexiconFormatError, "graph file")
         try:
             f = open(p, "rb")
         except OSError as e:
-            raise LexiconFormatError(f"cannot open: {e.strerror or e}", str(p)) from None
+            err = LexiconFormatError(os_error_text(p, e, "cannot open the graph file"))
+            err.path = str(p)
+            raise err from None
         with f:
             size = os.fstat(f.fileno()).st_size
             if size == 0:

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from ..alphabet import ALPHABETS, LINE_REASONS
-from ..errors import LexiconBuildError
+from ..errors import LexiconBuildError, LexiconFormatError
+from ..inputs import checked_path, is_file
 from ..graphfile import file_sha256
 
 
@@ -86,9 +87,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         from ..lexicon import compile_lexicon
     except ImportError as e:
         raise LexiconBuildError(f"expected the compiled graph core, got an import error: {e}") from None
-    src = Path(args.wordlist)
-    if not src.is_file():
-        raise LexiconBuildError(f"expected a word list file, got no file at {src}")
+    src = checked_path(args.wordlist, LexiconBuildError, "word list")
+    checked_path(args.output, LexiconBuildError, "graph file (-o)")
+    if not is_file(src):
+        raise LexiconBuildError(f"no such file: {src} (expected the word list to compile)")
     say = _say(args.quiet)
     say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}")
     kwargs = {}
@@ -130,9 +132,9 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    if not path.is_file():
-        raise LexiconBuildError(f"expected a graph file, got no file at {path}")
+    path = checked_path(args.file, LexiconFormatError, "graph file")
+    if not is_file(path):
+        raise LexiconFormatError(f"no such file: {path} (expected a graph file)")
     size = path.stat().st_size
     fields: dict[str, object] = {"file": str(path), "bytes": size}
     try:
@@ -140,8 +142,6 @@ def cmd_info(args: argparse.Namespace) -> int:
     except ImportError:
         unpack_header = None
     if unpack_header is not None:
-        from ..errors import LexiconFormatError
-
         with open(path, "rb") as f:
             head = f.read(256)
         try:
