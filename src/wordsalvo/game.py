@@ -52,6 +52,7 @@ from .alphabet import BLANK_BIT
 from .board import Board
 from .constants import DIM
 from .errors import GameError, IllegalMoveError, IllegalMoveReason
+from .inputs import excerpt
 from .lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
@@ -192,14 +193,15 @@ class Game:
         if not isinstance(rules, Rules):
             raise GameError(f"expected a Rules object (e.g. Rules.preset('wordsalvo-en')), got {type(rules).__name__}")
         if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
-            raise GameError(f"players: expected a number or a list of names, got {players!r}")
-        names = [f"Player{i + 1}" for i in range(players)] if isinstance(players, int) else [str(p) for p in players]
-        if not rules.players.min <= len(names) <= rules.players.max:
+            raise GameError(f"players: expected a number or a list of names, got {excerpt(players)}")
+        count = players if isinstance(players, int) else len(players)
+        if not rules.players.min <= count <= rules.players.max:  # before any name is made
             raise GameError(f"rule set {rules.name!r}: expected {rules.players.min}..{rules.players.max} players, "
-                            f"got {len(names)}")
+                            f"got {count}")
+        names = [f"Player{i + 1}" for i in range(players)] if isinstance(players, int) else [str(p) for p in players]
         bad = [n for n in names if not n or any(ch.isspace() for ch in n) or ":" in n]
         if bad or len(set(names)) != len(names):
-            raise GameError(f"player names: expected distinct names without spaces or ':', got {names!r}")
+            raise GameError(f"player names: expected distinct names without spaces or ':', got {excerpt(names)}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameError(f"seed: expected a whole number, got {seed!r}")
         if strict is None:

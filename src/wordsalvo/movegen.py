@@ -28,6 +28,9 @@ class MoveGenerator:
     """
 
     def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None):
+        if not isinstance(lexicon, Lexicon) or not isinstance(rules, Rules):
+            raise WordSalvoError(f"expected MoveGenerator(Lexicon, Rules), got MoveGenerator({type(lexicon).__name__}, "
+                                 f"{type(rules).__name__})")
         if tuple(lexicon.alphabet.letters) != tuple(rules.alphabet.letters):
             raise WordSalvoError(
                 f"lexicon alphabet {lexicon.alphabet.name!r} does not match rule set {rules.name!r} "
@@ -65,6 +68,8 @@ class MoveGenerator:
 
     def _load(self, pos: Position, rack: str | None) -> bytes:
         """Hands the board and rack to the C generator; returns the board snapshot."""
+        if not isinstance(pos, Position):
+            raise PositionError(f"expected a Position, got {type(pos).__name__}")
         if pos.rules is not self.rules and pos.rules.scoring_key != self._scoring_key:
             raise WordSalvoError(
                 f"the position's rules ({pos.rules!r}) score differently from the generator's "
@@ -122,8 +127,8 @@ class MoveGenerator:
             raise WordSalvoError(
                 "best(by='equity') needs a leave table: expected MoveGenerator(lexicon, rules, leaves=...), "
                 "e.g. leaves=Leaves.default(rules)")
-        if n is not None and n < 1:
-            raise WordSalvoError(f"n: expected a whole number >= 1, got {n}")
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+            raise WordSalvoError(f"n: expected a whole number >= 1 or None, got {n!r}")
         if n is not None and n > _BEST_SEARCH_MAX_N:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
@@ -204,6 +209,9 @@ class MoveGenerator:
     def cross_set(self, pos: Position, direction: int, row: int, col: int) -> tuple[set[str], int, bool]:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
+        for name, v in (("row", row), ("col", col)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < DIM:
+                raise WordSalvoError(f"{name}: expected a whole number 0..{DIM - 1}, got {v!r}")
         self._load(pos, "")
         mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}

@@ -16,6 +16,7 @@ from .alphabet import BLANK_BIT
 from .board import Board, square_name
 from .constants import DIM, LETTER_MASK
 from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, PositionError
+from .inputs import excerpt
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,6 +43,12 @@ class Position:
         opcodes: dict[str, str] | None = None,
         to_move: int = 0,
     ):
+        if not isinstance(rules, Rules):
+            raise PositionError(f"rules: expected a Rules object, got {type(rules).__name__}")
+        if board is not None and not isinstance(board, Board):
+            raise PositionError(f"board: expected a Board or None, got {type(board).__name__}")
+        if isinstance(racks, str) or not isinstance(racks, (list, tuple)):
+            raise PositionError(f"racks: expected a list of rack strings, got {type(racks).__name__}")
         self.rules = rules
         self.board = board if board is not None else Board(rules.alphabet)
         if self.board.alphabet != rules.alphabet:
@@ -52,6 +59,10 @@ class Position:
         for i, r in enumerate(self.racks):
             rack_counts(rules, r, where=f"rack {i + 1}")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in self.scores):
+            raise PositionError(f"scores: expected whole numbers, got {excerpt(self.scores)}")
+        if isinstance(scoreless_turns, bool) or not isinstance(scoreless_turns, int) or scoreless_turns < 0:
+            raise PositionError(f"scoreless_turns: expected a whole number >= 0, got {excerpt(scoreless_turns)}")
         self.scoreless_turns = scoreless_turns
         self.opcodes = dict(opcodes or {})
         if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < len(self.racks):
@@ -238,8 +249,10 @@ def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
     """Tile counts of a rack string ('?' = blank); checks letters and size."""
     counts = bytearray(33)
     alphabet = rules.alphabet
+    if not isinstance(rack, str):
+        raise PositionError(f"{where}: expected a string of letters ('?' = blank), got {type(rack).__name__}")
     if len(rack) > rules.rack_size:
-        raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack)} ({rack!r})")
+        raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack):,} ({excerpt(rack)})")
     code = alphabet._code  # type: ignore[attr-defined]
     try:  # the usual rack: uppercase letters and '?' (anything else: the checked loop below)
         for ch in rack:

@@ -17,6 +17,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from .inputs import excerpt
+
 __all__ = [
     "SETTLEMENT_MODES",
     "TIMEOUT_ACTIONS",
@@ -180,7 +182,7 @@ def _check_value(value: Any, f: dataclasses.Field, where: str) -> tuple[Any, str
     default = f.default
     kind = type(default)
     meta = f.metadata
-    got = f"got {value!r}"
+    got = f"got {excerpt(value)}"
     if kind is bool:
         if not isinstance(value, bool):
             return default, f"{where}: expected true or false, {got}"
@@ -206,7 +208,7 @@ def _check_value(value: Any, f: dataclasses.Field, where: str) -> tuple[Any, str
         choices = meta.get("choices")
         bad = [x for x in value if choices and x not in choices]
         if bad:
-            return default, f"{where}: expected items from {', '.join(map(repr, choices))}, got {bad!r}"
+            return default, f"{where}: expected items from {', '.join(map(repr, choices))}, got {excerpt(bad)}"
         return tuple(value), None
     raise TypeError(f"no check for {kind}")  # pragma: no cover - schema bug
 
@@ -218,7 +220,7 @@ def parse_section(name: str, raw: Any) -> tuple[Any, list[str]]:
     if raw is None:
         return cls(), problems
     if not isinstance(raw, dict):
-        return cls(), [f"'{name}': expected a table [{name}], got {raw!r}"]
+        return cls(), [f"'{name}': expected a table [{name}], got {excerpt(raw)}"]
     fields = {f.name: f for f in dataclasses.fields(cls)}
     values: dict[str, Any] = {}
     for key, value in raw.items():

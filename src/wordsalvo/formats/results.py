@@ -50,8 +50,8 @@ __all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "CSV_H
 #: the two header lines a results CSV may start with
 CSV_HEADERS = (("date", "player1", "player2", "score1", "score2"), ("date", "player1", "player2", "result"))
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_WHOLE = re.compile(r"^[+-]?\d+$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_WHOLE = re.compile(r"^[+-]?[0-9]{1,9}$")  # ASCII digits, bounded
 _RESULTS = {"1-0": (1, 2), "0-1": (2, 1), "1/2-1/2": (1, 1), "0.5-0.5": (1, 1)}
 
 
