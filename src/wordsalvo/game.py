@@ -230,6 +230,20 @@ class Game:
         self._first_deal()
         self._s.rng_state = rng.getstate()
 
+    # -- pickling ---------------------------------------------------------------------
+    def __getstate__(self) -> dict:
+        """Everything but the move generators (C working memory; rebuilt on unpickling).
+        The lexicon pickles by path or language (see :class:`~wordsalvo.Lexicon`)."""
+        state = dict(self.__dict__)
+        del state["_gen"], state["_gens"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._gen = MoveGenerator(self.lexicon, self.rules)
+        self._gens = {}
+        self._token = object()  # moves listed before pickling are checked again when played
+
     # -- the bag ----------------------------------------------------------------------
     def sort_rack(self, letters: str | list[str]) -> str:
         """``letters`` in the order racks are written: the alphabet's order, blanks (``?``) last."""

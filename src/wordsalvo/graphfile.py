@@ -45,7 +45,7 @@ from typing import Any, Callable
 
 from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
 from .errors import LexiconBuildError, WordSalvoError
-from .inputs import checked_path
+from .inputs import checked_path, excerpt
 
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
@@ -170,7 +170,7 @@ class BuildStats:
         if self.dropped:
             out.append(f"  dropped {self.dropped_total:,} lines:")
             for reason, n in sorted(self.dropped.items(), key=lambda kv: -kv[1]):
-                ex = ", ".join(f"line {ln}: {txt!r}" for ln, txt in self.examples.get(reason, [])[:3])
+                ex = ", ".join(f"line {ln}: {excerpt(txt, 60)}" for ln, txt in self.examples.get(reason, [])[:3])
                 out.append(f"    {n:>9,}  {reason}" + (f"  (e.g. {ex})" if ex else ""))
         return "\n".join(out)
 

@@ -66,9 +66,14 @@ class Lexicon:
     lexicon of a language).  The file is memory-mapped; the header and every arc
     are checked once, so a corrupt file raises :class:`LexiconFormatError` and
     never crashes.  Lexicons are immutable and may be shared between threads.
+
+    A lexicon pickles by reference: one loaded from a file as its path (the file is
+    loaded again on unpickling and must still hold the same word list: its sha256 is
+    checked), an embedded one as its language, one made from bytes as those bytes.
+    So it can go to worker processes and Dask workers that see the same file.
     """
 
-    __slots__ = ("path", "alphabet", "header", "_graph", "_mmap", "__weakref__")
+    __slots__ = ("path", "alphabet", "header", "_graph", "_mmap", "_origin", "__weakref__")
 
     def __init__(self, *args, **kwargs):  # pragma: no cover - guidance only
         raise TypeError("use Lexicon.load(path) or Lexicon.default(language)")
@@ -88,7 +93,9 @@ class Lexicon:
                 raise LexiconFormatError(f"truncated header: expected {graphfile.HEADER_SIZE} bytes, got 0", str(p), 0)
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            return cls._from_buffer(mm, size, str(p))
+            lex = cls._from_buffer(mm, size, str(p))
+            lex._origin = ("path", os.path.abspath(p))
+            return lex
         except BaseException:
             try:
                 mm.close()
@@ -101,7 +108,10 @@ class Lexicon:
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "<bytes>") -> "Lexicon":
         """A lexicon from the bytes of a graph file (checked like a file)."""
-        return cls._from_buffer(bytes(data), len(data), name)
+        buf = bytes(data)
+        lex = cls._from_buffer(buf, len(buf), name)
+        lex._origin = ("bytes", buf)
+        return lex
 
     @classmethod
     def _from_buffer(cls, buf, size: int, name: str) -> "Lexicon":
@@ -195,6 +205,23 @@ class Lexicon:
     def __repr__(self) -> str:
         return f"<Lexicon {self.path!r} alphabet={self.alphabet.name} words={self.word_count}>"
 
+    # -- pickling -------------------------------------------------------------------
+    def __reduce__(self) -> tuple:
+        kind, what = self._origin
+        if kind == "default":
+            return (Lexicon.default, (what,))
+        if kind == "bytes":
+            return (Lexicon.from_bytes, (what, self.path))
+        return (_load_for_pickle, (what, self.header.sha256))
+
+
+def _load_for_pickle(path: str, sha256: str) -> "Lexicon":
+    lex = Lexicon.load(path)
+    if lex.header.sha256 != sha256:
+        raise LexiconFormatError(f"the file holds another word list than the pickled lexicon (word list sha256 "
+                                 f"{lex.header.sha256[:12]}..., expected {sha256[:12]}...)", path)
+    return lex
+
 
 _DEFAULTS: dict[str, Lexicon] = {}
 
@@ -236,5 +263,6 @@ def _default_lexicon(language: str) -> Lexicon:
             f"no lexicon for language {language!r}: not embedded in this installation and not built yet "
             f"(try `wordsalvo lexicon fetch {language}`)"
         )
+    lex._origin = ("default", language)
     _DEFAULTS[language] = lex
     return lex

@@ -25,6 +25,8 @@ class MoveGenerator:
     Owns the C working memory (cross sets, anchors, output buffer) and keeps the
     last board it saw, so consecutive positions of one game only recompute the
     lanes that changed.  Use one generator per thread; lexicons may be shared.
+    Pickles as its lexicon (by path, see :class:`~wordsalvo.Lexicon`), rules and leave
+    table: the copy starts with no board remembered.
     """
 
     def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None):
@@ -65,6 +67,9 @@ class MoveGenerator:
         )
         self._alphagrams_ready = False
         self._scoring_key = rules.scoring_key
+
+    def __reduce__(self) -> tuple:
+        return (MoveGenerator, (self.lexicon, self.rules, self.leaves))
 
     def _load(self, pos: Position, rack: str | None) -> bytes:
         """Hands the board and rack to the C generator; returns the board snapshot."""

@@ -243,6 +243,10 @@ def _cross_checks(s: Any) -> list[str]:
     p: list[str] = []
     if isinstance(s, PlayerRules) and s.min > s.max:
         p.append(f"'players': expected min <= max, got min = {s.min}, max = {s.max}")
+    if isinstance(s, EndRules) and not (s.all_pass_rounds or s.consecutive_passes
+                                        or (s.scoreless_turns and "pass" in s.scoreless_turn_kinds)):
+        p.append("'end': expected a way for passes to end the game (all_pass_rounds, consecutive_passes, or "
+                 "scoreless_turns counting 'pass'), got none: players who pass would play forever")
     if isinstance(s, TimerRules) and s.table_may_choose:
         if s.min_seconds > s.max_seconds:
             p.append(f"'timer': expected min_seconds <= max_seconds, got {s.min_seconds} > {s.max_seconds}")
