@@ -52,6 +52,9 @@ VERSION = 1
 HEADER_SIZE = 256
 _HEADER = struct.Struct("<8sIIIIIIII QQ 32s 8s 128s 28x I")
 assert _HEADER.size == HEADER_SIZE
+#: byte offsets of the header fields the loader checks against the graph itself
+WORD_COUNT_OFFSET = 20
+LONGEST_OFFSET = 28
 
 _REASONS = LINE_REASONS
 #: lines that are not words at all and are not worth a warning

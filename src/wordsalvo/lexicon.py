@@ -140,6 +140,12 @@ class Lexicon:
         # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
         g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=graphfile.HEADER_SIZE,
                          checksums=(header.node_sum, header.node_weighted_sum))
+        if g.word_count != header.word_count:
+            raise LexiconFormatError(f"the header promises {header.word_count:,} words, the graph holds "
+                                     f"{g.word_count:,}", name, graphfile.WORD_COUNT_OFFSET)
+        if g.longest_word != header.longest_word:
+            raise LexiconFormatError(f"the header promises a longest word of {header.longest_word} letters, "
+                                     f"the graph's has {g.longest_word}", name, graphfile.LONGEST_OFFSET)
         lex = object.__new__(cls)
         lex.path = name
         lex.alphabet = alphabet
