@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import WordSalvoError
 
-__all__ = ["whole_number", "is_whole_number", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+__all__ = ["list_problems", "whole_number", "is_whole_number", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
            "NUMBER_DIGITS"]
 
 #: the most digits a number of any text format may have (scores, seeds, counts, squares)
@@ -61,6 +61,25 @@ def excerpt(value: object, limit: int = 80) -> str:
         return f"{value[:keep]!r}... ({len(value):,} {unit})"
     text = repr(value)
     return text if len(text) <= limit + 20 else text[: limit] + "..."
+
+
+#: a message lists problems up to this many characters (each cut to 300)
+PROBLEMS_TEXT = 3000
+
+
+def list_problems(where: str, problems: list[str], more: str = "the error's .problems lists every one") -> str:
+    """``where: N problem(s):`` and the problems one a line, as many as fit in about
+    3,000 characters (the exception keeps all of them)."""
+    shown: list[str] = []
+    size = 0
+    for p in problems:
+        p = p if len(p) <= 300 else p[:290] + "..."
+        if size + len(p) > PROBLEMS_TEXT:
+            shown.append(f"... and {len(problems) - len(shown):,} more ({more})")
+            break
+        shown.append(p)
+        size += len(p) + 3
+    return f"{where}: {len(problems):,} problem(s):\n  " + "\n  ".join(shown)
 
 
 def path_problem(path: object) -> str | None:

@@ -265,6 +265,8 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
             f"at {square_name(ar, ac)} directly after the last letter"
         )
     if notation_problems:
+        if len(notation_problems) > 5:
+            notation_problems[5:] = [f"and {len(notation_problems) - 5} more"]
         raise NotationError(f"notation {excerpt(text.strip())} does not fit the board: " + "; ".join(notation_problems))
     return row, col, direction, tuple(tiles)
 

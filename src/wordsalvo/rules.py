@@ -23,7 +23,7 @@ from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .constants import CENTRE, DIM, RACK_MAX, SQUARES
 from .errors import RulesError
-from .inputs import excerpt, read_bytes
+from .inputs import excerpt, list_problems, read_bytes
 from .rules_schema import (
     RANDOM_MODES,
     SECTIONS,
@@ -181,8 +181,9 @@ class Rules:
     def from_toml(cls, text: str, source: str = "<string>", board_seed: int | None = None) -> "Rules":
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{source}: not valid TOML: {e}", [f"not valid TOML: {e}"]) from None
+        except (ValueError, RecursionError) as e:  # TOMLDecodeError, and int() of 4,300+ digits inside tomllib
+            problem = f"not valid TOML: {excerpt(str(e), 300)[1:-1] if len(str(e)) > 300 else e}"
+            raise RulesError(f"{source}: {problem}", [problem]) from None
         return cls.from_dict(data, source=source, board_seed=board_seed)
 
     @classmethod
@@ -342,7 +343,7 @@ class Rules:
 
 
 def _problem_message(where: str, problems: list[str]) -> str:
-    return f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
+    return list_problems(where, problems, "RulesError.problems lists every one")
 
 
 def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:

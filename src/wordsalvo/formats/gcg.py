@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from ..constants import DIM
 from ..errors import WordSalvoError
-from ..inputs import excerpt, is_whole_number
+from ..inputs import excerpt, is_whole_number, list_problems
 from ..game import Game
 from ..lexicon import Lexicon
 from ..rules import Rules
@@ -233,7 +233,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         except GCGError as e:
             problems.append(str(e))
     if problems:
-        raise GCGError(f"GCG: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
+        raise GCGError(list_problems("GCG", problems, "GCGError.problems lists every one"), problems)
 
     names = [players[k] for k in sorted(players)]
     try:
@@ -962,7 +962,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     problems = [message for _number, message in sorted(numbered, key=lambda p: p[0])]
     id_parts = headers.get("id", "").split(None, 1)
     if problems:
-        raise GCGError(f"{where}: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
+        raise GCGError(list_problems(where, problems, "GCGError.problems lists every one"), problems)
     return GCGRecord(
         players=tuple(roster), events=tuple(events), title=headers.get("title"), description=description,
         id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,
