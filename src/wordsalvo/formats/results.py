@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import WordSalvoError
+from ..inputs import read_bytes
 from ..ratings import RatedGame, RatingError, game_places
 
 __all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "CSV_HEADERS"]
@@ -165,10 +166,7 @@ def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None) -> Rated
 
 
 def _read(path: str) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise RatingError(f"{path}: cannot read the file: {e.strerror or e}") from None
+    data = read_bytes(path, RatingError, "file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
