@@ -1,9 +1,9 @@
 """The graph file format (``.wsg``) and the compiler's orchestration.
 
 This module imports only :mod:`wordsalvo.alphabet` (and through it the
-constants), the errors and :mod:`wordsalvo.inputs`, and receives the C wrapper module and the alphabet as arguments, so
-the package build can load it by path (before the package is installed) to
-compile the embedded lexicons.
+constants), the errors and :mod:`wordsalvo.inputs`, and receives the C wrapper
+module and the alphabet as arguments, so the package build can load it by path
+(before the package is installed) to compile the embedded lexicons.
 See ``docs/graph-format.md`` for the format.
 
 Layout (little-endian)::
@@ -284,7 +284,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
 
 
 #: a writer's temporary file: ``<name>.<pid>-<random>.tmp`` beside the file it becomes
-_TMP_PID = re.compile(r"\.(\d+)-[A-Za-z0-9_]+\.tmp$")
+_TMP_PID = re.compile(r"\.([0-9]{1,10})-[A-Za-z0-9_]+\.tmp$")
 #: an older writer's temporary file without its process id (``<name>.<random>.tmp``)
 _TMP_OLD = re.compile(r"\.[A-Za-z0-9_]{8}\.tmp$")
 #: a temporary file without a process id is an orphan after this long

@@ -96,7 +96,7 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
 
     The fields are read strictly in order: the board, the racks, then optionally the
     scores (one per rack, ``/`` between) and the scoreless turns, then the opcodes
-    (each ``name args;``, the name starting with a letter).  Every line this accepts,
+    (each ``name args;``, the name a lowercase word).  Every line this accepts,
     written back by :func:`format_cgp`, reads back as the same position."""
     if not isinstance(line, str):
         raise PositionError(f"CGP: expected a string, got {type(line).__name__}")
