@@ -244,6 +244,7 @@ typedef struct Pool {
     uint32_t count, capacity;
     uint32_t *table;
     uint32_t mask;
+    int too_big; /* set when the states can no longer fit the 24-bit node indices */
 } Pool;
 
 static uint64_t mix64(uint64_t x) {
@@ -267,6 +268,7 @@ static int pool_init(Pool *p, uint32_t expected) {
     p->table = calloc(cap, sizeof(uint32_t));
     p->mask = cap - 1;
     p->count = 1; /* state 0 = null */
+    p->too_big = 0;
     if (!p->states || !p->table) return WS_E_NOMEM;
     memset(&p->states[0], 0, sizeof(State));
     return WS_OK;
@@ -295,7 +297,10 @@ static int pool_grow_table(Pool *p) {
     return WS_OK;
 }
 
-/* Returns the state index (> 0), or 0 when out of memory. */
+/* Returns the state index (> 0), or 0 when out of memory or when the graph would need
+ * more nodes than a node index can address (p->too_big): every state is written as
+ * one node, after the two root entries, so the build stops as soon as that is certain
+ * instead of after the layout. */
 static uint32_t pool_intern(Pool *p, uint8_t tile, uint8_t accepts, uint32_t child, uint32_t next) {
     uint32_t i = (uint32_t)state_hash(tile, accepts, child, next) & p->mask;
     for (;;) {
@@ -304,6 +309,10 @@ static uint32_t pool_intern(Pool *p, uint8_t tile, uint8_t accepts, uint32_t chi
         const State *st = &p->states[s];
         if (st->tile == tile && st->accepts == accepts && st->child == child && st->next == next) return s;
         i = (i + 1) & p->mask;
+    }
+    if (p->count + 2u > WS_MAX_NODES) { /* states 1..count and the two roots */
+        p->too_big = 1;
+        return 0;
     }
     if (p->count >= p->capacity) {
         uint32_t cap = p->capacity + p->capacity / 2 + 1024;
@@ -552,7 +561,11 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
                 uint32_t o = owner[h];
                 if (!pos[o]) {
                     for (uint32_t t = o; t; t = st[t].next) {
-                        if (!pos[t]) pos[t] = (uint32_t)(written < WS_MAX_NODES ? written : 0);
+                        if (written >= WS_MAX_NODES) { /* a node index has 24 bits */
+                            status = WS_E_TOO_BIG;
+                            goto done;
+                        }
+                        if (!pos[t]) pos[t] = (uint32_t)written;
                         written++;
                     }
                     written_chains[nw++] = o;
@@ -593,6 +606,7 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
     }
 
 done:
+    if (status == WS_E_NOMEM && pool.too_big) status = WS_E_TOO_BIG;
     pool_free(&pool);
     free(frames);
     free(prefix_word);

@@ -74,5 +74,10 @@
 #define WS_GRAPH_NO_END 6
 #define WS_GRAPH_SEPARATOR 7
 #define WS_GRAPH_DEAD_ARC 8
+/* word-level problems (ws_graph_count, ws_graph_cross_check) */
+#define WS_GRAPH_CYCLE 9
+#define WS_GRAPH_TOO_DEEP 10
+#define WS_GRAPH_DAWG_SEPARATOR 11
+#define WS_GRAPH_HALVES_DISAGREE 12
 
 #endif

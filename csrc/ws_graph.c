@@ -1,5 +1,6 @@
 /* Graph validation, checksums and word lookup. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ws_graph.h"
 
@@ -81,6 +82,193 @@ int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alpha
         if (problem != WS_GRAPH_OK) return problem;
     }
     ws_graph_checksum(nodes, node_count, sum, weighted_sum);
+    return WS_GRAPH_OK;
+}
+
+/* Counts saturate here: a count this large is no real word list (and no header's). */
+#define COUNT_MAX UINT32_MAX
+
+static uint32_t sat_add(uint32_t a, uint32_t b) { return a > COUNT_MAX - b ? COUNT_MAX : a + b; }
+
+typedef struct CountState {
+    const uint32_t *nodes;
+    uint32_t *words;   /* paths from arc i on (arcs i, i+1, ... of its list and their children) that accept */
+    uint32_t *letters; /* their arcs added up */
+    uint8_t *info;     /* bits 0-1 state (2 = done, 1 = on the current path), bit 2 reaches a separator,
+                          bits 3-7 longest path (saturates at 31) */
+} CountState;
+
+/* The value of arc i from its child's and next sibling's (both done). */
+static void count_arc(CountState *c, uint32_t i) {
+    uint32_t node = c->nodes[i];
+    uint32_t child = ws_node_index(node);
+    uint32_t acc = ws_node_accepts(node) ? 1 : 0;
+    uint32_t w = acc, l = acc;
+    unsigned longest = 1, sep = ws_node_tile(node) == 0;
+    if (child) {
+        w = sat_add(w, c->words[child]);
+        l = sat_add(l, sat_add(c->letters[child], c->words[child]));
+        unsigned d = c->info[child] >> 3;
+        longest = d >= 31 ? 31 : d + 1;
+        sep |= (c->info[child] >> 2) & 1;
+    }
+    if (!ws_node_is_end(node)) {
+        w = sat_add(w, c->words[i + 1]);
+        l = sat_add(l, c->letters[i + 1]);
+        if ((unsigned)(c->info[i + 1] >> 3) > longest) longest = c->info[i + 1] >> 3;
+        sep |= (c->info[i + 1] >> 2) & 1;
+    }
+    c->words[i] = w;
+    c->letters[i] = l;
+    c->info[i] = (uint8_t)(2 | sep << 2 | longest << 3);
+}
+
+/* One pass from the last node down computes every arc whose child lies after it (the
+ * layout writes lists depth first, so nearly all); a depth-first walk from each root
+ * does the rest and finds cycles (a cycle always has an arc to an earlier node, so the
+ * pass leaves it to the walk). */
+int ws_graph_count(const uint32_t *nodes, uint32_t node_count, WsGraphCounts *out, uint32_t *bad_index) {
+    CountState c = {nodes, NULL, NULL, NULL};
+    uint32_t *stack = NULL;
+    int problem = WS_GRAPH_OK;
+    *bad_index = 0;
+    memset(out, 0, sizeof *out);
+    c.words = malloc((size_t)node_count * sizeof(uint32_t));
+    c.letters = malloc((size_t)node_count * sizeof(uint32_t));
+    c.info = calloc(node_count, 1);
+    stack = malloc(((size_t)node_count * 2 + 4) * sizeof(uint32_t));
+    if (!c.words || !c.letters || !c.info || !stack) {
+        problem = WS_E_NOMEM;
+        goto done;
+    }
+    for (uint32_t i = node_count; i-- > 2;) {
+        uint32_t node = nodes[i];
+        uint32_t child = ws_node_index(node);
+        if ((child && (child <= i || (c.info[child] & 3) != 2)) || (!ws_node_is_end(node) && (c.info[i + 1] & 3) != 2))
+            continue;
+        count_arc(&c, i);
+    }
+    for (int half = 0; half < 2; half++) {
+        uint32_t root = ws_node_index(nodes[half]);
+        size_t sp = 0;
+        stack[sp++] = root;
+        while (sp) {
+            uint32_t i = stack[sp - 1];
+            uint8_t state = c.info[i] & 3;
+            if (state == 2) {
+                sp--;
+                continue;
+            }
+            if (state == 0) {
+                uint32_t node = nodes[i];
+                uint32_t deps[2] = {ws_node_index(node), ws_node_is_end(node) ? 0 : i + 1};
+                c.info[i] |= 1;
+                for (int k = 0; k < 2; k++) {
+                    uint32_t d = deps[k];
+                    if (!d || (c.info[d] & 3) == 2) continue;
+                    if ((c.info[d] & 3) == 1) {
+                        *bad_index = i;
+                        problem = WS_GRAPH_CYCLE;
+                        goto done;
+                    }
+                    stack[sp++] = d;
+                }
+                if (stack[sp - 1] != i) continue;
+            }
+            count_arc(&c, i); /* every dependency is done */
+            sp--;
+        }
+        unsigned longest = c.info[root] >> 3;
+        if (half == 0) {
+            if ((c.info[root] >> 2) & 1) {
+                problem = WS_GRAPH_DAWG_SEPARATOR;
+                goto done;
+            }
+            if (longest > WS_MAX_WORD) {
+                problem = WS_GRAPH_TOO_DEEP;
+                goto done;
+            }
+            out->dawg_words = c.words[root] == COUNT_MAX ? UINT64_MAX : c.words[root];
+            out->dawg_letters = c.letters[root] == COUNT_MAX ? UINT64_MAX : c.letters[root];
+            out->dawg_longest = longest;
+        } else {
+            if (longest > WS_MAX_WORD + 1) {
+                *bad_index = 1;
+                problem = WS_GRAPH_TOO_DEEP;
+                goto done;
+            }
+            out->gaddag_paths = c.words[root] == COUNT_MAX ? UINT64_MAX : c.words[root];
+        }
+    }
+done:
+    free(c.words);
+    free(c.letters);
+    free(c.info);
+    free(stack);
+    return problem;
+}
+
+/* 1 if REV(w[:k]) [+ separator + w[k:]] is an accepting GADDAG path. */
+static int gaddag_has_split(const uint32_t *nodes, const uint8_t *w, unsigned n, unsigned k) {
+    uint32_t list = ws_graph_gaddag_root(nodes), arc = 0;
+    for (unsigned j = k; j-- > 0;) {
+        arc = ws_graph_seek(nodes, list, w[j]);
+        if (!arc) return 0;
+        list = ws_node_index(nodes[arc]);
+    }
+    if (k < n) {
+        arc = ws_graph_seek(nodes, list, 0);
+        if (!arc) return 0;
+        list = ws_node_index(nodes[arc]);
+        for (unsigned j = k; j < n; j++) {
+            arc = ws_graph_seek(nodes, list, w[j]);
+            if (!arc) return 0;
+            list = ws_node_index(nodes[arc]);
+        }
+    }
+    return ws_node_accepts(nodes[arc]) ? 1 : 0;
+}
+
+int ws_graph_cross_check(const uint32_t *nodes, uint64_t stride, uint64_t *checked, uint8_t *bad_word,
+                         unsigned *bad_length) {
+    uint32_t pos[WS_MAX_WORD + 1];
+    uint8_t word[WS_MAX_WORD + 1];
+    uint64_t seen = 0;
+    int depth = 0;
+    *checked = 0;
+    *bad_length = 0;
+    if (stride == 0) stride = 1;
+    pos[0] = ws_graph_dawg_root(nodes);
+    while (depth >= 0) {
+        uint32_t node = nodes[pos[depth]];
+        word[depth] = (uint8_t)ws_node_tile(node);
+        if (ws_node_accepts(node)) {
+            if (seen++ % stride == 0) {
+                unsigned n = (unsigned)depth + 1;
+                for (unsigned k = 1; k <= n; k++) {
+                    if (!gaddag_has_split(nodes, word, n, k)) {
+                        memcpy(bad_word, word, n);
+                        *bad_length = n;
+                        return WS_GRAPH_HALVES_DISAGREE;
+                    }
+                }
+                (*checked)++;
+            }
+        }
+        uint32_t child = ws_node_index(node);
+        if (child && depth < WS_MAX_WORD - 1) {
+            pos[++depth] = child;
+            continue;
+        }
+        while (depth >= 0) {
+            if (ws_node_is_end(nodes[pos[depth]])) {
+                depth--;
+            } else {
+                pos[depth]++;
+                break;
+            }
+        }
+    }
     return WS_GRAPH_OK;
 }
 

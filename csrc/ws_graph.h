@@ -46,6 +46,33 @@ long ws_graph_alphagrams(const uint32_t *nodes, int length, uint64_t *out, size_
 /* 1 if the key is in the sorted array. */
 int ws_alphagram_find(const uint64_t *keys, size_t count, uint64_t key);
 
+/* What the word-level check of a loaded graph finds (ws_graph_count). */
+typedef struct WsGraphCounts {
+    uint64_t dawg_words;    /* words of the DAWG (saturates at UINT64_MAX) */
+    uint64_t dawg_letters;  /* their letters added up: the paths the GADDAG must have */
+    uint64_t gaddag_paths;  /* accepting paths of the GADDAG */
+    unsigned dawg_longest;  /* longest DAWG word */
+} WsGraphCounts;
+
+/* Counts the words of both halves in one pass over the nodes (each arc once), after
+ * ws_graph_validate accepted the array: a list reachable from itself (WS_GRAPH_CYCLE),
+ * a DAWG word over WS_MAX_WORD letters or a GADDAG path over WS_MAX_WORD + 1 arcs
+ * (WS_GRAPH_TOO_DEEP) or a separator arc in the DAWG (WS_GRAPH_DAWG_SEPARATOR) is a
+ * problem (*bad_index names the node).  Counts saturate at UINT32_MAX, given as UINT64_MAX.
+ * Allocates about 9 bytes a node for the count
+ * and frees them (load time, never in the search).  Returns WS_GRAPH_OK, a problem,
+ * or WS_E_NOMEM. */
+int ws_graph_count(const uint32_t *nodes, uint32_t node_count, WsGraphCounts *out, uint32_t *bad_index);
+
+/* Checks that the GADDAG holds every split of DAWG words: every `stride`-th word of
+ * the DAWG in order (stride 1: all), each of its n splits REV(w[:k]) [+ separator +
+ * w[k:]] must be an accepting GADDAG path.  *checked counts the words checked; on a
+ * failure the word is copied to bad_word (16 bytes) with its length in *bad_length.
+ * Needs ws_graph_count's WS_GRAPH_OK first (no cycles, words of at most 15 letters).
+ * Returns WS_GRAPH_OK or WS_GRAPH_HALVES_DISAGREE. */
+int ws_graph_cross_check(const uint32_t *nodes, uint64_t stride, uint64_t *checked, uint8_t *bad_word,
+                         unsigned *bad_length);
+
 /* 1 if the word (tile codes, no blank bits) is in the DAWG. */
 int ws_graph_contains(const uint32_t *nodes, const uint8_t *word, size_t length);
 

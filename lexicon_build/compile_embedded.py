@@ -5,7 +5,7 @@ Run by the package build (setup.py) right after the extensions are built:
     python lexicon_build/compile_embedded.py GRAPH_EXTENSION OUT_DIR
 
 It loads the freshly built graph extension, ``alphabet.py`` and ``graphfile.py``
-(with ``constants.py`` and ``errors.py``, which they import) by path (the package is not installed yet), compiles each list into
+(with ``constants.py``, ``errors.py`` and ``inputs.py``, which they import) by path (the package is not installed yet), compiles each list into
 OUT_DIR/<output> and copies its licence notice next to it as <name>-NOTICE.txt.
 A graph newer than its source, manifest and compiler is kept.
 """

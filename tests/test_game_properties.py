@@ -1,5 +1,9 @@
 """Random games to the end for every rule set, with every invariant checked after every turn.
 
+Turns: best and random legal moves, swaps, passes, time-outs (that end the turn or lose
+the game), resignations; checked: tile conservation, turn order, end rules, settlement,
+score sums, and that the GCG record replays to the same game.
+
 Default: a few games per rule set (the whole file stays well under a minute);
 ``WORDSALVO_GAME_PROPERTY_GAMES=N`` plays N games per rule set.
 """
@@ -128,7 +132,14 @@ def play_random_game(rules: Rules, lexicon, seed: int, players: int) -> Game:
         player = game.to_move
         racks_before = game.racks
         n_before = len(game.history)
-        random_turn(game, rng)
+        x = rng.random()
+        if x < 0.004 and rules.resign.allowed:
+            game.resign()  # the player on turn gives up (with more than two players the rest go on)
+        elif x < 0.006 and rules.timer.on_timeout == "lose" and (rules.timer.per_move_seconds
+                                                                 or rules.timer.table_may_choose):
+            game.timeout()  # a time-out that loses the game
+        else:
+            random_turn(game, rng)
         new = game.history[n_before:]
         assert new and new[0].player == player, "the player on turn made the turn"
         assert new[0].rack == racks_before[player]

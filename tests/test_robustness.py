@@ -352,8 +352,9 @@ def _fix_checksums(b: bytearray) -> None:
 
 
 def test_node_corruption_past_the_checksums(small_graph, gen):
-    """Corrupt nodes with valid checksums: the structural check rejects them, or the
-    lexicon works (lookups, listing, move generation) without crashing."""
+    """Corrupt nodes with valid checksums: the structural and word-level checks reject
+    them, or the lexicon works (lookups, listing, move generation) without crashing and
+    its best move is the best of all its moves."""
     _, data, words = small_graph
     rng = random.Random(4)
     n_nodes = (len(data) - HEADER) // 4
@@ -387,8 +388,14 @@ def test_node_corruption_past_the_checksums(small_graph, gen):
         g = MoveGenerator(lex, RULES)
         g.generate(Position.empty(RULES, rack="AEIRST?"))
         g.generate(parse_cgp(CGP_LINES[7], rules=RULES))
-        g.best(parse_cgp(CGP_LINES[8], rules=RULES), n=3)
-    assert rejected > 500 and loaded > 50
+        pos = parse_cgp(CGP_LINES[8], rules=RULES)
+        best = g.best(pos, n=3)
+        every = g.generate(pos)
+        # a graph that loads has halves that agree (the word-level check): no wrong best move
+        assert (best[0].score if len(best) else None) == (max(m.score for m in every) if len(every) else None)
+    # the word-level check (counts of both halves, every split of every word) leaves
+    # almost no corrupt graph standing
+    assert rejected > 1400 and rejected + loaded == 1500
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .errors import WordSalvoError
+from .inputs import checked_path
 from .stats import mean_interval, wilson_interval
 
 __all__ = ["AutoplaySpec", "GameResult", "PlayerSummary", "AutoplaySummary", "play_game", "run_autoplay",
@@ -393,7 +394,7 @@ def run_autoplay(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str |
     as ``game-<index>.gcg`` (atomically)."""
     from .graphfile import write_atomic
 
-    out_dir = Path(gcg_dir) if gcg_dir is not None else None
+    out_dir = checked_path(gcg_dir, WordSalvoError, "record folder") if gcg_dir is not None else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -24,8 +24,21 @@ __all__ = [
 ]
 
 
+#: the longest message an error keeps (a message quoting a huge input is cut to this)
+MESSAGE_MAX = 3000
+
+
 class WordSalvoError(ValueError):
-    """Base class of every error caused by bad input."""
+    """Base class of every error caused by bad input.  A message over
+    :data:`MESSAGE_MAX` characters is cut (the parsers quote excerpts; this is the
+    last guard, so that no error repeats a 10 MB input whole)."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str) and len(args[0]) > MESSAGE_MAX:
+            text = args[0]
+            args = (f"{text[: MESSAGE_MAX - 200]} ... [{len(text) - MESSAGE_MAX + 200:,} more characters] ... "
+                    f"{text[-100:]}", *args[1:])
+        super().__init__(*args)
 
 
 class AlphabetError(WordSalvoError):

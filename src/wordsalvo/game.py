@@ -74,6 +74,7 @@ from .alphabet import BLANK_BIT
 from .board import Board
 from .constants import DIM
 from .errors import GameError, IllegalMoveError, IllegalMoveReason
+from .inputs import excerpt
 from .lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
@@ -248,14 +249,15 @@ class Game:
         if not isinstance(rules, Rules):
             raise GameError(f"expected a Rules object (e.g. Rules.preset('wordsalvo-en')), got {type(rules).__name__}")
         if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
-            raise GameError(f"players: expected a number or a list of names, got {players!r}")
-        names = [f"Player{i + 1}" for i in range(players)] if isinstance(players, int) else [str(p) for p in players]
-        if not rules.players.min <= len(names) <= rules.players.max:
+            raise GameError(f"players: expected a number or a list of names, got {excerpt(players)}")
+        count = players if isinstance(players, int) else len(players)
+        if not rules.players.min <= count <= rules.players.max:  # before any name is made
             raise GameError(f"rule set {rules.name!r}: expected {rules.players.min}..{rules.players.max} players, "
-                            f"got {len(names)}")
+                            f"got {count}")
+        names = [f"Player{i + 1}" for i in range(players)] if isinstance(players, int) else [str(p) for p in players]
         bad = [n for n in names if not n or any(ch.isspace() for ch in n) or ":" in n]
         if bad or len(set(names)) != len(names):
-            raise GameError(f"player names: expected distinct names without spaces or ':', got {names!r}")
+            raise GameError(f"player names: expected distinct names without spaces or ':', got {excerpt(names)}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameError(f"seed: expected a whole number, got {seed!r}")
         if strict is None:
@@ -295,6 +297,20 @@ class Game:
         #: is re-seeding and drawing them again (cheaper than saving the state every turn)
         self._draws: list[int] = []
         self._first_deal()
+
+    # -- pickling ---------------------------------------------------------------------
+    def __getstate__(self) -> dict:
+        """Everything but the move generators (C working memory; rebuilt on unpickling).
+        The lexicon pickles by path or language (see :class:`~wordsalvo.Lexicon`)."""
+        state = dict(self.__dict__)
+        del state["_gen"], state["_gens"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._gen = MoveGenerator(self.lexicon, self.rules)
+        self._gens = {}
+        self._token = object()  # moves listed before pickling are checked again when played
 
     # -- the bag ----------------------------------------------------------------------
     def sort_rack(self, letters: str | list[str]) -> str:

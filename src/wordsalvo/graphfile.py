@@ -1,9 +1,9 @@
 """The graph file format (``.wsg``) and the compiler's orchestration.
 
 This module imports only :mod:`wordsalvo.alphabet` (and through it the
-constants), the errors and :mod:`wordsalvo.wording` and receives the C wrapper module and the alphabet as arguments, so
-the package build can load it by path (before the package is installed) to
-compile the embedded lexicons.
+constants), the errors, :mod:`wordsalvo.inputs` and :mod:`wordsalvo.wording`, and
+receives the C wrapper module and the alphabet as arguments, so the package build
+can load it by path (before the package is installed) to compile the embedded lexicons.
 See ``docs/graph-format.md`` for the format.
 
 Layout (little-endian)::
@@ -30,9 +30,11 @@ Layout (little-endian)::
 
 from __future__ import annotations
 
+import glob
 import gzip
 import hashlib
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -42,7 +44,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
-from .errors import LexiconBuildError
+from .errors import LexiconBuildError, WordSalvoError
+from .inputs import checked_path, excerpt
 from .wording import plural
 
 MAGIC = b"WSGRAPH\x1a"
@@ -50,6 +53,9 @@ VERSION = 1
 HEADER_SIZE = 256
 _HEADER = struct.Struct("<8sIIIIIIII QQ 32s 8s 128s 28x I")
 assert _HEADER.size == HEADER_SIZE
+#: byte offsets of the header fields the loader checks against the graph itself
+WORD_COUNT_OFFSET = 20
+LONGEST_OFFSET = 28
 
 _REASONS = LINE_REASONS
 #: lines that are not words at all and are not worth a warning
@@ -185,7 +191,7 @@ class BuildStats:
         if self.dropped:
             out.append(f"  dropped {plural(self.dropped_total, 'line')}:")
             for reason, n in sorted(self.dropped.items(), key=lambda kv: -kv[1]):
-                ex = ", ".join(f"line {ln}: {txt!r}" for ln, txt in self.examples.get(reason, [])[:3])
+                ex = ", ".join(f"line {ln}: {excerpt(txt, 60)}" for ln, txt in self.examples.get(reason, [])[:3])
                 out.append(f"    {n:>9,}  {reason}" + (f"  (e.g. {ex})" if ex else ""))
         return "\n".join(out)
 
@@ -369,11 +375,61 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Writes a file via a temporary file and a rename: never half-written."""
+#: a writer's temporary file: ``<name>.<pid>-<random>.tmp`` beside the file it becomes
+_TMP_PID = re.compile(r"\.([0-9]{1,10})-[A-Za-z0-9_]+\.tmp$")
+#: an older writer's temporary file without its process id (``<name>.<random>.tmp``)
+_TMP_OLD = re.compile(r"\.[A-Za-z0-9_]{8}\.tmp$")
+#: a temporary file without a process id is an orphan after this long
+ORPHAN_AGE = 3600.0
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's live process, or not a pid we can ask about: keep it
+    return True
+
+
+def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
+    """Removes the temporary files that interrupted writes of ``path`` left beside it
+    (a killed process cannot remove its own): those of processes no longer running,
+    and id-less ones older than an hour.  Returns what it removed."""
     p = Path(path)
+    removed = []
+    try:
+        candidates = list(p.parent.glob(glob.escape(p.name) + ".*.tmp"))
+    except OSError:
+        return removed
+    now = time.time()
+    for q in candidates:
+        tail = q.name[len(p.name):]
+        m = _TMP_PID.fullmatch(tail) if tail.count(".") == 2 else None
+        try:
+            if m:
+                if _pid_alive(int(m.group(1))):
+                    continue
+            elif not (_TMP_OLD.fullmatch(tail) and now - q.stat().st_mtime > ORPHAN_AGE):
+                continue
+            q.unlink()
+            removed.append(q)
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Writes a file via a temporary file and a rename: never half-written.  The
+    temporary file carries the writer's process id; orphans of killed writers are
+    removed first (:func:`remove_orphans`).  A name the OS refuses is a WordSalvoError."""
+    p = checked_path(path, WordSalvoError, "output file")
     p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
+    remove_orphans(p)
+    fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -48,6 +48,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import WordSalvoError
+from .inputs import checked_path
 
 __all__ = ["TrainingConfig", "train_leaves", "smooth_values", "SHRINK"]
 
@@ -171,8 +172,8 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
         raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
     rules = Rules.preset(config.rules) if not config.rules.endswith(".toml") else Rules.load(config.rules)
-    out = Path(out)
-    state_dir = out.with_name(out.name + ".state")
+    out = checked_path(out, WordSalvoError, "leave table")
+    state_dir = checked_path(out.with_name(out.name + ".state"), WordSalvoError, "state folder")
     state_file = state_dir / "state.json"
     want = {"rules": config.rules, "games": config.games, "rounds": config.rounds, "seed": config.seed,
             "lexicon": config.lexicon}

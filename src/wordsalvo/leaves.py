@@ -85,6 +85,7 @@ from ._core._leaves import LeaveTable
 from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
 from .graphfile import write_atomic
+from .inputs import read_bytes
 from .rules import Rules
 
 MAGIC = b"WSLEAVE\x1a"
@@ -198,11 +199,8 @@ class Leaves:
         """A table from a ``.wsl`` file, checked: header, checksums, size, and that it was
         made for ``rules`` (same rule set name and tile set); without ``rules``, for the
         preset named in the file."""
+        data = read_bytes(path, LeavesError, "leave table")
         path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise LeavesError(f"cannot read the leave table: {e.strerror or e}", path) from None
         if len(data) < HEADER_SIZE:
             raise LeavesError(f"truncated header: expected {HEADER_SIZE} bytes, got {len(data)}", path)
         (magic, version, header_size, count, encoding, rack_size, types, alphabet_raw, name_raw, tiles_hash,
@@ -271,9 +269,9 @@ class Leaves:
         seen: dict[int, int] = {}
         problems: list[str] = []
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise LeavesError(f"cannot read the CSV file: {e}", path) from None
+            text = read_bytes(path, LeavesError, "CSV file").decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise LeavesError(f"expected UTF-8 text, got a bad byte at offset {e.start}", path) from None
         for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue

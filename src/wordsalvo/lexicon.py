@@ -16,6 +16,7 @@ from .cache import cached_graph_path
 from .constants import LETTER_MASK
 from .errors import LexiconBuildError, LexiconFormatError
 from .graphfile import BuildStats
+from .inputs import checked_path, os_error_text
 
 __all__ = ["Lexicon", "compile_lexicon", "BuildStats", "BUILT_ON_DEMAND"]
 
@@ -44,14 +45,18 @@ def compile_lexicon(
     of the alphabet (one :class:`LexiconBuildError` names each file and line that is
     not).  The build report counts what they changed.
     """
+    if not isinstance(alphabet, (str, Alphabet)):
+        raise LexiconBuildError(f"alphabet: expected a language name such as 'en' or an Alphabet, "
+                                f"got {type(alphabet).__name__}")
     alpha = get_alphabet(alphabet)
-    house = {key: (str(path), graphfile.read_house_list(path, alpha))
+    src = checked_path(source, LexiconBuildError, "word list")
+    dest = checked_path(dest, LexiconBuildError, "graph file")
+    house = {key: (str(path), graphfile.read_house_list(checked_path(path, LexiconBuildError, f"--{key} list"), alpha))
              for key, path in (("add", add), ("remove", remove)) if path is not None}
-    src = Path(source)
     try:
         text = graphfile.read_source(src)
     except OSError as e:
-        raise LexiconBuildError(f"{src}: cannot read the word list: {e.strerror or e}") from None
+        raise LexiconBuildError(os_error_text(src, e, "cannot read the word list")) from None
     except EOFError as e:
         raise LexiconBuildError(f"{src}: truncated gzip data: {e}") from None
     except Exception as e:  # gzip.BadGzipFile, zlib.error
@@ -64,7 +69,7 @@ def compile_lexicon(
     try:
         graphfile.write_atomic(dest, data)
     except OSError as e:
-        raise LexiconBuildError(f"{dest}: cannot write the graph file: {e.strerror or e}") from None
+        raise LexiconBuildError(os_error_text(dest, e, "cannot write the graph file")) from None
     return stats
 
 
@@ -75,27 +80,36 @@ class Lexicon:
     lexicon of a language).  The file is memory-mapped; the header and every arc
     are checked once, so a corrupt file raises :class:`LexiconFormatError` and
     never crashes.  Lexicons are immutable and may be shared between threads.
+
+    A lexicon pickles by reference: one loaded from a file as its path (the file is
+    loaded again on unpickling and must still hold the same word list: its sha256 is
+    checked), an embedded one as its language, one made from bytes as those bytes.
+    So it can go to worker processes and Dask workers that see the same file.
     """
 
-    __slots__ = ("path", "alphabet", "header", "_graph", "_mmap", "__weakref__")
+    __slots__ = ("path", "alphabet", "header", "_graph", "_mmap", "_origin", "__weakref__")
 
     def __init__(self, *args, **kwargs):  # pragma: no cover - guidance only
         raise TypeError("use Lexicon.load(path) or Lexicon.default(language)")
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Lexicon":
-        p = Path(path)
+        p = checked_path(path, LexiconFormatError, "graph file")
         try:
             f = open(p, "rb")
         except OSError as e:
-            raise LexiconFormatError(f"cannot open: {e.strerror or e}", str(p)) from None
+            err = LexiconFormatError(os_error_text(p, e, "cannot open the graph file"))
+            err.path = str(p)
+            raise err from None
         with f:
             size = os.fstat(f.fileno()).st_size
             if size == 0:
                 raise LexiconFormatError(f"truncated header: expected {graphfile.HEADER_SIZE} bytes, got 0", str(p), 0)
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            return cls._from_buffer(mm, size, str(p))
+            lex = cls._from_buffer(mm, size, str(p))
+            lex._origin = ("path", os.path.abspath(p))
+            return lex
         except BaseException:
             try:
                 mm.close()
@@ -108,7 +122,10 @@ class Lexicon:
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "<bytes>") -> "Lexicon":
         """A lexicon from the bytes of a graph file (checked like a file)."""
-        return cls._from_buffer(bytes(data), len(data), name)
+        buf = bytes(data)
+        lex = cls._from_buffer(buf, len(buf), name)
+        lex._origin = ("bytes", buf)
+        return lex
 
     @classmethod
     def _from_buffer(cls, buf, size: int, name: str) -> "Lexicon":
@@ -143,6 +160,12 @@ class Lexicon:
         # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
         g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=graphfile.HEADER_SIZE,
                          checksums=(header.node_sum, header.node_weighted_sum))
+        if g.word_count != header.word_count:
+            raise LexiconFormatError(f"the header promises {header.word_count:,} words, the graph holds "
+                                     f"{g.word_count:,}", name, graphfile.WORD_COUNT_OFFSET)
+        if g.longest_word != header.longest_word:
+            raise LexiconFormatError(f"the header promises a longest word of {header.longest_word} letters, "
+                                     f"the graph's has {g.longest_word}", name, graphfile.LONGEST_OFFSET)
         lex = object.__new__(cls)
         lex.path = name
         lex.alphabet = alphabet
@@ -208,6 +231,23 @@ class Lexicon:
     def __repr__(self) -> str:
         return f"<Lexicon {self.path!r} alphabet={self.alphabet.name} words={self.word_count}>"
 
+    # -- pickling -------------------------------------------------------------------
+    def __reduce__(self) -> tuple:
+        kind, what = self._origin
+        if kind == "default":
+            return (Lexicon.default, (what,))
+        if kind == "bytes":
+            return (Lexicon.from_bytes, (what, self.path))
+        return (_load_for_pickle, (what, self.header.sha256))
+
+
+def _load_for_pickle(path: str, sha256: str) -> "Lexicon":
+    lex = Lexicon.load(path)
+    if lex.header.sha256 != sha256:
+        raise LexiconFormatError(f"the file holds another word list than the pickled lexicon (word list sha256 "
+                                 f"{lex.header.sha256[:12]}..., expected {sha256[:12]}...)", path)
+    return lex
+
 
 _DEFAULTS: dict[str, Lexicon] = {}
 
@@ -258,5 +298,6 @@ def _default_lexicon(language: str) -> Lexicon:
                     + "), or a graph of your own with Lexicon.load (`wordsalvo lexicon build` makes one "
                     "from a word list)")
         raise LexiconFormatError(f"no lexicon for language {language!r}: {hint}")
+    lex._origin = ("default", language)
     _DEFAULTS[language] = lex
     return lex

@@ -26,9 +26,14 @@ class MoveGenerator:
     Owns the C working memory (cross sets, anchors, output buffer) and keeps the
     last board it saw, so consecutive positions of one game only recompute the
     lanes that changed.  Use one generator per thread; lexicons may be shared.
+    Pickles as its lexicon (by path, see :class:`~wordsalvo.Lexicon`), rules and leave
+    table: the copy starts with no board remembered.
     """
 
     def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None):
+        if not isinstance(lexicon, Lexicon) or not isinstance(rules, Rules):
+            raise WordSalvoError(f"expected MoveGenerator(Lexicon, Rules), got MoveGenerator({type(lexicon).__name__}, "
+                                 f"{type(rules).__name__})")
         if tuple(lexicon.alphabet.letters) != tuple(rules.alphabet.letters):
             raise WordSalvoError(
                 f"lexicon alphabet {lexicon.alphabet.name!r} does not match rule set {rules.name!r} "
@@ -76,8 +81,13 @@ class MoveGenerator:
             self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
             self._alphagrams_ready = True
 
+    def __reduce__(self) -> tuple:
+        return (MoveGenerator, (self.lexicon, self.rules, self.leaves))
+
     def _load(self, pos: Position, rack: str | None) -> bytes:
         """Hands the board and rack to the C generator; returns the board snapshot."""
+        if not isinstance(pos, Position):
+            raise PositionError(f"expected a Position, got {type(pos).__name__}")
         if pos.rules is not self.rules and pos.rules.scoring_key != self._scoring_key:
             raise WordSalvoError(
                 f"the position's rules ({pos.rules!r}) score differently from the generator's "
@@ -135,8 +145,8 @@ class MoveGenerator:
             raise WordSalvoError(
                 "best(by='equity') needs a leave table: expected MoveGenerator(lexicon, rules, leaves=...), "
                 "e.g. leaves=Leaves.default(rules)")
-        if n is not None and n < 1:
-            raise WordSalvoError(f"n: expected a whole number >= 1, got {n}")
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+            raise WordSalvoError(f"n: expected a whole number >= 1 or None, got {n!r}")
         if n is not None and n > _BEST_SEARCH_MAX_N:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
@@ -196,6 +206,9 @@ class MoveGenerator:
     def cross_set(self, pos: Position, direction: int, row: int, col: int) -> tuple[set[str], int, bool]:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
+        for name, v in (("row", row), ("col", col)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < DIM:
+                raise WordSalvoError(f"{name}: expected a whole number 0..{DIM - 1}, got {v!r}")
         self._load(pos, "")
         mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}

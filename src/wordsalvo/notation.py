@@ -45,6 +45,7 @@ from .alphabet import BLANK_BIT, Alphabet
 from .board import Board, square_name
 from .constants import ACROSS, COLUMNS, DIM, DOWN
 from .errors import AlphabetError, NotationError, NotationMismatchError
+from .inputs import excerpt
 
 __all__ = [
     "ACROSS",
@@ -58,8 +59,11 @@ __all__ = [
     "square_name",
 ]
 
-_ACROSS_RE = re.compile(r"^(\d+)([A-Za-z])$")
-_DOWN_RE = re.compile(r"^([A-Za-z])(\d+)$")
+# ASCII digits only (\d would take Arabic-Indic and other decimal digits)
+_ACROSS_RE = re.compile(r"^([0-9]+)([A-Za-z])$")
+_DOWN_RE = re.compile(r"^([A-Za-z])([0-9]+)$")
+#: longer words cannot be a line of the board (15 letters and their parentheses)
+_WORD_CHARS_MAX = 4 * DIM
 
 
 # -- formatting -------------------------------------------------------------------
@@ -122,18 +126,18 @@ def parse_coordinate(text: str) -> tuple[int, int, int]:
         m = _DOWN_RE.match(t)
         if not m:
             raise NotationError(
-                f"expected a coordinate like 8H (across) or H8 (down), got {text!r}"
+                f"expected a coordinate like 8H (across) or H8 (down), got {excerpt(text)}"
             )
         letter, number, direction = m.group(1), m.group(2), DOWN
     problems = []
-    row = int(number) - 1
+    row = int(number) - 1 if len(number) <= 3 else DIM  # int() of 4,300+ digits raises
     col = COLUMNS.find(letter.upper())
     if not 0 <= row < DIM:
-        problems.append(f"row 1..{DIM}, got {number}")
+        problems.append(f"row 1..{DIM}, got {number if len(number) <= 20 else excerpt(number)}")
     if col < 0:
         problems.append(f"column A..{COLUMNS[-1]}, got {letter}")
     if problems:
-        raise NotationError(f"coordinate {text!r} is off the board: expected " + "; expected ".join(problems))
+        raise NotationError(f"coordinate {excerpt(text)} is off the board: expected " + "; expected ".join(problems))
     return row, col, direction
 
 
@@ -175,7 +179,9 @@ def _split_word(word: str, alphabet: Alphabet, where: str) -> list[tuple[int, bo
     if open_at is not None:
         problems.append(f"'(' at character {open_at + 1} is never closed")
     if problems:
-        raise NotationError(f"bad word {word!r} in {where!r}: " + "; ".join(problems))
+        if len(problems) > 5:
+            problems[5:] = [f"and {len(problems) - 5:,} more"]
+        raise NotationError(f"bad word {excerpt(word)} in {excerpt(where)}: " + "; ".join(problems))
     return letters
 
 
@@ -209,13 +215,16 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
     if len(parts) != 2:
         raise NotationError(
             f"expected a coordinate and a word separated by whitespace (e.g. '8H WO(R)D'), "
-            f"got {len(parts)} part(s) in {text!r}"
+            f"got {len(parts)} part(s) in {excerpt(text)}"
         )
     coord_text, word = parts
     row, col, direction = parse_coordinate(coord_text)
+    if len(word) > _WORD_CHARS_MAX:  # no board line holds it, with or without parentheses
+        raise NotationError(f"expected a word of at most {DIM} letters, got {len(word):,} characters in "
+                            f"{excerpt(text)}")
     letters = _split_word(word, board.alphabet, text)
     if not letters:
-        raise NotationError(f"expected at least one letter in the word, got {word!r} in {text!r}")
+        raise NotationError(f"expected at least one letter in the word, got {excerpt(word)} in {excerpt(text)}")
     alphabet = board.alphabet
     dr, dc = direction.step
     last_r, last_c = row + (len(letters) - 1) * dr, col + (len(letters) - 1) * dc
@@ -256,7 +265,9 @@ def parse_notation(text: str, board: Board) -> tuple[int, int, int, tuple[int, .
             f"at {square_name(ar, ac)} directly after the last letter"
         )
     if notation_problems:
-        raise NotationMismatchError(f"notation {text.strip()!r} does not fit the board: " + "; ".join(notation_problems),
-                                    tuple(notation_problems))
+        if len(notation_problems) > 5:
+            notation_problems[5:] = [f"and {len(notation_problems) - 5} more"]
+        raise NotationMismatchError(f"notation {excerpt(text.strip())} does not fit the board: "
+                                    + "; ".join(notation_problems), tuple(notation_problems))
     return row, col, direction, tuple(tiles)
 

@@ -16,6 +16,7 @@ from .alphabet import BLANK_BIT
 from .board import Board, square_name
 from .constants import DIM, LETTER_MASK
 from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, PositionError
+from .inputs import excerpt
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,6 +43,12 @@ class Position:
         opcodes: dict[str, str] | None = None,
         to_move: int = 0,
     ):
+        if not isinstance(rules, Rules):
+            raise PositionError(f"rules: expected a Rules object, got {type(rules).__name__}")
+        if board is not None and not isinstance(board, Board):
+            raise PositionError(f"board: expected a Board or None, got {type(board).__name__}")
+        if isinstance(racks, str) or not isinstance(racks, (list, tuple)):
+            raise PositionError(f"racks: expected a list of rack strings, got {type(racks).__name__}")
         self.rules = rules
         self.board = board if board is not None else Board(rules.alphabet)
         if self.board.alphabet != rules.alphabet:
@@ -52,6 +59,10 @@ class Position:
         for i, r in enumerate(self.racks):
             rack_counts(rules, r, where=f"rack {i + 1}")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in self.scores):
+            raise PositionError(f"scores: expected whole numbers, got {excerpt(self.scores)}")
+        if isinstance(scoreless_turns, bool) or not isinstance(scoreless_turns, int) or scoreless_turns < 0:
+            raise PositionError(f"scoreless_turns: expected a whole number >= 0, got {excerpt(scoreless_turns)}")
         self.scoreless_turns = scoreless_turns
         self.opcodes = dict(opcodes or {})
         if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < len(self.racks):
@@ -245,6 +256,8 @@ def normalize_rack(rules: Rules, rack: str, where: str = "rack") -> str:
     A lowercase letter is read as its tile (a rack has no designated blanks: ``aeinrst``
     is ``AEINRST``; Turkish ``i`` is İ).  PositionError names the first character that is
     neither."""
+    if not isinstance(rack, str):
+        raise PositionError(f"{where}: expected a string of letters ('?' = blank), got {type(rack).__name__}")
     code = rules.alphabet._code  # type: ignore[attr-defined]
     if all(ch in code or ch == "?" for ch in rack):
         return rack
@@ -254,7 +267,8 @@ def normalize_rack(rules: Rules, rack: str, where: str = "rack") -> str:
         up = ch if ch in code or ch == "?" else alphabet.rack_letter(ch)
         if up is None:
             raise PositionError(
-                f"{where}: expected a letter of alphabet {alphabet.name!r} or '?' at position {i + 1}, got {ch!r} in {rack!r}"
+                f"{where}: expected a letter of alphabet {alphabet.name!r} or '?' at position {i + 1}, got {ch!r} "
+                f"in {excerpt(rack)}"
             )
         out.append(up)
     return "".join(out)
@@ -264,8 +278,10 @@ def rack_counts(rules: Rules, rack: str, where: str = "rack") -> bytes:
     """Tile counts of a rack string ('?' = blank, lowercase letters read as uppercase);
     checks letters and size."""
     counts = bytearray(33)
+    if not isinstance(rack, str):
+        raise PositionError(f"{where}: expected a string of letters ('?' = blank), got {type(rack).__name__}")
     if len(rack) > rules.rack_size:
-        raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack)} ({rack!r})")
+        raise PositionError(f"{where}: expected at most {rules.rack_size} tiles, got {len(rack):,} ({excerpt(rack)})")
     code = rules.alphabet._code  # type: ignore[attr-defined]
     try:  # the usual rack: uppercase letters and '?' (anything else: checked and normalised)
         for ch in rack:

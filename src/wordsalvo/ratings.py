@@ -60,6 +60,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import WordSalvoError
 from .wording import plural
+from .inputs import read_bytes
 
 __all__ = [
     "RatingError", "Rating", "Tier", "Glicko2Steps", "RatingPool", "RatedGame", "Standing",
@@ -133,7 +134,7 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
         if path is None:
             text = resources.files("wordsalvo").joinpath("data/tiers.toml").read_text("utf-8")
         else:
-            text = Path(path).read_text("utf-8")
+            text = read_bytes(path, RatingError, "tiers file").decode("utf-8")
         data = tomllib.loads(text)
     except OSError as e:
         raise RatingError(f"{where}: cannot read the tiers file: {e.strerror or e}") from None

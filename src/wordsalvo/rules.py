@@ -23,7 +23,7 @@ from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .constants import CENTRE, DIM, RACK_MAX, SQUARES
 from .errors import RulesError
-from .wording import plural
+from .inputs import excerpt, list_problems, read_bytes
 from .rules_schema import (
     RANDOM_MODES,
     SECTIONS,
@@ -88,7 +88,7 @@ class Rules:
             problems.extend(section_problems)
             object.__setattr__(self, name, section)
         if problems:
-            raise RulesError(_problem_message(f"rule set {self.name!r}", problems), problems)
+            raise RulesError(_problem_message(f"rule set {excerpt(self.name)}", problems), problems)
         lm = bytearray(SQUARES)
         wm = bytearray(SQUARES)
         for r, row in enumerate(self.layout):
@@ -164,18 +164,17 @@ class Rules:
         """
         names = preset_names()
         if name not in names:  # also keeps paths and other spellings out on any file system
-            raise RulesError(f"expected a rule set name ({', '.join(names)}), got {name!r}")
+            raise RulesError(f"expected a rule set name ({', '.join(names)}), got {excerpt(name)}")
         text = resources.files("wordsalvo.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
         return cls.from_toml(text, source=f"preset {name}", board_seed=board_seed)
 
     @classmethod
     def load(cls, path: str | Path, board_seed: int | None = None) -> "Rules":
         """Read a rule set file; reports every problem in it at once (``RulesError.problems``)."""
+        data = read_bytes(path, RulesError, "rule set file")
         p = Path(path)
         try:
-            text = p.read_text("utf-8")
-        except OSError as e:
-            raise RulesError(f"{p}: cannot read rule set file: {e.strerror}") from None
+            text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise RulesError(f"{p}: expected UTF-8 text, got a bad byte at offset {e.start}") from None
         return cls.from_toml(text, source=str(p), board_seed=board_seed)
@@ -184,8 +183,9 @@ class Rules:
     def from_toml(cls, text: str, source: str = "<string>", board_seed: int | None = None) -> "Rules":
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{source}: not valid TOML: {e}", [f"not valid TOML: {e}"]) from None
+        except (ValueError, RecursionError) as e:  # TOMLDecodeError, and int() of 4,300+ digits inside tomllib
+            problem = f"not valid TOML: {excerpt(str(e), 300)[1:-1] if len(str(e)) > 300 else e}"
+            raise RulesError(f"{source}: {problem}", [problem]) from None
         return cls.from_dict(data, source=source, board_seed=board_seed)
 
     @classmethod
@@ -197,10 +197,10 @@ class Rules:
         data = dict(data)
         for key in data:
             if key not in TOP_LEVEL_KEYS:
-                problems.append(f"{key!r}: unknown key (expected one of {', '.join(TOP_LEVEL_KEYS)})")
+                problems.append(f"{excerpt(key)}: unknown key (expected one of {', '.join(TOP_LEVEL_KEYS)})")
         name = data.pop("name", None)
         if not isinstance(name, str) or not name:
-            problems.append(f"'name': expected a non-empty string, got {name!r}")
+            problems.append(f"'name': expected a non-empty string, got {excerpt(name)}")
             name = "?"
         alphabet = None
         try:
@@ -212,7 +212,7 @@ class Rules:
             if key in data:
                 v = data.pop(key)
                 if not isinstance(v, typ) or isinstance(v, bool):
-                    problems.append(f"'{key}': expected {_TYPE_WORDS[typ]}, got {v!r}")
+                    problems.append(f"'{key}': expected {_TYPE_WORDS[typ]}, got {excerpt(v)}")
                 else:
                     kwargs[key] = v
 
@@ -222,7 +222,7 @@ class Rules:
             problems.append("'board': missing table [board] (expected at least board.layout)")
             board = {}
         elif not isinstance(board, dict):
-            problems.append(f"'board': expected a table [board], got {board!r}")
+            problems.append(f"'board': expected a table [board], got {excerpt(board)}")
             board = {}
         for key in board:
             if key not in BOARD_KEYS:
@@ -230,7 +230,7 @@ class Rules:
         layout: tuple[str, ...] = ()
         layout_text = board.get("layout")
         if not isinstance(layout_text, str):
-            problems.append(f"'board.layout': expected {DIM} lines of {DIM} symbols, got {layout_text!r}")
+            problems.append(f"'board.layout': expected {DIM} lines of {DIM} symbols, got {excerpt(layout_text)}")
         else:
             layout = tuple(r.replace(" ", "") for r in layout_text.strip().splitlines() if r.strip())
         centre = _square(board.get("centre", list(CENTRE)), "'board.centre'", problems)
@@ -240,16 +240,16 @@ class Rules:
         if "star_bonus" in board:
             v = board["star_bonus"]
             if not isinstance(v, int) or isinstance(v, bool):
-                problems.append(f"'board.star_bonus': expected a whole number, got {v!r}")
+                problems.append(f"'board.star_bonus': expected a whole number, got {excerpt(v)}")
             else:
                 kwargs["star_bonus"] = v
         random_mode = board.get("random", "none")
         if random_mode not in RANDOM_MODES:
-            problems.append(f"'board.random': expected one of {', '.join(map(repr, RANDOM_MODES))}, got {random_mode!r}")
+            problems.append(f"'board.random': expected one of {', '.join(map(repr, RANDOM_MODES))}, got {excerpt(random_mode)}")
             random_mode = "none"
         star_count = board.get("random_star_count", 1 if random_mode == "stars" else 0)
         if not isinstance(star_count, int) or isinstance(star_count, bool) or star_count < 0:
-            problems.append(f"'board.random_star_count': expected a whole number >= 0, got {star_count!r}")
+            problems.append(f"'board.random_star_count': expected a whole number >= 0, got {excerpt(star_count)}")
             star_count = 0
         default_stars = _squares(board.get("default_star_squares", []), "'board.default_star_squares'", problems)
 
@@ -257,14 +257,14 @@ class Rules:
         tiles_raw = data.pop("tiles", None)
         tiles: dict[str, tuple[int, int]] = {}
         if not isinstance(tiles_raw, dict):
-            problems.append(f"'tiles': expected a table letter = [count, value], got {tiles_raw!r}")
+            problems.append(f"'tiles': expected a table letter = [count, value], got {excerpt(tiles_raw)}")
         else:
             for k, v in tiles_raw.items():
                 if (
                     not isinstance(v, list) or len(v) != 2
                     or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
                 ):
-                    problems.append(f"'tiles.{k}': expected [count, value] with two whole numbers >= 0, got {v!r}")
+                    problems.append(f"'tiles.{k}': expected [count, value] with two whole numbers >= 0, got {excerpt(v)}")
                     continue
                 tiles[k] = (v[0], v[1])
 
@@ -285,7 +285,7 @@ class Rules:
             for s in default_stars:
                 if layout[s[0]][s[1]] != "." or s == kwargs["centre"]:
                     problems.append(f"'board.default_star_squares': expected plain squares, got {list(s)} "
-                                    f"({layout[s[0]][s[1]]!r})")
+                                    f"({excerpt(layout[s[0]][s[1]])})")
             if len(default_stars) != star_count and not stars:
                 problems.append(f"'board.default_star_squares': expected random_star_count = {star_count} "
                                 f"squares, got {len(default_stars)}")
@@ -300,9 +300,9 @@ class Rules:
         # the board seed
         if board_seed is not None:
             if not isinstance(board_seed, int) or isinstance(board_seed, bool):
-                raise RulesError(f"{source}: expected a whole number as board seed, got {board_seed!r}")
+                raise RulesError(f"{source}: expected a whole number as board seed, got {excerpt(board_seed)}")
             if random_mode == "none":
-                raise RulesError(f"{source}: rule set {name!r} has a fixed board (board.random = \"none\"); "
+                raise RulesError(f"{source}: rule set {excerpt(name)} has a fixed board (board.random = \"none\"); "
                                  f"expected board_seed=None, got {board_seed}")
             if random_mode == "premiums":
                 layout = random_premium_layout(layout, board_seed, kwargs["centre"])
@@ -336,16 +336,16 @@ class Rules:
         (``Rules.preset(...)``, ``Rules.load(...)``); else a description."""
         seed = f", board_seed={self.board_seed}" if self.board_seed is not None else ""
         if self.origin == f"preset {self.name}":
-            return f"Rules.preset({self.name!r}{seed})"
+            return f"Rules.preset({excerpt(self.name)}{seed})"
         if self.origin and not self.origin.startswith(("<", "preset ")):
-            return f"Rules.load({self.origin!r}{seed})"
+            return f"Rules.load({excerpt(self.origin)}{seed})"
         where = self.origin or "changed after reading"
-        return (f"<Rules {self.name!r} ({where}): alphabet {self.alphabet.name}, rack {self.rack_size}, "
+        return (f"<Rules {excerpt(self.name)} ({where}): alphabet {self.alphabet.name}, rack {self.rack_size}, "
                 f"{len(self.star_squares)} star squares>")
 
 
 def _problem_message(where: str, problems: list[str]) -> str:
-    return f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems)
+    return list_problems(where, problems, "RulesError.problems lists every one")
 
 
 def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:
@@ -354,13 +354,13 @@ def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:
         and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < DIM for x in v)
     ):
         return (v[0], v[1])
-    problems.append(f"{where}: expected [row, col] with 0-based numbers 0..{DIM - 1}, got {v!r}")
+    problems.append(f"{where}: expected [row, col] with 0-based numbers 0..{DIM - 1}, got {excerpt(v)}")
     return None
 
 
 def _squares(v: Any, where: str, problems: list[str]) -> tuple[tuple[int, int], ...]:
     if not isinstance(v, (list, tuple)):
-        problems.append(f"{where}: expected a list of [row, col], got {v!r}")
+        problems.append(f"{where}: expected a list of [row, col], got {excerpt(v)}")
         return ()
     out = [_square(x, where, problems) for x in v]
     good = tuple(x for x in out if x is not None)
@@ -394,7 +394,7 @@ def _check_values(
     p: list[str] = []
     centre_ok = isinstance(centre, tuple) and len(centre) == 2 and all(_is_int(x) and 0 <= x < DIM for x in centre)
     if not centre_ok:
-        p.append(f"'board.centre': expected [row, col] within 0..{DIM - 1}, got {centre!r}")
+        p.append(f"'board.centre': expected [row, col] within 0..{DIM - 1}, got {excerpt(centre)}")
     if layout is not None:
         if len(layout) != DIM or any(len(row) != DIM for row in layout):
             lengths = [f"row {i + 1}: {len(row)}" for i, row in enumerate(layout) if len(row) != DIM]
@@ -403,28 +403,28 @@ def _check_values(
         for i, row in enumerate(layout):
             for j, sym in enumerate(row):
                 if sym not in PREMIUM_SYMBOLS:
-                    p.append(f"'board.layout' row {i + 1}, column {j + 1}: unknown symbol {sym!r} "
+                    p.append(f"'board.layout' row {i + 1}, column {j + 1}: unknown symbol {excerpt(sym)} "
                              "(expected one of W w T D * .)")
                 elif sym == "*" and centre_ok and (i, j) != centre:
                     p.append(f"'board.layout' row {i + 1}, column {j + 1}: '*' marks the centre, "
                              f"but the centre is row {centre[0] + 1}, column {centre[1] + 1}")
     for s in star_squares:
         if not (isinstance(s, tuple) and len(s) == 2 and all(_is_int(x) and 0 <= x < DIM for x in s)):
-            p.append(f"'board.star_squares': expected [row, col] pairs within 0..{DIM - 1}, got {s!r}")
+            p.append(f"'board.star_squares': expected [row, col] pairs within 0..{DIM - 1}, got {excerpt(s)}")
         elif layout is not None and len(layout) == DIM and all(len(row) == DIM for row in layout):
             if layout[s[0]][s[1]] != "." or (centre_ok and s == centre):
                 p.append(f"'board.star_squares': expected a plain square, got {list(s)} "
                          f"({'the centre' if s == centre else repr(layout[s[0]][s[1]])})")
     if not _is_int(star_bonus) or not 0 <= star_bonus <= 1000:
-        p.append(f"'board.star_bonus': expected a whole number 0..1000, got {star_bonus!r}")
+        p.append(f"'board.star_bonus': expected a whole number 0..1000, got {excerpt(star_bonus)}")
     if not _is_int(rack_size) or not 1 <= rack_size <= RACK_MAX:
-        p.append(f"'rack_size': expected 1..{RACK_MAX}, got {rack_size!r}")
+        p.append(f"'rack_size': expected 1..{RACK_MAX}, got {excerpt(rack_size)}")
     if not _is_int(bingo_bonus) or not 0 <= bingo_bonus <= 1000:
-        p.append(f"'bingo_bonus': expected 0..1000, got {bingo_bonus!r}")
+        p.append(f"'bingo_bonus': expected 0..1000, got {excerpt(bingo_bonus)}")
     if tiles is not None:
         for letter, (count, value) in tiles.items():
             if alphabet is not None and letter != "?" and not alphabet.is_letter(letter):
-                p.append(f"'tiles.{letter}': not a letter of alphabet {alphabet.name!r} "
+                p.append(f"'tiles.{letter}': not a letter of alphabet {excerpt(alphabet.name)} "
                          f"(expected one of {''.join(alphabet.letters)} or ?)")
             if value > 100:
                 p.append(f"'tiles.{letter}': value {value} is too large (expected <= 100)")
@@ -433,7 +433,7 @@ def _check_values(
         if alphabet is not None:
             missing = [x for x in alphabet.letters if x not in tiles]
             if missing:
-                p.append(f"'tiles': no entry for letters {''.join(missing)} of alphabet {alphabet.name!r}")
+                p.append(f"'tiles': no entry for letters {''.join(missing)} of alphabet {excerpt(alphabet.name)}")
         if "?" in tiles and tiles["?"][1] != 0:
             p.append(f"'tiles.?': a blank is always worth 0, got value {tiles['?'][1]}")
         total = sum(c for c, _v in tiles.values())
@@ -445,7 +445,7 @@ def _check_values(
         if isinstance(vowels, str):
             bad = [v for v in vowels if not alphabet.is_letter(v)]
             if bad:
-                p.append(f"'deal.vowels': expected letters of alphabet {alphabet.name!r}, got {''.join(bad)!r}")
+                p.append(f"'deal.vowels': expected letters of alphabet {excerpt(alphabet.name)}, got {''.join(bad)!r}")
             mins = [deal.get("first_deal_min_vowels", 0), deal.get("first_deal_min_consonants", 0)]
             if all(_is_int(x) for x in mins):
                 if mins[0] and not vowels:

@@ -17,6 +17,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from .inputs import excerpt
+
 __all__ = [
     "SETTLEMENT_MODES",
     "TIMEOUT_ACTIONS",
@@ -203,7 +205,7 @@ def _check_value(value: Any, f: dataclasses.Field, where: str) -> tuple[Any, str
     default = f.default
     kind = type(default)
     meta = f.metadata
-    got = f"got {value!r}"
+    got = f"got {excerpt(value)}"
     if kind is bool:
         if not isinstance(value, bool):
             return default, f"{where}: expected true or false, {got}"
@@ -229,7 +231,7 @@ def _check_value(value: Any, f: dataclasses.Field, where: str) -> tuple[Any, str
         choices = meta.get("choices")
         bad = [x for x in value if choices and x not in choices]
         if bad:
-            return default, f"{where}: expected items from {', '.join(map(repr, choices))}, got {bad!r}"
+            return default, f"{where}: expected items from {', '.join(map(repr, choices))}, got {excerpt(bad)}"
         return tuple(value), None
     raise TypeError(f"no check for {kind}")  # pragma: no cover - schema bug
 
@@ -241,7 +243,7 @@ def parse_section(name: str, raw: Any) -> tuple[Any, list[str]]:
     if raw is None:
         return cls(), problems
     if not isinstance(raw, dict):
-        return cls(), [f"'{name}': expected a table [{name}], got {raw!r}"]
+        return cls(), [f"'{name}': expected a table [{name}], got {excerpt(raw)}"]
     fields = {f.name: f for f in dataclasses.fields(cls)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
@@ -264,6 +266,10 @@ def _cross_checks(s: Any) -> list[str]:
     p: list[str] = []
     if isinstance(s, PlayerRules) and s.min > s.max:
         p.append(f"'players': expected min <= max, got min = {s.min}, max = {s.max}")
+    if isinstance(s, EndRules) and not (s.all_pass_rounds or s.consecutive_passes
+                                        or (s.scoreless_turns and "pass" in s.scoreless_turn_kinds)):
+        p.append("'end': expected a way for passes to end the game (all_pass_rounds, consecutive_passes, or "
+                 "scoreless_turns counting 'pass'), got none: players who pass would play forever")
     if isinstance(s, TimerRules) and s.table_may_choose:
         if s.min_seconds > s.max_seconds:
             p.append(f"'timer': expected min_seconds <= max_seconds, got {s.min_seconds} > {s.max_seconds}")

@@ -35,6 +35,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .errors import WordSalvoError
+from .inputs import read_bytes
 
 __all__ = ["WinModel", "features", "fit", "calibration", "Calibration"]
 
@@ -105,9 +106,9 @@ class WinModel:
     @classmethod
     def load(cls, path: str | Path) -> "WinModel":
         try:
-            text = Path(path).read_text("utf-8")
-        except OSError as e:
-            raise WordSalvoError(f"{path}: cannot read the win-probability model: {e.strerror or e}") from None
+            text = read_bytes(path, WordSalvoError, "win-probability model").decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise WordSalvoError(f"{path}: expected UTF-8 text, got a bad byte at offset {e.start}") from None
         try:
             d = json.loads(text)
         except json.JSONDecodeError as e:

@@ -20,7 +20,14 @@ GRAPH_PROBLEMS = {
     WS_GRAPH_NO_END: "last sibling list is not terminated",
     WS_GRAPH_SEPARATOR: "separator arc without a following tile",
     WS_GRAPH_DEAD_ARC: "arc that neither completes a word nor leads anywhere",
+    WS_GRAPH_CYCLE: "sibling list reachable from itself (a cycle)",
+    WS_GRAPH_TOO_DEEP: f"path longer than the longest word ({WS_MAX_WORD} letters)",
+    WS_GRAPH_DAWG_SEPARATOR: "GADDAG separator arc in the DAWG half",
 }
+
+#: graphs of at most this many words are cross-checked word by word (every split of
+#: every word in the GADDAG); larger ones by every k-th word, this many in all
+CROSS_CHECK_WORDS = 2000
 
 MAX_NODES = WS_MAX_NODES
 
@@ -67,6 +74,32 @@ cdef class Graph:
                 name, base + 4 * bad)
         if checksums is not None and tuple(checksums) != (s, ws):
             raise LexiconFormatError("node checksum mismatch (the node array is corrupt)", name, base)
+        # the word level: counts of both halves (cycles, depth), then the GADDAG against the DAWG
+        cdef WsGraphCounts counts
+        with nogil:
+            problem = ws_graph_count(&nodes_view[0], <uint32_t>nodes_view.shape[0], &counts, &bad)
+        if problem == WS_E_NOMEM:
+            raise MemoryError(f"{name}: out of memory while counting the words of the graph")
+        if problem != WS_GRAPH_OK:
+            raise LexiconFormatError(
+                f"corrupt node array: {GRAPH_PROBLEMS.get(problem, f'problem {problem}')} at node {bad}",
+                name, base + 4 * bad)
+        if counts.gaddag_paths != counts.dawg_letters:
+            raise LexiconFormatError(
+                f"corrupt node array: the GADDAG half has {counts.gaddag_paths:,} word paths, the DAWG's "
+                f"{counts.dawg_words:,} words need {counts.dawg_letters:,} (the two halves disagree)", name, base)
+        cdef uint64_t stride = (counts.dawg_words + CROSS_CHECK_WORDS - 1) // CROSS_CHECK_WORDS, checked = 0
+        cdef uint8_t bad_word[16]
+        cdef unsigned bad_length = 0
+        with nogil:
+            problem = ws_graph_cross_check(&nodes_view[0], stride, &checked, bad_word, &bad_length)
+        if problem != WS_GRAPH_OK:
+            raise LexiconFormatError(
+                f"corrupt node array: the GADDAG half lacks a split of the DAWG word with tile codes "
+                f"{list(bad_word[:bad_length])} (the two halves disagree)", name, base)
+        self.word_count = counts.dawg_words
+        self.longest_word = counts.dawg_longest
+        self.words_cross_checked = checked
         self.owner = owner
         self.view = nodes_view
         self.node_count = <uint32_t>nodes_view.shape[0]

@@ -48,6 +48,22 @@ assert sizeof(_probe.score) == 4
 cdef extern from "ws_movegen.h" nogil:
     size_t WS_GEN_SIZE "sizeof(WsGen)"
 
+# The "one thread inside a generator" guard: an atomic exchange, so that two threads
+# cannot both pass it even without a GIL (free-threaded Python).
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static int ws_guard_enter(volatile long *flag) { return _InterlockedExchange(flag, 1) == 0; }
+    static void ws_guard_leave(volatile long *flag) { _InterlockedExchange(flag, 0); }
+    #else
+    static int ws_guard_enter(volatile long *flag) { return __atomic_exchange_n(flag, 1, __ATOMIC_ACQUIRE) == 0; }
+    static void ws_guard_leave(volatile long *flag) { __atomic_store_n(flag, 0, __ATOMIC_RELEASE); }
+    #endif
+    """
+    int ws_guard_enter(long *flag) nogil
+    void ws_guard_leave(long *flag) nogil
+
 include "status.pxi"
 
 #: the compiled values of csrc/ws_defs.h, named without the WS_ prefix (wordsalvo.constants
@@ -102,7 +118,7 @@ cdef class Generator:
     cdef WsGen *g
     cdef Graph graph
     cdef object buf
-    cdef bint busy
+    cdef long busy                    # 1 while a thread is inside (ws_guard_enter / ws_guard_leave)
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
     cdef LeaveTable leaves    # keeps the leave table alive while the C struct points into it
@@ -176,15 +192,14 @@ cdef class Generator:
             else:
                 ws_gen_set_alphagrams9(self.g, NULL, 0)
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
 
     def __dealloc__(self):
         free(self.g)
 
     cdef int _enter(self) except -1:
-        if self.busy:
+        if not ws_guard_enter(&self.busy):
             raise RuntimeError("this MoveGenerator is in use by another thread; use one generator per thread")
-        self.busy = True
         return 0
 
     cdef int _need_position(self) except -1:
@@ -242,7 +257,7 @@ cdef class Generator:
                 if rc == WS_OK:
                     rc = ws_gen_set_rack(self.g, &r[0])
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "position rejected")
 
     def generate_all(self):
@@ -267,7 +282,7 @@ cdef class Generator:
                     continue
                 break
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "move generation failed")
         return self.buf[:count]
 
@@ -282,7 +297,7 @@ cdef class Generator:
             with nogil:
                 rc = ws_gen_all(self.g, &dummy, 0, &count)
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
         if rc != WS_E_CAPACITY:  # nothing is written with capacity 0: a full buffer is the normal answer
             check_status(rc, PositionError, "move counting failed")
         return count
@@ -300,7 +315,7 @@ cdef class Generator:
             with nogil:
                 rc = ws_gen_best(self.g, <WsMove*>&raw[0], want, &count)
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "best-move search failed")
         return out[:count]
 
@@ -341,7 +356,7 @@ cdef class Generator:
             with nogil:
                 rc = ws_gen_best_equity(self.g, <WsMove*>&raw[0], &eq[0], want, &count)
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "best-move search by equity failed")
         return out[:count], equity[:count].copy()
 
@@ -379,8 +394,12 @@ cdef class Generator:
         cdef int sq = <int>check_whole(square, 0, WS_SQUARES - 1, WordSalvoError, "square")
         cdef int16_t cs = 0
         cdef uint64_t m
-        self._need_position()
-        m = ws_gen_cross_set(self.g, d, sq, &cs)
+        self._enter()
+        try:
+            self._need_position()
+            m = ws_gen_cross_set(self.g, d, sq, &cs)
+        finally:
+            ws_guard_leave(&self.busy)
         return m, cs
 include "_wordmap.pxi"
 include "_selfplay.pxi"

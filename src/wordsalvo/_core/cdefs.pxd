@@ -43,3 +43,7 @@ cdef extern from "ws_defs.h" nogil:
     int WS_GRAPH_NO_END
     int WS_GRAPH_SEPARATOR
     int WS_GRAPH_DEAD_ARC
+    int WS_GRAPH_CYCLE
+    int WS_GRAPH_TOO_DEEP
+    int WS_GRAPH_DAWG_SEPARATOR
+    int WS_GRAPH_HALVES_DISAGREE

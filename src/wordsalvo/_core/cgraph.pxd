@@ -2,6 +2,14 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 cdef extern from "ws_graph.h" nogil:
+    ctypedef struct WsGraphCounts:
+        uint64_t dawg_words
+        uint64_t dawg_letters
+        uint64_t gaddag_paths
+        unsigned dawg_longest
+    int ws_graph_count(const uint32_t *nodes, uint32_t node_count, WsGraphCounts *out, uint32_t *bad_index)
+    int ws_graph_cross_check(const uint32_t *nodes, uint64_t stride, uint64_t *checked, uint8_t *bad_word,
+                             unsigned *bad_length)
     int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alphabet_size,
                           uint64_t *sum, uint64_t *weighted_sum, uint32_t *bad_index)
     void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum)

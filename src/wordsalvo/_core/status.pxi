@@ -28,7 +28,8 @@ STATUS_TEXT = {
     WS_E_NOMEM: "out of memory",
     WS_E_CAPACITY: "output buffer too small",
     WS_E_FORMAT: "malformed input",
-    WS_E_TOO_BIG: f"more than {WS_MAX_NODES} graph nodes needed",
+    WS_E_TOO_BIG: f"it needs more than {WS_MAX_NODES:,} nodes, the most a graph file can index "
+                  f"(use a smaller word list)",
     WS_E_ARGUMENT: "invalid argument",
 }
 

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon import Lexicon
 from ..formats.cgp import parse_cgp
+from ..inputs import checked_path, excerpt, is_file, path_problem, read_bytes
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
 
 def output_file(path: str | Path, option: str) -> Path:
     """A file a command will write: its folder must exist (a typo in a folder name must not
-    make new folders); WordSalvoError otherwise."""
-    p = Path(path)
+    make new folders) and the name one the OS takes; WordSalvoError otherwise."""
+    p = checked_path(path, WordSalvoError, f"{option} file")
     folder = p.parent
     if not folder.is_dir():
         raise WordSalvoError(f"{option} {path}: expected an existing folder for the file, got no folder "
@@ -31,7 +31,7 @@ def output_file(path: str | Path, option: str) -> Path:
 
 def output_folder(path: str | Path, option: str) -> Path:
     """A folder a command will fill: made when missing, and the command says so (stderr)."""
-    p = Path(path)
+    p = checked_path(path, WordSalvoError, f"{option} folder")
     if p.exists() and not p.is_dir():
         raise WordSalvoError(f"{option} {path}: expected a folder, got a file")
     if not p.exists():
@@ -79,7 +79,7 @@ def add_lexicon_argument(p: argparse.ArgumentParser) -> None:
 def load_rules(spec: str, board_seed: int | None = None) -> Rules:
     """A preset by name, or a rule set file when ``spec`` is a path; ``board_seed``
     picks the rule set's random board (see :meth:`Rules.preset`)."""
-    if spec.endswith(".toml") or "/" in spec or "\\" in spec or Path(spec).is_file():
+    if spec.endswith(".toml") or "/" in spec or "\\" in spec or is_file(spec):
         return Rules.load(spec, board_seed=board_seed)
     return Rules.preset(spec, board_seed=board_seed)
 
@@ -103,10 +103,7 @@ def read_text(source: str) -> str:
         data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
         name = "<stdin>"
     else:
-        try:
-            data = Path(source).read_bytes()
-        except OSError as e:
-            raise PositionError(f"{source}: cannot read the positions file: {e.strerror or e}") from None
+        data = read_bytes(source, PositionError, "positions file")
         name = source
     try:
         return data.decode("utf-8-sig")
@@ -128,8 +125,9 @@ def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Positi
         return Position.empty(rules or Rules.preset("classic-en"))
     text = arg
     if arg == "-" or len(arg.split()) == 1:  # a CGP line has at least two fields: a file name
-        if arg != "-" and not Path(arg).is_file():
-            raise PositionError(f"expected a CGP line ('<board> <rack> ...') or a positions file, got {arg!r}")
+        if arg != "-" and not is_file(arg):
+            raise PositionError(f"expected a CGP line ('<board> <rack> ...') or a positions file, got {excerpt(arg)}: "
+                                + (path_problem(arg) or "no such file"))
         origin = "<stdin>" if arg == "-" else arg
         lines = [ln for ln in read_text(arg).splitlines() if is_position_line(ln)]
         if not lines:
@@ -167,7 +165,7 @@ def progress_bar(total: int, unit: str, description: str | None = None):
 
 
 __all__ = [
-    "progress_bar",
+    "progress_bar", "checked_path", "is_file", "read_bytes",
     "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "read_text",
     "is_position_line", "read_position", "apply_rack", "RulesError",
 ]

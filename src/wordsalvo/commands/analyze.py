@@ -24,6 +24,7 @@ from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg import GCGError, parse_gcg
 from ..graphfile import write_atomic
+from ..inputs import checked_path, path_problem, read_bytes
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..lexicon import Lexicon
@@ -84,9 +85,9 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
     "instant"}``, or ``{"path", "error"}`` for a broken record).  The same function runs
     in this process, in a process pool and on Dask workers."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as e:
-        return {"path": path, "error": f"{path}: cannot read the game record: {e.strerror or e}"}
+        data = sys.stdin.buffer.read() if path == "-" else read_bytes(path, WordSalvoError, "game record")
+    except WordSalvoError as e:
+        return {"path": path, "error": str(e)}
     try:
         record = parse_gcg(data, path=path)
         rules, lexicon, model = _resources(options, options.get("rules") or record.rules_name())
@@ -134,7 +135,7 @@ def _collect(games: list[str]) -> list[str]:
     out: list[str] = []
     for g in games:
         p = Path(g)
-        if p.is_dir():
+        if not path_problem(g) and p.is_dir():
             out += sorted(str(q) for q in p.rglob("*") if q.suffix.lower() == ".gcg" and q.is_file())
         else:
             out.append(g)

@@ -16,7 +16,7 @@ import argparse
 import os
 import random
 import sys
-from pathlib import Path
+from ._common import load_rules
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,15 +38,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", dest="color",
                    help="colour the board with ANSI codes: auto = when stdout is a terminal (default)")
     p.set_defaults(func=run)
-
-
-def load_rules(spec: str, board_seed: int | None):
-    """A preset by name, or a rule set file when ``spec`` names one."""
-    from ..rules import Rules
-
-    if spec.endswith(".toml") or os.sep in spec or (os.altsep and os.altsep in spec):
-        return Rules.load(Path(spec), board_seed=board_seed)
-    return Rules.preset(spec, board_seed=board_seed)
 
 
 def use_colour(mode: str, stream=None) -> bool:

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from ..alphabet import ALPHABETS, LINE_REASONS
-from ..errors import LexiconBuildError
+from ..errors import LexiconBuildError, LexiconFormatError
+from ..inputs import checked_path, is_file
 from ..graphfile import file_sha256
 from ._common import output_file
 
@@ -102,9 +103,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         from ..lexicon import compile_lexicon
     except ImportError as e:
         raise LexiconBuildError(f"expected the compiled graph core, got an import error: {e}") from None
-    src = Path(args.wordlist)
-    for what, path in (("word list", src), ("--add", args.add), ("--remove", args.remove)):
-        if path is not None and not Path(path).is_file():
+    src = checked_path(args.wordlist, LexiconBuildError, "word list")
+    if not is_file(src):
+        raise LexiconBuildError(f"no such file: {src} (expected the word list to compile)")
+    for what, path in (("--add", args.add), ("--remove", args.remove)):
+        if path is not None and not is_file(checked_path(path, LexiconBuildError, what)):
             raise LexiconBuildError(f"{what}: expected a word list file, got no such file: {path}")
     output_file(args.output, "-o")
     say = _say(args.quiet)
@@ -146,9 +149,9 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    if not path.is_file():
-        raise LexiconBuildError(f"expected a graph file, got no file at {path}")
+    path = checked_path(args.file, LexiconFormatError, "graph file")
+    if not is_file(path):
+        raise LexiconFormatError(f"no such file: {path} (expected a graph file)")
     size = path.stat().st_size
     fields: dict[str, object] = {"file": str(path), "bytes": size}
     try:
@@ -156,8 +159,6 @@ def cmd_info(args: argparse.Namespace) -> int:
     except ImportError:
         unpack_header = None
     if unpack_header is not None:
-        from ..errors import LexiconFormatError
-
         with open(path, "rb") as f:
             head = f.read(256)
         try:

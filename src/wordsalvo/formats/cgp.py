@@ -13,22 +13,28 @@
 
 from __future__ import annotations
 
+import re
+
 from ..alphabet import BLANK_BIT
 from ..board import Board
 from ..constants import DIM
 from ..errors import AlphabetError, PositionError
+from ..inputs import excerpt, is_whole_number, whole_number
 from ..position import Position, rack_counts
 from ..rules import Rules
 from .opcodes import apply_board_opcodes, rules_from_opcodes, rules_opcodes  # rs, bseed, stars
 
 
 _DIGITS = "0123456789"
+#: an opcode's name: a lowercase letter, then lowercase letters, digits, _ or - (``lex``, ``bb``, ``rs``)
+_OPCODE_NAME = re.compile(r"[a-z][a-z0-9_-]*", re.ASCII)
+_FIELDS = "'<board> <racks> [<scores> <scoreless turns>] [opcode args; ...]'"
 
 
 def _is_number(text: str) -> bool:
     """ASCII digits only, at most 9 of them (str.isdigit also accepts '²' and other
     digits int() refuses, and int() refuses more than 4300 digits)."""
-    return 0 < len(text) <= 9 and all(ch in _DIGITS for ch in text)
+    return is_whole_number(text, digits=9)
 
 
 def _parse_opcodes(text: str, line: str) -> dict[str, str]:
@@ -37,37 +43,65 @@ def _parse_opcodes(text: str, line: str) -> dict[str, str]:
     if not text:
         return ops
     if not text.endswith(";"):
-        raise PositionError(f"CGP opcodes: expected each opcode to end with ';', got {text!r} in {line!r}")
+        raise PositionError(f"CGP opcodes: expected each opcode to end with ';', got {excerpt(text)} in {excerpt(line)}")
     for part in text[:-1].split(";"):
         part = part.strip()
         if not part:
-            raise PositionError(f"CGP opcodes: empty opcode in {text!r} in {line!r}")
+            raise PositionError(f"CGP opcodes: empty opcode in {excerpt(text)} in {excerpt(line)}")
         name, _, args = part.partition(" ")
+        if not _OPCODE_NAME.fullmatch(name):
+            raise PositionError(f"CGP opcodes: expected an opcode name (a lowercase letter, then lowercase letters or digits), "
+                                f"got {excerpt(name)} in {excerpt(line)}")
+        if name in ops:
+            raise PositionError(f"CGP opcodes: expected one {name} opcode, got a second one in {excerpt(line)}")
         ops[name] = args.strip()
     return ops
+
+
+def _next_token(text: str) -> tuple[str, str]:
+    parts = text.split(None, 1)
+    return (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
+
+
+def _split_fields(src: str) -> tuple[str, str, str | None, str | None, str]:
+    """(board, racks, scores or None, scoreless turns or None, opcode text): the fields
+    in their order, each of its own form; a token that fits no field is an error."""
+    fields = src.split(None, 2)
+    if len(fields) < 2:
+        raise PositionError(f"CGP: expected {_FIELDS}, got {excerpt(src)}")
+    board_text, racks_text = fields[0], fields[1]
+    rest = fields[2] if len(fields) > 2 else ""
+    scores_text = zero_text = None
+    token, after = _next_token(rest)
+    if token and not _OPCODE_NAME.fullmatch(token.rstrip(";")):
+        if not all(is_whole_number(x, signed=True, digits=9) for x in token.split("/")):
+            raise PositionError(f"CGP scores: expected whole numbers separated by '/' (one per rack) after the "
+                                f"racks, got {excerpt(token)} in {excerpt(src)}")
+        scores_text = token
+        rest = after
+        token, after = _next_token(rest)
+        if token and not _OPCODE_NAME.fullmatch(token.rstrip(";")):
+            if not _is_number(token):
+                raise PositionError(f"CGP scoreless turns: expected a whole number after the scores, got "
+                                    f"{excerpt(token)} in {excerpt(src)}")
+            zero_text = token
+            rest = after
+    return board_text, racks_text, scores_text, zero_text, rest
 
 
 def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -> Position:
     """Parses one CGP line.  ``rules`` defaults to the ``rs`` opcode, else classic-en;
     given rules take the position's ``bseed`` and ``stars`` (its random board and star
-    squares), and an ``rs`` naming another rule set is an error."""
+    squares), and an ``rs`` naming another rule set is an error.
+
+    The fields are read strictly in order: the board, the racks, then optionally the
+    scores (one per rack, ``/`` between) and the scoreless turns, then the opcodes
+    (each ``name args;``, the name a lowercase word).  Every line this accepts,
+    written back by :func:`format_cgp`, reads back as the same position."""
     if not isinstance(line, str):
         raise PositionError(f"CGP: expected a string, got {type(line).__name__}")
     src = line.strip()
-    fields = src.split(None, 4)
-    if len(fields) < 2:
-        raise PositionError(f"CGP: expected '<board> <racks> [<scores> <scoreless turns>] [opcodes]', got {src!r}")
-    board_text, racks_text = fields[0], fields[1]
-    rest = fields[2:]
-    scores_text = zero_text = None
-    opcode_text = ""
-    if rest and "/" in rest[0] and not rest[0].endswith(";"):
-        scores_text = rest[0]
-        rest = rest[1:]
-        if rest and _is_number(rest[0]):
-            zero_text = rest[0]
-            rest = rest[1:]
-    opcode_text = " ".join(rest)
+    board_text, racks_text, scores_text, zero_text, opcode_text = _split_fields(src)
     opcodes = _parse_opcodes(opcode_text, src)
 
     if rules is None:
@@ -78,7 +112,7 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
 
     rows = board_text.split("/")
     if len(rows) != DIM:
-        raise PositionError(f"CGP board: expected {DIM} rows separated by '/', got {len(rows)} in {src!r}")
+        raise PositionError(f"CGP board: expected {DIM} rows separated by '/', got {len(rows):,} in {excerpt(src)}")
     tiles = bytearray(DIM * DIM)
     for r, row in enumerate(rows):
         c = 0
@@ -91,11 +125,11 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
                     j += 1
                 if j - i > 3:
                     raise PositionError(
-                        f"CGP board row {r + 1}: expected a run of 1..{DIM} empty squares, got {row[i:j][:20]!r} in {row[:40]!r}"
+                        f"CGP board row {r + 1}: expected a run of 1..{DIM} empty squares, got {excerpt(row[i:j], 20)} in {excerpt(row, 40)}"
                     )
                 n = int(row[i:j])
                 if n == 0:
-                    raise PositionError(f"CGP board row {r + 1}: a run of 0 empty squares in {row!r}")
+                    raise PositionError(f"CGP board row {r + 1}: a run of 0 empty squares in {excerpt(row)}")
                 c += n
                 i = j
                 if c > DIM:
@@ -114,29 +148,20 @@ def parse_cgp(line: str, rules: Rules | None = None, check_tiles: bool = True) -
             c += 1
             i += 1
         if c != DIM:
-            raise PositionError(f"CGP board row {r + 1}: expected {DIM} squares, got {c if c <= DIM else f'more than {DIM}'} in {row!r}")
+            raise PositionError(f"CGP board row {r + 1}: expected {DIM} squares, got {c if c <= DIM else f'more than {DIM}'} in {excerpt(row)}")
     racks = racks_text.split("/")
     if len(racks) < 1 or len(racks) > 4:
-        raise PositionError(f"CGP racks: expected 1 to 4 racks separated by '/', got {racks_text!r}")
+        raise PositionError(f"CGP racks: expected 1 to 4 racks separated by '/', got {excerpt(racks_text)}")
     for k, rk in enumerate(racks):
         rack_counts(rules, rk, where=f"CGP rack {k + 1}")
     scores = [0] * len(racks)
     if scores_text is not None:
-        parts = scores_text.split("/")
-        try:
-            if not all(_is_number(x.lstrip("-+")) for x in parts):
-                raise ValueError
-            scores = [int(x) for x in parts]
-        except ValueError:
-            raise PositionError(f"CGP scores: expected whole numbers separated by '/', got {scores_text!r}") from None
+        scores = [int(x) for x in scores_text.split("/")]  # checked by _split_fields
         if len(scores) != len(racks):
-            raise PositionError(f"CGP scores: expected {len(racks)} scores (one per rack), got {scores_text!r}")
+            raise PositionError(f"CGP scores: expected {len(racks)} scores (one per rack), got {excerpt(scores_text)}")
     zero = int(zero_text) if zero_text is not None else 0
     if "bb" in opcodes:
-        try:
-            bb = int(opcodes["bb"])
-        except ValueError:
-            raise PositionError(f"CGP opcode bb: expected a whole number, got {opcodes['bb']!r}") from None
+        bb = whole_number(opcodes["bb"], "CGP opcode bb", PositionError, digits=9)
         if bb != rules.bingo_bonus:
             raise PositionError(f"CGP opcode bb {bb} does not match the rules' bingo bonus {rules.bingo_bonus}")
     pos = Position(rules, Board(alphabet, tiles), racks, scores, zero, opcodes)

@@ -50,6 +50,7 @@ from typing import Sequence
 
 from ..constants import DIM
 from ..errors import WordSalvoError
+from ..inputs import excerpt, is_whole_number, list_problems
 from ..game import Game
 from ..lexicon import Lexicon
 from ..rules import Rules
@@ -67,10 +68,10 @@ class GCGError(WordSalvoError):
         super().__init__(message)
 
 
-_NUMBER = re.compile(r"^[+-]\d+$")
+_NUMBER = re.compile(r"^[+-][0-9]{1,9}$")  # ASCII digits, bounded (int() refuses 4,300+)
 #: a CGP position line: 15 board rows separated by '/', then the racks
 _CGP_LINE = re.compile(r"^[^\s/]+(?:/[^\s/]+){14}\s+\S")
-_TOTAL = re.compile(r"^-?\d+$")
+_TOTAL = re.compile(r"^-?[0-9]{1,9}$")
 _SETTLE = re.compile(r"^\((\S*)\)$")
 
 
@@ -123,7 +124,7 @@ def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
         elif t.kind == "settle":
             lines.append(f"{who}  ({t.tiles}) {t.score:+d} {t.total}")
         else:  # pragma: no cover - every kind is handled
-            raise WordSalvoError(f"GCG: no line form for a turn of kind {t.kind!r}")
+            raise WordSalvoError(f"GCG: no line form for a turn of kind {excerpt(t.kind)}")
         lines.extend(f"#note {text}" for text in notes.get(k, ()))
     return "\n".join(lines) + "\n"
 
@@ -156,33 +157,33 @@ def _parse_line(number: int, text: str, problems: list[str]) -> _Line | None:
     name = head.strip()
     tokens = rest.split()
     if not sep or not name or " " in name or not tokens:
-        problems.append(f"GCG line {number}: {expected}, got {text!r}")
+        problems.append(f"GCG line {number}: {expected}, got {excerpt(text)}")
         return None
 
     def numbers(score: str, total: str) -> tuple[int, int] | None:
         if not _NUMBER.match(score) or not _TOTAL.match(total):
             problems.append(f"GCG line {number}: expected a signed score and a total (e.g. '+36 136'), "
-                            f"got {score!r} {total!r} in {text!r}")
+                            f"got {excerpt(score)} {excerpt(total)} in {excerpt(text)}")
             return None
         return int(score), int(total)
 
     m = _SETTLE.match(tokens[0])
     if m and tokens[0] not in ("(time)", "(resign)"):
         if len(tokens) != 3:
-            problems.append(f"GCG line {number}: expected '>Name: (RACK) +/-N total', got {text!r}")
+            problems.append(f"GCG line {number}: expected '>Name: (RACK) +/-N total', got {excerpt(text)}")
             return None
         st = numbers(tokens[1], tokens[2])
         return _Line(number, name, "settle", "", *st, tiles=m.group(1), text=text) if st else None
     rack = tokens[0]
     if len(tokens) < 4:
-        problems.append(f"GCG line {number}: {expected}, got {text!r}")
+        problems.append(f"GCG line {number}: {expected}, got {excerpt(text)}")
         return None
     action = tokens[1]
     if len(tokens) == 5:
         st = numbers(tokens[3], tokens[4])
         return _Line(number, name, "play", rack, *st, notation=f"{tokens[1]} {tokens[2]}", text=text) if st else None
     if len(tokens) != 4:
-        problems.append(f"GCG line {number}: {expected}, got {text!r}")
+        problems.append(f"GCG line {number}: {expected}, got {excerpt(text)}")
         return None
     st = numbers(tokens[2], tokens[3])
     if st is None:
@@ -197,11 +198,11 @@ def _parse_line(number: int, text: str, problems: list[str]) -> _Line | None:
         kind, tiles = "resign", ""
     elif action == "(challenge)":
         kind, tiles = "challenge-bonus", ""
-    elif action.startswith("-") and not action[1:].isdigit():
+    elif action.startswith("-") and not is_whole_number(action[1:]):
         kind, tiles = "swap", action[1:]
     else:
-        problems.append(f"GCG line {number}: {expected}, got {action!r} in {text!r}"
-                        + (" (a swap must list the tiles, not their number)" if action[1:].isdigit() else ""))
+        problems.append(f"GCG line {number}: {expected}, got {excerpt(action)} in {excerpt(text)}"
+                        + (" (a swap must list the tiles, not their number)" if is_whole_number(action[1:]) else ""))
         return None
     return _Line(number, name, kind, rack, *st, tiles=tiles, text=text)
 
@@ -229,11 +230,11 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         if line.startswith("#"):
             key, _, value = line[1:].partition(" ")
             value = value.strip()
-            m = re.fullmatch(r"player(\d)", key)
+            m = re.fullmatch(r"player([0-9])", key)
             if m:
                 nick = value.split()[0] if value else ""
                 if not nick:
-                    problems.append(f"GCG line {number}: expected '#{key} nickname full name', got {line!r}")
+                    problems.append(f"GCG line {number}: expected '#{key} nickname full name', got {excerpt(line)}")
                 else:
                     players[int(m.group(1))] = nick
             elif key == "note":
@@ -248,7 +249,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
             if parsed is not None:
                 turns.append(parsed)
             continue
-        problems.append(f"GCG line {number}: expected a '#' header or a '>Name:' turn line, got {line!r}")
+        problems.append(f"GCG line {number}: expected a '#' header or a '>Name:' turn line, got {excerpt(line)}")
     if sorted(players) != list(range(1, len(players) + 1)) or len(players) < 1:
         problems.append(f"GCG header: expected #player1, #player2 ... lines numbered from 1, got "
                         f"{', '.join(f'#player{k}' for k in sorted(players)) or 'none'}")
@@ -257,11 +258,11 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         if _TOTAL.match(headers["seed"]):
             seed = int(headers["seed"])
         else:
-            problems.append(f"GCG header #seed: expected a whole number, got {headers['seed']!r}")
+            problems.append(f"GCG header #seed: expected a whole number, got {excerpt(headers['seed'])}")
     strict = None
     if "strict" in headers:
         if headers["strict"] not in ("on", "off"):
-            problems.append(f"GCG header #strict: expected 'on' or 'off', got {headers['strict']!r}")
+            problems.append(f"GCG header #strict: expected 'on' or 'off', got {excerpt(headers['strict'])}")
         strict = headers["strict"] == "on"
     challenges = False
     if "challenge" in headers:
@@ -281,7 +282,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         except GCGError as e:
             problems.append(str(e))
     if problems:
-        raise GCGError(f"GCG: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
+        raise GCGError(list_problems("GCG", problems, "GCGError.problems lists every one"), problems)
 
     names = [players[k] for k in sorted(players)]
     try:
@@ -308,7 +309,7 @@ def assumption_note(message: str, assumption: str) -> str:
 
 
 def _fail(line: _Line, message: str) -> GCGError:
-    return GCGError(f"GCG line {line.number}: {message} (in {line.text!r})")
+    return GCGError(f"GCG line {line.number}: {message} (in {excerpt(line.text)})")
 
 
 def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
@@ -318,7 +319,7 @@ def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
     while i < len(turns):
         line = turns[i]
         if line.name not in index:
-            raise _fail(line, f"expected a player nickname ({', '.join(game.names)}), got {line.name!r}")
+            raise _fail(line, f"expected a player nickname ({', '.join(game.names)}), got {excerpt(line.name)}")
         player = index[line.name]
         if line.kind == "settle":
             if settle_from is None:
@@ -650,9 +651,9 @@ _EVENT_FORMS = ("'>nick: RACK 8D WORD +score total' (a play), '>nick: RACK -TILE
                 "(a phony taken back), '>nick: RACK (challenge) +N total', '>nick: RACK (time) -N total' or "
                 "'>nick: (RACK) +/-N total' (end-of-game rack points)")
 _EVENT_HEAD = re.compile(r"^>(\S+?):(?=\s|$)(.*)$")
-_COORDINATE = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
-_SIGNED = re.compile(r"^[+-]?\d+$")
-_WHOLE = re.compile(r"^-?\d+$")
+_COORDINATE = re.compile(r"^(?:[0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})$")
+_SIGNED = re.compile(r"^[+-]?[0-9]{1,9}$")
+_WHOLE = re.compile(r"^-?[0-9]{1,9}$")
 _IN_PARENS = re.compile(r"^\(([^()]*)\)$")
 _PRAGMA = re.compile(r"^#(\S*)\s*(.*)$")
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -796,7 +797,7 @@ def _decode(data: bytes, problem: Callable[[int, str], None]) -> tuple[str, str]
         try:
             codec = codecs.lookup(name).name
         except LookupError:
-            problem(number, f"expected a known #character-encoding (UTF-8, ISO-8859-1 ...), got {name!r}")
+            problem(number, f"expected a known #character-encoding (UTF-8, ISO-8859-1 ...), got {excerpt(name)}")
         else:
             try:
                 return data.decode(codec), name
@@ -840,7 +841,7 @@ def _split_word(word: str) -> tuple[tuple[str, ...], tuple[bool, ...], str | Non
             letters.append(ch)
             through.append(depth_at is not None)
         else:
-            return (), (), f"{ch!r} at character {pos} (expected letters, '.' or '(LETTERS)')"
+            return (), (), f"{excerpt(ch)} at character {pos} (expected letters, '.' or '(LETTERS)')"
     if depth_at is not None:
         return (), (), f"the '(' at character {depth_at} is never closed"
     if all(through):
@@ -912,7 +913,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continuing = None
             m = _EVENT_HEAD.match(line)
             if not m:
-                problem(number, f"expected '>nick: ...' with the nickname and a colon, got {line!r}")
+                problem(number, f"expected '>nick: ...' with the nickname and a colon, got {excerpt(line)}")
                 continue
             raw_events.append((number, line, m.group(1), m.group(2).split()))
             continue
@@ -920,12 +921,12 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continuing = None
             m = _PRAGMA.match(line)
             keyword, value = m.group(1), m.group(2).strip()
-            pm = re.fullmatch(r"player(\d+)", keyword)
+            pm = re.fullmatch(r"player([0-9]{1,3})", keyword)
             if pm:
                 n = int(pm.group(1))
                 parts = value.split(None, 1)
                 if not parts or n < 1:
-                    problem(number, f"expected '#player{n} nick Full Name', got {line!r}")
+                    problem(number, f"expected '#player{n} nick Full Name', got {excerpt(line)}")
                 elif n in players:
                     problem(number, f"expected one #player{n} line, got a second one (the first is on line "
                                     f"{player_lines[n]})")
@@ -944,23 +945,23 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
                     notes_before.append(continuing)
             elif keyword in ("title", "description", "lexicon", "rules", "id", "character-encoding"):
                 if keyword in headers and headers[keyword] != value:
-                    problem(number, f"expected one #{keyword} line, got a second one saying {value!r} (line "
-                                    f"{header_lines[keyword]} says {headers[keyword]!r})")
+                    problem(number, f"expected one #{keyword} line, got a second one saying {excerpt(value)} (line "
+                                    f"{header_lines[keyword]} says {excerpt(headers[keyword])})")
                 headers[keyword] = value
                 header_lines[keyword] = number
                 if keyword == "description":
                     description_parts = continuing = [value]
-            elif re.fullmatch(r"rack(\d+)", keyword):
+            elif re.fullmatch(r"rack([0-9]{1,3})", keyword):
                 n = int(keyword[4:])
                 if not _is_rack(value):
-                    problem(number, f"expected '#{keyword} RACK' (letters, '?' = blank), got {line!r}")
+                    problem(number, f"expected '#{keyword} RACK' (letters, '?' = blank), got {excerpt(line)}")
                 else:
                     rack_lines[n] = (value, number)
             elif keyword == "incomplete":
                 incomplete = True
                 pragmas.append(GCGPragma(keyword, value, number))
             elif not keyword:
-                problem(number, f"expected '#keyword value' (a pragma), got {line!r}")
+                problem(number, f"expected '#keyword value' (a pragma), got {excerpt(line)}")
             else:
                 pragmas.append(GCGPragma(keyword, value, number))
             continue
@@ -968,7 +969,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continuing.append(raw.rstrip())
             continue
         if line:
-            problem(number, f"expected a '#' pragma line or a '>nick:' event line, got {line!r}")
+            problem(number, f"expected a '#' pragma line or a '>nick:' event line, got {excerpt(line)}")
     if not raw_events and not players and numbered:
         positions = sum(1 for raw in lines if _CGP_LINE.match(raw.strip()))
         if positions:
@@ -992,7 +993,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
         for n in numbers:
             nick = players[n].nick
             if nick in seen_nicks:
-                problem(player_lines[n], f"expected a nickname unlike #player{seen_nicks[nick]}'s, got {nick!r} again")
+                problem(player_lines[n], f"expected a nickname unlike #player{seen_nicks[nick]}'s, got {excerpt(nick)} again")
             seen_nicks.setdefault(nick, n)
         roster = [players[n] for n in numbers]
     else:
@@ -1014,7 +1015,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     for k, (number, line, nick, tokens) in enumerate(raw_events):
         if nick not in index:
             problem(number, f"expected a nickname of the #player lines ({', '.join(p.nick for p in roster)}), "
-                            f"got {nick!r}")
+                            f"got {excerpt(nick)}")
             continue
         event = _event(number, line, nick, index[nick], tokens, problem)
         if event is None:
@@ -1034,7 +1035,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
                     problem(number, f"expected {-prev.score:+d} (taking back the {prev.score:+d} of line {prev.line}), "
                                     f"got {event.score:+d}")
         if end_line is not None and event.kind in _TURNS + ("phony-removed",):
-            problem(number, f"expected no turn after the end-of-game rack points on line {end_line}, got {line!r}")
+            problem(number, f"expected no turn after the end-of-game rack points on line {end_line}, got {excerpt(line)}")
         if isinstance(event, EndRackEvent) and end_line is None:
             end_line = number
         before = totals.get(event.player_index, (0,))
@@ -1076,7 +1077,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     problems = [message for _number, message in sorted(numbered, key=lambda p: p[0])]
     id_parts = headers.get("id", "").split(None, 1)
     if problems:
-        raise GCGError(f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(problems), problems)
+        raise GCGError(list_problems(where, problems, "GCGError.problems lists every one"), problems)
     return GCGRecord(
         players=tuple(roster), events=tuple(events), title=headers.get("title"), description=description,
         id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,
@@ -1093,7 +1094,7 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
     """One event line's tokens (after ``>nick:``) -> an event, or None after reporting."""
     if len(tokens) < 2 or not _SIGNED.match(tokens[-2]) or not _WHOLE.match(tokens[-1]):
         tail = " ".join(tokens[-2:]) if tokens else "nothing"
-        problem(number, f"expected a line ending in a score and a total (e.g. '+14 270'), got {tail!r} in {line!r}; "
+        problem(number, f"expected a line ending in a score and a total (e.g. '+14 270'), got {excerpt(tail)} in {excerpt(line)}; "
                         f"the forms are {_EVENT_FORMS}")
         return None
     score, total = int(tokens[-2]), int(tokens[-1])
@@ -1106,7 +1107,7 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
             return ""
         if len(middle) == count + 1 and _is_rack(middle[0]):
             return middle[0]
-        problem(number, f"expected '>nick: RACK {what}', got {line!r}")
+        problem(number, f"expected '>nick: RACK {what}', got {excerpt(line)}")
         return None
 
     def zero(kind: str) -> bool:
@@ -1135,13 +1136,13 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
     if m:
         tiles = m.group(1)
         if not _is_rack(tiles):
-            problem(number, f"expected '(RACK)' with the letters left on a rack, got {last!r} in {line!r}")
+            problem(number, f"expected '(RACK)' with the letters left on a rack, got {excerpt(last)} in {excerpt(line)}")
             return None
         rack = rack_before(1, "(RACK) -N total")
         if rack is None:
             return None
         if rack and Counter(rack) != Counter(tiles):
-            problem(number, f"expected the rack {rack} again in parentheses, got {last!r}")
+            problem(number, f"expected the rack {rack} again in parentheses, got {excerpt(last)}")
         return EndRackEvent(rack=rack, tiles=tiles, owner=nick if score < 0 else None, **common)
     if last == "--":
         rack = rack_before(1, "-- -score total")
@@ -1154,15 +1155,15 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
         if rack is None or not zero("exchange"):
             return None
         body = last[1:]
-        if body.isdigit():
+        if is_whole_number(body, digits=9):
             count, tiles = int(body), ""
             if count < 1:
-                problem(number, f"expected at least one tile exchanged, got {last!r}")
+                problem(number, f"expected at least one tile exchanged, got {excerpt(last)}")
                 return None
         elif _is_rack(body):
             count, tiles = len(body), body
         else:
-            problem(number, f"expected '-TILES' (letters, '?' = blank) or '-N' (how many), got {last!r}")
+            problem(number, f"expected '-TILES' (letters, '?' = blank) or '-N' (how many), got {excerpt(last)}")
             return None
         if rack and tiles and _missing(tiles, rack):
             problem(number, f"expected the rack {rack} to hold the tiles exchanged ({tiles}), but "
@@ -1172,7 +1173,7 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
         return ExchangeEvent(rack=rack, tiles=tiles, count=count, **common)
     if len(middle) == 1 and _is_rack(last):  # the older challenge-bonus form: '>nick: RACK +5 total'
         return ChallengeBonusEvent(rack=last, **common)
-    problem(number, f"expected one of {_EVENT_FORMS}; got {line!r}")
+    problem(number, f"expected one of {_EVENT_FORMS}; got {excerpt(line)}")
     return None
 
 
@@ -1184,17 +1185,17 @@ def _play(number: int, line: str, middle: list[str], common: dict,
     elif len(middle) == 3 and _is_rack(middle[0]):
         rack = middle[0]
     else:
-        problem(number, f"expected '>nick: RACK COORD WORD +score total', got {line!r}")
+        problem(number, f"expected '>nick: RACK COORD WORD +score total', got {excerpt(line)}")
         return None
     coordinate, word = middle[-2], middle[-1]
     try:
         row, col, direction = parse_coordinate(coordinate)
     except NotationError as e:
-        problem(number, f"{e} in {line!r}")
+        problem(number, f"{e} in {excerpt(line)}")
         return None
     letters, through, bad = _split_word(word)
     if bad:
-        problem(number, f"expected a word such as WO(R)D or WO.D, got {word!r}: {bad}")
+        problem(number, f"expected a word such as WO(R)D or WO.D, got {excerpt(word)}: {bad}")
         return None
     end = (col if direction == 0 else row) + len(letters) - 1
     if end >= DIM:

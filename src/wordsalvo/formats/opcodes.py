@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..constants import DIM
 from ..errors import PositionError, RulesError, WordSalvoError
+from ..inputs import excerpt, is_whole_number, whole_number
 from ..rules import Rules
 
 __all__ = ["rules_from_opcodes", "rules_opcodes", "parse_stars", "format_stars"]
@@ -26,17 +27,23 @@ def format_stars(squares) -> str:
 
 
 def parse_stars(text: str, where: str = "stars", error: type[WordSalvoError] = PositionError) -> tuple[tuple[int, int], ...]:
-    """``'3,5 11,9'`` -> ``((3, 5), (11, 9))``; every bad item is reported at once."""
+    """``'3,5 11,9'`` -> ``((3, 5), (11, 9))``; every bad item is reported at once, and
+    a square named twice is an error (as in a rule set file)."""
     out = []
     bad = []
     for item in text.split():
         r, sep, c = item.partition(",")
-        if sep and r.isdigit() and c.isdigit() and int(r) < DIM and int(c) < DIM:
+        # ASCII digits only: isdigit() takes '²', which int() refuses
+        if sep and is_whole_number(r, digits=2) and is_whole_number(c, digits=2) and int(r) < DIM and int(c) < DIM:
             out.append((int(r), int(c)))
         else:
             bad.append(item)
     if bad:
-        raise error(f"{where}: expected squares as 0-based row,col (0..{DIM - 1}), e.g. '3,5 11,9', got {', '.join(map(repr, bad))}")
+        shown = ", ".join(excerpt(b, 20) for b in bad[:5]) + (f" and {len(bad) - 5:,} more" if len(bad) > 5 else "")
+        raise error(f"{where}: expected squares as 0-based row,col (0..{DIM - 1}), e.g. '3,5 11,9', got {shown}")
+    twice = sorted({sq for sq in out if out.count(sq) > 1})
+    if twice:
+        raise error(f"{where}: expected each star square once, got {format_stars(twice)} more than once")
     return tuple(out)
 
 
@@ -46,11 +53,7 @@ def rules_from_opcodes(opcodes: dict[str, str], default: str = "classic-en",
     name = opcodes.get("rs", default).strip()
     seed = None
     if "bseed" in opcodes:
-        text = opcodes["bseed"].strip()
-        digits = text.lstrip("-")
-        if not (digits.isascii() and digits.isdigit() and len(digits) <= 20):
-            raise error(f"{where} bseed: expected a whole number, got {text!r}")
-        seed = int(text)
+        seed = whole_number(opcodes["bseed"].strip(), f"{where} bseed", error, signed=True, digits=20)
     try:
         rules = Rules.preset(name, board_seed=seed)
     except RulesError as e:
@@ -70,7 +73,7 @@ def apply_board_opcodes(rules: Rules, opcodes: dict[str, str],
     """Given rules, with the board a position describes: ``rs`` must name the same rule
     set, ``bseed`` and ``stars`` select its random board and star squares."""
     if "rs" in opcodes and opcodes["rs"].strip() != rules.name:
-        raise error(f"{where} rs: the position is for rule set {opcodes['rs'].strip()!r}, "
+        raise error(f"{where} rs: the position is for rule set {excerpt(opcodes['rs'].strip())}, "
                     f"the rules given are {rules.name!r}")
     if "bseed" in opcodes:
         derived = rules_from_opcodes({**opcodes, "rs": rules.name}, error=error, where=where)

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from ..board import Board
 from ..constants import BLANK_BIT, DIM, LETTER_MASK
 from ..errors import WordSalvoError
+from ..inputs import excerpt
 from ..lexicon import Lexicon
 from ..moves import Move
 from ..notation import parse_notation
@@ -142,15 +143,15 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
                 if any(ch not in distribution for ch in rack):  # letters written in lowercase
                     rack = rack.upper()
                 try:
-                    rack_counts(rules, rack, where=f"rack {rack!r}")
+                    rack_counts(rules, rack, where=f"rack {excerpt(rack)}")
                 except WordSalvoError as e:
-                    raise GCGError(f"{where} line {event.line}: expected a rack of rule set {rules.name!r}, "
-                                   f"got {event.rack!r}: {e}") from None
+                    raise GCGError(f"{where} line {event.line}: expected a rack of rule set {excerpt(rules.name)}, "
+                                   f"got {excerpt(event.rack)}: {e}") from None
                 pool = +distribution
                 short = Counter(rack) - pool
                 if short:
                     raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
-                                   f"(not on the board), got {event.rack!r}: "
+                                   f"(not on the board), got {excerpt(event.rack)}: "
                                    f"{''.join(sorted(short.elements()))} already used up")
                 unseen = pool - Counter(rack)
                 pool_list = sorted(unseen.elements())
@@ -203,18 +204,18 @@ def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str):
     notation = event.notation_with(letter_at)
     here = f"{where} line {event.line}"
     if "." in notation:
-        raise GCGError(f"{here}: expected a tile on the board under every '.' of {event.word!r}, got an "
+        raise GCGError(f"{here}: expected a tile on the board under every '.' of {excerpt(event.word)}, got an "
                        f"empty square ({notation})")
     try:
         placement = parse_notation(notation, board)
     except WordSalvoError as e:
-        raise GCGError(f"{here}: expected a play that fits the board, got {notation!r}: {e}") from None
+        raise GCGError(f"{here}: expected a play that fits the board, got {excerpt(notation)}: {e}") from None
     result = check_move(board, pos.rules, rack_counts(pos.rules, pos.rack), placement, lexicon.__contains__)
     other = [r for r in result.reasons if r != IllegalMoveReason.INVALID_WORDS]
     if other:
         problems = "; ".join(m for r, m in zip(result.reasons, result.problems)
                              if r != IllegalMoveReason.INVALID_WORDS) or "; ".join(result.problems)
-        raise GCGError(f"{here}: expected a play that fits the board, got {notation!r}: {problems}")
+        raise GCGError(f"{here}: expected a play that fits the board, got {excerpt(notation)}: {problems}")
     if result.score != event.score:
         raise GCGError(f"{here}: expected the recorded score {event.score:+d} of {notation}, "
                        f"the board scores it {result.score:+d}")

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import WordSalvoError
+from ..inputs import read_bytes
 from ..ratings import RatedGame, RatingError, game_places
 from ..wording import plural
 
@@ -51,8 +52,8 @@ __all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "CSV_H
 #: the two header lines a results CSV may start with
 CSV_HEADERS = (("date", "player1", "player2", "score1", "score2"), ("date", "player1", "player2", "result"))
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_WHOLE = re.compile(r"^[+-]?\d+$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_WHOLE = re.compile(r"^[+-]?[0-9]{1,9}$")  # ASCII digits, bounded
 _RESULTS = {"1-0": (1, 2), "0-1": (2, 1), "1/2-1/2": (1, 1), "0.5-0.5": (1, 1)}
 
 
@@ -166,10 +167,7 @@ def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None) -> Rated
 
 
 def _read(path: str) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise RatingError(f"{path}: cannot read the file: {e.strerror or e}") from None
+    data = read_bytes(path, RatingError, "file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

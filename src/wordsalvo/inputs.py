@@ -1,0 +1,152 @@
+"""Checks of untrusted input shared by every parser, loader and command.
+
+* :func:`whole_number`: a number written in text, read only when it is ASCII digits
+  of bounded length (``str.isdigit`` accepts ``'²'`` and other digits ``int()``
+  refuses, ``\\d`` in a regular expression matches Arabic-Indic digits, and ``int()``
+  refuses more than 4,300 digits with a bare ValueError);
+* :func:`excerpt`: a piece of input short enough to quote in an error message
+  (a 10 MB line is not repeated whole);
+* :func:`checked_path`: a file name the operating system can take (no NUL byte, no
+  component over 255 bytes, not empty), so a bad name is a WordSalvoError naming it,
+  never a bare OSError/ValueError from ``Path.is_file`` or ``open``;
+  :func:`is_file` asks the same question without raising.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import WordSalvoError
+from .wording import plural
+
+__all__ = ["list_problems", "whole_number", "is_whole_number", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+           "NUMBER_DIGITS"]
+
+#: the most digits a number of any text format may have (scores, seeds, counts, squares)
+NUMBER_DIGITS = 18
+
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def is_whole_number(text: str, signed: bool = False, digits: int = NUMBER_DIGITS) -> bool:
+    """True for 1..``digits`` ASCII digits, with one leading ``+``/``-`` when ``signed``."""
+    if not isinstance(text, str):
+        return False
+    if signed and text[:1] in ("+", "-"):
+        text = text[1:]
+    return 0 < len(text) <= digits and all(ch in _ASCII_DIGITS for ch in text)
+
+
+def whole_number(text: str, what: str, error: type[WordSalvoError] = WordSalvoError, *,
+                 signed: bool = False, low: int | None = None, high: int | None = None,
+                 digits: int = NUMBER_DIGITS) -> int:
+    """``text`` as an int, or ``error`` saying ``what`` was expected and what came."""
+    rng = (f" {low}..{high}" if low is not None and high is not None
+           else f" >= {low}" if low is not None else f" <= {high}" if high is not None else "")
+    expected = f"{what}: expected a whole number{rng} (ASCII digits{', a sign' if signed else ''}, " \
+               f"at most {digits})"
+    if not is_whole_number(text, signed, digits):
+        raise error(f"{expected}, got {excerpt(text)}")
+    n = int(text)
+    if (low is not None and n < low) or (high is not None and n > high):
+        raise error(f"{expected}, got {n}")
+    return n
+
+
+def excerpt(value: object, limit: int = 80) -> str:
+    """``repr`` of a value, cut to about ``limit`` characters with the full length said."""
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        unit = "characters" if isinstance(value, str) else "bytes"
+        keep = limit - 20 if limit >= 40 else limit // 2
+        return f"{value[:keep]!r}... ({len(value):,} {unit})"
+    text = repr(value)
+    return text if len(text) <= limit + 20 else text[: limit] + "..."
+
+
+#: a message lists problems up to this many characters (each cut to 300)
+PROBLEMS_TEXT = 3000
+
+
+def list_problems(where: str, problems: list[str], more: str = "the error's .problems lists every one") -> str:
+    """``where: N problem(s):`` and the problems one a line, as many as fit in about
+    3,000 characters (the exception keeps all of them)."""
+    shown: list[str] = []
+    size = 0
+    for p in problems:
+        p = p if len(p) <= 300 else p[:290] + "..."
+        if size + len(p) > PROBLEMS_TEXT:
+            shown.append(f"... and {len(problems) - len(shown):,} more ({more})")
+            break
+        shown.append(p)
+        size += len(p) + 3
+    return f"{where}: {plural(len(problems), 'problem')}:\n  " + "\n  ".join(shown)
+
+
+def path_problem(path: object) -> str | None:
+    """Why the operating system would refuse ``path`` as a file name, or None."""
+    if isinstance(path, Path):
+        text = str(path)
+    elif isinstance(path, (str, os.PathLike)):
+        text = os.fspath(path)
+        if isinstance(text, bytes):
+            text = os.fsdecode(text)
+    else:
+        return f"expected a file name (str or path), got {type(path).__name__}"
+    if not text:
+        return "expected a file name, got an empty one"
+    if "\x00" in text:
+        return "a file name cannot contain a NUL byte"
+    try:
+        encoded = os.fsencode(text)
+    except UnicodeError:
+        return "the file name cannot be encoded for this file system"
+    longest = max((len(part) for part in encoded.split(b"/")), default=0)
+    if longest > 255:
+        return f"a file name part is {longest:,} bytes long; the file system allows 255"
+    if len(encoded) >= 4096:
+        return f"the path is {len(encoded):,} bytes long; the file system allows 4,095"
+    return None
+
+
+def checked_path(path: object, error: type[WordSalvoError] = WordSalvoError, what: str = "file") -> Path:
+    """``path`` as a Path when the OS can take it as a name; otherwise ``error``
+    naming (an excerpt of) it and why it is refused."""
+    problem = path_problem(path)
+    if problem is not None:
+        shown = excerpt(os.fspath(path) if isinstance(path, (str, os.PathLike)) else path)
+        raise error(f"{what} {shown}: {problem}")
+    return Path(path)  # type: ignore[arg-type]
+
+
+def is_file(path: object) -> bool:
+    """``Path(path).is_file()`` that says False for a name the OS refuses (it never raises)."""
+    if path_problem(path) is not None:
+        return False
+    try:
+        return Path(path).is_file()  # type: ignore[arg-type]
+    except OSError:
+        return False
+
+
+def os_error_text(path: object, e: OSError, doing: str = "cannot read it") -> str:
+    """The message for an OSError on ``path``: ``no such file: X`` for a missing file,
+    else ``X: <doing>: <the system's reason>``."""
+    shown = excerpt(os.fspath(path), 200) if isinstance(path, (str, os.PathLike)) else excerpt(path)
+    if shown.startswith("'") and shown.endswith("'"):
+        shown = shown[1:-1]
+    if isinstance(e, FileNotFoundError):
+        return f"no such file: {shown}"
+    if isinstance(e, IsADirectoryError):
+        return f"{shown}: {doing}: it is a folder, not a file"
+    return f"{shown}: {doing}: {e.strerror or e}"
+
+
+def read_bytes(path: object, error: type[WordSalvoError] = WordSalvoError, what: str = "file") -> bytes:
+    """The bytes of a file, or ``error``: for a name the OS refuses, a missing file
+    (``no such file: X``) or one that cannot be read."""
+    p = checked_path(path, error, what)
+    try:
+        return p.read_bytes()
+    except OSError as e:
+        raise error(os_error_text(p, e, f"cannot read the {what}")) from None

@@ -1,0 +1,543 @@
+"""Fuzz every text and file format wordsalvo reads, each input in a watched subprocess.
+
+Formats: ``cgp`` (CGP lines), ``notation`` (move notations given to validate),
+``gcg`` (game records, through the engine's reader and the analysis reader),
+``rules`` (rule set files) and ``graph`` (compiled graph files).  Input ``i`` of a
+format is made from ``(seed, format, i)`` alone, so any input can be made again::
+
+    python tests/fuzz/fuzz_inputs.py --seed 1 --count 200000            # every format
+    python tests/fuzz/fuzz_inputs.py --seed 1 --count 5000 --formats cgp,gcg --jobs 2
+    python tests/fuzz/fuzz_inputs.py --seed 1 --show cgp:1234           # print one input
+
+Workers run batches of inputs; before each input a worker writes its index into a
+small shared file, so when a worker dies (a segfault, a sanitizer abort, the OOM
+killer) the input that killed it is known: it is counted as a crash, saved as a
+reproducer, and a new worker goes on with the next input.  A worker that makes no
+progress for ``--timeout`` seconds is killed and its input counted as a hang.
+
+The contract checked on every input (anything else is a finding):
+
+* the reader returns a value or raises a ``WordSalvoError`` subclass whose message is
+  at most 4,000 characters (a *bare exception* is any other exception, a *long
+  message* one over that);
+* what a reader accepts is right (a *wrong result*): a CGP line written back reads as
+  the same position; a notation ``validate`` accepts is among the generated moves at
+  the same score; a generated move validates at the score it was listed with;
+  ``best`` is ``max(generate)``; a GCG record replayed and written again replays to
+  the same scores; an accepted rule file plays (generation agrees with ``best`` and
+  ``validate`` on a rack); a graph that loads gives ``best = max(generate)``.
+
+``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
+(or stall) its worker: the harness's own test that crashes and hangs are caught.
+
+Findings go to ``OUT/findings.jsonl`` (format, index, kind, detail) and crash or hang
+reproducers to ``OUT/<format>-<index>.input``.  Exit status 0 when nothing was found.
+Runs without any fuzzing library (pure seeded mutation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import mmap
+import os
+import platform
+import random
+import struct
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TESTS = HERE.parent
+FORMATS = ("cgp", "notation", "gcg", "rules", "graph")
+#: share of --count per format
+SHARES = {"cgp": 0.35, "notation": 0.30, "gcg": 0.12, "rules": 0.12, "graph": 0.11}
+MESSAGE_MAX = 4000
+KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
+#: what a worker counts, in this order after (index, time) in its progress file
+COUNTED = ("tried", "accepted", "rejected", "bare exception", "long message", "wrong result")
+_PROGRESS = struct.Struct("<qd6q")
+
+# -- mutation ---------------------------------------------------------------------------
+_HUGE = "9" * 4400
+_JUNK = ["\x00", "\t", "\n", "\r", " ", "  ", ";", ";;", "/", "//", ",", ".", "-", "+", "?", "(", ")", "()",
+         "#", ">", ":", "=", "[", "]", "{", "}", '"', "'", "\\", "0", "00", "1", "7", "9", "15", "16", "99",
+         "-1", "255", "256", "65535", "65536", "2147483648", "4294967296", "18446744073709551616", _HUGE,
+         "\u00b2", "\u0663", "\u2167", "\uff15", "\u0660", "\u00bd", "é", "ß", "İ", "ı", "Ç", "ﬁ", "\ufeff",
+         "\u200b", "\U0001f600", "A", "Z", "a", "z", "Q", "?" * 3, "ABCDEFGHIJKLMNO", "x" * 300, "A" * 5000,
+         "lex", "bb", "rs", "bseed", "stars", "rs turkish;", "rs classic-en;", "bb 50;", "stars 7,7;",
+         "true", "false", "nan", "inf", "1e309", "-0", "0x10", "1_000"]
+
+
+def mutate_text(text: str, rng: random.Random, rounds: int | None = None) -> str:
+    """Generic text mutations: spans deleted, duplicated, moved or replaced with junk,
+    tokens swapped or repeated, case flipped, truncation."""
+    s = text
+    for _ in range(rounds if rounds is not None else rng.choice((1, 1, 1, 2, 2, 3, 5))):
+        n = len(s)
+        op = rng.randrange(11)
+        i = rng.randrange(n + 1)
+        j = min(n, i + rng.choice((1, 1, 2, 3, 5, 10, 40)))
+        if op == 0 and n:
+            s = s[:i] + s[j:]
+        elif op == 1:
+            s = s[:i] + s[i:j] * rng.choice((2, 3, 50)) + s[j:]
+        elif op in (2, 3, 4):
+            s = s[:i] + rng.choice(_JUNK) + s[(j if op == 2 else i):]
+        elif op == 5 and n:
+            tokens = s.split(" ")
+            if len(tokens) > 1:
+                a, b = rng.randrange(len(tokens)), rng.randrange(len(tokens))
+                tokens[a], tokens[b] = tokens[b], tokens[a]
+                s = " ".join(tokens)
+        elif op == 6 and n:
+            tokens = s.split(" ")
+            k = rng.randrange(len(tokens))
+            tokens.insert(k, tokens[rng.randrange(len(tokens))])
+            s = " ".join(tokens)
+        elif op == 7:
+            s = s[:i] + s[i:j].swapcase() + s[j:]
+        elif op == 8:
+            s = s[:i]
+        elif op == 9 and n:  # a digit run replaced by another number
+            k = next((p for p in range(i, n) if s[p].isdigit()), None)
+            if k is not None:
+                e = k
+                while e < n and s[e].isdigit():
+                    e += 1
+                s = s[:k] + rng.choice(["0", "1", "14", "15", "16", "100", "1000", "1001", "-5", _HUGE, "2²",
+                                        "\u0663", "4294967295", str(rng.randrange(10**6))]) + s[e:]
+        else:
+            s = s + rng.choice(_JUNK)
+    return s
+
+
+def input_rng(seed: int, fmt: str, index: int) -> random.Random:
+    h = hashlib.blake2b(f"{seed}:{fmt}:{index}".encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(h, "little"))
+
+
+# -- the formats ------------------------------------------------------------------------
+class Context:
+    """What a worker builds once: lexicons, generators, base inputs."""
+
+    def __init__(self) -> None:
+        import wordsalvo as ws
+        from wordsalvo import Game, Lexicon, MoveGenerator, Rules
+        from wordsalvo.formats.gcg import to_gcg
+
+        sys.path.insert(0, str(HERE))
+        from fuzz_graph_load import build_graph, make_words  # the graph-file mutations
+
+        self.ws = ws
+        self.lex = {"en": Lexicon.default("en")}
+        self.rules = {name: Rules.preset(name) for name in ws.rules.preset_names()}
+        self.classic = self.rules["classic-en"]
+        self.gen = MoveGenerator(self.lex["en"], self.classic)
+        self.gens: dict[tuple, object] = {}
+        self.cgp_lines = [ln for ln in (TESTS / "data" / "scowl-en" / "positions.cgp").read_text("utf-8").splitlines()
+                          if ln.strip()][:300]
+        from wordsalvo.formats.cgp import parse_cgp
+
+        self.positions = [parse_cgp(ln, rules=self.classic) for ln in self.cgp_lines[:40]]
+        self.position_moves = [None] * len(self.positions)  # notation -> score, made on first use
+        # GCG records: seeded games on the English rule sets, the test data's records
+        self.gcg = []
+        for k, name in enumerate(("classic-en", "wordsalvo-en")):
+            game = Game(self.rules[name], self.lex["en"], seed=100 + k)
+            r = random.Random(k)
+            while not game.is_over and len(game.history) < 40:
+                if r.random() < 0.08 and len(game.bag) >= 7:
+                    game.swap("".join(r.sample(game.rack, 1 + r.randrange(len(game.rack)))))
+                elif r.random() < 0.05:
+                    game.pass_turn()
+                else:
+                    moves = game.legal_moves()
+                    if len(moves):
+                        game.play(moves[r.randrange(min(len(moves), 5))])
+                    else:
+                        game.pass_turn()
+            self.gcg.append(to_gcg(game))
+        self.games = len(self.gcg)
+        self.gcg += [p.read_text("utf-8", "replace") for p in sorted((TESTS / "data" / "gcg").glob("*.gcg"))]
+        self.rule_texts = [(Path(ws.__file__).parent / "rulesets" / f"{n}.toml").read_text("utf-8")
+                           for n in sorted(self.rules)]
+        grng = random.Random(7)
+        self.graph_words = make_words(grng, 400)
+        self.graph = build_graph(self.graph_words)
+
+    def moves_of(self, k: int) -> dict[str, int]:
+        if self.position_moves[k] is None:
+            self.position_moves[k] = {m.notation: m.score for m in self.gen.generate(self.positions[k])}
+        return self.position_moves[k]
+
+    def generator(self, lex, rules):
+        key = (id(lex), rules.scoring_key)
+        g = self.gens.get(key)
+        if g is None:
+            if len(self.gens) > 64:
+                self.gens.clear()
+            g = self.ws.MoveGenerator(lex, rules)
+            self.gens[key] = g
+        return g
+
+
+class WrongResult(Exception):
+    """An accepted input gave a wrong answer (a finding)."""
+
+
+def check_moves(ctx: Context, gen, pos, rng: random.Random, sample: int = 12) -> None:
+    """best = max(generate); a sample of generated moves validates at its listed score."""
+    every = gen.generate(pos)
+    best = gen.best(pos)
+    top = max((m.score for m in every), default=None)
+    if (best.score if best is not None else None) != top:
+        raise WrongResult(f"best {best.notation if best else None} {best.score if best else None} != max(generate) {top}")
+    if len(every):
+        picks = {0, len(every) - 1} | {rng.randrange(len(every)) for _ in range(sample)}
+        for i in picks:
+            m = every[i]
+            v = gen.validate(pos, m.notation)
+            if v.score != m.score:
+                raise WrongResult(f"{m.notation}: generated at {m.score}, validate says {v.score}")
+
+
+def make_input(ctx: Context, fmt: str, rng: random.Random):
+    if fmt == "cgp":
+        if rng.random() < 0.03:
+            return "".join(rng.choice(_JUNK) for _ in range(rng.randrange(1, 30)))
+        return mutate_text(rng.choice(ctx.cgp_lines), rng)
+    if fmt == "notation":
+        k = rng.randrange(len(ctx.positions))
+        moves = list(ctx.moves_of(k))
+        base = rng.choice(moves) if moves and rng.random() < 0.8 else rng.choice(["8H AB", "H8 QI", "1A ZZZ"])
+        return k, mutate_text(base, rng, rounds=rng.choice((0, 1, 1, 1, 2, 3)))
+    if fmt == "gcg":
+        base = rng.choice(ctx.gcg[:ctx.games] if rng.random() < 0.8 else ctx.gcg)
+        lines = base.splitlines()
+        for _ in range(rng.choice((0, 1, 1, 1, 2, 3))):
+            if not lines:
+                break
+            i = rng.randrange(len(lines))
+            op = rng.randrange(5)
+            if op == 0:
+                lines[i] = mutate_text(lines[i], rng, rounds=1)
+            elif op == 1:
+                del lines[i]
+            elif op == 2:
+                lines.insert(i, lines[rng.randrange(len(lines))])
+            elif op == 3:
+                lines[i:] = lines[i: i + rng.randrange(1, 4)] if rng.random() < 0.2 else lines[i:]
+                lines[i] = mutate_text(lines[i], rng, rounds=3) if i < len(lines) else ""
+            else:
+                lines.insert(i, rng.choice(["#seed " + rng.choice(["1", _HUGE, "2²", "-3"]), "#stars 3,5 3,5",
+                                            "#stars 3,5\u00b2", "#rules turkish", "#rules " + "x" * 300,
+                                            "#player3 c C", "#strict maybe", ">x: ABC 8H AB +999999999999 1"]))
+        return "\n".join(lines) + rng.choice(("\n", "", "\r\n"))
+    if fmt == "rules":
+        text = rng.choice(ctx.rule_texts)
+        lines = text.splitlines()
+        for _ in range(rng.choice((1, 1, 2, 3, 6))):
+            i = rng.randrange(len(lines))
+            op = rng.randrange(6)
+            if op == 0:
+                lines[i] = mutate_text(lines[i], rng)
+            elif op == 1:
+                del lines[i]
+            elif op == 2 and "=" in lines[i]:
+                key = lines[i].split("=")[0]
+                lines[i] = key + "= " + rng.choice(["0", "-1", "1000", "1001", "100", "101", "7", "8", "true",
+                                                    '"x"', "[]", "[1]", "[1, 100]", "[0, 100]", "[100, 100]",
+                                                    "[255, 100]", '"' + "W " * 14 + 'W"', _HUGE, "1.5", "{}"])
+            elif op == 3:  # the heaviest values the loader takes
+                lines = [(ln.split("=")[0] + "= [" + ln.split("[")[1].split(",")[0] + ", 100]")
+                         if "= [" in ln and ln[:1].isalpha() and len(ln.split("=")[0].strip().strip('"')) == 1
+                         else "bingo_bonus = 1000" if ln.startswith("bingo_bonus") else ln for ln in lines]
+                if rng.random() < 0.5:
+                    lines = [" ".join("W" * 15) if len(ln.split()) == 15 and set(ln.split()) <= set("WwTD*.S")
+                             else ln for ln in lines]
+            elif op == 4:
+                lines.insert(i, rng.choice(["[end]", "scoreless_turns = 0", "all_pass_rounds = 0",
+                                            "consecutive_passes = 0", "rack_size = 8", "unknown = 1",
+                                            'alphabet = "xx"', "centre = [15, 15]", "star_squares = [[3, 5], [3, 5]]",
+                                            'random = "stars"', "random_star_count = 300"]))
+            else:
+                lines[i] = ""
+        return "\n".join(lines) + "\n"
+    if fmt == "graph":
+        from fuzz_graph_load import mutate
+
+        data, _kind = mutate(ctx.graph if rng.random() < 0.7 else mutate(ctx.graph, rng)[0], rng)
+        return data
+    raise ValueError(fmt)
+
+
+def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
+    """Feeds one input; raises WrongResult, a WordSalvoError (fine) or anything else (bare)."""
+    ws = ctx.ws
+    if fmt == "cgp":
+        from wordsalvo.formats.cgp import format_cgp, parse_cgp
+
+        pos = parse_cgp(item)
+        again = parse_cgp(format_cgp(pos))
+        if (again.racks, again.scores, again.scoreless_turns, bytes(again.board.tiles), again.rules.scoring_key) != \
+                (pos.racks, pos.scores, pos.scoreless_turns, bytes(pos.board.tiles), pos.rules.scoring_key):
+            raise WrongResult(f"written back as {format_cgp(pos)[:200]!r}, reads as another position")
+        if rng.random() < 0.06 and pos.rules.alphabet.name == "en" and pos.rack:
+            check_moves(ctx, ctx.generator(ctx.lex["en"], pos.rules), pos, rng, sample=4)
+        return
+    if fmt == "notation":
+        k, text = item
+        pos = ctx.positions[k]
+        move = ctx.gen.validate(pos, text)
+        listed = ctx.moves_of(k).get(move.notation)
+        if listed != move.score:
+            raise WrongResult(f"validate({text!r}) = {move.notation} {move.score}, generated at {listed}")
+        return
+    if fmt == "gcg":
+        from wordsalvo.formats.gcg import from_gcg, parse_gcg, to_gcg
+        from wordsalvo.formats.replay import replay
+
+        failures = []
+        try:
+            game = from_gcg(item, lexicon=ctx.lex["en"]) if "#rules" not in item or any(
+                f"#rules {n}" in item for n in ("classic-en", "wordsalvo-en")) else from_gcg(item)
+            again = from_gcg(to_gcg(game), rules=game.rules, lexicon=game.lexicon)
+            if again.scores != game.scores or len(again.history) != len(game.history):
+                raise WrongResult(f"written back and read again: scores {again.scores} != {game.scores}")
+        except ws.WordSalvoError as e:
+            failures.append(e)
+        try:
+            record = parse_gcg(item)
+            if record.rules_name() in ("classic-en", "wordsalvo-en"):
+                replay(record, lexicon=ctx.lex["en"])
+        except ws.WordSalvoError as e:
+            failures.append(e)
+        for e in failures:  # both readers ran; report the first refusal (checked by the caller)
+            raise e
+        return
+    if fmt == "rules":
+        rules = ws.Rules.from_toml(item, source="<fuzz>")
+        if rules.alphabet.name == "en" and rng.random() < 0.5:
+            gen = ctx.generator(ctx.lex["en"], rules)
+            rack = "".join(rng.choice("AEINRSTLJUKEBOXQZ?") for _ in range(rules.rack_size))
+            pos = ws.Position(rules, None, [rack[: rules.rack_size], ""], [0, 0])
+            check_moves(ctx, gen, pos, rng, sample=4)
+        return
+    if fmt == "graph":
+        from fuzz_graph_load import exercise
+
+        lex = ws.Lexicon.from_bytes(item, name="<fuzz>")
+        try:
+            exercise(lex, ctx.classic, ctx.graph_words, rng)
+        except ws.WordSalvoError:
+            pass
+        gen = ws.MoveGenerator(lex, ctx.classic)
+        pos = ws.Position.empty(ctx.classic, rack="".join(rng.choice("AEIOURSTLNDC") for _ in range(6)) + "?")
+        check_moves(ctx, gen, pos, rng, sample=4)
+        return
+    raise ValueError(fmt)
+
+
+# -- the worker ---------------------------------------------------------------------------
+def worker(fmt: str, seed: int, start: int, stop: int, progress: str, findings: str) -> int:
+    ctx = Context()
+    ws = ctx.ws
+    with open(progress, "r+b") as f:
+        mark = mmap.mmap(f.fileno(), _PROGRESS.size)
+    counts = dict.fromkeys(COUNTED, 0)
+    out = open(findings, "a", encoding="utf-8")
+    # the harness's own check: make input FORMAT:INDEX crash or hang the worker
+    crash_at = os.environ.get("WORDSALVO_FUZZ_CRASH_AT")
+    hang_at = os.environ.get("WORDSALVO_FUZZ_HANG_AT")
+    for i in range(start, stop):
+        _PROGRESS.pack_into(mark, 0, i, time.time(), *counts.values())
+        if crash_at == f"{fmt}:{i}":
+            os.abort()
+        if hang_at == f"{fmt}:{i}":
+            time.sleep(3600)
+        rng = input_rng(seed, fmt, i)
+        kind = detail = None
+        try:
+            item = make_input(ctx, fmt, rng)
+            run_input(ctx, fmt, item, rng)
+            counts["accepted"] += 1
+        except WrongResult as e:
+            kind, detail = "wrong result", str(e)
+        except ws.WordSalvoError as e:
+            counts["rejected"] += 1
+            if len(str(e)) > MESSAGE_MAX:
+                kind, detail = "long message", f"{type(e).__name__} of {len(str(e)):,} characters: {str(e)[:300]}"
+        except Exception:  # noqa: BLE001 - anything else is a finding
+            kind, detail = "bare exception", traceback.format_exc(limit=6)[-3000:]
+        counts["tried"] += 1
+        if kind:
+            counts[kind] += 1
+            out.write(json.dumps({"format": fmt, "index": i, "kind": kind, "detail": detail}) + "\n")
+            out.flush()
+    _PROGRESS.pack_into(mark, 0, stop, time.time(), *counts.values())
+    out.close()
+    print(json.dumps(counts), flush=True)
+    return 0
+
+
+# -- the parent ---------------------------------------------------------------------------
+class Batch:
+    def __init__(self, fmt: str, start: int, stop: int, out: Path, seed: int, slot: int):
+        self.fmt, self.start, self.stop = fmt, start, stop
+        self.progress = out / f".progress-{slot}"
+        self.progress.write_bytes(_PROGRESS.pack(start - 1, time.time(), *[0] * len(COUNTED)))
+        self.findings = out / "findings.jsonl"
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", fmt, str(seed), str(start), str(stop),
+               str(self.progress), str(self.findings)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.started = time.time()
+
+    def position(self) -> tuple[int, float]:
+        return _PROGRESS.unpack(self.progress.read_bytes()[: _PROGRESS.size])[:2]
+
+    def counts(self) -> dict[str, int]:
+        """What the worker counted before the input it is on."""
+        return dict(zip(COUNTED, _PROGRESS.unpack(self.progress.read_bytes()[: _PROGRESS.size])[2:]))
+
+
+def show(seed: int, spec: str) -> None:
+    fmt, _, index = spec.partition(":")
+    ctx = Context()
+    item = make_input(ctx, fmt, input_rng(seed, fmt, int(index)))
+    sys.stdout.write(repr(item) + "\n")
+
+
+def save_reproducer(out: Path, seed: int, fmt: str, index: int) -> Path:
+    ctx = Context()
+    item = make_input(ctx, fmt, input_rng(seed, fmt, index))
+    path = out / f"{fmt}-{index}.input"
+    if isinstance(item, bytes):
+        path.write_bytes(item)
+    else:
+        path.write_text(repr(item) + "\n", "utf-8")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
+    ap.add_argument("--count", type=int, default=10000, help="inputs in all, shared among the formats (default 10000)")
+    ap.add_argument("--formats", default=",".join(FORMATS), help=f"comma-separated, of {', '.join(FORMATS)}")
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="workers at once (default 2)")
+    ap.add_argument("--batch", type=int, default=5000, help="inputs per worker process (default 5000)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds without progress that make a hang (default 60)")
+    ap.add_argument("--out", default="fuzz-out", help="folder for findings and reproducers (default fuzz-out)")
+    ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--show", metavar="FORMAT:INDEX", help="print one input and exit")
+    ap.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        fmt, seed, start, stop, progress, findings = args.worker
+        return worker(fmt, int(seed), int(start), int(stop), progress, findings)
+    seed = args.seed if args.seed is not None else int(time.time())
+    if args.show:
+        show(seed, args.show)
+        return 0
+    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        ap.error(f"--formats: expected names from {', '.join(FORMATS)}, got {', '.join(bad) or 'none'}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "findings.jsonl").write_text("")
+    share = sum(SHARES[f] for f in formats)
+    todo: list[tuple[str, int, int]] = []
+    per_format = {}
+    for f in formats:
+        n = max(1, round(args.count * SHARES[f] / share))
+        per_format[f] = n
+        todo += [(f, a, min(n, a + args.batch)) for a in range(0, n, args.batch)]
+    rng = random.Random(seed)
+    rng.shuffle(todo)  # formats interleaved, so a short run still covers each
+    figures = {f: {"tried": 0, "accepted": 0, "rejected": 0, **{k: 0 for k in KINDS}} for f in formats}
+    t0 = time.time()
+    print(f"seed {seed}: {sum(per_format.values()):,} inputs ({', '.join(f'{f} {n:,}' for f, n in per_format.items())}), "
+          f"{args.jobs} workers, batches of {args.batch}", flush=True)
+    running: dict[int, Batch] = {}
+    slots = list(range(args.jobs))
+    last_report = time.time()
+    while todo or running:
+        while todo and slots:
+            fmt, a, b = todo.pop()
+            slot = slots.pop()
+            running[slot] = Batch(fmt, a, b, out, seed, slot)
+        time.sleep(0.05)
+        for slot, batch in list(running.items()):
+            rc = batch.proc.poll()
+            index, stamp = batch.position()
+            if rc is None:
+                if time.time() - stamp > args.timeout and index >= batch.start:
+                    batch.proc.kill()
+                    batch.proc.wait()
+                    _finish_failed(batch, index, "hang", out, seed, figures, todo)
+                    del running[slot]
+                    slots.append(slot)
+                continue
+            stdout, stderr = batch.proc.communicate()
+            del running[slot]
+            slots.append(slot)
+            if rc == 0 and index >= batch.stop:
+                counts = json.loads(stdout.strip().splitlines()[-1])
+                for k, v in counts.items():
+                    figures[batch.fmt][k] += v
+                continue
+            if index < batch.start:  # died before its first input: the harness itself is broken
+                sys.stderr.write(f"worker for {batch.fmt} failed to start (status {rc}):\n{stderr[-3000:]}\n")
+                return 3
+            _finish_failed(batch, index, "crash", out, seed, figures, todo, stdout, f"status {rc}: {stderr[-2000:]}")
+        if time.time() - last_report > 30:
+            last_report = time.time()
+            done = sum(v["tried"] for v in figures.values())
+            print(f"  {done:,} inputs done, {time.time() - t0:.0f} s", flush=True)
+    seconds = time.time() - t0
+    findings = [json.loads(ln) for ln in (out / "findings.jsonl").read_text("utf-8").splitlines() if ln.strip()]
+    for f in formats:
+        v = figures[f]
+        print(f"{f:>9}: {v['tried']:>9,} tried, {v['accepted']:>8,} accepted, {v['rejected']:>8,} rejected; "
+              + ", ".join(f"{v[k]} {k}{'es' if k.endswith('sh') and v[k] != 1 else 's' if v[k] != 1 else ''}"
+                          for k in KINDS))
+    total = {k: sum(v[k] for v in figures.values()) for k in ("tried", "accepted", "rejected", *KINDS)}
+    print(f"{'all':>9}: {total['tried']:>9,} tried in {seconds:.0f} s; "
+          + ", ".join(f"{total[k]} {k}" for k in KINDS), flush=True)
+    for item in findings[:20]:
+        print(f"  {item['format']}:{item['index']} {item['kind']}: {item['detail'][:300]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "seed": seed, "count": args.count, "formats": figures, "total": total, "seconds": round(seconds),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+            "date": time.strftime("%Y-%m-%d"), "jobs": args.jobs,
+        }, indent=1) + "\n")
+    for p in out.glob(".progress-*"):
+        p.unlink()
+    return 1 if any(total[k] for k in KINDS) else 0
+
+
+def _finish_failed(batch: Batch, index: int, kind: str, out: Path, seed: int, figures: dict, todo: list,
+                   stdout: str = "", detail: str = "") -> None:
+    """A worker died or hung at input ``index``: count it, save it, and queue the rest."""
+    fig = figures[batch.fmt]
+    for k, v in batch.counts().items():  # the inputs before it, as the worker counted them
+        fig[k] += v
+    fig["tried"] += 1
+    fig[kind] += 1
+    path = save_reproducer(out, seed, batch.fmt, index)
+    with open(out / "findings.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps({"format": batch.fmt, "index": index, "kind": kind,
+                            "detail": f"{detail} (reproducer {path})"}) + "\n")
+    print(f"  {kind} at {batch.fmt}:{index} (reproducer {path})", flush=True)
+    if index + 1 < batch.stop:
+        todo.append((batch.fmt, index + 1, batch.stop))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
