@@ -331,7 +331,7 @@ cdef class Generator:
             with nogil:
                 rc = ws_gen_best(self.g, &m, 1, &count)
         finally:
-            self.busy = False
+            ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "best-move search failed")
         if not count:
             return None

@@ -169,7 +169,7 @@ cdef class SelfPlay:
                 rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity,
                                       &count)
         finally:
-            self.gen.busy = False
+            ws_guard_leave(&self.gen.busy)
         if rc == WS_E_ARGUMENT:
             raise WordSalvoError(f"self-play of seed {seed}: the rules cannot be played (a first deal the bag "
                                  f"cannot make, a rack the leave table cannot value, or no end within "
