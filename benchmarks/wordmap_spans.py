@@ -225,7 +225,7 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
                     boundary = p
     best = gen.best(pos)
     best_score = best.score if best is not None else NONE
-    _, visited_c = gen._gen.best_stats()
+    _, visited_c, _ = gen._gen.best_stats()
     stats["anchors"] = sum(1 for a in anchors if a[0] > NONE)
     stats["visited_now"] = sum(1 for a in anchors if a[0] > NONE and a[0] >= best_score)
     stats["visited_wm"] = sum(1 for a in anchors if a[1] > NONE and a[1] >= best_score)
@@ -277,7 +277,7 @@ def main() -> None:
     rules = ws.Rules.preset(args.rules)
     lex = Lexicon.load(args.graph)
     wm = WordMap(lex._graph)
-    gen = MoveGenerator(lex, rules)
+    gen = MoveGenerator(lex, rules, wordmap=False)  # the replay is of the search by the graph alone
     positions = [Position.from_cgp(l, rules=rules) for l in args.positions.read_text("utf-8").splitlines() if l.strip()]
     t = time.perf_counter()
     rows = [analyse(p, gen, wm, rules) for p in positions]

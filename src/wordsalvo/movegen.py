@@ -3,6 +3,8 @@ the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ._core import _movegen
@@ -19,6 +21,9 @@ from .rules import Rules
 #: above this n, best(pos, n) sorts the full list instead of searching with bounds
 _BEST_SEARCH_MAX_N = 256
 
+#: seconds the word map takes to build, per word of the lexicon (CSW24: 281k words, 0.08 s)
+_WORDMAP_SECONDS_PER_WORD = 0.3e-6
+
 
 class MoveGenerator:
     """Finds, scores and ranks every legal move of a position.
@@ -28,7 +33,8 @@ class MoveGenerator:
     lanes that changed.  Use one generator per thread; lexicons may be shared.
     """
 
-    def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None):
+    def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None,
+                 wordmap: bool | None = None):
         if tuple(lexicon.alphabet.letters) != tuple(rules.alphabet.letters):
             raise WordSalvoError(
                 f"lexicon alphabet {lexicon.alphabet.name!r} does not match rule set {rules.name!r} "
@@ -56,6 +62,11 @@ class MoveGenerator:
             rules.start_square,
         )
         self._alphagrams_ready = False
+        if wordmap not in (None, True, False):
+            raise WordSalvoError(f"wordmap: expected None (when it pays), True or False, got {wordmap!r}")
+        #: the word map policy: None builds it once the lexicon's best-move searches have
+        #: taken as long as building it would, True on the first search, False never
+        self.wordmap = wordmap
         self._scoring_key = rules.scoring_key
 
     def _check_leaves(self, leaves: Leaves) -> None:
@@ -68,13 +79,36 @@ class MoveGenerator:
                 f"{leaves.rules.name!r} (alphabet {leaves.rules.alphabet.name!r}, rack {leaves.rules.rack_size}, "
                 f"other tile counts)")
 
-    def _prepare_best(self) -> None:
-        """8- and 9-letter anagram keys sharpen the best-move bounds; they are built once
-        per lexicon, on its first best-move search (about 25 ms for CSW24)."""
+    def _prepare_best(self, wordmap: bool | None = None) -> bool:
+        """Readies the best-move search; returns True when its searches still pay toward
+        the word map (the caller then adds their time with _pay_rent).
+
+        The word map (about 14 MB and 0.08 s to build for CSW24, once per lexicon, shared
+        by its generators) makes searches with blanks on the rack several times faster, but
+        one search without it takes 0.02-2 ms: a single call (``wordsalvo best``) never
+        earns the build back.  So by default the searches first run on the graph alone, with
+        the 8- and 9-letter anagram keys (about 25 ms for CSW24), and the map is built once
+        the lexicon's searches without it have taken as long as building it takes."""
+        graph = self.lexicon._graph
+        policy = self.wordmap if wordmap is None else wordmap
+        if not self._gen.has_wordmap and policy is not False:
+            if graph._wordmap is None and (policy is True or graph._wordmap_rent >= self._wordmap_price()):
+                graph._wordmap = _movegen.WordMap(graph)
+            if graph._wordmap is not None:
+                self._gen.use_wordmap(graph._wordmap)
+        if self._gen.has_wordmap:
+            return False
         if not self._alphagrams_ready:
-            graph = self.lexicon._graph
             self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
             self._alphagrams_ready = True
+        return policy is None
+
+    def _wordmap_price(self) -> float:
+        """Seconds the word map of this lexicon is expected to take to build."""
+        return _WORDMAP_SECONDS_PER_WORD * self.lexicon.header.word_count
+
+    def _pay_rent(self, since: float) -> None:
+        self.lexicon._graph._wordmap_rent += time.perf_counter() - since
 
     def _load(self, pos: Position, rack: str | None) -> bytes:
         """Hands the board and rack to the C generator; returns the board snapshot."""
@@ -141,10 +175,13 @@ class MoveGenerator:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
             return self.generate(pos, rack).best(n, by=by)
-        self._prepare_best()
+        renting = self._prepare_best()
+        since = time.perf_counter() if renting else 0.0
         tiles = self._load(pos, rack)
         if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
             found = self._gen.best_one()
+            if renting:
+                self._pay_rent(since)
             if found is None:
                 return None
             score, mask, row, col, direction, length, _played, raw = found
@@ -154,6 +191,8 @@ class MoveGenerator:
             records, _equity = self._gen.best_equity(1 if n is None else n)
         else:
             records = self._gen.best(1 if n is None else n)
+        if renting:
+            self._pay_rent(since)
         moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
                          leave_values=self._leave_values())
         if n is None:

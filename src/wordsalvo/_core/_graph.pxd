@@ -8,3 +8,5 @@ cdef class Graph:
     cdef readonly unsigned alphabet_size
     cdef public object _sums
     cdef public object _alphagrams      # length -> bytes of sorted uint64 keys (built on first use)
+    cdef public object _wordmap         # the best-move word map (_movegen.WordMap), built when it pays
+    cdef public double _wordmap_rent    # seconds of best-move searches made without it so far

@@ -90,6 +90,8 @@ CORE_CONSTANTS = {
 #: largest n of Generator.best (the output array is allocated up front)
 BEST_MAX = 1 << 24
 
+include "_wordmap.pxi"
+
 
 cdef class Generator:
     """C working memory for one thread.
@@ -105,6 +107,7 @@ cdef class Generator:
     cdef bint busy
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
+    cdef WordMap wordmap      # keeps the word map alive while the C struct points into it
     cdef LeaveTable leaves    # keeps the leave table alive while the C struct points into it
     cdef object equity_buf    # float32 working buffer of best_equity
 
@@ -177,6 +180,22 @@ cdef class Generator:
                 ws_gen_set_alphagrams9(self.g, NULL, 0)
         finally:
             self.busy = False
+
+    def use_wordmap(self, WordMap wordmap):
+        """The word map of this generator's graph (or None): best-move searches read the
+        words of long spans from it instead of walking the graph."""
+        if wordmap is not None and wordmap.graph is not self.graph:
+            raise WordSalvoError("word map: expected the map of this generator's graph, got one of another graph")
+        self._enter()
+        try:
+            self.wordmap = wordmap
+            ws_gen_set_wordmap(self.g, &wordmap.m if wordmap is not None else NULL)
+        finally:
+            self.busy = False
+
+    @property
+    def has_wordmap(self):
+        return self.wordmap is not None
 
     def __dealloc__(self):
         free(self.g)
@@ -370,8 +389,9 @@ cdef class Generator:
         return [self.g.leave_best[i] for i in range(8)]
 
     def best_stats(self):
-        """(anchors with a move, anchors searched) of the last best-move search."""
-        return self.g.anchor_count, self.g.anchors_visited
+        """(anchors with a move, anchors walked, span classes read from the word map) of the
+        last best-move search."""
+        return self.g.anchor_count, self.g.anchors_visited, self.g.wordmap_reads
 
     def cross_set(self, direction, square):
         """(letter mask with bit 0 = has a cross word, cross score) of one square, from scratch."""
@@ -382,5 +402,4 @@ cdef class Generator:
         self._need_position()
         m = ws_gen_cross_set(self.g, d, sq, &cs)
         return m, cs
-include "_wordmap.pxi"
 include "_selfplay.pxi"
