@@ -357,15 +357,16 @@ static void load_lane(WsGen *g, int d, int lane) {
     g->ln = &g->board.lanes[d][lane];
 }
 
-/* Best mode, for the shadow: the highest value of a real rack tile allowed on each
- * square of the current lane (a blank scores 0); every rack letter fits a square
- * without a cross word. */
-static void load_max_fit(WsGen *g) {
+/* Best mode, for the shadow: per square of the current lane, the rack tiles that may
+ * score there, bit j = rack_values_desc[j]: those worth at most the highest value of a
+ * real rack tile the square allows (a blank, worth 0, fits every square).  Every rack
+ * letter fits a square without a cross word. */
+static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
-    int all = g->rack_max_value;
+    int all = g->rack_max_value, total = g->rack_total;
     for (int pos = 0; pos < WS_DIM; pos++) {
         uint64_t fit = g->ln->cross[pos] & letters;
-        int best = 0;
+        int best = 0, j = 0;
         if (fit == letters) {
             best = all;
         } else {
@@ -374,7 +375,8 @@ static void load_max_fit(WsGen *g) {
                 if (g->rules.tile_value[t] > best) best = g->rules.tile_value[t];
             }
         }
-        g->lane_max_fit[pos] = (int16_t)best;
+        while (j < total && g->rack_values_desc[j] > best) j++; /* values descend */
+        g->lane_fit[pos] = (uint8_t)(((1u << total) - 1) & ~((1u << j) - 1));
     }
 }
 
@@ -658,19 +660,6 @@ int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
 /* Best move: shadow bounds                                                 */
 /* ------------------------------------------------------------------------ */
 
-typedef struct Span {
-    int32_t n;                    /* new tiles */
-    int32_t board_tiles;          /* tiles already on the board */
-    int32_t board_letter[2];      /* letters of the first two board tiles met */
-    int32_t board_sum;            /* face value of board tiles */
-    int32_t word_mult;            /* product of word multipliers of new tiles */
-    int32_t cross_base;           /* sum of cross_base of new tiles */
-    int32_t lm[WS_RACK_MAX];      /* letter multiplier of each new tile's square */
-    int32_t cwm[WS_RACK_MAX];     /* word multiplier if that square has a cross word, else 0 */
-    int32_t max_fit[WS_RACK_MAX]; /* highest value of a rack tile that fits the square */
-    int32_t first_square;         /* square of the first new tile met */
-} Span;
-
 /* 1 if the rack tiles (tally, blanks in rack[0]) spell a word of exactly `left` more
  * letters from the DAWG list `list`. */
 static int anagram_exists(const uint32_t *nodes, uint32_t list, uint8_t *rack, int left) {
@@ -745,130 +734,121 @@ static int rack_through(WsGen *g, int bt, int l1, int l2) {
     return 1;
 }
 
-/* Bound of the letter part: each new-tile square s has coefficient lm*(W + cwm) and
- * takes a distinct rack tile whose value is at most max_fit[s] (the relaxation of
- * "the tile must fit the cross set").  With squares in descending coefficient order,
- * giving each the largest remaining value it allows is optimal for that relaxation
- * (the allowed sets are nested, so an exchange argument applies), hence an upper
- * bound of every real assignment. */
-static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
-    int n = l->n + r->n;
-    /* the whole rack placed: the word is the rack (no board tile) or the rack plus the
-     * one board tile; when no such word exists the span holds no move at all (with a
-     * word map, the class of the span is read from the map when it comes up instead) */
-    if (n == g->rules.bingo_tiles && !g->classes) {
-        int bt = l->board_tiles + r->board_tiles;
-        if (bt == 0 && !rack_spells_word(g)) return INT_MIN;
-        if (bt == 1 || bt == 2) {
-            int b[2], k = 0;
-            for (int i = 0; i < l->board_tiles && k < 2; i++) b[k++] = l->board_letter[i];
-            for (int i = 0; i < r->board_tiles && k < 2; i++) b[k++] = r->board_letter[i];
-            if (!rack_through(g, bt, b[0], bt == 2 ? b[1] : 0)) return INT_MIN;
-        }
-    }
-    int W = l->word_mult * r->word_mult;
-    int coef[2 * WS_RACK_MAX], fit[2 * WS_RACK_MAX];
-    int k = 0;
-    for (int i = 0; i < l->n; i++) {
-        coef[k] = l->lm[i] * (W + l->cwm[i]);
-        fit[k++] = l->max_fit[i];
-    }
-    for (int i = 0; i < r->n; i++) {
-        coef[k] = r->lm[i] * (W + r->cwm[i]);
-        fit[k++] = r->max_fit[i];
-    }
-    for (int i = 1; i < k; i++) {
-        int v = coef[i], f = fit[i], j = i;
-        while (j > 0 && coef[j - 1] < v) {
-            coef[j] = coef[j - 1];
-            fit[j] = fit[j - 1];
-            j--;
-        }
-        coef[j] = v;
-        fit[j] = f;
-    }
-    int bound = W * (l->board_sum + r->board_sum) + l->cross_base + r->cross_base;
-    int used = 0; /* bit i: rack_values_desc[i] taken */
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < g->rack_total; j++) {
-            if (!(used >> j & 1) && g->rack_values_desc[j] <= fit[i]) {
-                used |= 1 << j;
-                bound += coef[i] * g->rack_values_desc[j];
-                break;
-            }
-        }
-    }
-    if (n == g->rules.bingo_tiles) bound += g->rules.bingo_bonus; /* possible: checked above */
-    return bound;
+/* The shadow's key of a new tile's square under word multiplier W: its coefficient
+ * lm*(W + cross word multiplier) above 8 bits of fit mask (load_fit_masks). */
+static inline int square_key(const WsGen *g, int sq, int W) {
+    return ((g->ln->lm[sq] * W + g->ln->cross_mult[sq]) << 8) | g->lane_fit[sq];
 }
 
-/* The shadow of one anchor: its bound (INT_MIN: it holds no move), and with a word map
- * its span classes (n tiles placed, `blocks` blocks right of the anchor run through),
- * each with the best bound of its spans and their start squares.  In equity mode each
- * span's equity bound is its score bound plus the best value of a leave of the tiles
- * that span keeps. */
+/* Inserts a key into keys[0..*n), kept in descending order. */
+static inline void insert_key(int *keys, int *n, int key) {
+    int j = (*n)++;
+    while (j > 0 && keys[j - 1] < key) {
+        keys[j] = keys[j - 1];
+        j--;
+    }
+    keys[j] = key;
+}
+
+/* Bound of the letter part of a span: each new tile's square (keys, by descending
+ * coefficient) takes a distinct rack tile worth at most the best real tile it allows
+ * (the relaxation of "the tile must fit the cross set").  Giving each square in turn
+ * the largest remaining value it allows is optimal for that relaxation (the allowed
+ * sets are nested, so an exchange argument applies), hence an upper bound of every
+ * real assignment.  With the values descending, the largest remaining one a square
+ * allows is the lowest free bit of its fit mask. */
+static inline int pair_values(const WsGen *g, const int *keys, int n) {
+    unsigned used = 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned free_fits = (unsigned)keys[i] & 0xFFu & ~used;
+        if (!free_fits) continue;
+        int j = __builtin_ctz(free_fits);
+        used |= 1u << j;
+        sum += (keys[i] >> 8) * g->rack_values_desc[j];
+    }
+    return sum;
+}
+
+/* Without a word map: 0 when the whole rack placed through these board tiles (0-2 of
+ * them; letters in b) spells no word, so the span holds no move at all. */
+static int full_rack_possible(WsGen *g, int bt, const int *b) {
+    if (bt == 0) return rack_spells_word(g);
+    if (bt == 1 || bt == 2) return rack_through(g, bt, b[0], bt == 2 ? b[1] : 0);
+    return 1;
+}
+
+/* The shadow of one anchor: its bound (INT_MIN: it holds no move), and with span
+ * classes its classes (n tiles placed, `blocks` blocks right of the anchor run
+ * through), each with the best bound of its spans and their start squares.  Each span
+ * (L, R) is bounded by W*(board tiles) + the cross terms + pair_values + the bingo
+ * bonus; in equity mode its equity bound adds the best value of a leave of the tiles
+ * that span keeps.  The sorted keys grow with the span (one insertion a square) and
+ * are made again only when a word multiplier changes W. */
 static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
+    const WsLane *ln = g->ln;
     uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
-    int best = INT_MIN;
+    int total = g->rack_total, best = INT_MIN;
     float best_equity = -HUGE_VALF;
     int classes = g->classes;
     uint8_t cls[WS_RACK_MAX + 1][WS_DIM / 2 + 1];
     WsSubAnchor local[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)];
     int nlocal = 0;
     if (classes) memset(cls, 0xFF, sizeof cls);
-    Span left;
-    memset(&left, 0, sizeof left);
-    left.word_mult = 1;
+    int lsq[WS_RACK_MAX], nl = 0, lW = 1, lboard = 0, lcross = 0, lbt = 0;
+    int letters[2] = {0, 0}; /* the first two board letters met (left part first) */
     for (int L = anchor; L > boundary; L--) {
-        if (g->ln->tile[L]) {
-            left.board_sum += g->ln->tile_value[L];
-            if (left.board_tiles < 2) left.board_letter[left.board_tiles] = g->ln->tile[L] & WS_LETTER_MASK;
-            left.board_tiles++;
+        if (ln->tile[L]) {
+            lboard += ln->tile_value[L];
+            if (lbt < 2) letters[lbt] = ln->tile[L] & WS_LETTER_MASK;
+            lbt++;
         } else {
-            if (!(g->ln->cross[L] & usable) || left.n == g->rack_total) break;
-            if (left.n == 0) left.first_square = L;
-            left.max_fit[left.n] = g->lane_max_fit[L];
-            left.lm[left.n] = g->ln->lm[L];
-            left.cwm[left.n] = g->ln->has_cross[L] ? g->ln->wm[L] : 0;
-            left.n++;
-            left.word_mult *= g->ln->wm[L];
-            left.cross_base += g->ln->cross_base[L];
+            if (!(ln->cross[L] & usable) || nl == total) break;
+            lsq[nl++] = L;
+            lW *= ln->wm[L];
+            lcross += ln->cross_base[L];
         }
-        if (L > 0 && g->ln->tile[L - 1]) continue; /* the word would go on to the left */
-        Span right;
-        memset(&right, 0, sizeof right);
-        right.word_mult = 1;
-        int blocks = 0;
+        if (L > 0 && ln->tile[L - 1]) continue; /* the word would go on to the left */
+        int keys[WS_RACK_MAX], nk = 0, W = lW;
+        for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
+        int rsq[WS_RACK_MAX], nr = 0, rW = 1, rboard = 0, rcross = 0, rbt = 0, blocks = 0;
         for (int R = anchor; R < WS_DIM; R++) {
             if (R > anchor) {
-                if (g->ln->tile[R]) {
-                    blocks += !g->ln->tile[R - 1];
-                    right.board_sum += g->ln->tile_value[R];
-                    if (right.board_tiles < 2) right.board_letter[right.board_tiles] = g->ln->tile[R] & WS_LETTER_MASK;
-                    right.board_tiles++;
+                if (ln->tile[R]) {
+                    blocks += !ln->tile[R - 1];
+                    rboard += ln->tile_value[R];
+                    if (lbt + rbt < 2) letters[lbt + rbt] = ln->tile[R] & WS_LETTER_MASK;
+                    rbt++;
                 } else {
-                    if (!(g->ln->cross[R] & usable) || left.n + right.n == g->rack_total) break;
-                    if (right.n == 0) right.first_square = R;
-                    right.max_fit[right.n] = g->lane_max_fit[R];
-                    right.lm[right.n] = g->ln->lm[R];
-                    right.cwm[right.n] = g->ln->has_cross[R] ? g->ln->wm[R] : 0;
-                    right.n++;
-                    right.word_mult *= g->ln->wm[R];
-                    right.cross_base += g->ln->cross_base[R];
+                    if (!(ln->cross[R] & usable) || nl + nr == total) break;
+                    rsq[nr++] = R;
+                    rcross += ln->cross_base[R];
+                    if (ln->wm[R] != 1) { /* W changes: every coefficient does */
+                        rW *= ln->wm[R];
+                        W = lW * rW;
+                        nk = 0;
+                        for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
+                        for (int i = 0; i < nr; i++) insert_key(keys, &nk, square_key(g, rsq[i], W));
+                    } else {
+                        insert_key(keys, &nk, square_key(g, R, W));
+                    }
                 }
             }
-            if (g->ln->tile[R + 1]) continue; /* lane_tile[15] == 0 */
-            int n = left.n + right.n;
+            if (ln->tile[R + 1]) continue; /* tile[15] == 0 */
+            int n = nl + nr;
             if (n < g->min_tiles || n == 0) continue;
             /* a one-tile move with an across neighbour is listed across only */
-            if (n == 1 && g->direction == 1 && g->ln->has_cross[left.n ? left.first_square : right.first_square])
-                continue;
-            int b = span_bound(g, &left, &right);
-            if (b == INT_MIN) continue;
+            if (n == 1 && g->direction == 1 && ln->has_cross[nl ? lsq[0] : rsq[0]]) continue;
+            /* the whole rack placed: without a word map, a span whose word cannot exist
+             * (the rack through its 0-2 board letters) holds no move at all; with span
+             * classes, the class is read from the map when it comes up instead */
+            if (n == g->rules.bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
+            int b = W * (lboard + rboard) + lcross + rcross + pair_values(g, keys, n) +
+                    (n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
             if (b > best) best = b;
             float e = 0.0f;
             if (g->mode == 2) {
-                e = (float)b + g->leave_best[g->rack_total - n];
+                e = (float)b + g->leave_best[total - n];
                 if (e > best_equity) best_equity = e;
             }
             if (classes) {
@@ -902,9 +882,9 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
 
 static void collect_anchor(WsGen *g, int anchor, int boundary) {
     if (g->anchor_count >= WS_MAX_ANCHORS) return;
-    if (g->max_fit_lane != g->direction * WS_DIM + g->lane) {
-        load_max_fit(g);
-        g->max_fit_lane = g->direction * WS_DIM + g->lane;
+    if (g->fit_lane != g->direction * WS_DIM + g->lane) {
+        load_fit_masks(g);
+        g->fit_lane = g->direction * WS_DIM + g->lane;
     }
     WsAnchor *a = &g->anchors[g->anchor_count];
     shadow_anchor(g, anchor, boundary, a);
@@ -1264,7 +1244,7 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
         memset(g->through8, -1, sizeof g->through8);
         memset(g->through9, -1, sizeof g->through9);
     }
-    g->max_fit_lane = -1;
+    g->fit_lane = -1;
     for_each_anchor(g, collect_anchor);
     if (g->classes) {
         search_classes(g, n);

@@ -118,12 +118,12 @@ typedef struct WsGen {
     int32_t rack_max_value;           /* highest value of a letter on the rack */
     int32_t rack_total;
 
-    /* current direction and lane, and in best mode (for the shadow) the highest value
-     * of a real rack tile that fits each square of the lane */
+    /* current direction and lane, and in best mode (for the shadow) the rack tiles that
+     * may score on each square of the lane (load_fit_masks) */
     int32_t direction, lane;
     const WsLane *ln;
-    int32_t max_fit_lane; /* direction * 15 + lane of lane_max_fit, or -1 */
-    int16_t lane_max_fit[WS_DIM + 1];
+    int32_t fit_lane; /* direction * 15 + lane of lane_fit, or -1 */
+    uint8_t lane_fit[WS_DIM + 1];
 
     /* search state */
     int32_t anchor, boundary; /* leftmost allowed position is boundary + 1 */
