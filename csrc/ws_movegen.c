@@ -948,6 +948,19 @@ static void prepare_subracks(WsGen *g) {
             }
             for (int c = 0; c < played; c++) sr->key = ws_rack_key_add_letter(sr->key, (unsigned)t);
         }
+        /* its tiles' values, descending (blanks 0, last) */
+        int k = 0;
+        for (int i = 0; i < types; i++) {
+            int t = g->leave_type[i], played = g->rack[t] - kept[i];
+            for (int c = 0; c < played; c++) {
+                int v = t ? g->rules.tile_value[t] : 0, j = k++;
+                while (j > 0 && sr->value[j - 1] < v) {
+                    sr->value[j] = sr->value[j - 1];
+                    j--;
+                }
+                sr->value[j] = (uint8_t)v;
+            }
+        }
         for (int i = 0; i < types; i++) {
             if (++kept[i] <= g->rack[g->leave_type[i]]) break;
             kept[i] = 0;
@@ -1076,7 +1089,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     int len = n + bt;
     int bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
     /* each start: the score of the board part and the factor of each new tile's value */
-    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], ns = 0;
+    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
     for (unsigned mask = s->starts; mask; mask &= mask - 1) {
         int L = __builtin_ctz(mask), W = 1, board = 0, cross = 0;
         for (int i = 0; i < len; i++) {
@@ -1097,10 +1110,31 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         ns++;
     }
     WsWordMapHit hits[WS_MAX_HITS];
+    int have_sorted = 0;
     for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++) {
         const WsSubrack *sr = &g->subracks[r];
         float leave = g->leave_value[sr->keep];
-        if (g->mode == 2 && g->count == g->best_n && (float)s->bound + leave < g->threshold_equity) continue;
+        if (sr->blanks && g->count == g->best_n) {
+            /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
+             * per letter a blank may be) that no start lets reach the n-th best; the new
+             * squares' coefficients descending, paired with its values descending, bound
+             * what it can score from a start */
+            if (!have_sorted) {
+                for (int j = 0; j < ns; j++) {
+                    int k = 0;
+                    for (int i = 0; i < len; i++)
+                        if (!g->ln->tile[start[j] + i]) insert_key(sorted[j], &k, coef[j][i]);
+                }
+                have_sorted = 1;
+            }
+            int most = INT_MIN;
+            for (int j = 0; j < ns; j++) {
+                int b = base[j];
+                for (int i = 0; i < n; i++) b += sorted[j][i] * sr->value[i];
+                if (b > most) most = b;
+            }
+            if (g->mode == 2 ? (float)most + leave < g->threshold_equity : most < g->threshold) continue;
+        }
         WsRackKey key = ws_rack_key_add(sr->key, through);
         size_t nh = 0;
         if (sr->blanks == 0) {

@@ -89,6 +89,7 @@ typedef struct WsSubrack {
     uint16_t keep;     /* index into leave_value of the tiles kept */
     uint8_t blanks;    /* blanks in it */
     uint8_t size;      /* tiles in it */
+    uint8_t value[WS_RACK_MAX]; /* its tiles' values, descending */
 } WsSubrack;
 
 /* Best-first order of anchors (sub < 0) and span classes. */
