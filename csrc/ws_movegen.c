@@ -1064,6 +1064,35 @@ static inline void wordmap_place(WsGen *g, const uint8_t *w, int len, int L, int
     }
 }
 
+/* The start squares of a class (bits of `starts`), and for each the score of its board
+ * part (board tiles * W + cross terms + bingo) and the factor lm * (W + cross word
+ * multiplier) of each new tile's value (0 on board squares); returns their number. */
+static int class_starts(const WsGen *g, unsigned starts, int len, int bingo, int *start, int *base,
+                        int (*coef)[WS_DIM]) {
+    const WsLane *ln = g->ln;
+    int ns = 0;
+    for (; starts; starts &= starts - 1) {
+        int L = __builtin_ctz(starts), W = 1, board = 0, cross = 0;
+        for (int i = 0; i < len; i++) {
+            int sq = L + i;
+            if (ln->tile[sq]) {
+                board += ln->tile_value[sq];
+            } else {
+                W *= ln->wm[sq];
+                cross += ln->cross_base[sq];
+            }
+        }
+        for (int i = 0; i < len; i++) {
+            int sq = L + i;
+            coef[ns][i] = ln->tile[sq] ? 0 : ln->lm[sq] * W + ln->cross_mult[sq];
+        }
+        start[ns] = L;
+        base[ns] = board * W + cross + bingo;
+        ns++;
+    }
+    return ns;
+}
+
 #define WS_MAX_HITS (WS_MAX_LETTERS * (WS_MAX_LETTERS + 1) / 2) /* two blanks: every unordered pair of letters */
 
 /* Every move of a span class: for each sub-rack of n tiles, the words of its letters
@@ -1088,37 +1117,21 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     }
     int len = n + bt;
     int bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
-    /* each start: the score of the board part and the factor of each new tile's value */
+    /* each start (made when the first sub-rack needs them): the score of the board part
+     * and the factor of each new tile's value; sorted: the new squares' factors,
+     * descending, for the bound of a sub-rack */
     int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
-    for (unsigned mask = s->starts; mask; mask &= mask - 1) {
-        int L = __builtin_ctz(mask), W = 1, board = 0, cross = 0;
-        for (int i = 0; i < len; i++) {
-            int sq = L + i;
-            if (g->ln->tile[sq]) {
-                board += g->ln->tile_value[sq];
-            } else {
-                W *= g->ln->wm[sq];
-                cross += g->ln->cross_base[sq];
-            }
-        }
-        for (int i = 0; i < len; i++) {
-            int sq = L + i;
-            coef[ns][i] = g->ln->tile[sq] ? 0 : g->ln->lm[sq] * (W + (g->ln->has_cross[sq] ? g->ln->wm[sq] : 0));
-        }
-        start[ns] = L;
-        base[ns] = board * W + cross + bingo;
-        ns++;
-    }
+    int have_starts = 0, have_sorted = 0;
     WsWordMapHit hits[WS_MAX_HITS];
-    int have_sorted = 0;
     for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++) {
         const WsSubrack *sr = &g->subracks[r];
         float leave = g->leave_value[sr->keep];
         if (sr->blanks && g->count == g->best_n) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
-             * per letter a blank may be) that no start lets reach the n-th best; the new
-             * squares' coefficients descending, paired with its values descending, bound
-             * what it can score from a start */
+             * per letter a blank may be) that no start lets reach the n-th best: its
+             * values descending paired with a start's new squares' factors descending
+             * bound what it scores there */
+            if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
             if (!have_sorted) {
                 for (int j = 0; j < ns; j++) {
                     int k = 0;
@@ -1138,7 +1151,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         WsRackKey key = ws_rack_key_add(sr->key, through);
         size_t nh = 0;
         if (sr->blanks == 0) {
-            int32_t e = ws_wordmap_find(m, key);
+            int32_t e = ws_wordmap_find_inline(m, key);
             if (e < 0) continue;
             hits[0].entry = (uint32_t)e;
             hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;
@@ -1146,7 +1159,9 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         } else {
             /* with one move wanted, a blank never stands for a letter the rack still holds */
             ws_wordmap_lookup(m, key, sr->blanks, g->real_first ? ~sr->spare : ~0ull, hits, WS_MAX_HITS, &nh);
+            if (!nh) continue;
         }
+        if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
         for (size_t h = 0; h < nh; h++) {
             uint32_t e = hits[h].entry;
             const uint8_t *w = m->letters + m->word_offset[e];
