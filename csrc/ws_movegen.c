@@ -757,9 +757,13 @@ static inline void insert_key(int *keys, int *n, int key) {
  * sets are nested, so an exchange argument applies), hence an upper bound of every
  * real assignment.  With the values descending, the largest remaining one a square
  * allows is the lowest free bit of its fit mask. */
-static inline int pair_values(const WsGen *g, const int *keys, int n) {
+static inline int pair_values(const WsGen *g, const int *keys, int n, unsigned fits) {
     unsigned used = 0;
     int sum = 0;
+    if (fits & 1u) { /* every square allows every tile (the masks are suffixes): square i takes value i */
+        for (int i = 0; i < n; i++) sum += (keys[i] >> 8) * g->rack_values_desc[i];
+        return sum;
+    }
     for (int i = 0; i < n; i++) {
         unsigned free_fits = (unsigned)keys[i] & 0xFFu & ~used;
         if (!free_fits) continue;
@@ -796,6 +800,7 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
     int nlocal = 0;
     if (classes) memset(cls, 0xFF, sizeof cls);
     int lsq[WS_RACK_MAX], nl = 0, lW = 1, lboard = 0, lcross = 0, lbt = 0;
+    unsigned lfits = ~0u; /* AND of the fit masks of the left part's squares */
     int letters[2] = {0, 0}; /* the first two board letters met (left part first) */
     for (int L = anchor; L > boundary; L--) {
         if (ln->tile[L]) {
@@ -805,6 +810,7 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
         } else {
             if (!(ln->cross[L] & usable) || nl == total) break;
             lsq[nl++] = L;
+            lfits &= g->lane_fit[L];
             lW *= ln->wm[L];
             lcross += ln->cross_base[L];
         }
@@ -812,6 +818,7 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
         int keys[WS_RACK_MAX], nk = 0, W = lW;
         for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
         int rsq[WS_RACK_MAX], nr = 0, rW = 1, rboard = 0, rcross = 0, rbt = 0, blocks = 0;
+        unsigned fits = lfits;
         for (int R = anchor; R < WS_DIM; R++) {
             if (R > anchor) {
                 if (ln->tile[R]) {
@@ -822,6 +829,7 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
                 } else {
                     if (!(ln->cross[R] & usable) || nl + nr == total) break;
                     rsq[nr++] = R;
+                    fits &= g->lane_fit[R];
                     rcross += ln->cross_base[R];
                     if (ln->wm[R] != 1) { /* W changes: every coefficient does */
                         rW *= ln->wm[R];
@@ -843,7 +851,7 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
              * (the rack through its 0-2 board letters) holds no move at all; with span
              * classes, the class is read from the map when it comes up instead */
             if (n == g->rules.bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
-            int b = W * (lboard + rboard) + lcross + rcross + pair_values(g, keys, n) +
+            int b = W * (lboard + rboard) + lcross + rcross + pair_values(g, keys, n, fits) +
                     (n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
             if (b > best) best = b;
             float e = 0.0f;
