@@ -801,6 +801,7 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
     if (classes) memset(cls, 0xFF, sizeof cls);
     int lsq[WS_RACK_MAX], nl = 0, lW = 1, lboard = 0, lcross = 0, lbt = 0;
     unsigned lfits = ~0u; /* AND of the fit masks of the left part's squares */
+    int lkeys[WS_RACK_MAX], nlk = 0; /* the left part's keys under W = lW, descending */
     int letters[2] = {0, 0}; /* the first two board letters met (left part first) */
     for (int L = anchor; L > boundary; L--) {
         if (ln->tile[L]) {
@@ -811,12 +812,18 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
             if (!(ln->cross[L] & usable) || nl == total) break;
             lsq[nl++] = L;
             lfits &= g->lane_fit[L];
-            lW *= ln->wm[L];
             lcross += ln->cross_base[L];
+            if (ln->wm[L] != 1) { /* the left part's keys under the new W */
+                lW *= ln->wm[L];
+                nlk = 0;
+                for (int i = 0; i < nl; i++) insert_key(lkeys, &nlk, square_key(g, lsq[i], lW));
+            } else {
+                insert_key(lkeys, &nlk, square_key(g, L, lW));
+            }
         }
         if (L > 0 && ln->tile[L - 1]) continue; /* the word would go on to the left */
-        int keys[WS_RACK_MAX], nk = 0, W = lW;
-        for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
+        int keys[WS_RACK_MAX], nk = nl, W = lW;
+        memcpy(keys, lkeys, (size_t)nl * sizeof *keys);
         int rsq[WS_RACK_MAX], nr = 0, rW = 1, rboard = 0, rcross = 0, rbt = 0, blocks = 0;
         unsigned fits = lfits;
         for (int R = anchor; R < WS_DIM; R++) {
