@@ -922,65 +922,71 @@ void ws_gen_set_wordmap(WsGen *g, const WsWordMap *map) {
     g->subracks_valid = 0;
 }
 
+/* One tile type of the rack, for making its sub-racks. */
+typedef struct SubrackType {
+    WsRackKey unit; /* the key of one tile of the type (empty for the blank) */
+    uint64_t bit;   /* its letter's bit (0 for the blank) */
+    int count, weight, value, blank;
+} SubrackType;
+
+/* Chooses how many tiles of type i.. each sub-rack plays (types by descending value, so
+ * the values are appended in descending order); at[size] is where the next sub-rack of
+ * that size goes. */
+static void subracks_from(WsGen *g, const SubrackType *ty, int ntypes, int i, const WsSubrack *part, int *at) {
+    if (i == ntypes) {
+        g->subracks[at[part->size]++] = *part;
+        return;
+    }
+    const SubrackType *t = &ty[i];
+    WsSubrack next = *part;
+    next.keep = (uint16_t)(part->keep + t->count * t->weight); /* none played: all kept */
+    if (t->count) next.spare |= t->bit;
+    for (int played = 0;; played++) {
+        subracks_from(g, ty, ntypes, i + 1, &next, at);
+        if (played == t->count) break;
+        /* one more played, one fewer kept */
+        next.keep = (uint16_t)(next.keep - t->weight);
+        if (played + 1 == t->count) next.spare = part->spare;
+        next.value[next.size++] = (uint8_t)t->value;
+        if (t->blank)
+            next.blanks++;
+        else
+            next.key = ws_rack_key_add(next.key, t->unit);
+    }
+}
+
 /* The distinct sub-multisets of the rack by size, each with its letters' key, its
- * blanks and the index of the leave it keeps (the mixed radix of leave_value).  Made
- * once per rack (kept while the rack stays the same). */
+ * blanks, the letters the rack holds more of, its values (descending) and the index of
+ * the leave it keeps (the mixed radix of leave_value).  Made once per rack (kept while
+ * the rack stays the same). */
 static void prepare_subracks(WsGen *g) {
     if (g->subracks_valid && !memcmp(g->subrack_rack, g->rack, sizeof g->rack)) return;
-    int types = g->leave_types, total = g->leave_count;
-    int kept[WS_RACK_MAX] = {0};
-    uint8_t size_of[1 << WS_RACK_MAX];
-    int count[WS_RACK_MAX + 2] = {0};
-    /* the kept index runs through the mixed radix in order: an odometer of kept counts */
-    for (int idx = 0; idx < total; idx++) {
-        int size = 0;
-        for (int i = 0; i < types; i++) size += g->rack[g->leave_type[i]] - kept[i];
-        size_of[idx] = (uint8_t)size;
-        count[size]++;
-        for (int i = 0; i < types; i++) {
-            if (++kept[i] <= g->rack[g->leave_type[i]]) break;
-            kept[i] = 0;
+    SubrackType ty[WS_RACK_MAX];
+    int ntypes = g->leave_types;
+    int count[WS_RACK_MAX + 1] = {1}; /* sub-racks by size: the product of (1 + x + .. + x^count) */
+    for (int i = 0; i < ntypes; i++) {
+        int code = g->leave_type[i];
+        SubrackType t = {ws_rack_key_empty(), code ? 1ull << code : 0, g->rack[code], g->leave_weight[i],
+                         code ? g->rules.tile_value[code] : 0, code == 0};
+        if (code) t.unit = ws_rack_key_add_letter(t.unit, (unsigned)code);
+        int j = i; /* by descending value, the blank last */
+        while (j > 0 && (ty[j - 1].blank || ty[j - 1].value < t.value) && !t.blank) {
+            ty[j] = ty[j - 1];
+            j--;
         }
+        ty[j] = t;
+        for (int n = WS_RACK_MAX; n >= 0; n--)
+            for (int c = 1; c <= t.count && c <= n; c++) count[n] += count[n - c];
     }
-    g->subrack_first[0] = 0;
-    for (int n = 0; n <= WS_RACK_MAX; n++) g->subrack_first[n + 1] = g->subrack_first[n] + count[n];
     int at[WS_RACK_MAX + 1];
-    for (int n = 0; n <= WS_RACK_MAX; n++) at[n] = g->subrack_first[n];
-    memset(kept, 0, sizeof kept);
-    for (int idx = 0; idx < total; idx++) {
-        WsSubrack *sr = &g->subracks[at[size_of[idx]]++];
-        sr->key = ws_rack_key_empty();
-        sr->spare = 0;
-        sr->blanks = 0;
-        sr->keep = (uint16_t)idx;
-        sr->size = size_of[idx];
-        for (int i = 0; i < types; i++) {
-            int t = g->leave_type[i], played = g->rack[t] - kept[i];
-            if (kept[i] && t) sr->spare |= 1ull << t;
-            if (t == 0) {
-                sr->blanks = (uint8_t)played;
-                continue;
-            }
-            for (int c = 0; c < played; c++) sr->key = ws_rack_key_add_letter(sr->key, (unsigned)t);
-        }
-        /* its tiles' values, descending (blanks 0, last) */
-        int k = 0;
-        for (int i = 0; i < types; i++) {
-            int t = g->leave_type[i], played = g->rack[t] - kept[i];
-            for (int c = 0; c < played; c++) {
-                int v = t ? g->rules.tile_value[t] : 0, j = k++;
-                while (j > 0 && sr->value[j - 1] < v) {
-                    sr->value[j] = sr->value[j - 1];
-                    j--;
-                }
-                sr->value[j] = (uint8_t)v;
-            }
-        }
-        for (int i = 0; i < types; i++) {
-            if (++kept[i] <= g->rack[g->leave_type[i]]) break;
-            kept[i] = 0;
-        }
+    g->subrack_first[0] = 0;
+    for (int n = 0; n <= WS_RACK_MAX; n++) {
+        at[n] = g->subrack_first[n];
+        g->subrack_first[n + 1] = g->subrack_first[n] + count[n];
     }
+    WsSubrack empty;
+    memset(&empty, 0, sizeof empty);
+    subracks_from(g, ty, ntypes, 0, &empty, at);
     memcpy(g->subrack_rack, g->rack, sizeof g->rack);
     g->subracks_valid = 1;
 }
