@@ -62,6 +62,7 @@ class MoveGenerator:
             rules.start_square,
         )
         self._alphagrams_ready = False
+        self._counts_by_rack: dict[str, bytes] = {}
         if wordmap not in (None, True, False):
             raise WordSalvoError(f"wordmap: expected None (when it pays), True or False, got {wordmap!r}")
         #: the word map policy: None builds it once the lexicon's best-move searches have
@@ -110,15 +111,28 @@ class MoveGenerator:
     def _pay_rent(self, since: float) -> None:
         self.lexicon._graph._wordmap_rent += time.perf_counter() - since
 
-    def _load(self, pos: Position, rack: str | None) -> bytes:
-        """Hands the board and rack to the C generator; returns the board snapshot."""
+    def _rack_counts(self, pos: Position, rack: str | None) -> bytes:
+        """pos.rack_counts(rack), checked against the generator's rules, remembered by rack."""
         if pos.rules is not self.rules and pos.rules.scoring_key != self._scoring_key:
             raise WordSalvoError(
                 f"the position's rules ({pos.rules!r}) score differently from the generator's "
                 f"({self.rules!r}): board, star squares, tile values or bonus differ; "
                 f"use MoveGenerator(lexicon, position.rules)"
             )
-        counts = pos.rack_counts(rack)
+        if pos.rules is not self.rules:  # its own alphabet and rack size check the rack
+            return pos.rack_counts(rack)
+        letters = pos.racks[pos.to_move] if rack is None else rack
+        counts = self._counts_by_rack.get(letters)
+        if counts is None:
+            counts = pos.rack_counts(rack)  # checks the letters and the size
+            if len(self._counts_by_rack) >= 4096:
+                self._counts_by_rack.clear()
+            self._counts_by_rack[letters] = counts
+        return counts
+
+    def _load(self, pos: Position, rack: str | None) -> bytes:
+        """Hands the board and rack to the C generator; returns the board snapshot."""
+        counts = self._rack_counts(pos, rack)
         tiles = bytes(pos.board.tiles)
         # a board edited by hand with codes outside the alphabet: PositionError from the core
         try:
@@ -177,9 +191,11 @@ class MoveGenerator:
             return self.generate(pos, rack).best(n, by=by)
         renting = self._prepare_best()
         since = time.perf_counter() if renting else 0.0
-        tiles = self._load(pos, rack)
         if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
-            found = self._gen.best_one()
+            counts = self._rack_counts(pos, rack)
+            tiles = bytes(pos.board.tiles)
+            found = self._gen.best_one_at(tiles, counts)
+            self._counts = counts
             if renting:
                 self._pay_rent(since)
             if found is None:
@@ -187,6 +203,7 @@ class MoveGenerator:
             score, mask, row, col, direction, length, _played, raw = found
             codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
             return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
+        tiles = self._load(pos, rack)
         if by == "equity":
             records, _equity = self._gen.best_equity(1 if n is None else n)
         else:
