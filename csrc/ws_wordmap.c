@@ -14,18 +14,14 @@ WsRackKey ws_rack_key_of(const uint8_t *letters, int n) {
 
 static inline uint64_t key_hash(WsRackKey k) { return ws_rack_key_hash(k); }
 
-static inline void filter_add(uint64_t *f, int shift, uint64_t h) {
-    uint64_t a = h >> shift, b = (h * 0x94D049BB133111EBull) >> shift;
-    f[a >> 6] |= 1ull << (a & 63);
-    f[b >> 6] |= 1ull << (b & 63);
-}
+static inline void filter_add(uint64_t *f, int shift, uint64_t h) { f[h >> (shift + 6)] |= ws_wordmap_filter_bits(h); }
 
 static inline int filter_has(const uint64_t *f, int shift, uint64_t h) { return ws_wordmap_filter_has(f, shift, h); }
 
-/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 64). */
+/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 128). */
 static size_t filter_bits(size_t n, size_t per_key, int *shift) {
-    size_t bits = 64;
-    int log = 6;
+    size_t bits = 128; /* at least two words: the word index is h >> (shift + 6), shift + 6 < 64 */
+    int log = 7;
     while (bits < n * per_key) {
         bits <<= 1;
         log++;

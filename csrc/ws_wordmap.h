@@ -112,10 +112,15 @@ static inline uint64_t ws_rack_key_hash(WsRackKey k) {
     return h;
 }
 
+/* The two bits of hash h in a Bloom filter of 2^(64 - shift) bits: both in one 64-bit
+ * word (the word from the top bits of h, the bits from its low 12), so that asking the
+ * filter costs one cache miss at most. */
+static inline uint64_t ws_wordmap_filter_bits(uint64_t h) { return (1ull << (h & 63)) | (1ull << (h >> 6 & 63)); }
+
 /* 1 if the Bloom filter (bits 2^(64 - shift)) may hold the key of hash h. */
 static inline int ws_wordmap_filter_has(const uint64_t *f, int shift, uint64_t h) {
-    uint64_t a = h >> shift, b = (h * 0x94D049BB133111EBull) >> shift;
-    return (f[a >> 6] >> (a & 63) & 1) && (f[b >> 6] >> (b & 63) & 1);
+    uint64_t bits = ws_wordmap_filter_bits(h);
+    return (f[h >> (shift + 6)] & bits) == bits;
 }
 
 /* ws_wordmap_find, inlined into the search. */
