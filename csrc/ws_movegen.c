@@ -512,8 +512,6 @@ static inline void record(WsGen *g, int left, int right, int main_sum, int wmul,
     if (placed < g->min_tiles) return;
     /* a one-tile move is listed once: as across when it has an across neighbour */
     if (placed == 1 && g->direction == 1 && g->ln->has_cross[g->first_pos]) return;
-    /* an anchor walked after some of its span classes were read from the word map */
-    if (g->mode && !(g->walk_mask[placed] >> g->right_blocks[right] & 1)) return;
     score = main_sum * wmul + cross + (placed == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
     if (g->real_first && g->rack[0] < g->rack_at_start[0]) {
         uint8_t saved[WS_DIM];
@@ -909,7 +907,6 @@ static void collect_anchor(WsGen *g, int anchor, int boundary) {
     a->pos = (uint8_t)anchor;
     a->boundary_plus_one = (uint8_t)(boundary + 1);
     a->walked = 0;
-    memset(a->done, 0, sizeof a->done);
     g->anchor_count++;
 }
 
@@ -1193,25 +1190,11 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     }
 }
 
-/* The GADDAG walk of an anchor, recording only the classes not read from the map. */
+/* The GADDAG walk of a whole anchor (one whose classes did not fit the class pool). */
 static void walk_anchor(WsGen *g, WsAnchor *a) {
-    int rb = 0;
-    g->right_blocks[a->pos] = 0;
-    for (int p = a->pos + 1; p < WS_DIM; p++) {
-        rb += g->ln->tile[p] && !g->ln->tile[p - 1];
-        g->right_blocks[p] = (uint8_t)rb;
-    }
-    for (int n = 0; n <= WS_RACK_MAX; n++) g->walk_mask[n] = ~(int32_t)a->done[n];
     gen_anchor(g, a->pos, (int)a->boundary_plus_one - 1);
     a->walked = 1;
     g->anchors_visited++;
-}
-
-/* Whether a class is cheaper to walk with the GADDAG (the whole anchor) than to read
- * from the word map: short spans with blanks on the rack ask the map many questions. */
-int ws_walk_max_n[3] = {0, 0, 0};
-static inline int prefer_walk(const WsGen *g, const WsSubAnchor *s) {
-    return s->n <= ws_walk_max_n[g->rack[0] > 2 ? 2 : g->rack[0]];
 }
 
 static inline int heap_above(const WsHeapItem *x, const WsHeapItem *y) { return x->key > y->key; }
@@ -1271,13 +1254,11 @@ static void search_classes(WsGen *g, size_t n) {
             }
             continue;
         }
-        if (it.sub < 0 || prefer_walk(g, &g->subs[it.sub])) {
+        if (it.sub < 0) {
             walk_anchor(g, a);
             continue;
         }
-        const WsSubAnchor *s = &g->subs[it.sub];
-        wordmap_read(g, a, s);
-        a->done[s->n] |= (uint8_t)(1u << s->blocks);
+        wordmap_read(g, a, &g->subs[it.sub]);
         g->wordmap_reads++;
     }
 }
@@ -1304,8 +1285,6 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->wordmap_reads = 0;
     g->sub_total = 0;
     g->bingo7_possible = -1;
-    for (int k = 0; k <= WS_RACK_MAX; k++) g->walk_mask[k] = -1;
-    memset(g->right_blocks, 0, sizeof g->right_blocks);
     /* the map resolves at most two blanks (a rack may hold more in some tile sets) */
     g->classes = g->wordmap && g->rack[0] <= 2;
     if (g->classes) {
