@@ -24,6 +24,8 @@ import wordsalvo as ws
 from wordsalvo import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import BLANK_BIT, get_alphabet
+from wordsalvo.board import Board
+from wordsalvo.errors import WordSalvoError
 from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
@@ -364,3 +366,32 @@ def test_core_constants_are_the_header_values():
     assert set(CORE_CONSTANTS) == expected
     for name in (n for n in CORE_CONSTANTS if n.startswith("LINE_")):
         assert getattr(alphabet, name) == CORE_CONSTANTS[name], name
+
+
+def test_word_map_is_built_when_it_pays():
+    """wordmap=None builds the lexicon's word map once its searches without it took as long
+    as the build would, then every generator of the lexicon uses it; True builds it on
+    the first search, False never; a map of another graph is refused."""
+    rng = random.Random(5)
+    words = _word_list(rng, "en", 120)
+    rules = ws.Rules.preset("classic-en")
+    pos = Position(rules, Board(rules.alphabet), ["AEINRST", ""], [0, 0])
+    lex = _lexicon(words, "en")
+    graph = lex._graph
+    auto, never = MoveGenerator(lex, rules), MoveGenerator(lex, rules, wordmap=False)
+    first = auto.best(pos)
+    assert graph._wordmap is None and not auto._gen.has_wordmap and graph._wordmap_rent > 0
+    graph._wordmap_rent = auto._wordmap_price()  # as if the searches had taken that long
+    assert auto.best(pos).key() == first.key()
+    assert graph._wordmap is not None and auto._gen.has_wordmap
+    assert never.best(pos).key() == first.key() and not never._gen.has_wordmap
+    other = MoveGenerator(lex, rules)  # the lexicon's map is shared at once
+    other.best(pos)
+    assert other._gen.has_wordmap
+    eager_lex = _lexicon(words, "en")
+    eager = MoveGenerator(eager_lex, rules, wordmap=True)
+    assert eager.best(pos).key() == first.key() and eager._gen.has_wordmap
+    with pytest.raises(WordSalvoError, match="another graph"):
+        never._gen.use_wordmap(eager_lex._graph._wordmap)
+    with pytest.raises(WordSalvoError, match="wordmap"):
+        MoveGenerator(lex, rules, wordmap="yes")
