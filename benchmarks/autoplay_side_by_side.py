@@ -12,9 +12,11 @@ all-zero leave tables, so equity is the score; no simulation) with the same
 word list, one thread, pinned to the same core; rounds alternate A B A B.
 
 * MAGPIE: ``magpie autoplay games N -lex CSW24 -leaves CSW24 -threads 1 -wmp false
-  -r1 best -r2 best -s1 equity -s2 equity`` with its standard graph (its word map off).
+  -r1 best -r2 best -s1 equity -s2 equity`` with its standard graph (its word map off);
+  with ``--wmp`` also with ``-wmp true`` (its 179 MB word map, loaded in the process).
 * wordsalvo: ``wordsalvo autoplay --rules classic-en --lexicon GRAPH --leaves ZEROS
-  --p1 equity --p2 equity --games N --jobs 1``.
+  --p1 equity --p2 equity --games N --jobs 1`` (its compact word map, 14 MB for CSW24, built
+  at the start of the process: self-play makes thousands of searches).
 
 Each figure is games per second of the whole process (start-up and loading
 included, wall time); for wordsalvo also the rate of its game loop alone (from
@@ -55,6 +57,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpu", type=int, default=1, help="core both are pinned to (-1: no pinning)")
+    ap.add_argument("--wmp", action="store_true", help="also time MAGPIE with its word map (-wmp true)")
     args = ap.parse_args()
     magpie = args.magpie / "magpie" / "bin" / "magpie"
     if not magpie.exists():
@@ -67,10 +70,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         zeros = Path(tmp) / "zeros.wsl"
         ws.Leaves.zeros(ws.Rules.preset("classic-en")).save(zeros)
-        theirs = pin + [str(magpie), "autoplay", "games", str(args.games), "-lex", args.lexicon_name,
-                        "-ld", "english", "-leaves", args.lexicon_name, "-threads", "1", "-wmp", "false",
-                        "-seed", "1", "-hr", "true", "-savesettings", "false", "-r1", "best", "-r2", "best",
-                        "-s1", "equity", "-s2", "equity"]
+        def magpie_cmd(wmp: bool) -> list[str]:
+            return pin + [str(magpie), "autoplay", "games", str(args.games), "-lex", args.lexicon_name,
+                          "-ld", "english", "-leaves", args.lexicon_name, "-threads", "1",
+                          "-wmp", "true" if wmp else "false", "-seed", "1", "-hr", "true", "-savesettings", "false",
+                          "-r1", "best", "-r2", "best", "-s1", "equity", "-s2", "equity"]
         ours = pin + [wordsalvo, "autoplay", "--rules", "classic-en", "--lexicon", str(args.graph),
                       "--leaves", str(zeros), "--p1", "equity", "--p2", "equity", "--games", str(args.games),
                       "--jobs", "1", "--seed", "1", "--json"]
@@ -79,23 +83,26 @@ def main() -> None:
               f"{args.rounds} rounds A B")
         print(f"# {machine_line()}")
         print(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        print("| round | MAGPIE, games/s (process) | wordsalvo, games/s (process) | wordsalvo, games/s (game loop) "
-              "| wordsalvo / MAGPIE (process) |")
-        print("|---:|---:|---:|---:|---:|")
-        ratios = []
+        engines = [("standard graph", False)] + ([("word map", True)] if args.wmp else [])
+        print("| round | MAGPIE engine | MAGPIE, games/s (process) | wordsalvo, games/s (process) | "
+              "wordsalvo, games/s (game loop) | wordsalvo / MAGPIE (process) |")
+        print("|---:|---|---:|---:|---:|---:|")
+        ratios: dict[str, list[float]] = {}
         for r in range(1, args.rounds + 1):
-            t_theirs, _ = timed(theirs, cwd=args.magpie / "magpie")
-            t_ours, out = timed(ours)
-            summary = json.loads(out.strip().splitlines()[-1])
-            if summary["games"] != args.games:
-                sys.exit(f"wordsalvo played {summary['games']} games, expected {args.games}")
-            g_theirs, g_ours = args.games / t_theirs, args.games / t_ours
-            ratios.append(g_ours / g_theirs)
-            print(f"| {r} | {g_theirs:.0f} | {g_ours:.0f} | {summary['games_per_second']:.0f} | {ratios[-1]:.2f} |",
-                  flush=True)
+            for engine, wmp in engines:
+                t_theirs, _ = timed(magpie_cmd(wmp), cwd=args.magpie / "magpie")
+                t_ours, out = timed(ours)
+                summary = json.loads(out.strip().splitlines()[-1])
+                if summary["games"] != args.games:
+                    sys.exit(f"wordsalvo played {summary['games']} games, expected {args.games}")
+                g_theirs, g_ours = args.games / t_theirs, args.games / t_ours
+                ratios.setdefault(engine, []).append(g_ours / g_theirs)
+                print(f"| {r} | {engine} | {g_theirs:.0f} | {g_ours:.0f} | {summary['games_per_second']:.0f} | "
+                      f"{ratios[engine][-1]:.2f} |", flush=True)
         print()
-        print(f"wordsalvo / MAGPIE, whole processes: {min(ratios):.2f}–{max(ratios):.2f} "
-              f"(above 1 = wordsalvo plays more games per second)")
+        for engine, rs in ratios.items():
+            print(f"wordsalvo / MAGPIE ({engine}), whole processes: {min(rs):.2f}–{max(rs):.2f} "
+                  f"(above 1 = wordsalvo plays more games per second)")
 
 
 if __name__ == "__main__":

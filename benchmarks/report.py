@@ -47,7 +47,7 @@ def per_position(fn, positions, passes):
 def measure(name, lex, rules, cgp, summary_path, passes):
     positions = [parse_cgp(l, rules=rules) for l in cgp.read_text("utf-8").splitlines()]
     summary = read_summary(summary_path)
-    gen = MoveGenerator(lex, rules)
+    gen = MoveGenerator(lex, rules, wordmap=True)  # best move with the word map, as a long-running service
     counts = [len(gen.generate(p).to_numpy()) for p in positions]
     assert counts == [int(s["move_count"]) for s in summary], f"{name}: move counts differ from the summary"
     best = [gen.best(p).score for p in positions]
@@ -83,7 +83,7 @@ def measure_language(name, rules, lex, games, passes):
         Lexicon.load(path)
         loads.append(time.perf_counter() - t)
     positions = game_positions(rules, lex, games)
-    gen = MoveGenerator(lex, rules)
+    gen = MoveGenerator(lex, rules, wordmap=True)  # best move with the word map, as a long-running service
     counts = [len(gen.generate(p).to_numpy()) for p in positions]
     t_all = per_position(lambda p: gen.generate(p).to_numpy(), positions, passes)
     t_best = per_position(lambda p: gen.best(p), positions, passes)

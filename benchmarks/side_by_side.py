@@ -132,6 +132,10 @@ def main() -> None:
     ap.add_argument("--modes", default="all,best", help="comma-separated: all, best")
     ap.add_argument("--wmp", action="store_true", help="also time MAGPIE's best move with its word map")
     ap.add_argument("--cold", action="store_true", help="MAGPIE invalidates its rack caches before every timed call")
+    ap.add_argument("--wordmap", choices=("on", "off", "auto"), default="on",
+                    help="our best-move search with the word map built before timing (on, the state of a "
+                         "long-running service), without it (off), or built when it pays (auto, the default "
+                         "of MoveGenerator)")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     for m in modes:
@@ -147,7 +151,7 @@ def main() -> None:
     lex = Lexicon.load(args.graph)
     positions = [parse_cgp(line, rules=rules)
                  for line in args.positions.read_text("utf-8").splitlines() if line.strip()]
-    gen = MoveGenerator(lex, rules)
+    gen = MoveGenerator(lex, rules, wordmap={"on": True, "off": False, "auto": None}[args.wordmap])
     counts = [len(gen.generate(p).to_numpy()) for p in positions]
     best = [gen.best(p).score for p in positions]
     # on an empty board MAGPIE lists only the across openings (the board is symmetric),
@@ -157,7 +161,8 @@ def main() -> None:
 
     print(f"# wordsalvo vs MAGPIE, side by side: {args.positions.name} ({len(positions)} positions), "
           f"graph {args.graph.name}, one core ({'cpu ' + str(cpu) if cpu is not None else 'not pinned'}), "
-          f"{args.rounds} rounds A B, {args.passes} passes{', MAGPIE cold caches' if args.cold else ''}")
+          f"{args.rounds} rounds A B, {args.passes} passes{', MAGPIE cold caches' if args.cold else ''}, "
+          f"our word map {args.wordmap}")
     print(f"# {machine_line()}")
     print(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"# {CROSS_SET_NOTE}")

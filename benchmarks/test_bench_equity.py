@@ -32,9 +32,9 @@ def random_leaves(rules: ws.Rules) -> Leaves:
 
 def generators(lex, rules) -> dict[str, tuple[MoveGenerator, str]]:
     return {
-        "score": (MoveGenerator(lex, rules), "score"),
-        "equity-zeros": (MoveGenerator(lex, rules, leaves=Leaves.zeros(rules)), "equity"),
-        "equity-random": (MoveGenerator(lex, rules, leaves=random_leaves(rules)), "equity"),
+        "score": (MoveGenerator(lex, rules, wordmap=True), "score"),
+        "equity-zeros": (MoveGenerator(lex, rules, leaves=Leaves.zeros(rules), wordmap=True), "equity"),
+        "equity-random": (MoveGenerator(lex, rules, leaves=random_leaves(rules), wordmap=True), "equity"),
     }
 
 

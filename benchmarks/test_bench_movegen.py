@@ -2,12 +2,16 @@
 
 Each round generates every position of a set in sequence, so every call sees a
 new board and recomputes its cross sets, as a service replaying games would.
-Each benchmark asserts its result: a fast wrong answer fails.
+Each benchmark asserts its result: a fast wrong answer fails.  Best move is timed
+with the word map (built before the rounds, as a long-running service has it) and
+by the graph alone (what the first searches of a process use).
 Run: ``pytest benchmarks --benchmark-only``; the per-position medians of the
 README come from ``python benchmarks/report.py``.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from wordsalvo.movegen import MoveGenerator
 
@@ -29,9 +33,10 @@ def test_all_moves_csw24(benchmark, csw24_set, classic):
     benchmark.extra_info["positions"] = len(positions)
 
 
-def test_best_move_csw24(benchmark, csw24_set, classic):
+@pytest.mark.parametrize("wordmap", [True, False], ids=["wordmap", "graph"])
+def test_best_move_csw24(benchmark, csw24_set, classic, wordmap):
     lex, positions, summary = csw24_set
-    gen = MoveGenerator(lex, classic)
+    gen = MoveGenerator(lex, classic, wordmap=wordmap)
     scores = benchmark.pedantic(_best, args=(gen, positions), rounds=5, warmup_rounds=1)
     assert scores == [int(s["best_score"]) for s in summary]
 
@@ -43,8 +48,9 @@ def test_all_moves_scowl(benchmark, scowl_set, classic):
     assert counts == [int(s["move_count"]) for s in summary]
 
 
-def test_best_move_scowl(benchmark, scowl_set, classic):
+@pytest.mark.parametrize("wordmap", [True, False], ids=["wordmap", "graph"])
+def test_best_move_scowl(benchmark, scowl_set, classic, wordmap):
     lex, positions, summary = scowl_set
-    gen = MoveGenerator(lex, classic)
+    gen = MoveGenerator(lex, classic, wordmap=wordmap)
     scores = benchmark.pedantic(_best, args=(gen, positions), rounds=5, warmup_rounds=1)
     assert scores == [int(s["best_score"]) for s in summary]

@@ -37,6 +37,7 @@ import wordsalvo as ws
 from wordsalvo._core._movegen import WordMap
 from wordsalvo.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
+from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.position import Position
 
 NONE = -(10**9)
@@ -182,6 +183,8 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
                         n = len(newsq)
                         if n == 0:
                             continue
+                        if n == 1 and d == 1 and lhc[newsq[0]]:
+                            continue  # a one-tile move with an across neighbour: listed across only
                         span = range(L, R + 1)
                         board = [lt[p] & 0x7F for p in span if lt[p]]
                         board_sum = sum(lval[p] for p in span if lt[p])
@@ -225,7 +228,7 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
                     boundary = p
     best = gen.best(pos)
     best_score = best.score if best is not None else NONE
-    _, visited_c = gen._gen.best_stats()
+    _, visited_c, _ = gen._gen.best_stats()
     stats["anchors"] = sum(1 for a in anchors if a[0] > NONE)
     stats["visited_now"] = sum(1 for a in anchors if a[0] > NONE and a[0] >= best_score)
     stats["visited_wm"] = sum(1 for a in anchors if a[1] > NONE and a[1] >= best_score)
@@ -277,8 +280,8 @@ def main() -> None:
     rules = ws.Rules.preset(args.rules)
     lex = Lexicon.load(args.graph)
     wm = WordMap(lex._graph)
-    gen = MoveGenerator(lex, rules)
-    positions = [Position.from_cgp(l, rules=rules) for l in args.positions.read_text("utf-8").splitlines() if l.strip()]
+    gen = MoveGenerator(lex, rules, wordmap=False)  # the replay is of the search by the graph alone
+    positions = [parse_cgp(l, rules=rules) for l in args.positions.read_text("utf-8").splitlines() if l.strip()]
     t = time.perf_counter()
     rows = [analyse(p, gen, wm, rules) for p in positions]
     if args.dump:

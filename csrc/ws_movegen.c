@@ -176,6 +176,33 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
         }
     }
     for (int d = 0; d < 2; d++) {
+        /* lanes of direction d are rows (d = 0) or columns: a square is derived again
+         * when its row or column changed */
+        uint32_t dirty_lanes = d == 0 ? dirty_rows : dirty_cols, dirty_pos = d == 0 ? dirty_cols : dirty_rows;
+        for (int lane = 0; lane < WS_DIM; lane++) {
+            int whole = dirty_lanes >> lane & 1;
+            if (!whole && !dirty_pos) continue;
+            WsLane *ln = &g->board.lanes[d][lane];
+            for (int pos = 0; pos < WS_DIM; pos++) {
+                if (!whole && !(dirty_pos >> pos & 1)) continue;
+                int i = lane * WS_DIM + pos;
+                uint8_t t = g->board.tiles[d][i];
+                uint64_t cs = g->board.cross_set[d][i];
+                int lm = g->board.letter_mult[d][i], wm = g->board.word_mult[d][i];
+                int hc = (int)(cs & 1);
+                ln->tile[pos] = t;
+                ln->tile_value[pos] = (t && !(t & WS_BLANK_BIT)) ? g->rules.tile_value[t & WS_LETTER_MASK] : 0;
+                ln->cross[pos] = cs & ~1ull;
+                ln->lm[pos] = lm;
+                ln->wm[pos] = wm;
+                ln->has_cross[pos] = (uint8_t)hc;
+                ln->cross_mult[pos] = hc ? lm * wm : 0;
+                ln->cross_base[pos] = (hc ? g->board.cross_score[d][i] * wm : 0) + g->board.bonus[d][i];
+            }
+            ln->tile[WS_DIM] = 0;
+        }
+    }
+    for (int d = 0; d < 2; d++) {
         uint16_t active = 0;
         for (int lane = 0; lane < WS_DIM; lane++) {
             for (int pos = 0; pos < WS_DIM; pos++) {
@@ -314,6 +341,9 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     }
     g->rack_total = total;
     g->rack_letters = letters;
+    g->rack_max_value = 0;
+    for (int t = 1; t <= g->rules.alphabet_size; t++)
+        if (rack[t] && g->rules.tile_value[t] > g->rack_max_value) g->rack_max_value = g->rules.tile_value[t];
     return compute_leave_values(g);
 }
 
@@ -322,37 +352,32 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
 /* ------------------------------------------------------------------------ */
 
 static void load_lane(WsGen *g, int d, int lane) {
-    const WsBoardData *b = &g->board;
-    int base = lane * WS_DIM;
     g->direction = d;
     g->lane = lane;
+    g->ln = &g->board.lanes[d][lane];
+}
+
+/* Best mode, for the shadow: per square of the current lane, the rack tiles that may
+ * score there, bit j = rack_values_desc[j]: those worth at most the highest value of a
+ * real rack tile the square allows (a blank, worth 0, fits every square).  Every rack
+ * letter fits a square without a cross word. */
+static void load_fit_masks(WsGen *g) {
+    uint64_t letters = g->rack_letters;
+    int all = g->rack_max_value, total = g->rack_total;
     for (int pos = 0; pos < WS_DIM; pos++) {
-        int i = base + pos;
-        uint8_t t = b->tiles[d][i];
-        uint64_t cs = b->cross_set[d][i];
-        int lm = b->letter_mult[d][i], wm = b->word_mult[d][i];
-        int hc = (int)(cs & 1);
-        g->lane_tile[pos] = t;
-        g->lane_tile_value[pos] = (t && !(t & WS_BLANK_BIT)) ? g->rules.tile_value[t & WS_LETTER_MASK] : 0;
-        g->lane_cross[pos] = cs & ~1ull;
-        g->lane_lm[pos] = lm;
-        g->lane_wm[pos] = wm;
-        g->lane_has_cross[pos] = (uint8_t)hc;
-        g->lane_cross_mult[pos] = hc ? lm * wm : 0;
-        g->lane_cross_base[pos] = (hc ? b->cross_score[d][i] * wm : 0) + b->bonus[d][i];
-        if (g->mode >= 1) {
-            /* highest value of a real rack tile allowed here (a blank scores 0) */
-            uint64_t fit = (cs & ~1ull) & g->rack_letters;
-            int best = 0;
-            while (fit) {
+        uint64_t fit = g->ln->cross[pos] & letters;
+        int best = 0, j = 0;
+        if (fit == letters) {
+            best = all;
+        } else {
+            for (; fit; fit &= fit - 1) {
                 int t = __builtin_ctzll(fit);
                 if (g->rules.tile_value[t] > best) best = g->rules.tile_value[t];
-                fit &= fit - 1;
             }
-            g->lane_max_fit[pos] = (int16_t)best;
         }
+        while (j < total && g->rack_values_desc[j] > best) j++; /* values descend */
+        g->lane_fit[pos] = (uint8_t)(((1u << total) - 1) & ~((1u << j) - 1));
     }
-    g->lane_tile[WS_DIM] = 0;
 }
 
 static inline void fill_move(const WsGen *g, WsMove *m, int left, int right, int score, int placed) {
@@ -401,11 +426,7 @@ static inline int better_equity(const WsMove *a, float ea, const WsMove *b, floa
 
 /* Equity mode: the rack tally holds the tiles kept, so the leave's index is one
  * multiply-add per distinct rack tile type. */
-static inline void record_equity(WsGen *g, int left, int right, int score, int placed) {
-    int idx = 0;
-    for (int i = 0; i < g->leave_types; i++) idx += g->rack[g->leave_type[i]] * g->leave_weight[i];
-    float e = (float)score + g->leave_value[idx];
-    if (e < g->threshold_equity) return;
+static inline void insert_equity(WsGen *g, int left, int right, int score, int placed, float e) {
     WsMove m;
     fill_move(g, &m, left, right, score, placed);
     size_t n = g->count;
@@ -425,6 +446,14 @@ static inline void record_equity(WsGen *g, int left, int right, int score, int p
     if (g->count == g->best_n) g->threshold_equity = g->out_equity[g->count - 1];
 }
 
+static inline void record_equity(WsGen *g, int left, int right, int score, int placed) {
+    int idx = 0;
+    for (int i = 0; i < g->leave_types; i++) idx += g->rack[g->leave_type[i]] * g->leave_weight[i];
+    float e = (float)score + g->leave_value[idx];
+    if (e < g->threshold_equity) return;
+    insert_equity(g, left, right, score, placed, e);
+}
+
 /* real_first: the walk put real tiles on the first squares it met and blanks on the
  * later ones.  Of the moves that spell the same letters on the same squares, the best
  * puts each letter's blanks where lm * (W + cross word multiplier) is least (ties: the
@@ -440,14 +469,14 @@ static int place_blanks(WsGen *g, int left, int right, int wmul) {
         int best = -1, best_cost = 0;
         for (int j = left; j <= right; j++) {
             if (g->strip[j] != letter) continue;
-            int cost = g->lane_lm[j] * (wmul + (g->lane_has_cross[j] ? g->lane_wm[j] : 0));
+            int cost = g->ln->lm[j] * (wmul + (g->ln->has_cross[j] ? g->ln->wm[j] : 0));
             if (best < 0 || cost < best_cost || (cost == best_cost && j < best)) {
                 best = j;
                 best_cost = cost;
             }
         }
         if (best < 0) continue;
-        int here = g->lane_lm[i] * (wmul + (g->lane_has_cross[i] ? g->lane_wm[i] : 0));
+        int here = g->ln->lm[i] * (wmul + (g->ln->has_cross[i] ? g->ln->wm[i] : 0));
         if (best_cost < here || (best_cost == here && best < i)) {
             g->strip[best] = t;
             g->strip[i] = (uint8_t)letter;
@@ -482,7 +511,7 @@ static inline void record(WsGen *g, int left, int right, int main_sum, int wmul,
     int score;
     if (placed < g->min_tiles) return;
     /* a one-tile move is listed once: as across when it has an across neighbour */
-    if (placed == 1 && g->direction == 1 && g->lane_has_cross[g->first_pos]) return;
+    if (placed == 1 && g->direction == 1 && g->ln->has_cross[g->first_pos]) return;
     score = main_sum * wmul + cross + (placed == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
     if (g->real_first && g->rack[0] < g->rack_at_start[0]) {
         uint8_t saved[WS_DIM];
@@ -514,7 +543,7 @@ static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, i
     __builtin_prefetch(&g->nodes[child]);
     g->strip[pos] = strip_tile;
     if (pos <= g->anchor) {
-        int left_empty = pos == 0 || !g->lane_tile[pos - 1];
+        int left_empty = pos == 0 || !g->ln->tile[pos - 1];
         if (ws_node_accepts(node) && left_empty) record(g, pos, g->anchor, main_sum, wmul, cross, placed);
         if (!child) return;
         if (pos - 1 > g->boundary) gen(g, pos - 1, child, main_sum, wmul, cross, placed);
@@ -526,7 +555,7 @@ static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, i
             }
         }
     } else {
-        int right_empty = pos == WS_DIM - 1 || !g->lane_tile[pos + 1];
+        int right_empty = pos == WS_DIM - 1 || !g->ln->tile[pos + 1];
         if (ws_node_accepts(node) && right_empty) record(g, g->leftmost, pos, main_sum, wmul, cross, placed);
         if (child && pos < WS_DIM - 1) gen(g, pos + 1, child, main_sum, wmul, cross, placed);
     }
@@ -534,19 +563,19 @@ static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, i
 
 static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cross, int placed) {
     const uint32_t *nodes = g->nodes;
-    uint8_t bt = g->lane_tile[pos];
+    uint8_t bt = g->ln->tile[pos];
     if (bt) {
         uint32_t arc = ws_graph_seek(nodes, list, bt & WS_LETTER_MASK);
-        if (arc) go_on(g, pos, 0, nodes[arc], main_sum + g->lane_tile_value[pos], wmul, cross, placed);
+        if (arc) go_on(g, pos, 0, nodes[arc], main_sum + g->ln->tile_value[pos], wmul, cross, placed);
         return;
     }
     if (!g->rack_total || !list) return;
-    uint64_t possible = g->lane_cross[pos] & (g->rack[0] ? g->all_letters : g->rack_letters);
+    uint64_t possible = g->ln->cross[pos] & (g->rack[0] ? g->all_letters : g->rack_letters);
     if (!possible) return;
-    int lm = g->lane_lm[pos];
-    int nwmul = wmul * g->lane_wm[pos];
-    int cm = g->lane_cross_mult[pos];
-    int cb = g->lane_cross_base[pos];
+    int lm = g->ln->lm[pos];
+    int nwmul = wmul * g->ln->wm[pos];
+    int cm = g->ln->cross_mult[pos];
+    int cb = g->ln->cross_base[pos];
     if (placed == 0) g->first_pos = pos;
     for (uint32_t k = list;; k++) {
         uint32_t node = nodes[k];
@@ -598,12 +627,12 @@ static void for_each_anchor(WsGen *g, AnchorFn fn) {
             load_lane(g, d, lane);
             int boundary = -1;
             for (int pos = 0; pos < WS_DIM; pos++) {
-                if (g->lane_tile[pos]) {
-                    if (!g->lane_tile[pos + 1]) { /* lane_tile[15] == 0 */
+                if (g->ln->tile[pos]) {
+                    if (!g->ln->tile[pos + 1]) { /* lane_tile[15] == 0 */
                         fn(g, pos, boundary);
                         boundary = pos + 1;
                     }
-                } else if (g->lane_has_cross[pos] && (pos == 0 || !g->lane_tile[pos - 1]) && !g->lane_tile[pos + 1]) {
+                } else if (g->ln->has_cross[pos] && (pos == 0 || !g->ln->tile[pos - 1]) && !g->ln->tile[pos + 1]) {
                     fn(g, pos, boundary);
                     boundary = pos;
                 }
@@ -628,18 +657,6 @@ int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
 /* ------------------------------------------------------------------------ */
 /* Best move: shadow bounds                                                 */
 /* ------------------------------------------------------------------------ */
-
-typedef struct Span {
-    int32_t n;                    /* new tiles */
-    int32_t board_tiles;          /* tiles already on the board */
-    int32_t board_letter[2];      /* letters of the first two board tiles met */
-    int32_t board_sum;            /* face value of board tiles */
-    int32_t word_mult;            /* product of word multipliers of new tiles */
-    int32_t cross_base;           /* sum of cross_base of new tiles */
-    int32_t lm[WS_RACK_MAX];      /* letter multiplier of each new tile's square */
-    int32_t cwm[WS_RACK_MAX];     /* word multiplier if that square has a cross word, else 0 */
-    int32_t max_fit[WS_RACK_MAX]; /* highest value of a rack tile that fits the square */
-} Span;
 
 /* 1 if the rack tiles (tally, blanks in rack[0]) spell a word of exactly `left` more
  * letters from the DAWG list `list`. */
@@ -715,131 +732,535 @@ static int rack_through(WsGen *g, int bt, int l1, int l2) {
     return 1;
 }
 
-/* Bound of the letter part: each new-tile square s has coefficient lm*(W + cwm) and
- * takes a distinct rack tile whose value is at most max_fit[s] (the relaxation of
- * "the tile must fit the cross set").  With squares in descending coefficient order,
- * giving each the largest remaining value it allows is optimal for that relaxation
- * (the allowed sets are nested, so an exchange argument applies), hence an upper
- * bound of every real assignment. */
-static inline int span_bound(WsGen *g, const Span *l, const Span *r) {
-    int n = l->n + r->n;
-    /* the whole rack placed: the word is the rack (no board tile) or the rack plus the
-     * one board tile; when no such word exists the span holds no move at all */
-    if (n == g->rules.bingo_tiles) {
-        int bt = l->board_tiles + r->board_tiles;
-        if (bt == 0 && !rack_spells_word(g)) return INT_MIN;
-        if (bt == 1 || bt == 2) {
-            int b[2], k = 0;
-            for (int i = 0; i < l->board_tiles && k < 2; i++) b[k++] = l->board_letter[i];
-            for (int i = 0; i < r->board_tiles && k < 2; i++) b[k++] = r->board_letter[i];
-            if (!rack_through(g, bt, b[0], bt == 2 ? b[1] : 0)) return INT_MIN;
-        }
-    }
-    int W = l->word_mult * r->word_mult;
-    int coef[2 * WS_RACK_MAX], fit[2 * WS_RACK_MAX];
-    int k = 0;
-    for (int i = 0; i < l->n; i++) {
-        coef[k] = l->lm[i] * (W + l->cwm[i]);
-        fit[k++] = l->max_fit[i];
-    }
-    for (int i = 0; i < r->n; i++) {
-        coef[k] = r->lm[i] * (W + r->cwm[i]);
-        fit[k++] = r->max_fit[i];
-    }
-    for (int i = 1; i < k; i++) {
-        int v = coef[i], f = fit[i], j = i;
-        while (j > 0 && coef[j - 1] < v) {
-            coef[j] = coef[j - 1];
-            fit[j] = fit[j - 1];
-            j--;
-        }
-        coef[j] = v;
-        fit[j] = f;
-    }
-    int bound = W * (l->board_sum + r->board_sum) + l->cross_base + r->cross_base;
-    int used = 0; /* bit i: rack_values_desc[i] taken */
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < g->rack_total; j++) {
-            if (!(used >> j & 1) && g->rack_values_desc[j] <= fit[i]) {
-                used |= 1 << j;
-                bound += coef[i] * g->rack_values_desc[j];
-                break;
-            }
-        }
-    }
-    if (n == g->rules.bingo_tiles) bound += g->rules.bingo_bonus; /* possible: checked above */
-    return bound;
+/* The shadow's key of a new tile's square under word multiplier W: its coefficient
+ * lm*(W + cross word multiplier) above 8 bits of fit mask (load_fit_masks). */
+static inline int square_key(const WsGen *g, int sq, int W) {
+    return ((g->ln->lm[sq] * W + g->ln->cross_mult[sq]) << 8) | g->lane_fit[sq];
 }
 
-/* Upper bound of the score of every move generated from the anchor (INT_MIN: none);
- * in equity mode also of its equity (each span's score bound plus the best value of
- * a leave of the tiles that span keeps). */
-static int shadow_bound(WsGen *g, int anchor, int boundary, float *equity_bound) {
+/* Inserts a key into keys[0..*n), kept in descending order. */
+static inline void insert_key(int *keys, int *n, int key) {
+    int j = (*n)++;
+    while (j > 0 && keys[j - 1] < key) {
+        keys[j] = keys[j - 1];
+        j--;
+    }
+    keys[j] = key;
+}
+
+/* Bound of the letter part of a span: each new tile's square (keys, by descending
+ * coefficient) takes a distinct rack tile worth at most the best real tile it allows
+ * (the relaxation of "the tile must fit the cross set").  Giving each square in turn
+ * the largest remaining value it allows is optimal for that relaxation (the allowed
+ * sets are nested, so an exchange argument applies), hence an upper bound of every
+ * real assignment.  With the values descending, the largest remaining one a square
+ * allows is the lowest free bit of its fit mask. */
+static inline int pair_values(const WsGen *g, const int *keys, int n, unsigned fits) {
+    unsigned used = 0;
+    int sum = 0;
+    if (fits & 1u) { /* every square allows every tile (the masks are suffixes): square i takes value i */
+        for (int i = 0; i < n; i++) sum += (keys[i] >> 8) * g->rack_values_desc[i];
+        return sum;
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned free_fits = (unsigned)keys[i] & 0xFFu & ~used;
+        if (!free_fits) continue;
+        int j = __builtin_ctz(free_fits);
+        used |= 1u << j;
+        sum += (keys[i] >> 8) * g->rack_values_desc[j];
+    }
+    return sum;
+}
+
+/* Without a word map: 0 when the whole rack placed through these board tiles (0-2 of
+ * them; letters in b) spells no word, so the span holds no move at all. */
+static int full_rack_possible(WsGen *g, int bt, const int *b) {
+    if (bt == 0) return rack_spells_word(g);
+    if (bt == 1 || bt == 2) return rack_through(g, bt, b[0], bt == 2 ? b[1] : 0);
+    return 1;
+}
+
+/* The shadow of one anchor: its bound (INT_MIN: it holds no move), and with span
+ * classes its classes (n tiles placed, `blocks` blocks right of the anchor run
+ * through), each with the best bound of its spans and their start squares.  Each span
+ * (L, R) is bounded by W*(board tiles) + the cross terms + pair_values + the bingo
+ * bonus; in equity mode its equity bound adds the best value of a leave of the tiles
+ * that span keeps.  The sorted keys grow with the span (one insertion a square) and
+ * are made again only when a word multiplier changes W. */
+static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
+    const WsLane *ln = g->ln;
     uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
-    int best = INT_MIN;
+    int total = g->rack_total, best = INT_MIN;
     float best_equity = -HUGE_VALF;
-    Span left;
-    memset(&left, 0, sizeof left);
-    left.word_mult = 1;
+    int classes = g->classes;
+    uint8_t cls[WS_RACK_MAX + 1][WS_DIM / 2 + 1];
+    WsSubAnchor local[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)];
+    int nlocal = 0;
+    if (classes) memset(cls, 0xFF, sizeof cls);
+    int lsq[WS_RACK_MAX], nl = 0, lW = 1, lboard = 0, lcross = 0, lbt = 0;
+    unsigned lfits = ~0u; /* AND of the fit masks of the left part's squares */
+    int lkeys[WS_RACK_MAX], nlk = 0; /* the left part's keys under W = lW, descending */
+    int letters[2] = {0, 0}; /* the first two board letters met (left part first) */
     for (int L = anchor; L > boundary; L--) {
-        if (g->lane_tile[L]) {
-            left.board_sum += g->lane_tile_value[L];
-            if (left.board_tiles < 2) left.board_letter[left.board_tiles] = g->lane_tile[L] & WS_LETTER_MASK;
-            left.board_tiles++;
+        if (ln->tile[L]) {
+            lboard += ln->tile_value[L];
+            if (lbt < 2) letters[lbt] = ln->tile[L] & WS_LETTER_MASK;
+            lbt++;
         } else {
-            if (!(g->lane_cross[L] & usable) || left.n == g->rack_total) break;
-            left.max_fit[left.n] = g->lane_max_fit[L];
-            left.lm[left.n] = g->lane_lm[L];
-            left.cwm[left.n] = g->lane_has_cross[L] ? g->lane_wm[L] : 0;
-            left.n++;
-            left.word_mult *= g->lane_wm[L];
-            left.cross_base += g->lane_cross_base[L];
+            if (!(ln->cross[L] & usable) || nl == total) break;
+            lsq[nl++] = L;
+            lfits &= g->lane_fit[L];
+            lcross += ln->cross_base[L];
+            if (ln->wm[L] != 1) { /* the left part's keys under the new W */
+                lW *= ln->wm[L];
+                nlk = 0;
+                for (int i = 0; i < nl; i++) insert_key(lkeys, &nlk, square_key(g, lsq[i], lW));
+            } else {
+                insert_key(lkeys, &nlk, square_key(g, L, lW));
+            }
         }
-        if (L > 0 && g->lane_tile[L - 1]) continue; /* the word would go on to the left */
-        Span right;
-        memset(&right, 0, sizeof right);
-        right.word_mult = 1;
+        if (L > 0 && ln->tile[L - 1]) continue; /* the word would go on to the left */
+        int keys[WS_RACK_MAX], nk = nl, W = lW;
+        memcpy(keys, lkeys, (size_t)nl * sizeof *keys);
+        int rsq[WS_RACK_MAX], nr = 0, rW = 1, rboard = 0, rcross = 0, rbt = 0, blocks = 0;
+        unsigned fits = lfits;
         for (int R = anchor; R < WS_DIM; R++) {
             if (R > anchor) {
-                if (g->lane_tile[R]) {
-                    right.board_sum += g->lane_tile_value[R];
-                    if (right.board_tiles < 2) right.board_letter[right.board_tiles] = g->lane_tile[R] & WS_LETTER_MASK;
-                    right.board_tiles++;
+                if (ln->tile[R]) {
+                    blocks += !ln->tile[R - 1];
+                    rboard += ln->tile_value[R];
+                    if (lbt + rbt < 2) letters[lbt + rbt] = ln->tile[R] & WS_LETTER_MASK;
+                    rbt++;
                 } else {
-                    if (!(g->lane_cross[R] & usable) || left.n + right.n == g->rack_total) break;
-                    right.max_fit[right.n] = g->lane_max_fit[R];
-                    right.lm[right.n] = g->lane_lm[R];
-                    right.cwm[right.n] = g->lane_has_cross[R] ? g->lane_wm[R] : 0;
-                    right.n++;
-                    right.word_mult *= g->lane_wm[R];
-                    right.cross_base += g->lane_cross_base[R];
+                    if (!(ln->cross[R] & usable) || nl + nr == total) break;
+                    rsq[nr++] = R;
+                    fits &= g->lane_fit[R];
+                    rcross += ln->cross_base[R];
+                    if (ln->wm[R] != 1) { /* W changes: every coefficient does */
+                        rW *= ln->wm[R];
+                        W = lW * rW;
+                        nk = 0;
+                        for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
+                        for (int i = 0; i < nr; i++) insert_key(keys, &nk, square_key(g, rsq[i], W));
+                    } else {
+                        insert_key(keys, &nk, square_key(g, R, W));
+                    }
                 }
             }
-            if (g->lane_tile[R + 1]) continue; /* lane_tile[15] == 0 */
-            if (left.n + right.n < g->min_tiles || left.n + right.n == 0) continue;
-            int b = span_bound(g, &left, &right);
+            if (ln->tile[R + 1]) continue; /* tile[15] == 0 */
+            int n = nl + nr;
+            if (n < g->min_tiles || n == 0) continue;
+            /* a one-tile move with an across neighbour is listed across only */
+            if (n == 1 && g->direction == 1 && ln->has_cross[nl ? lsq[0] : rsq[0]]) continue;
+            /* the whole rack placed: without a word map, a span whose word cannot exist
+             * (the rack through its 0-2 board letters) holds no move at all; with span
+             * classes, the class is read from the map when it comes up instead */
+            if (n == g->rules.bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
+            int b = W * (lboard + rboard) + lcross + rcross + pair_values(g, keys, n, fits) +
+                    (n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
             if (b > best) best = b;
-            if (g->mode == 2 && b != INT_MIN) {
-                float e = (float)b + g->leave_best[g->rack_total - left.n - right.n];
+            float e = 0.0f;
+            if (g->mode == 2) {
+                e = (float)b + g->leave_best[total - n];
                 if (e > best_equity) best_equity = e;
+            }
+            if (classes) {
+                uint8_t c = cls[n][blocks];
+                if (c == 0xFF) {
+                    c = cls[n][blocks] = (uint8_t)nlocal++;
+                    local[c].bound = b;
+                    local[c].bound_equity = e;
+                    local[c].starts = 0;
+                    local[c].n = (uint8_t)n;
+                    local[c].blocks = (uint8_t)blocks;
+                } else {
+                    if (b > local[c].bound) local[c].bound = b;
+                    if (e > local[c].bound_equity) local[c].bound_equity = e;
+                }
+                local[c].starts |= (uint16_t)(1u << L);
             }
         }
     }
-    *equity_bound = best_equity;
-    return best;
+    a->bound = best;
+    a->bound_equity = best_equity;
+    a->sub_first = (uint16_t)g->sub_total;
+    a->sub_count = 0;
+    if (classes && g->sub_total + nlocal <= WS_MAX_SUBS) {
+        /* else the anchor has no classes and is walked */
+        memcpy(&g->subs[g->sub_total], local, (size_t)nlocal * sizeof *local);
+        g->sub_total += nlocal;
+        a->sub_count = (uint8_t)nlocal;
+    }
 }
 
 static void collect_anchor(WsGen *g, int anchor, int boundary) {
-    float bound_equity;
-    int bound = shadow_bound(g, anchor, boundary, &bound_equity);
-    if (bound == INT_MIN || g->anchor_count >= WS_MAX_ANCHORS) return;
-    WsAnchor *a = &g->anchors[g->anchor_count++];
-    a->bound = bound;
-    a->bound_equity = bound_equity;
+    if (g->anchor_count >= WS_MAX_ANCHORS) return;
+    if (g->fit_lane != g->direction * WS_DIM + g->lane) {
+        load_fit_masks(g);
+        g->fit_lane = g->direction * WS_DIM + g->lane;
+    }
+    WsAnchor *a = &g->anchors[g->anchor_count];
+    shadow_anchor(g, anchor, boundary, a);
+    if (a->bound == INT_MIN) return;
     a->direction = (uint8_t)g->direction;
     a->lane = (uint8_t)g->lane;
     a->pos = (uint8_t)anchor;
     a->boundary_plus_one = (uint8_t)(boundary + 1);
+    a->walked = 0;
+    g->anchor_count++;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Best move: span classes read from the word map                           */
+/* ------------------------------------------------------------------------ */
+
+void ws_gen_set_wordmap(WsGen *g, const WsWordMap *map) {
+    g->wordmap = map && map->slots ? map : NULL;
+    g->subracks_valid = 0;
+}
+
+/* One tile type of the rack, for making its sub-racks. */
+typedef struct SubrackType {
+    WsRackKey unit; /* the key of one tile of the type (empty for the blank) */
+    uint64_t bit;   /* its letter's bit (0 for the blank) */
+    int count, weight, value, blank;
+} SubrackType;
+
+/* Chooses how many tiles of type i.. each sub-rack plays (types by descending value, so
+ * the values are appended in descending order); at[size] is where the next sub-rack of
+ * that size goes. */
+static void subracks_from(WsGen *g, const SubrackType *ty, int ntypes, int i, const WsSubrack *part, int *at) {
+    if (i == ntypes) {
+        g->subracks[at[part->size]++] = *part;
+        return;
+    }
+    const SubrackType *t = &ty[i];
+    WsSubrack next = *part;
+    next.keep = (uint16_t)(part->keep + t->count * t->weight); /* none played: all kept */
+    if (t->count) next.spare |= t->bit;
+    for (int played = 0;; played++) {
+        subracks_from(g, ty, ntypes, i + 1, &next, at);
+        if (played == t->count) break;
+        /* one more played, one fewer kept */
+        next.keep = (uint16_t)(next.keep - t->weight);
+        if (played + 1 == t->count) next.spare = part->spare;
+        next.value[next.size++] = (uint8_t)t->value;
+        if (t->blank)
+            next.blanks++;
+        else
+            next.key = ws_rack_key_add(next.key, t->unit);
+    }
+}
+
+/* The distinct sub-multisets of the rack by size, each with its letters' key, its
+ * blanks, the letters the rack holds more of, its values (descending) and the index of
+ * the leave it keeps (the mixed radix of leave_value).  Made once per rack (kept while
+ * the rack stays the same). */
+static void prepare_subracks(WsGen *g) {
+    if (g->subracks_valid && !memcmp(g->subrack_rack, g->rack, sizeof g->rack)) return;
+    SubrackType ty[WS_RACK_MAX];
+    int ntypes = g->leave_types;
+    int count[WS_RACK_MAX + 1] = {1}; /* sub-racks by size: the product of (1 + x + .. + x^count) */
+    for (int i = 0; i < ntypes; i++) {
+        int code = g->leave_type[i];
+        SubrackType t = {ws_rack_key_empty(), code ? 1ull << code : 0, g->rack[code], g->leave_weight[i],
+                         code ? g->rules.tile_value[code] : 0, code == 0};
+        if (code) t.unit = ws_rack_key_add_letter(t.unit, (unsigned)code);
+        int j = i; /* by descending value, the blank last */
+        while (j > 0 && (ty[j - 1].blank || ty[j - 1].value < t.value) && !t.blank) {
+            ty[j] = ty[j - 1];
+            j--;
+        }
+        ty[j] = t;
+        for (int n = WS_RACK_MAX; n >= 0; n--)
+            for (int c = 1; c <= t.count && c <= n; c++) count[n] += count[n - c];
+    }
+    int at[WS_RACK_MAX + 1];
+    g->subrack_first[0] = 0;
+    for (int n = 0; n <= WS_RACK_MAX; n++) {
+        at[n] = g->subrack_first[n];
+        g->subrack_first[n + 1] = g->subrack_first[n] + count[n];
+    }
+    WsSubrack empty;
+    memset(&empty, 0, sizeof empty);
+    subracks_from(g, ty, ntypes, 0, &empty, at);
+    memcpy(g->subrack_rack, g->rack, sizeof g->rack);
+    g->subracks_valid = 1;
+}
+
+/* Keeps one placement of a word when it is among the best so far: strip from the
+ * word (board squares 0, blanks marked by bmask over the word's letters). */
+static inline void wordmap_record(WsGen *g, const uint8_t *w, int len, int L, unsigned bmask, int score, int n,
+                                  float leave) {
+    float e = 0.0f;
+    if (g->mode == 2) {
+        e = (float)score + leave;
+        if (e < g->threshold_equity) return;
+    } else if (score < g->threshold) {
+        return;
+    }
+    for (int i = 0; i < len; i++)
+        g->strip[L + i] = g->ln->tile[L + i] ? 0 : (uint8_t)(w[i] | ((bmask >> i & 1) ? WS_BLANK_BIT : 0));
+    if (g->mode == 2)
+        insert_equity(g, L, L + len - 1, score, n, e);
+    else
+        record_best(g, L, L + len - 1, score, n);
+}
+
+/* The blank of letter b cheapest to place among the squares in `cand` (bit i = word
+ * letter i is a new tile of letter b): the least coefficient, then the lowest index
+ * (a smaller blank mask sorts first); with `skip`, the cheapest but that one. */
+static inline int cheapest_square(const int *coef, unsigned cand, int value, int skip) {
+    int best = -1;
+    for (; cand; cand &= cand - 1) {
+        int i = __builtin_ctz(cand);
+        if (i == skip) continue;
+        if (best < 0 || (value && coef[i] < coef[best])) best = i;
+    }
+    return best;
+}
+
+/* One word at start square L: fits the board letters and cross sets, then each way
+ * of putting the blanks of `hit` on its squares is recorded (with one move wanted by
+ * score, only the best way: each blank on its letter's cheapest square). */
+static inline void wordmap_place(WsGen *g, const uint8_t *w, int len, int L, int base, const int *coef,
+                                 const WsWordMapHit *hit, int n, float leave) {
+    int score = base;
+    for (int i = 0; i < len; i++) {
+        uint8_t t = g->ln->tile[L + i];
+        if (t) {
+            if ((t & WS_LETTER_MASK) != w[i]) return;
+        } else {
+            if (!(g->ln->cross[L + i] >> w[i] & 1)) return;
+            score += coef[i] * g->rules.tile_value[w[i]];
+        }
+    }
+    unsigned b0 = hit->blank_letter[0], b1 = hit->blank_letter[1];
+    if (!b0) {
+        wordmap_record(g, w, len, L, 0, score, n, leave);
+        return;
+    }
+    unsigned c0 = 0, c1 = 0;
+    for (int i = 0; i < len; i++) {
+        if (g->ln->tile[L + i]) continue;
+        if (w[i] == b0) c0 |= 1u << i;
+        else if (b1 && w[i] == b1) c1 |= 1u << i;
+    }
+    int v0 = g->rules.tile_value[b0], v1 = b1 ? g->rules.tile_value[b1] : 0;
+    if (g->real_first) {
+        int i = cheapest_square(coef, c0, v0, -1);
+        unsigned mask = 1u << i;
+        score -= coef[i] * v0;
+        if (b1 == b0) {
+            int j = cheapest_square(coef, c0, v0, i);
+            mask |= 1u << j;
+            score -= coef[j] * v0;
+        } else if (b1) {
+            int j = cheapest_square(coef, c1, v1, -1);
+            mask |= 1u << j;
+            score -= coef[j] * v1;
+        }
+        wordmap_record(g, w, len, L, mask, score, n, leave);
+        return;
+    }
+    for (unsigned x = c0; x; x &= x - 1) {
+        int i = __builtin_ctz(x);
+        int s1 = score - coef[i] * v0;
+        if (!b1) {
+            wordmap_record(g, w, len, L, 1u << i, s1, n, leave);
+        } else if (b1 == b0) {
+            for (unsigned y = x & (x - 1); y; y &= y - 1) {
+                int j = __builtin_ctz(y);
+                wordmap_record(g, w, len, L, (1u << i) | (1u << j), s1 - coef[j] * v0, n, leave);
+            }
+        } else {
+            for (unsigned y = c1; y; y &= y - 1) {
+                int j = __builtin_ctz(y);
+                wordmap_record(g, w, len, L, (1u << i) | (1u << j), s1 - coef[j] * v1, n, leave);
+            }
+        }
+    }
+}
+
+/* The start squares of a class (bits of `starts`), and for each the score of its board
+ * part (board tiles * W + cross terms + bingo) and the factor lm * (W + cross word
+ * multiplier) of each new tile's value (0 on board squares); returns their number. */
+static int class_starts(const WsGen *g, unsigned starts, int len, int bingo, int *start, int *base,
+                        int (*coef)[WS_DIM]) {
+    const WsLane *ln = g->ln;
+    int ns = 0;
+    for (; starts; starts &= starts - 1) {
+        int L = __builtin_ctz(starts), W = 1, board = 0, cross = 0;
+        for (int i = 0; i < len; i++) {
+            int sq = L + i;
+            if (ln->tile[sq]) {
+                board += ln->tile_value[sq];
+            } else {
+                W *= ln->wm[sq];
+                cross += ln->cross_base[sq];
+            }
+        }
+        for (int i = 0; i < len; i++) {
+            int sq = L + i;
+            coef[ns][i] = ln->tile[sq] ? 0 : ln->lm[sq] * W + ln->cross_mult[sq];
+        }
+        start[ns] = L;
+        base[ns] = board * W + cross + bingo;
+        ns++;
+    }
+    return ns;
+}
+
+#define WS_MAX_HITS (WS_MAX_LETTERS * (WS_MAX_LETTERS + 1) / 2) /* two blanks: every unordered pair of letters */
+
+/* Every move of a span class: for each sub-rack of n tiles, the words of its letters
+ * plus the class's board letters (blanks resolved by the map), fitted at each start. */
+static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
+    const WsWordMap *m = g->wordmap;
+    int anchor = a->pos, n = s->n, bt = 0;
+    WsRackKey through = ws_rack_key_empty();
+    for (int p = anchor; p >= 0 && g->ln->tile[p]; p--) {
+        through = ws_rack_key_add_letter(through, g->ln->tile[p] & WS_LETTER_MASK);
+        bt++;
+    }
+    for (int p = anchor + 1, blocks = 0; p < WS_DIM; p++) {
+        uint8_t t = g->ln->tile[p];
+        if (!t) continue;
+        if (!g->ln->tile[p - 1]) {
+            if (blocks == s->blocks) break;
+            blocks++;
+        }
+        through = ws_rack_key_add_letter(through, t & WS_LETTER_MASK);
+        bt++;
+    }
+    int len = n + bt;
+    int bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
+    /* each start (made when the first sub-rack needs them): the score of the board part
+     * and the factor of each new tile's value; sorted: the new squares' factors,
+     * descending, for the bound of a sub-rack */
+    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
+    int have_starts = 0, have_sorted = 0;
+    WsWordMapHit hits[WS_MAX_HITS];
+    for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++) {
+        const WsSubrack *sr = &g->subracks[r];
+        float leave = g->leave_value[sr->keep];
+        if (sr->blanks && g->count == g->best_n) {
+            /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
+             * per letter a blank may be) that no start lets reach the n-th best: its
+             * values descending paired with a start's new squares' factors descending
+             * bound what it scores there */
+            if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
+            if (!have_sorted) {
+                for (int j = 0; j < ns; j++) {
+                    int k = 0;
+                    for (int i = 0; i < len; i++)
+                        if (!g->ln->tile[start[j] + i]) insert_key(sorted[j], &k, coef[j][i]);
+                }
+                have_sorted = 1;
+            }
+            int most = INT_MIN;
+            for (int j = 0; j < ns; j++) {
+                int b = base[j];
+                for (int i = 0; i < n; i++) b += sorted[j][i] * sr->value[i];
+                if (b > most) most = b;
+            }
+            if (g->mode == 2 ? (float)most + leave < g->threshold_equity : most < g->threshold) continue;
+        }
+        WsRackKey key = ws_rack_key_add(sr->key, through);
+        size_t nh = 0;
+        if (sr->blanks == 0) {
+            int32_t e = ws_wordmap_find_inline(m, key);
+            if (e < 0) continue;
+            hits[0].entry = (uint32_t)e;
+            hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;
+            nh = 1;
+        } else {
+            /* with one move wanted, a blank never stands for a letter the rack still holds */
+            ws_wordmap_lookup(m, key, sr->blanks, g->real_first ? ~sr->spare : ~0ull, hits, WS_MAX_HITS, &nh);
+            if (!nh) continue;
+        }
+        if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
+        for (size_t h = 0; h < nh; h++) {
+            uint32_t e = hits[h].entry;
+            const uint8_t *w = m->letters + m->word_offset[e];
+            const uint8_t *end = m->letters + m->word_offset[e + 1];
+            for (; w < end; w += len)
+                for (int k = 0; k < ns; k++) wordmap_place(g, w, len, start[k], base[k], coef[k], &hits[h], n, leave);
+        }
+    }
+}
+
+/* The GADDAG walk of a whole anchor (one whose classes did not fit the class pool). */
+static void walk_anchor(WsGen *g, WsAnchor *a) {
+    gen_anchor(g, a->pos, (int)a->boundary_plus_one - 1);
+    a->walked = 1;
+    g->anchors_visited++;
+}
+
+static inline int heap_above(const WsHeapItem *x, const WsHeapItem *y) { return x->key > y->key; }
+
+static void heap_push(WsGen *g, float key, int anchor, int sub) {
+    int i = g->heap_count++;
+    WsHeapItem it = {key, (int16_t)anchor, (int16_t)sub};
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!heap_above(&it, &g->heap[parent])) break;
+        g->heap[i] = g->heap[parent];
+        i = parent;
+    }
+    g->heap[i] = it;
+}
+
+static WsHeapItem heap_pop(WsGen *g) {
+    WsHeapItem top = g->heap[0], last = g->heap[--g->heap_count];
+    int i = 0, n = g->heap_count;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heap_above(&g->heap[c + 1], &g->heap[c])) c++;
+        if (!heap_above(&g->heap[c], &last)) break;
+        g->heap[i] = g->heap[c];
+        i = c;
+    }
+    if (n) g->heap[i] = last;
+    return top;
+}
+
+/* Best first over anchors and their span classes: an anchor that comes up is split
+ * into its classes; a class that comes up is read from the word map (or its anchor
+ * walked); the search stops when the next bound is below the n-th best found. */
+static void search_classes(WsGen *g, size_t n) {
+    int by_equity = g->mode == 2;
+    int cur_d = -1, cur_lane = -1;
+    g->heap_count = 0;
+    for (int i = 0; i < g->anchor_count; i++) {
+        const WsAnchor *a = &g->anchors[i];
+        heap_push(g, by_equity ? a->bound_equity : (float)a->bound, i, -1);
+    }
+    while (g->heap_count) {
+        WsHeapItem it = heap_pop(g);
+        if (g->count == n && it.key < (by_equity ? g->threshold_equity : (float)g->threshold)) break;
+        WsAnchor *a = &g->anchors[it.anchor];
+        if (a->walked) continue;
+        if (a->direction != cur_d || a->lane != cur_lane) {
+            load_lane(g, a->direction, a->lane);
+            cur_d = a->direction;
+            cur_lane = a->lane;
+        }
+        if (it.sub < 0 && a->sub_count > 0) {
+            for (int j = a->sub_first; j < a->sub_first + a->sub_count; j++) {
+                const WsSubAnchor *s = &g->subs[j];
+                heap_push(g, by_equity ? s->bound_equity : (float)s->bound, it.anchor, j);
+            }
+            continue;
+        }
+        if (it.sub < 0) {
+            walk_anchor(g, a);
+            continue;
+        }
+        wordmap_read(g, a, &g->subs[it.sub]);
+        g->wordmap_reads++;
+    }
 }
 
 /* The bounded search of ws_gen_best and ws_gen_best_equity (g->mode set by the caller). */
@@ -861,10 +1282,24 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
     g->anchor_count = 0;
     g->anchors_visited = 0;
+    g->wordmap_reads = 0;
+    g->sub_total = 0;
     g->bingo7_possible = -1;
-    memset(g->through8, -1, sizeof g->through8);
-    memset(g->through9, -1, sizeof g->through9);
+    /* the map resolves at most two blanks (a rack may hold more in some tile sets) */
+    g->classes = g->wordmap && g->rack[0] <= 2;
+    if (g->classes) {
+        prepare_subracks(g);
+    } else {
+        memset(g->through8, -1, sizeof g->through8);
+        memset(g->through9, -1, sizeof g->through9);
+    }
+    g->fit_lane = -1;
     for_each_anchor(g, collect_anchor);
+    if (g->classes) {
+        search_classes(g, n);
+        *count = g->count;
+        return WS_OK;
+    }
     /* best bound first (insertion sort: stable, few anchors) */
     for (int i = 1; i < g->anchor_count; i++) {
         WsAnchor a = g->anchors[i];

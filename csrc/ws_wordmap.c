@@ -12,33 +12,16 @@ WsRackKey ws_rack_key_of(const uint8_t *letters, int n) {
     return k;
 }
 
-static inline uint64_t key_hash(WsRackKey k) {
-    uint64_t h = k.lo * 0x9E3779B97F4A7C15ull;
-    h ^= (k.hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 32;
-    return h;
-}
+static inline uint64_t key_hash(WsRackKey k) { return ws_rack_key_hash(k); }
 
-static inline uint64_t bit_a(uint64_t h, int shift) { return h >> shift; }
-static inline uint64_t bit_b(uint64_t h, int shift) { return (h * 0x94D049BB133111EBull) >> shift; }
+static inline void filter_add(uint64_t *f, int shift, uint64_t h) { f[h >> (shift + 6)] |= ws_wordmap_filter_bits(h); }
 
-static inline void filter_add(uint64_t *f, int shift, uint64_t h) {
-    uint64_t a = bit_a(h, shift), b = bit_b(h, shift);
-    f[a >> 6] |= 1ull << (a & 63);
-    f[b >> 6] |= 1ull << (b & 63);
-}
+static inline int filter_has(const uint64_t *f, int shift, uint64_t h) { return ws_wordmap_filter_has(f, shift, h); }
 
-static inline int filter_has(const uint64_t *f, int shift, uint64_t h) {
-    uint64_t a = bit_a(h, shift), b = bit_b(h, shift);
-    return (f[a >> 6] >> (a & 63) & 1) && (f[b >> 6] >> (b & 63) & 1);
-}
-
-/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 64). */
+/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 128). */
 static size_t filter_bits(size_t n, size_t per_key, int *shift) {
-    size_t bits = 64;
-    int log = 6;
+    size_t bits = 128; /* at least two words: the word index is h >> (shift + 6), shift + 6 < 64 */
+    int log = 7;
     while (bits < n * per_key) {
         bits <<= 1;
         log++;
@@ -215,21 +198,7 @@ nomem:
     return WS_E_NOMEM;
 }
 
-int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key) {
-    uint64_t h = key_hash(key);
-    if (!filter_has(m->filter0, m->filter0_shift, h)) return -1;
-    uint64_t fp = h & 0xFFFFFFFF00000000ull;
-    uint64_t s = h >> m->slot_shift;
-    for (;;) {
-        uint64_t slot = m->slots[s];
-        if (!slot) return -1;
-        if ((slot & 0xFFFFFFFF00000000ull) == fp) {
-            uint32_t e = (uint32_t)slot - 1;
-            if (ws_rack_key_equal(m->keys[e], key)) return (int32_t)e;
-        }
-        s = (s + 1) & m->slot_mask;
-    }
-}
+int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key) { return ws_wordmap_find_inline(m, key); }
 
 int ws_wordmap_entry_length(const WsWordMap *m, uint32_t entry) {
     int length = 1;

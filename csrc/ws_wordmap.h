@@ -102,6 +102,44 @@ void ws_wordmap_free(WsWordMap *m);
 /* Entry of exactly this key, or -1. */
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key);
 
+/* The hash of a key (the index slot, the fingerprint and the filter bits derive from it). */
+static inline uint64_t ws_rack_key_hash(WsRackKey k) {
+    uint64_t h = k.lo * 0x9E3779B97F4A7C15ull;
+    h ^= (k.hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+/* The two bits of hash h in a Bloom filter of 2^(64 - shift) bits: both in one 64-bit
+ * word (the word from the top bits of h, the bits from its low 12), so that asking the
+ * filter costs one cache miss at most. */
+static inline uint64_t ws_wordmap_filter_bits(uint64_t h) { return (1ull << (h & 63)) | (1ull << (h >> 6 & 63)); }
+
+/* 1 if the Bloom filter (bits 2^(64 - shift)) may hold the key of hash h. */
+static inline int ws_wordmap_filter_has(const uint64_t *f, int shift, uint64_t h) {
+    uint64_t bits = ws_wordmap_filter_bits(h);
+    return (f[h >> (shift + 6)] & bits) == bits;
+}
+
+/* ws_wordmap_find, inlined into the search. */
+static inline int32_t ws_wordmap_find_inline(const WsWordMap *m, WsRackKey key) {
+    uint64_t h = ws_rack_key_hash(key);
+    if (!ws_wordmap_filter_has(m->filter0, m->filter0_shift, h)) return -1;
+    uint64_t fp = h & 0xFFFFFFFF00000000ull;
+    uint64_t s = h >> m->slot_shift;
+    for (;;) {
+        uint64_t slot = m->slots[s];
+        if (!slot) return -1;
+        if ((slot & 0xFFFFFFFF00000000ull) == fp) {
+            uint32_t e = (uint32_t)slot - 1;
+            if (ws_rack_key_equal(m->keys[e], key)) return (int32_t)e;
+        }
+        s = (s + 1) & m->slot_mask;
+    }
+}
+
 /* Length of the words of an entry. */
 int ws_wordmap_entry_length(const WsWordMap *m, uint32_t entry);
 

@@ -49,10 +49,11 @@ def scowl():
     return lex, positions
 
 
-@pytest.fixture(scope="module")
-def scowl_gen(scowl):
+@pytest.fixture(scope="module", params=[False, True], ids=["graph", "wordmap"])
+def scowl_gen(scowl, request):
+    """A generator with a random table, searching by the graph alone or with the word map."""
     lex, positions = scowl
-    return MoveGenerator(lex, CLASSIC, leaves=random_table(CLASSIC, 11)), positions
+    return MoveGenerator(lex, CLASSIC, leaves=random_table(CLASSIC, 11), wordmap=request.param), positions
 
 
 # -- the independent computation -------------------------------------------------------------
@@ -253,14 +254,15 @@ def _table(rules: ws.Rules, kind: int) -> Leaves:
 
 @pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(_RULE_SETS) - 1), kind=st.integers(0, 1))
-def test_best_by_equity_on_generated_boards(seed, which, kind):
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(_RULE_SETS) - 1), kind=st.integers(0, 1),
+       wordmap=st.booleans())
+def test_best_by_equity_on_generated_boards(seed, which, kind, wordmap):
     rng = random.Random(seed)
     name, lang = _RULE_SETS[which]
     rules = _rules(name, rng)
     words = _word_list(rng, lang, rng.randrange(40, 160))
     lex = _lexicon(words, lang)
-    gen = MoveGenerator(lex, rules, leaves=_table(rules, kind))
+    gen = MoveGenerator(lex, rules, leaves=_table(rules, kind), wordmap=wordmap)
     for board, counts in random_positions(rules, words, rng, max_moves=5):
         rack = "".join("?" if c == 0 else rules.alphabet.letter(c) for c, n in enumerate(counts) for _ in range(n))
         if rng.random() < 0.3:
@@ -273,7 +275,7 @@ def test_best_by_equity_on_generated_boards(seed, which, kind):
         if rng.random() < 0.4 and rack and board.tile_count + len(rack) + 3 >= rules.rack_size:
             opponent = "".join(rng.choice([ch for ch in rules.tiles if rules.tiles[ch][0]]) for _ in range(3))
             end = exhausted(pos, opponent)
-            end_gen = MoveGenerator(lex, end.rules, leaves=Leaves.zeros(end.rules))
+            end_gen = MoveGenerator(lex, end.rules, leaves=Leaves.zeros(end.rules), wordmap=wordmap)
             check_position(end_gen, end, ns=(1, 4))
 
 
@@ -362,12 +364,14 @@ def test_large_n_by_equity_sorts_the_full_list(scowl_gen):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(_RULE_SETS) - 1), zero_values=st.booleans())
-def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values):
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(_RULE_SETS) - 1), zero_values=st.booleans(),
+       wordmap=st.booleans())
+def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values, wordmap):
     """best(pos) and best(pos, by="equity") with no table or in the end game skip the
     moves where a blank stands for a letter the rack still holds and move blanks to their
     cheapest squares: byte for byte the first move of the sorted full list, with racks
-    that repeat letters beside one or two blanks, and (zero_values) letters worth 0."""
+    that repeat letters beside one or two blanks, and (zero_values) letters worth 0; by
+    the graph alone or with the word map (blanks resolved by its lookups)."""
     rng = random.Random(seed)
     name, lang = _RULE_SETS[which]
     rules = _rules(name, rng)
@@ -378,8 +382,8 @@ def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values):
         rules = rules.with_layout(rules.layout, tiles=tiles)
     words = _word_list(rng, lang, rng.randrange(40, 160))
     lex = _lexicon(words, lang)
-    gen = MoveGenerator(lex, rules)
-    zeros = MoveGenerator(lex, rules, leaves=Leaves.zeros(rules))
+    gen = MoveGenerator(lex, rules, wordmap=wordmap)
+    zeros = MoveGenerator(lex, rules, leaves=Leaves.zeros(rules), wordmap=wordmap)
     for board, counts in random_positions(rules, words, rng, max_moves=6, extra_blanks=2):
         rack = "".join("?" if c == 0 else rules.alphabet.letter(c) for c, n in enumerate(counts) for _ in range(n))
         letters = [ch for ch in rack if ch != "?"]
@@ -401,5 +405,5 @@ def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values):
                                                                          "tiles"]].tobytes()
         if board.tile_count + len(rack) + 3 >= rules.rack_size:
             end = exhausted(pos, "".join(rng.choice(letters or ["A"]) for _ in range(2)))
-            end_gen = MoveGenerator(lex, end.rules, leaves=Leaves.zeros(end.rules))
+            end_gen = MoveGenerator(lex, end.rules, leaves=Leaves.zeros(end.rules), wordmap=wordmap)
             check_position(end_gen, end, ns=(1,))

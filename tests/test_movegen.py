@@ -24,6 +24,8 @@ import wordsalvo as ws
 from wordsalvo import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import BLANK_BIT, get_alphabet
+from wordsalvo.board import Board
+from wordsalvo.errors import WordSalvoError
 from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
@@ -66,8 +68,12 @@ def test_scowl_reference_lists_set_for_set(scowl):
     assert total == 374_955
 
 
-def test_scowl_best_move_and_top_n(scowl):
-    gen, positions, reference = scowl
+@pytest.mark.parametrize("wordmap", [False, True])
+def test_scowl_best_move_and_top_n(scowl, wordmap):
+    """Best move and top 7 on every reference position, by the graph alone and with the
+    word map (span classes read from it)."""
+    gen0, positions, reference = scowl
+    gen = MoveGenerator(gen0.lexicon, gen0.rules, wordmap=wordmap)
     for i, pos in enumerate(positions):
         best_score = max(s for _c, _w, s in reference[i])
         best = gen.best(pos)
@@ -161,6 +167,7 @@ def test_generator_matches_reference_generator(seed, which):
     words = _word_list(rng, lang, rng.randrange(40, 160))
     lex = _lexicon(words, lang)
     gen = MoveGenerator(lex, rules)
+    mapped = MoveGenerator(lex, rules, wordmap=True)
     for board, counts in random_positions(rules, words, rng, max_moves=6, extra_blanks=rng.choice((0, 0, 2))):
         # random racks, sometimes with two blanks, sometimes short
         rack = "".join("?" if c == 0 else rules.alphabet.letter(c) for c, n in enumerate(counts) for _ in range(n))
@@ -176,6 +183,8 @@ def test_generator_matches_reference_generator(seed, which):
         assert got == want, f"seed {seed} {name}: rack {rack!r}\n{board}"
         best = gen.best(pos)
         assert (best.score if best else None) == (max(want.values()) if want else None)
+        full = moves.sorted().to_numpy()
+        assert mapped.best(pos, 5).to_numpy().tobytes() == full[:5].tobytes(), f"seed {seed} {name}: rack {rack!r}"
 
 
 def test_blank_on_board_played_through_scores_zero():
@@ -259,13 +268,19 @@ def test_board_edited_with_a_bad_code_is_a_position_error():
     assert len(gen.generate(pos)) > 0  # the generator is still usable
 
 
-def test_best_with_a_large_n_equals_the_sorted_list(scowl):
-    gen, positions, _ = scowl
+@pytest.mark.parametrize("wordmap", [False, True])
+def test_best_with_a_large_n_equals_the_sorted_list(scowl, wordmap):
+    gen0, positions, _ = scowl
+    gen = MoveGenerator(gen0.lexicon, gen0.rules, wordmap=wordmap)
     pos = positions[2]
     full = gen.generate(pos).sorted().to_numpy()
-    for n in (300, len(full) + 10):
+    for n in (200, 256, 300, len(full) + 10):
         got = gen.best(pos, n=n).to_numpy()
         assert got.tobytes() == full[:n].tobytes()
+    # the bounded search itself with many moves wanted (best() sorts the list above 256)
+    gen._prepare_best()
+    gen._load(pos, None)
+    assert gen._gen.best(len(full) + 10).tobytes() == full.tobytes()
 
 
 def test_cgp_board_opcodes_apply_to_given_rules_and_the_generator_checks_them():
@@ -351,3 +366,32 @@ def test_core_constants_are_the_header_values():
     assert set(CORE_CONSTANTS) == expected
     for name in (n for n in CORE_CONSTANTS if n.startswith("LINE_")):
         assert getattr(alphabet, name) == CORE_CONSTANTS[name], name
+
+
+def test_word_map_is_built_when_it_pays():
+    """wordmap=None builds the lexicon's word map once its searches without it took as long
+    as the build would, then every generator of the lexicon uses it; True builds it on
+    the first search, False never; a map of another graph is refused."""
+    rng = random.Random(5)
+    words = _word_list(rng, "en", 120)
+    rules = ws.Rules.preset("classic-en")
+    pos = Position(rules, Board(rules.alphabet), ["AEINRST", ""], [0, 0])
+    lex = _lexicon(words, "en")
+    graph = lex._graph
+    auto, never = MoveGenerator(lex, rules), MoveGenerator(lex, rules, wordmap=False)
+    first = auto.best(pos)
+    assert graph._wordmap is None and not auto._gen.has_wordmap and graph._wordmap_rent > 0
+    graph._wordmap_rent = auto._wordmap_price()  # as if the searches had taken that long
+    assert auto.best(pos).key() == first.key()
+    assert graph._wordmap is not None and auto._gen.has_wordmap
+    assert never.best(pos).key() == first.key() and not never._gen.has_wordmap
+    other = MoveGenerator(lex, rules)  # the lexicon's map is shared at once
+    other.best(pos)
+    assert other._gen.has_wordmap
+    eager_lex = _lexicon(words, "en")
+    eager = MoveGenerator(eager_lex, rules, wordmap=True)
+    assert eager.best(pos).key() == first.key() and eager._gen.has_wordmap
+    with pytest.raises(WordSalvoError, match="another graph"):
+        never._gen.use_wordmap(eager_lex._graph._wordmap)
+    with pytest.raises(WordSalvoError, match="wordmap"):
+        MoveGenerator(lex, rules, wordmap="yes")

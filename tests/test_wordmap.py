@@ -71,7 +71,8 @@ def test_counts_match_the_lexicon(scowl):
         assert wm.key_count(n) == sum(1 for k in alphagrams if k[0] == n)
     # 16-byte keys, 4-byte offsets (one more than entries), the letters of every word,
     # an 8-byte hash slot per key rounded up to twice the keys' power of two, and the
-    # two Bloom filters (16 bits a key; 8 bits a key with one distinct letter removed)
+    # two Bloom filters (16 bits a key; 8 bits a key with one distinct letter removed; at
+    # least 128 bits each)
     def pow2(n, low):
         while low < n:
             low *= 2
@@ -79,7 +80,7 @@ def test_counts_match_the_lexicon(scowl):
 
     deletions = sum(len(set(k[1])) for k in alphagrams)
     expected = (20 * wm.entry_count + 4 + sum(map(len, words)) + 8 * pow2(2 * wm.entry_count, 2)
-                + pow2(16 * wm.entry_count, 64) // 8 + pow2(8 * deletions, 64) // 8)
+                + pow2(16 * wm.entry_count, 128) // 8 + pow2(8 * deletions, 128) // 8)
     assert wm.nbytes == expected
 
 

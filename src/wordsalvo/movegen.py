@@ -3,6 +3,8 @@ the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ._core import _movegen
@@ -19,6 +21,9 @@ from .rules import Rules
 #: above this n, best(pos, n) sorts the full list instead of searching with bounds
 _BEST_SEARCH_MAX_N = 256
 
+#: seconds the word map takes to build, per word of the lexicon (CSW24: 281k words, 0.08 s)
+_WORDMAP_SECONDS_PER_WORD = 0.3e-6
+
 
 class MoveGenerator:
     """Finds, scores and ranks every legal move of a position.
@@ -30,7 +35,8 @@ class MoveGenerator:
     table: the copy starts with no board remembered.
     """
 
-    def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None):
+    def __init__(self, lexicon: Lexicon, rules: Rules, leaves: Leaves | None = None,
+                 wordmap: bool | None = None):
         if not isinstance(lexicon, Lexicon) or not isinstance(rules, Rules):
             raise WordSalvoError(f"expected MoveGenerator(Lexicon, Rules), got MoveGenerator({type(lexicon).__name__}, "
                                  f"{type(rules).__name__})")
@@ -61,6 +67,12 @@ class MoveGenerator:
             rules.start_square,
         )
         self._alphagrams_ready = False
+        self._counts_by_rack: dict[str, bytes] = {}
+        if wordmap not in (None, True, False):
+            raise WordSalvoError(f"wordmap: expected None (when it pays), True or False, got {wordmap!r}")
+        #: the word map policy: None builds it once the lexicon's best-move searches have
+        #: taken as long as building it would, True on the first search, False never
+        self.wordmap = wordmap
         self._scoring_key = rules.scoring_key
 
     def _check_leaves(self, leaves: Leaves) -> None:
@@ -73,19 +85,42 @@ class MoveGenerator:
                 f"{leaves.rules.name!r} (alphabet {leaves.rules.alphabet.name!r}, rack {leaves.rules.rack_size}, "
                 f"other tile counts)")
 
-    def _prepare_best(self) -> None:
-        """8- and 9-letter anagram keys sharpen the best-move bounds; they are built once
-        per lexicon, on its first best-move search (about 25 ms for CSW24)."""
+    def _prepare_best(self, wordmap: bool | None = None) -> bool:
+        """Readies the best-move search; returns True when its searches still pay toward
+        the word map (the caller then adds their time with _pay_rent).
+
+        The word map (about 14 MB and 0.08 s to build for CSW24, once per lexicon, shared
+        by its generators) makes searches with blanks on the rack several times faster, but
+        one search without it takes 0.02-2 ms: a single call (``wordsalvo best``) never
+        earns the build back.  So by default the searches first run on the graph alone, with
+        the 8- and 9-letter anagram keys (about 25 ms for CSW24), and the map is built once
+        the lexicon's searches without it have taken as long as building it takes."""
+        graph = self.lexicon._graph
+        policy = self.wordmap if wordmap is None else wordmap
+        if not self._gen.has_wordmap and policy is not False:
+            if graph._wordmap is None and (policy is True or graph._wordmap_rent >= self._wordmap_price()):
+                graph._wordmap = _movegen.WordMap(graph)
+            if graph._wordmap is not None:
+                self._gen.use_wordmap(graph._wordmap)
+        if self._gen.has_wordmap:
+            return False
         if not self._alphagrams_ready:
-            graph = self.lexicon._graph
             self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
             self._alphagrams_ready = True
+        return policy is None
 
     def __reduce__(self) -> tuple:
-        return (MoveGenerator, (self.lexicon, self.rules, self.leaves))
+        return (MoveGenerator, (self.lexicon, self.rules, self.leaves, self.wordmap))
 
-    def _load(self, pos: Position, rack: str | None) -> bytes:
-        """Hands the board and rack to the C generator; returns the board snapshot."""
+    def _wordmap_price(self) -> float:
+        """Seconds the word map of this lexicon is expected to take to build."""
+        return _WORDMAP_SECONDS_PER_WORD * self.lexicon.header.word_count
+
+    def _pay_rent(self, since: float) -> None:
+        self.lexicon._graph._wordmap_rent += time.perf_counter() - since
+
+    def _rack_counts(self, pos: Position, rack: str | None) -> bytes:
+        """pos.rack_counts(rack), checked against the generator's rules, remembered by rack."""
         if not isinstance(pos, Position):
             raise PositionError(f"expected a Position, got {type(pos).__name__}")
         if pos.rules is not self.rules and pos.rules.scoring_key != self._scoring_key:
@@ -94,7 +129,22 @@ class MoveGenerator:
                 f"({self.rules!r}): board, star squares, tile values or bonus differ; "
                 f"use MoveGenerator(lexicon, position.rules)"
             )
-        counts = pos.rack_counts(rack)
+        if pos.rules is not self.rules:  # its own alphabet and rack size check the rack
+            return pos.rack_counts(rack)
+        letters = pos.racks[pos.to_move] if rack is None else rack
+        if not isinstance(letters, str):
+            return pos.rack_counts(rack)  # PositionError naming what came
+        counts = self._counts_by_rack.get(letters)
+        if counts is None:
+            counts = pos.rack_counts(rack)  # checks the letters and the size
+            if len(self._counts_by_rack) >= 4096:
+                self._counts_by_rack.clear()
+            self._counts_by_rack[letters] = counts
+        return counts
+
+    def _load(self, pos: Position, rack: str | None) -> bytes:
+        """Hands the board and rack to the C generator; returns the board snapshot."""
+        counts = self._rack_counts(pos, rack)
         tiles = bytes(pos.board.tiles)
         # a board edited by hand with codes outside the alphabet: PositionError from the core
         try:
@@ -151,19 +201,27 @@ class MoveGenerator:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
             return self.generate(pos, rack).best(n, by=by)
-        self._prepare_best()
-        tiles = self._load(pos, rack)
+        renting = self._prepare_best()
+        since = time.perf_counter() if renting else 0.0
         if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
-            found = self._gen.best_one()
+            counts = self._rack_counts(pos, rack)
+            tiles = bytes(pos.board.tiles)
+            found = self._gen.best_one_at(tiles, counts)
+            self._counts = counts
+            if renting:
+                self._pay_rent(since)
             if found is None:
                 return None
             score, mask, row, col, direction, length, _played, raw = found
             codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
             return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
+        tiles = self._load(pos, rack)
         if by == "equity":
             records, _equity = self._gen.best_equity(1 if n is None else n)
         else:
             records = self._gen.best(1 if n is None else n)
+        if renting:
+            self._pay_rent(since)
         moves = MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
                          leave_values=self._leave_values())
         if n is None:

@@ -92,7 +92,7 @@ class SelfPlay:
         self.rules = rules
         self.lexicon = lexicon
         self._movegen = MoveGenerator(lexicon, rules)
-        self._movegen._prepare_best()
+        self._movegen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
         alphabet = rules.alphabet
         bag = bytes(0 if letter == "?" else alphabet.code(letter)
                     for letter, (count, _v) in rules.tiles.items() for _ in range(count))

@@ -106,6 +106,8 @@ CORE_CONSTANTS = {
 #: largest n of Generator.best (the output array is allocated up front)
 BEST_MAX = 1 << 24
 
+include "_wordmap.pxi"
+
 
 cdef class Generator:
     """C working memory for one thread.
@@ -121,6 +123,7 @@ cdef class Generator:
     cdef long busy                    # 1 while a thread is inside (ws_guard_enter / ws_guard_leave)
     cdef readonly int alphabet_size
     cdef object alphagrams8   # keeps the key array alive while the C struct points into it
+    cdef WordMap wordmap      # keeps the word map alive while the C struct points into it
     cdef LeaveTable leaves    # keeps the leave table alive while the C struct points into it
     cdef object equity_buf    # float32 working buffer of best_equity
 
@@ -194,6 +197,22 @@ cdef class Generator:
         finally:
             ws_guard_leave(&self.busy)
 
+    def use_wordmap(self, WordMap wordmap):
+        """The word map of this generator's graph (or None): best-move searches read the
+        words of long spans from it instead of walking the graph."""
+        if wordmap is not None and wordmap.graph is not self.graph:
+            raise WordSalvoError("word map: expected the map of this generator's graph, got one of another graph")
+        self._enter()
+        try:
+            self.wordmap = wordmap
+            ws_gen_set_wordmap(self.g, &wordmap.m if wordmap is not None else NULL)
+        finally:
+            ws_guard_leave(&self.busy)
+
+    @property
+    def has_wordmap(self):
+        return self.wordmap is not None
+
     def __dealloc__(self):
         free(self.g)
 
@@ -207,6 +226,22 @@ cdef class Generator:
             raise PositionError("expected a position (set_position) before generating moves, got none")
         return 0
 
+    cdef int _check_position(self, const uint8_t[::1] t, const uint8_t[::1] r) except -1:
+        """PositionError unless t holds board codes of this alphabet and r a rack of at most
+        WS_RACK_MAX tiles of it."""
+        cdef int i, total = 0
+        for i in range(WS_SQUARES):
+            if t[i] and not 1 <= (t[i] & WS_LETTER_MASK) <= self.alphabet_size:
+                raise PositionError(f"square {i}: expected a tile code of letters 1..{self.alphabet_size} "
+                                    f"(+{WS_BLANK_BIT} for a blank), got {t[i]}: outside the alphabet")
+        for i in range(WS_MAX_LETTERS + 1):
+            if r[i] and i > self.alphabet_size:
+                raise PositionError(f"rack: tile code {i} outside the alphabet (letters 1..{self.alphabet_size})")
+            total += r[i]
+        if total > WS_RACK_MAX:
+            raise PositionError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
+        return 0
+
     def set_position(self, tiles, rack, LeaveTable leaves=None, bint endgame=False, double out_value=0.0,
                      double keep_factor=0.0):
         """tiles: 225 board codes; rack: 33 counts ([0] = blanks).  Checked here, once:
@@ -217,7 +252,7 @@ cdef class Generator:
         costs ``keep_factor`` times its face value)."""
         cdef const uint8_t[::1] t = byte_array(tiles, WS_SQUARES, PositionError, "board")
         cdef const uint8_t[::1] r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
-        cdef int rc, i, total = 0
+        cdef int rc, i
         cdef const WsLeaves *table = NULL
         if leaves is not None:
             if leaves.types != self.alphabet_size + 1:
@@ -229,16 +264,7 @@ cdef class Generator:
         if not (-1e6 <= out_value <= 1e6) or not (0.0 <= keep_factor <= 100.0):  # NaN fails both
             raise WordSalvoError(f"end-game terms: expected out_value within ±1e6 and keep_factor 0..100, "
                                  f"got {out_value} and {keep_factor}")
-        for i in range(WS_SQUARES):
-            if t[i] and not 1 <= (t[i] & WS_LETTER_MASK) <= self.alphabet_size:
-                raise PositionError(f"square {i}: expected a tile code of letters 1..{self.alphabet_size} "
-                                    f"(+{WS_BLANK_BIT} for a blank), got {t[i]}: outside the alphabet")
-        for i in range(WS_MAX_LETTERS + 1):
-            if r[i] and i > self.alphabet_size:
-                raise PositionError(f"rack: tile code {i} outside the alphabet (letters 1..{self.alphabet_size})")
-            total += r[i]
-        if total > WS_RACK_MAX:
-            raise PositionError(f"rack: expected at most {WS_RACK_MAX} tiles, got {total}")
+        self._check_position(t, r)
         if table != NULL and leaves.all_zero and not endgame:
             # every leave is worth 0, the value C gives each leave without a table: the same
             # values without ranking every sub-rack; a rack whose leaves the table cannot
@@ -338,6 +364,32 @@ cdef class Generator:
         return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
                 (<char*>m.tiles)[:m.length])
 
+    def best_one_at(self, tiles, rack):
+        """set_position(tiles, rack) (no leave table) and best_one() in one call."""
+        cdef const uint8_t[::1] t = byte_array(tiles, WS_SQUARES, PositionError, "board")
+        cdef const uint8_t[::1] r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
+        cdef size_t count = 0
+        cdef int rc
+        cdef WsMove m
+        self._check_position(t, r)
+        self._enter()
+        try:
+            self.leaves = None
+            with nogil:
+                ws_gen_set_equity(self.g, NULL, 0, 0.0, 0.0)
+                rc = ws_gen_set_board(self.g, &t[0])
+                if rc == WS_OK:
+                    rc = ws_gen_set_rack(self.g, &r[0])
+                if rc == WS_OK:
+                    rc = ws_gen_best(self.g, &m, 1, &count)
+        finally:
+            ws_guard_leave(&self.busy)
+        check_status(rc, PositionError, "best-move search failed")
+        if not count:
+            return None
+        return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
+                (<char*>m.tiles)[:m.length])
+
     def best_equity(self, n):
         """The n best moves by equity, best first, and their equity (float32)."""
         cdef size_t count = 0, want = <size_t>check_whole(n, 1, BEST_MAX, WordSalvoError, "n")
@@ -385,8 +437,9 @@ cdef class Generator:
         return [self.g.leave_best[i] for i in range(8)]
 
     def best_stats(self):
-        """(anchors with a move, anchors searched) of the last best-move search."""
-        return self.g.anchor_count, self.g.anchors_visited
+        """(anchors with a move, anchors walked, span classes read from the word map) of the
+        last best-move search."""
+        return self.g.anchor_count, self.g.anchors_visited, self.g.wordmap_reads
 
     def cross_set(self, direction, square):
         """(letter mask with bit 0 = has a cross word, cross score) of one square, from scratch."""
@@ -401,5 +454,4 @@ cdef class Generator:
         finally:
             ws_guard_leave(&self.busy)
         return m, cs
-include "_wordmap.pxi"
 include "_selfplay.pxi"

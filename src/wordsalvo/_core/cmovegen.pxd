@@ -2,6 +2,7 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint32_t, uint64_t
 
 from wordsalvo._core.cleaves cimport WsLeaves
+from wordsalvo._core.cwordmap cimport WsWordMap
 
 cdef extern from "ws_movegen.h" nogil:
     ctypedef struct WsRules:
@@ -29,6 +30,7 @@ cdef extern from "ws_movegen.h" nogil:
         int32_t board_valid
         int32_t anchor_count
         int32_t anchors_visited
+        int32_t wordmap_reads
         int32_t leave_types
         uint8_t leave_type[7]
         int32_t leave_weight[7]
@@ -41,6 +43,7 @@ cdef extern from "ws_movegen.h" nogil:
     int ws_gen_set_rack(WsGen *g, const uint8_t *rack)
     void ws_gen_set_alphagrams8(WsGen *g, const uint64_t *keys, size_t count)
     void ws_gen_set_alphagrams9(WsGen *g, const uint64_t *keys, size_t count)
+    void ws_gen_set_wordmap(WsGen *g, const WsWordMap *map)
     int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count)
     int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count)
     void ws_gen_set_equity(WsGen *g, const WsLeaves *leaves, int endgame, float out_value, float keep_factor)
