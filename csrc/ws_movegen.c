@@ -235,6 +235,26 @@ void ws_gen_set_equity(WsGen *g, const WsLeaves *leaves, int endgame, float out_
     g->keep_factor = keep_factor;
 }
 
+/* The sub-multiset of the rack at a leave index (mixed radix over the rack's tile
+ * types, leave_type / leave_weight): its *n types with their counts, its face value;
+ * returns its number of tiles. */
+static int leave_of_index(const WsGen *g, int idx, uint8_t *kept_type, uint8_t *kept_count, int *n, int *face) {
+    int size = 0, k = 0, f = 0;
+    for (int i = 0; i < g->leave_types; i++) {
+        int t = g->leave_type[i], c = idx % (g->rack[t] + 1);
+        idx /= g->rack[t] + 1;
+        if (c) {
+            kept_type[k] = (uint8_t)t;
+            kept_count[k++] = (uint8_t)c;
+        }
+        size += c;
+        f += c * (t ? g->rules.tile_value[t] : 0);
+    }
+    *n = k;
+    *face = f;
+    return size;
+}
+
 /* The value of keeping every sub-multiset of the rack (mixed radix over its distinct
  * tile types), and the best value for each number of tiles kept. */
 static int compute_leave_values(WsGen *g) {
@@ -257,18 +277,9 @@ static int compute_leave_values(WsGen *g) {
     }
     for (int idx = 0; idx < weight; idx++) {
         uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
-        int size = 0, face = 0, rest = idx, k = 0;
+        int k, face;
+        int size = leave_of_index(g, idx, kept_type, kept_count, &k, &face);
         float v = 0.0f;
-        for (int i = 0; i < n; i++) {
-            int t = g->leave_type[i], c = rest % (g->rack[t] + 1);
-            rest /= g->rack[t] + 1;
-            if (c) {
-                kept_type[k] = (uint8_t)t;
-                kept_count[k++] = (uint8_t)c;
-            }
-            size += c;
-            face += c * (t ? g->rules.tile_value[t] : 0);
-        }
         if (g->endgame) {
             v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
         } else if (g->leaves && size >= 1 && size <= g->leaves->max_size) {
@@ -290,16 +301,8 @@ int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_b
     if (g->rack_total == 0 || bag <= 0 || bag < min_bag) return -1;
     for (int idx = 0; idx < g->leave_count; idx++) {
         uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
-        int size = 0, rest = idx, k = 0;
-        for (int i = 0; i < g->leave_types; i++) {
-            int t = g->leave_type[i], c = rest % (g->rack[t] + 1);
-            rest /= g->rack[t] + 1;
-            if (c) {
-                kept_type[k] = (uint8_t)t;
-                kept_count[k++] = (uint8_t)c;
-            }
-            size += c;
-        }
+        int k, face;
+        int size = leave_of_index(g, idx, kept_type, kept_count, &k, &face);
         int swapped = g->rack_total - size;
         if (swapped < 1 || (whole_rack && size) || (must_cover && swapped > bag)) continue;
         float v = g->leave_value[idx];

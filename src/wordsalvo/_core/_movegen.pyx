@@ -109,6 +109,13 @@ BEST_MAX = 1 << 24
 include "_wordmap.pxi"
 
 
+cdef object move_fields(const WsMove *m):
+    """A move's fields as best_one gives them: (score, blank_mask, row, col, direction,
+    length, tiles_played, tiles: bytes of `length` codes)."""
+    return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
+            (<const char*>m.tiles)[:m.length])
+
+
 cdef class Generator:
     """C working memory for one thread.
 
@@ -359,10 +366,7 @@ cdef class Generator:
         finally:
             ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "best-move search failed")
-        if not count:
-            return None
-        return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
-                (<char*>m.tiles)[:m.length])
+        return move_fields(&m) if count else None
 
     def best_one_at(self, tiles, rack):
         """set_position(tiles, rack) (no leave table) and best_one() in one call."""
@@ -385,10 +389,7 @@ cdef class Generator:
         finally:
             ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "best-move search failed")
-        if not count:
-            return None
-        return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
-                (<char*>m.tiles)[:m.length])
+        return move_fields(&m) if count else None
 
     def best_equity(self, n):
         """The n best moves by equity, best first, and their equity (float32)."""
