@@ -326,7 +326,7 @@ def test_a_closed_terminal_and_ctrl_c_save_the_game(tmp_path):
     term.expect("Ann> ")
     term.send("pass")
     term.expect("Ann> ")
-    term.child.sendintr()
+    term.child.kill(signal.SIGINT)  # the signal Ctrl-C makes the terminal send, sent directly (no tty race)
     term.expect("Interrupted.")
     assert term.finish() == 0
     again = from_gcg(saved[0].read_text("utf-8"))
