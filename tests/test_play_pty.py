@@ -36,14 +36,21 @@ _CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _SUBSCRIPTS = re.compile(r"[\u2080-\u20890-9\s]")
 
 
+def _default_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """``wordsalvo play ARGS`` in a pty of 24 x 80, its screen kept by pyte."""
 
     def __init__(self, args: list[str], games: Path, colour: bool = True):
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
         env.update(WORDSALVO_GAMES_DIR=str(games), TERM="xterm-256color")
+        # a test run started in the background by a shell ignores SIGINT, and a child would
+        # inherit that: the game must see Ctrl-C as a terminal's foreground program does
         self.child = pexpect.spawn(sys.executable, ["-m", "wordsalvo", "play", *args], dimensions=(ROWS, COLS),
-                                   env=env, encoding="utf-8", timeout=120, cwd=str(Path(__file__).parent))
+                                   env=env, encoding="utf-8", timeout=120, cwd=str(Path(__file__).parent),
+                                   preexec_fn=_default_signals)
         self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
@@ -326,7 +333,7 @@ def test_a_closed_terminal_and_ctrl_c_save_the_game(tmp_path):
     term.expect("Ann> ")
     term.send("pass")
     term.expect("Ann> ")
-    term.child.kill(signal.SIGINT)  # the signal Ctrl-C makes the terminal send, sent directly (no tty race)
+    term.child.sendintr()  # Ctrl-C, through the terminal
     term.expect("Interrupted.")
     assert term.finish() == 0
     again = from_gcg(saved[0].read_text("utf-8"))
