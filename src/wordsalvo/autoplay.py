@@ -142,14 +142,14 @@ def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: boo
     return _python_game(spec, index, want_gcg, trace)
 
 
-def _engine_game(engine, spec: AutoplaySpec, index: int, trace: bool) -> GameResult:
+def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool) -> GameResult:
     """:func:`play_game` on the C self-play loop."""
     from .selfplay import PLAY, SETTLE, SWAP
 
     seed = game_seed(spec.seed, index)
     first = index % 2
     seats = (first, 1 - first)  # seat -> player
-    engine, leaves = engine
+    engine, leaves = engine_and_leaves
     engine.set_players(tuple(spec.players[p] for p in seats), tuple(leaves[p] for p in seats))
     game = engine.play(seed)
     rec = game.records

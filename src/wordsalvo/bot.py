@@ -236,7 +236,7 @@ class Bot:
             vocab = level_lexicon(self.policy, self.lexicon)
             self.vocabulary = None if vocab is self.lexicon else vocab
         #: no swap can be worth more than the best leave of the table
-        self._swap_ceiling = float(np.max(self.leaves.values)) if self.leaves is not None else 0.0
+        self._swap_ceiling = self.leaves.best_value if self.leaves is not None else 0.0
         self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
         #: the levels never play an offensive word; the plain players score and equity are
         #: engine benchmarks and do not filter

@@ -142,7 +142,7 @@ class Leaves:
     table loaded from a file), by rule set (zeros, default) or by value.
     """
 
-    __slots__ = ("rules", "_table", "_values", "_source", "__weakref__")
+    __slots__ = ("rules", "_table", "_values", "_source", "best_value", "__weakref__")
 
     def __init__(self, rules: Rules, values: Any, _source: tuple = ("values",)):
         _check_rack_size(rules)
@@ -164,6 +164,9 @@ class Leaves:
         self._table = table
         self._values = table.values  # the array C reads: read-only, shared
         self._source = _source
+        #: the best value of any leave: no swap is worth more (engines skip looking for one
+        #: when a play's equity reaches it)
+        self.best_value = float(arr.max())
 
     # -- constructors -------------------------------------------------------------
     @classmethod

@@ -122,9 +122,6 @@ class SelfPlay:
             "turn_limit": 4 * rules.tile_count + 100,
         }
         self._sp = _movegen.SelfPlay(self._movegen._gen, bag, rules.rack_size, vowels, values)
-        self._ceilings: dict[int, tuple[Leaves, float]] = {}
-        self.players = tuple(players)
-        self.leaves = tuple(leaves)
         self.set_players(players, leaves)
 
     def set_players(self, players, leaves=(None, None)) -> None:
@@ -134,14 +131,10 @@ class SelfPlay:
         for seat, (kind, table) in enumerate(zip(players, leaves)):
             if table is not None and not isinstance(table, Leaves):
                 raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(table).__name__}")
-            by_equity = kind == "equity" and table is not None
-            if by_equity:
-                ceiling = self._ceilings.get(id(table))
-                if ceiling is None or ceiling[0] is not table:
+            if kind == "equity" and table is not None:
+                if table.rules is not self.rules:  # the same rules need no tile-set check (per game)
                     self._movegen._check_leaves(table)
-                    # no swap can be worth more than the table's best leave (as Bot)
-                    ceiling = self._ceilings[id(table)] = (table, float(np.max(table.values)))
-                self._sp.set_player(seat, True, table._table, ceiling[1])
+                self._sp.set_player(seat, True, table._table, table.best_value)
             else:
                 self._sp.set_player(seat, False)
         self.players = tuple(players)
@@ -158,23 +151,24 @@ class SelfPlay:
         letters = self.rules.alphabet.letters
         return "".join("?" if c == 0 else letters[c - 1] for c in codes)
 
-    def leave_after(self, record) -> str:
-        """The tiles a play or swap kept, in rack order."""
-        rack = list(record["rack"][: record["rack_len"]])
+    def _kept(self, record) -> list[int]:
+        """The tile codes a play or swap kept, in rack order."""
+        kept = list(record["rack"][: record["rack_len"]])
         if record["kind"] == PLAY:
             move = record["move"]
             for i in range(move["length"]):
                 t = int(move["tiles"][i])
                 if t:
-                    rack.remove(0 if move["blank_mask"] >> i & 1 else t)
+                    kept.remove(0 if move["blank_mask"] >> i & 1 else t)
         elif record["kind"] == SWAP:
             for t in record["tiles"][: record["tiles_len"]]:
-                rack.remove(t)
-        return self.rack_string(rack)
+                kept.remove(t)
+        return kept
+
+    def leave_after(self, record) -> str:
+        """The tiles a play or swap kept, in rack order (letters, blanks last)."""
+        return self.rack_string(self._kept(record))
 
     def swap_leave(self, record) -> str:
         """The tiles a swap kept, blank first (the order of :attr:`Swap.leave <wordsalvo.actions.Swap>`)."""
-        kept = list(record["rack"][: record["rack_len"]])
-        for t in record["tiles"][: record["tiles_len"]]:
-            kept.remove(t)
-        return self.rack_string(sorted(kept))
+        return self.rack_string(sorted(self._kept(record)))

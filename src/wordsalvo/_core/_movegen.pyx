@@ -110,7 +110,7 @@ include "_wordmap.pxi"
 
 
 cdef object move_fields(const WsMove *m):
-    """A move's fields as best_one gives them: (score, blank_mask, row, col, direction,
+    """A move's fields as best_one_at gives them: (score, blank_mask, row, col, direction,
     length, tiles_played, tiles: bytes of `length` codes)."""
     return (m.score, m.blank_mask, m.row, m.col, m.direction, m.length, m.tiles_played,
             (<const char*>m.tiles)[:m.length])
@@ -352,24 +352,9 @@ cdef class Generator:
         check_status(rc, PositionError, "best-move search failed")
         return out[:count]
 
-    def best_one(self):
-        """The best move by score as a tuple (score, blank_mask, row, col, direction, length,
-        tiles_played, tiles: bytes of `length` codes), or None: best(1) without an array."""
-        cdef size_t count = 0
-        cdef int rc
-        cdef WsMove m
-        self._enter()
-        try:
-            self._need_position()
-            with nogil:
-                rc = ws_gen_best(self.g, &m, 1, &count)
-        finally:
-            ws_guard_leave(&self.busy)
-        check_status(rc, PositionError, "best-move search failed")
-        return move_fields(&m) if count else None
-
     def best_one_at(self, tiles, rack):
-        """set_position(tiles, rack) (no leave table) and best_one() in one call."""
+        """set_position(tiles, rack) (no leave table) and the best move by score in one call:
+        its fields (move_fields) or None; best(1) without an array."""
         cdef const uint8_t[::1] t = byte_array(tiles, WS_SQUARES, PositionError, "board")
         cdef const uint8_t[::1] r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
         cdef size_t count = 0
