@@ -56,6 +56,8 @@ def test_summary_adds_up_and_gcg_files_are_the_games(zero_table, tmp_path):
         totals = record.totals
         first, second = (0, 1) if r.first == 0 else (1, 0)
         assert list(totals) == [r.scores[first], r.scores[second]]
+        # its 63-bit #seed replays the same bag
+        assert list(ws.from_gcg(f.read_text("utf-8")).scores) == list(totals)
 
 
 def test_trace_gives_leaves_and_positions(zero_table):

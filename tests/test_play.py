@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from wordsalvo import Game, Rules
-from wordsalvo.formats.gcg import from_gcg
+from wordsalvo.formats.gcg import from_gcg, to_gcg
 from wordsalvo.cli import build_parser, main
 from wordsalvo.commands import play
 from wordsalvo.commands.play import TerminalGame
@@ -572,6 +572,30 @@ def test_quit_saves_and_resume_continues_bag_and_all(tmp_path, monkeypatch):
     twin.apply(bot.choose(twin))
     again = from_gcg(saved.read_text("utf-8"))
     assert again.history == twin.history and again.bag == twin.bag and again.racks == twin.racks
+
+
+def test_a_game_with_the_largest_seeds_play_makes_resumes(tmp_path, monkeypatch):
+    """play picks game and board seeds below 2**31 (ten digits): the saved record replays."""
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path))
+    code, _text, _ = session(["pass", "quit"], "--rules", "wordsalvo-en", "--random", "--seed", str(2**31 - 1),
+                             "--game-seed", str(2**31 - 1), "--player", "Ann", "--bot", "easy")
+    assert code == 0
+    saved = next(tmp_path.glob("wordsalvo-en-*.gcg"))
+    record = saved.read_text("utf-8")
+    assert f"#seed {2**31 - 1}" in record and f"#board_seed {2**31 - 1}" in record
+    game = from_gcg(record)
+    assert game.seed == 2**31 - 1 and game.rules.board_seed == 2**31 - 1 and len(game.history) == 2
+    args = build_parser().parse_args(["play", "--resume", str(saved), "--color", "never"])
+    out = io.StringIO()
+    assert play.run(args, input_fn=Script(["quit"], out), output=out) == 0
+    assert "Resumed" in flat(out.getvalue())
+
+
+def test_resume_reads_a_hand_edited_hint_count_strictly(tmp_path, capsys):
+    (tmp_path / "g.gcg").write_text(to_gcg(Game(Rules.preset("classic-en"), players=["Ann", "Engine"], seed=3))
+                                    + "#hints 5\u00b2\n", "utf-8")
+    assert main(["play", "--resume", str(tmp_path / "g.gcg"), "--color", "never"]) == 2
+    assert "expected '#hints N' with N a whole number" in capsys.readouterr().err
 
 
 def test_resume_refuses_a_missing_file_and_options_the_file_decides(tmp_path, capsys):

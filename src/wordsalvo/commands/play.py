@@ -61,6 +61,8 @@ from ..errors import IllegalMoveReason, LexiconFormatError, NotationError, WordS
 from ..formats.gcg import from_gcg, to_gcg
 from ..game import Game
 from ..graphfile import write_atomic
+from ..inputs import excerpt, is_whole_number, read_bytes
+from ..lexicon import Lexicon
 from ..render.terminal import (
     board_width,
     describe_turn,
@@ -308,20 +310,17 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
         raise WordSalvoError(f"--resume continues the game as it was saved (its rule set, seats, seed and "
                              f"options are in the file): expected none of {', '.join(given)}")
     path = Path(args.resume).expanduser()
+    try:  # no such file, a name the OS refuses, a folder
+        data = read_bytes(path, WordSalvoError, "saved game")
+    except WordSalvoError as e:
+        raise WordSalvoError(f"--resume: {e}") from None
     try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise WordSalvoError(f"--resume: no such file: {path}") from None
-    except IsADirectoryError:
-        raise WordSalvoError(f"--resume: expected a .gcg file, got the folder {path}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise WordSalvoError(f"--resume: expected a GCG record (UTF-8 text), got {path} with a byte that is not "
                              f"UTF-8 at offset {e.start}") from None
-    except (OSError, ValueError) as e:
-        raise WordSalvoError(f"--resume: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    lexicon = None
-    if args.lexicon:
-        lexicon = _load_lexicon(args.lexicon, from_gcg(text).rules)
+    # the game checks that the lexicon's alphabet is its rule set's
+    lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
     game = from_gcg(text, lexicon=lexicon)
     engines: dict[str, str] = {}
     hints = DEFAULT_HINTS
@@ -333,7 +332,10 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
                 raise WordSalvoError(f"--resume {path}: expected '#engine NICK LEVEL' with a player of the game "
                                      f"and a level ({', '.join(LEVELS)}), got {line.strip()!r}")
             engines[nick] = level.strip()
-        elif key == "#hints" and value.strip().isdigit():
+        elif key == "#hints":
+            if not is_whole_number(value.strip(), digits=4):
+                raise WordSalvoError(f"--resume {path}: expected '#hints N' with N a whole number (the hints "
+                                     f"each player may ask for), got {excerpt(line.strip())}")
             hints = int(value)
     if args.hints is not None:
         hints = args.hints

@@ -254,11 +254,12 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
         problems.append(f"GCG header: expected #player1, #player2 ... lines numbered from 1, got "
                         f"{', '.join(f'#player{k}' for k in sorted(players)) or 'none'}")
     seed = None
-    if "seed" in headers:
-        if _TOTAL.match(headers["seed"]):
+    if "seed" in headers:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
+        if is_whole_number(headers["seed"], signed=True, digits=40):
             seed = int(headers["seed"])
         else:
-            problems.append(f"GCG header #seed: expected a whole number, got {excerpt(headers['seed'])}")
+            problems.append(f"GCG header #seed: expected a whole number (at most 40 digits), "
+                            f"got {excerpt(headers['seed'])}")
     strict = None
     if "strict" in headers:
         if headers["strict"] not in ("on", "off"):
