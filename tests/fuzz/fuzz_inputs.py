@@ -9,11 +9,15 @@ format is made from ``(seed, format, i)`` alone, so any input can be made again:
     python tests/fuzz/fuzz_inputs.py --seed 1 --count 5000 --formats cgp,gcg --jobs 2
     python tests/fuzz/fuzz_inputs.py --seed 1 --show cgp:1234           # print one input
 
-Workers run batches of inputs; before each input a worker writes its index into a
-small shared file, so when a worker dies (a segfault, a sanitizer abort, the OOM
-killer) the input that killed it is known: it is counted as a crash, saved as a
-reproducer, and a new worker goes on with the next input.  A worker that makes no
-progress for ``--timeout`` seconds is killed and its input counted as a hang.
+Workers run batches of inputs; before each input a worker sends its index (and what it
+has counted so far) to the parent as one fixed-size record on a pipe, so when a worker
+dies (a segfault, a sanitizer abort, the OOM killer) the input that killed it is known:
+it is counted as a crash, saved as a reproducer, and a new worker goes on with the next
+input.  A record is smaller than the pipe's atomic write size, so the parent never reads
+half of one, and the parent times progress with its own monotonic clock (when a record
+arrives), so no clock is compared across processes.  A worker that makes no progress for
+``--timeout`` seconds is stopped and its input run again alone, with twice the time; only
+an input that stalls that run too is counted as a hang.
 
 The contract checked on every input (anything else is a finding):
 
@@ -28,7 +32,9 @@ The contract checked on every input (anything else is a finding):
   ``validate`` on a rack); a graph that loads gives ``best = max(generate)``.
 
 ``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
-(or stall) its worker: the harness's own test that crashes and hangs are caught.
+(or stall) its worker, and ``WORDSALVO_FUZZ_SLOW_AT=FORMAT:INDEX:SECONDS`` makes it sleep
+that long: the harness's own tests that crashes and hangs are caught and that a slow
+input is not called a hang.
 
 Findings go to ``OUT/findings.jsonl`` (format, index, kind, detail) and crash or hang
 reproducers to ``OUT/<format>-<index>.input``.  Exit status 0 when nothing was found.
@@ -40,7 +46,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import mmap
 import os
 import platform
 import random
@@ -58,9 +63,11 @@ FORMATS = ("cgp", "notation", "gcg", "rules", "graph")
 SHARES = {"cgp": 0.35, "notation": 0.30, "gcg": 0.12, "rules": 0.12, "graph": 0.11}
 MESSAGE_MAX = 4000
 KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
-#: what a worker counts, in this order after (index, time) in its progress file
+#: what a worker counts, in this order after the index in each progress record
 COUNTED = ("tried", "accepted", "rejected", "bare exception", "long message", "wrong result")
-_PROGRESS = struct.Struct("<qd6q")
+#: one progress record: the input about to run (``stop`` when the batch is done) and the counts
+#: before it; 56 bytes, well under PIPE_BUF (at least 512 by POSIX), so each write is atomic
+_PROGRESS = struct.Struct("<q6q")
 
 # -- mutation ---------------------------------------------------------------------------
 _HUGE = "9" * 4400
@@ -344,22 +351,30 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
 
 
 # -- the worker ---------------------------------------------------------------------------
-def worker(fmt: str, seed: int, start: int, stop: int, progress: str, findings: str) -> int:
+def worker(fmt: str, seed: int, start: int, stop: int, progress_fd: int, findings: str) -> int:
     ctx = Context()
     ws = ctx.ws
-    with open(progress, "r+b") as f:
-        mark = mmap.mmap(f.fileno(), _PROGRESS.size)
     counts = dict.fromkeys(COUNTED, 0)
     out = open(findings, "a", encoding="utf-8")
+
+    def report(index: int) -> None:  # one write of one whole record: the parent never sees half of it
+        record = _PROGRESS.pack(index, *counts.values())
+        if os.write(progress_fd, record) != len(record):
+            raise OSError(f"short write of a progress record to fd {progress_fd}")
+
     # the harness's own check: make input FORMAT:INDEX crash or hang the worker
     crash_at = os.environ.get("WORDSALVO_FUZZ_CRASH_AT")
     hang_at = os.environ.get("WORDSALVO_FUZZ_HANG_AT")
+    slow_at = os.environ.get("WORDSALVO_FUZZ_SLOW_AT", "").rpartition(":")[::2]  # FORMAT:INDEX:SECONDS
+    slow_at = (slow_at[0], slow_at[1]) if slow_at[0] else None
     for i in range(start, stop):
-        _PROGRESS.pack_into(mark, 0, i, time.time(), *counts.values())
+        report(i)
         if crash_at == f"{fmt}:{i}":
             os.abort()
         if hang_at == f"{fmt}:{i}":
             time.sleep(3600)
+        if slow_at and slow_at[0] == f"{fmt}:{i}":
+            time.sleep(float(slow_at[1]))
         rng = input_rng(seed, fmt, i)
         kind = detail = None
         try:
@@ -379,30 +394,69 @@ def worker(fmt: str, seed: int, start: int, stop: int, progress: str, findings: 
             counts[kind] += 1
             out.write(json.dumps({"format": fmt, "index": i, "kind": kind, "detail": detail}) + "\n")
             out.flush()
-    _PROGRESS.pack_into(mark, 0, stop, time.time(), *counts.values())
     out.close()
-    print(json.dumps(counts), flush=True)
+    report(stop)
+    os.close(progress_fd)
     return 0
 
 
 # -- the parent ---------------------------------------------------------------------------
 class Batch:
-    def __init__(self, fmt: str, start: int, stop: int, out: Path, seed: int, slot: int):
-        self.fmt, self.start, self.stop = fmt, start, stop
-        self.progress = out / f".progress-{slot}"
-        self.progress.write_bytes(_PROGRESS.pack(start - 1, time.time(), *[0] * len(COUNTED)))
+    """One worker process running inputs ``start`` to ``stop`` of a format.
+
+    Its progress arrives on a pipe; ``drain`` reads what is there without blocking and
+    notes, on the parent's monotonic clock, when the worker last moved on.  Its standard
+    output and error go to a file (a pipe nobody reads until the end would stall a worker
+    that warns a lot).  ``confirm`` marks the run of a single suspected hang."""
+
+    def __init__(self, fmt: str, start: int, stop: int, out: Path, seed: int, slot: int, *, confirm: bool = False):
+        self.fmt, self.start, self.stop, self.confirm = fmt, start, stop, confirm
+        self.index = start - 1  # the input the worker is on (start - 1: not started yet)
+        self.counted = dict.fromkeys(COUNTED, 0)  # what it counted before that input
         self.findings = out / "findings.jsonl"
+        self.log_path = out / f".worker-{slot}.log"
+        self._buffer = b""
+        read_fd, write_fd = os.pipe()
+        os.set_blocking(read_fd, False)
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", fmt, str(seed), str(start), str(stop),
-               str(self.progress), str(self.findings)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.started = time.time()
+               str(write_fd), str(self.findings)]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                         pass_fds=(write_fd,))
+        os.close(write_fd)  # the worker holds the only writing end: end of file means it is gone
+        self.read_fd = read_fd
+        self.moved = time.monotonic()
 
-    def position(self) -> tuple[int, float]:
-        return _PROGRESS.unpack(self.progress.read_bytes()[: _PROGRESS.size])[:2]
+    def drain(self) -> None:
+        """Read every whole record that has arrived; the last one says where the worker is."""
+        while True:
+            try:
+                chunk = os.read(self.read_fd, 65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            self._buffer += chunk
+            whole = len(self._buffer) - len(self._buffer) % _PROGRESS.size
+            if whole:
+                values = _PROGRESS.unpack(self._buffer[whole - _PROGRESS.size: whole])
+                self._buffer = self._buffer[whole:]
+                self.index, self.counted = values[0], dict(zip(COUNTED, values[1:]))
+                self.moved = time.monotonic()
 
-    def counts(self) -> dict[str, int]:
-        """What the worker counted before the input it is on."""
-        return dict(zip(COUNTED, _PROGRESS.unpack(self.progress.read_bytes()[: _PROGRESS.size])[2:]))
+    def stalled(self) -> float:
+        """Seconds since the worker last moved on to another input (0 before its first one)."""
+        return time.monotonic() - self.moved if self.index >= self.start else 0.0
+
+    def close(self) -> str:
+        """Wait for the process, read the last records, and return the tail of its log."""
+        self.proc.wait()
+        self.drain()
+        os.close(self.read_fd)
+        try:
+            return self.log_path.read_text("utf-8", "replace")[-3000:]
+        except OSError:
+            return ""
 
 
 def show(seed: int, spec: str) -> None:
@@ -437,8 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        fmt, seed, start, stop, progress, findings = args.worker
-        return worker(fmt, int(seed), int(start), int(stop), progress, findings)
+        fmt, seed, start, stop, progress_fd, findings = args.worker
+        return worker(fmt, int(seed), int(start), int(stop), int(progress_fd), findings)
     seed = args.seed if args.seed is not None else int(time.time())
     if args.show:
         show(seed, args.show)
@@ -464,37 +518,50 @@ def main(argv: list[str] | None = None) -> int:
     print(f"seed {seed}: {sum(per_format.values()):,} inputs ({', '.join(f'{f} {n:,}' for f, n in per_format.items())}), "
           f"{args.jobs} workers, batches of {args.batch}", flush=True)
     running: dict[int, Batch] = {}
+    confirm: list[tuple[str, int]] = []  # suspected hangs, each to run again alone
     slots = list(range(args.jobs))
     last_report = time.time()
-    while todo or running:
-        while todo and slots:
-            fmt, a, b = todo.pop()
+    while todo or confirm or running:
+        while (todo or confirm) and slots:
             slot = slots.pop()
-            running[slot] = Batch(fmt, a, b, out, seed, slot)
+            if confirm:
+                fmt, a = confirm.pop()
+                running[slot] = Batch(fmt, a, a + 1, out, seed, slot, confirm=True)
+            else:
+                fmt, a, b = todo.pop()
+                running[slot] = Batch(fmt, a, b, out, seed, slot)
         time.sleep(0.05)
         for slot, batch in list(running.items()):
             rc = batch.proc.poll()
-            index, stamp = batch.position()
+            batch.drain()
             if rc is None:
-                if time.time() - stamp > args.timeout and index >= batch.start:
+                limit = args.timeout * (2 if batch.confirm else 1)
+                if batch.stalled() > limit:
                     batch.proc.kill()
-                    batch.proc.wait()
-                    _finish_failed(batch, index, "hang", out, seed, figures, todo)
+                    batch.close()
                     del running[slot]
                     slots.append(slot)
+                    if batch.confirm:  # stalled again, alone and with twice the time: a hang
+                        _finish_failed(batch, batch.index, "hang", out, seed, figures, todo,
+                                       f"no progress for {limit:g} s, twice (the second time alone)")
+                    else:  # count what came before, run the input again alone, then the rest
+                        _count(figures[batch.fmt], batch.counted)
+                        print(f"  {batch.fmt}:{batch.index} made no progress for {limit:g} s: "
+                              "running it again alone", flush=True)
+                        confirm.append((batch.fmt, batch.index))
+                        if batch.index + 1 < batch.stop:
+                            todo.append((batch.fmt, batch.index + 1, batch.stop))
                 continue
-            stdout, stderr = batch.proc.communicate()
+            log = batch.close()
             del running[slot]
             slots.append(slot)
-            if rc == 0 and index >= batch.stop:
-                counts = json.loads(stdout.strip().splitlines()[-1])
-                for k, v in counts.items():
-                    figures[batch.fmt][k] += v
+            if rc == 0 and batch.index >= batch.stop:
+                _count(figures[batch.fmt], batch.counted)
                 continue
-            if index < batch.start:  # died before its first input: the harness itself is broken
-                sys.stderr.write(f"worker for {batch.fmt} failed to start (status {rc}):\n{stderr[-3000:]}\n")
+            if batch.index < batch.start:  # died before its first input: the harness itself is broken
+                sys.stderr.write(f"worker for {batch.fmt} failed to start (status {rc}):\n{log}\n")
                 return 3
-            _finish_failed(batch, index, "crash", out, seed, figures, todo, stdout, f"status {rc}: {stderr[-2000:]}")
+            _finish_failed(batch, batch.index, "crash", out, seed, figures, todo, f"status {rc}: {log[-2000:]}")
         if time.time() - last_report > 30:
             last_report = time.time()
             done = sum(v["tried"] for v in figures.values())
@@ -517,17 +584,21 @@ def main(argv: list[str] | None = None) -> int:
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
             "date": time.strftime("%Y-%m-%d"), "jobs": args.jobs,
         }, indent=1) + "\n")
-    for p in out.glob(".progress-*"):
+    for p in out.glob(".worker-*.log"):
         p.unlink()
     return 1 if any(total[k] for k in KINDS) else 0
 
 
+def _count(fig: dict, counted: dict[str, int]) -> None:
+    for k, v in counted.items():
+        fig[k] += v
+
+
 def _finish_failed(batch: Batch, index: int, kind: str, out: Path, seed: int, figures: dict, todo: list,
-                   stdout: str = "", detail: str = "") -> None:
+                   detail: str = "") -> None:
     """A worker died or hung at input ``index``: count it, save it, and queue the rest."""
     fig = figures[batch.fmt]
-    for k, v in batch.counts().items():  # the inputs before it, as the worker counted them
-        fig[k] += v
+    _count(fig, batch.counted)  # the inputs before it, as the worker counted them
     fig["tried"] += 1
     fig[kind] += 1
     path = save_reproducer(out, seed, batch.fmt, index)
