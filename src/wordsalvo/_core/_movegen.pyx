@@ -440,4 +440,5 @@ cdef class Generator:
         finally:
             ws_guard_leave(&self.busy)
         return m, cs
+include "_game.pxi"
 include "_selfplay.pxi"
