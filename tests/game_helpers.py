@@ -45,7 +45,30 @@ def snapshot(game: Game) -> tuple:
     """Everything observable about a game (for atomicity checks)."""
     return (bytes(game.board.tiles), tuple(game.racks), tuple(game.bag), tuple(game.scores), game.to_move,
             game.history, game.pass_count, game.scoreless_count, game.is_over, game.end_reason, game.winners,
-            game.players_left, game._rng.getstate())
+            game.players_left, game._s.c.rng_state())
+
+
+def set_state(game: Game, racks=None, bag=None, scores=None, squares=None) -> None:
+    """Put the game in a scripted state (tests only; tile conservation is not kept):
+    racks and bag as letters ('?' = blank; the bag in draw order), scores, and
+    ``squares``: {(row, col): letter} placed on the board (lowercase: a blank)."""
+    from wordsalvo.gamestate import letter_counts
+
+    c = game._s.c
+    rules = game.rules
+    if racks is not None or bag is not None:
+        racks = list(racks) if racks is not None else game.racks
+        bag = list(bag) if bag is not None else game._letters_of(c.bag)
+        code = rules.alphabet._code
+        c.set_tiles([letter_counts(rules, r) for r in racks], bytes(0 if ch == "?" else code[ch] for ch in bag))
+    if scores is not None:
+        c.set_scores(scores)
+    if squares:
+        tiles = bytearray(c.board)
+        for (r, col), ch in squares.items():
+            tiles[r * 15 + col] = rules.alphabet.code(ch.upper()) | (BLANK_BIT if ch.islower() else 0)
+        c.set_board(bytes(tiles))
+    game._changed()
 
 
 def random_turn(game: Game, rng: random.Random) -> None:

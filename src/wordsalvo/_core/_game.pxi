@@ -173,6 +173,8 @@ cdef class GameState:
     cdef readonly GameRules rules
     cdef WsUndo *stack
     cdef Py_ssize_t depth, room
+    #: grows with every change (a cache of something made from the state compares it)
+    cdef readonly unsigned long version
 
     def __cinit__(self, GameRules rules not None, seed=None, bint _blank=False):
         cdef uint32_t key[64]
@@ -355,6 +357,7 @@ cdef class GameState:
         if rc != WS_OK:
             raise PositionError(f"{what}: not possible in this state ({self._why()})")
         self.depth += 1
+        self.version += 1
         return 0
 
     cdef str _why(self):
@@ -439,6 +442,7 @@ cdef class GameState:
             raise PositionError("undo: expected a turn to take back, got none")
         self.depth -= 1
         ws_game_undo(self.s, &self.stack[self.depth])
+        self.version += 1
 
     # -- set-up -----------------------------------------------------------------------
     def set_tiles(self, racks, bag):
@@ -464,6 +468,7 @@ cdef class GameState:
                     f"racks and bag: expected tile codes 0..{self.rules.alphabet_size}")
 
     cdef int _setup(self, int rc, str what) except -1:
+        self.version += 1
         check_status(rc, PositionError, what)
         self.depth = 0
         return 0
@@ -497,6 +502,7 @@ cdef class GameState:
         """The player draws up to ``n`` tiles with the game's random stream."""
         ws_game_draw(self.s, self._player(player), <int>check_whole(n, 0, WS_RACK_MAX, WordSalvoError, "n"))
         self.depth = 0
+        self.version += 1
 
     def take_from_bag(self, player, tile):
         """The player takes ``tile`` (a code) from the bag: its first occurrence."""
@@ -514,6 +520,7 @@ cdef class GameState:
         ws_game_add_score(self.s, self._player(player),
                           <int>check_whole(points, -(1 << 20), 1 << 20, WordSalvoError, "points"))
         self.depth = 0
+        self.version += 1
 
     def seed(self, seed):
         """Seeds the random stream like random.Random(seed)."""
@@ -521,6 +528,7 @@ cdef class GameState:
         cdef int n = fill_key(seed, key)
         ws_game_seed(self.s, key, n)
         self.depth = 0
+        self.version += 1
 
     # -- moves of the player on turn ------------------------------------------------
     def load(self, Generator gen not None, LeaveTable leaves=None, bint by_equity=False):
