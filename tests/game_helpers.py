@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
+import wordsalvo
 from wordsalvo import Game, Rules
 from wordsalvo.alphabet import BLANK_BIT
 from wordsalvo.lexicon import Lexicon, compile_lexicon
 
 DATA = Path(__file__).parent / "data" / "game"
+RULESETS = Path(wordsalvo.__file__).parent / "rulesets"
 RULE_SETS = ["wordsalvo-en", "wordsalvo-nl", "classic-en", "turkish", "wordfeud-de", "woodword-de"]
 
 
@@ -99,3 +102,23 @@ def random_turn(game: Game, rng: random.Random) -> None:
         game.pass_turn()
     else:
         game.play(move)
+
+
+def variant(tmp_path: Path, base: str, **sections) -> str:
+    """A rule file: the preset ``base`` with ``section={key: toml value}`` replaced."""
+    text = (RULESETS / f"{base}.toml").read_text("utf-8")
+    for section, keys in sections.items():
+        head = text.index(f"[{section}]")
+        end = text.find("\n[", head + 1)
+        end = len(text) if end < 0 else end
+        body = text[head:end]
+        for key, value in keys.items():
+            line = f"{key} = {value}"
+            body, n = re.subn(rf"(?m)^{key} = .*$", line, body)
+            if not n:
+                body = body.rstrip("\n") + f"\n{line}\n"
+        text = text[:head] + body + text[end:]
+    text = re.sub(r'(?m)^name = ".*"$', 'name = "variant"', text)
+    path = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}.toml"
+    path.write_text(text, "utf-8")
+    return str(path)

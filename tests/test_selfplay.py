@@ -10,12 +10,12 @@ the numpy best-swap search this replaced for MoveGenerator.best_swap.
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from game_helpers import variant
 from hypothesis import strategies as st
 
 import wordsalvo as ws
@@ -25,7 +25,6 @@ from wordsalvo.leaves import Leaves
 from wordsalvo.moves import Swap
 from wordsalvo.selfplay import SelfPlay, engine_supported
 
-RULESETS = Path(ws.__file__).parent / "rulesets"
 
 
 # -- the random numbers ---------------------------------------------------------------
@@ -87,26 +86,6 @@ def test_engine_games_with_zero_tables(rules, zero_tables):
 def test_random_boards_and_star_squares():
     same_games(AutoplaySpec("wordsalvo-en", ("equity", "score"), seed=2, board_seed=11), range(3))
     same_games(AutoplaySpec("turkish", ("equity", "equity"), seed=2, board_seed=4), range(3))
-
-
-def variant(tmp_path: Path, base: str, **sections) -> str:
-    """A rule file: the preset ``base`` with ``section={key: toml value}`` replaced."""
-    text = (RULESETS / f"{base}.toml").read_text("utf-8")
-    for section, keys in sections.items():
-        head = text.index(f"[{section}]")
-        end = text.find("\n[", head + 1)
-        end = len(text) if end < 0 else end
-        body = text[head:end]
-        for key, value in keys.items():
-            line = f"{key} = {value}"
-            body, n = re.subn(rf"(?m)^{key} = .*$", line, body)
-            if not n:
-                body = body.rstrip("\n") + f"\n{line}\n"
-        text = text[:head] + body + text[end:]
-    text = re.sub(r'(?m)^name = ".*"$', 'name = "variant"', text)
-    path = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}.toml"
-    path.write_text(text, "utf-8")
-    return str(path)
 
 
 @pytest.fixture(scope="module")

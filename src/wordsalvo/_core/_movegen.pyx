@@ -47,6 +47,13 @@ assert sizeof(_probe.score) == 4
 
 cdef extern from "ws_movegen.h" nogil:
     size_t WS_GEN_SIZE "sizeof(WsGen)"
+    size_t WS_BOARD_DATA_SIZE "sizeof(WsBoardData)"
+
+cdef extern from *:
+    """
+    static const char *ws_gen_board_bytes(const WsGen *g) { return (const char *)&g->board; }
+    """
+    const char *ws_gen_board_bytes(const WsGen *g)
 
 # The "one thread inside a generator" guard: an atomic exchange, so that two threads
 # cannot both pass it even without a GIL (free-threaded Python).
@@ -426,6 +433,11 @@ cdef class Generator:
         """(anchors with a move, anchors walked, span classes read from the word map) of the
         last best-move search."""
         return self.g.anchor_count, self.g.anchors_visited, self.g.wordmap_reads
+
+    def board_data(self):
+        """The board data derived from the last board (cross sets, cross scores, lanes) as
+        bytes: a function of the tiles alone, whatever boards came before (tests)."""
+        return ws_gen_board_bytes(self.g)[:WS_BOARD_DATA_SIZE]
 
     def cross_set(self, direction, square):
         """(letter mask with bit 0 = has a cross word, cross score) of one square, from scratch."""
