@@ -5,6 +5,7 @@
  * tests/test_selfplay.py and tests/test_game*.py hold them to the seeded games and
  * the scripted scenarios of every rule set.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "ws_game.h"
@@ -114,11 +115,16 @@ void ws_game_seed(WsGame *s, const uint32_t *seed_key, int seed_length) {
     ws_rng_seed(&s->rng, seed_key, seed_length);
 }
 
-void ws_game_clear(WsGame *s, const WsGameRules *R) {
-    static const uint32_t zero = 0;
-    memset(s, 0, sizeof *s);
+/* Everything empty but the random stream (left as it was). */
+static void clear_state(WsGame *s, const WsGameRules *R) {
+    memset(s, 0, offsetof(WsGame, rng));
     s->rules = R;
     s->finisher = -1;
+}
+
+void ws_game_clear(WsGame *s, const WsGameRules *R) {
+    static const uint32_t zero = 0;
+    clear_state(s, R);
     ws_rng_seed(&s->rng, &zero, 1);
     s->hash = ws_game_hash_full(s);
 }
@@ -191,7 +197,7 @@ static int first_deal(WsGame *s) {
 
 int ws_game_new(WsGame *s, const WsGameRules *R, const uint32_t *seed_key, int seed_length) {
     if (seed_length < 1) return WS_E_ARGUMENT;
-    ws_game_clear(s, R);
+    clear_state(s, R);
     ws_rng_seed(&s->rng, seed_key, seed_length);
     memcpy(s->bag, R->bag, (size_t)R->bag_count);
     s->bag_count = R->bag_count;
