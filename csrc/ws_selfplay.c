@@ -33,99 +33,97 @@ static void settle_records(WsSelfplay *sp) {
     }
 }
 
-static int play_move(WsSelfplay *sp, int seat, const WsMove *m, float equity) {
-    WsTurnRecord *rec = new_record(sp, seat, WS_TURN_PLAY);
-    rec->move = *m;
-    rec->equity = equity;
-    rec->score = m->score;
-    rec->total = sp->game.score[seat] + m->score;
-    int rc = ws_game_play(&sp->game, m, NULL);
-    if (rc != WS_OK) return rc;
-    sp->last_kind[seat] = WS_TURN_PLAY;
-    return WS_OK;
-}
-
-/* The tiles not kept go back (Game.swap). */
-static int swap_tiles(WsSelfplay *sp, int seat, const uint8_t *kept, float equity) {
-    WsGame *s = &sp->game;
-    WsTurnRecord *rec = new_record(sp, seat, WS_TURN_SWAP);
-    uint8_t back[WS_MAX_LETTERS + 1];
-    for (int t = 0; t <= WS_MAX_LETTERS; t++) back[t] = (uint8_t)(s->rack[seat][t] - kept[t]);
-    int n = 0;
-    for (int t = 1; t <= s->rules->alphabet_size; t++)
-        for (int c = 0; c < back[t]; c++) rec->tiles[n++] = (uint8_t)t;
-    for (int c = 0; c < back[0]; c++) rec->tiles[n++] = 0;
-    rec->tiles_len = (uint8_t)n;
-    rec->equity = equity;
+/* The record of an action about to be taken (Game's Turn of it). */
+static void action_record(WsSelfplay *sp, int seat, const WsAction *a) {
+    const WsGame *s = &sp->game;
+    WsTurnRecord *rec = new_record(sp, seat, a->kind);
+    rec->equity = a->equity;
     rec->total = s->score[seat];
-    int rc = ws_game_swap(s, back, NULL);
-    if (rc != WS_OK) return rc;
-    sp->last_kind[seat] = WS_TURN_SWAP;
-    return WS_OK;
-}
-
-static int pass_turn(WsSelfplay *sp, int seat) {
-    WsTurnRecord *rec = new_record(sp, seat, WS_TURN_PASS);
-    rec->total = sp->game.score[seat];
-    sp->last_kind[seat] = WS_TURN_PASS;
-    return ws_game_pass(&sp->game, NULL);
-}
-
-/* The counts kept by leave index idx of the generator's current rack. */
-static void kept_counts(const WsGen *g, int idx, uint8_t *kept) {
-    memset(kept, 0, WS_MAX_LETTERS + 1);
-    for (int i = 0; i < g->leave_types; i++) {
-        int t = g->leave_type[i];
-        kept[t] = (uint8_t)(idx % (g->rack[t] + 1));
-        idx /= g->rack[t] + 1;
+    if (a->kind == WS_TURN_PLAY) {
+        rec->move = a->move;
+        rec->score = a->move.score;
+        rec->total += a->move.score;
+    } else if (a->kind == WS_TURN_SWAP) {
+        int n = 0;
+        for (int t = 1; t <= s->rules->alphabet_size; t++)
+            for (int c = 0; c < a->swap[t]; c++) rec->tiles[n++] = (uint8_t)t;
+        for (int c = 0; c < a->swap[0]; c++) rec->tiles[n++] = 0;
+        rec->tiles_len = (uint8_t)n;
     }
 }
 
-/* One turn of the player on turn: Bot.choose, then Game.apply. */
-static int take_turn(WsSelfplay *sp, WsGen *g) {
-    WsGame *s = &sp->game;
+int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u) {
+    if (a->kind == WS_TURN_PLAY) return ws_game_play(s, &a->move, u);
+    if (a->kind == WS_TURN_SWAP) return ws_game_swap(s, a->swap, u);
+    if (a->kind == WS_TURN_PASS) return ws_game_pass(s, u);
+    return WS_E_ARGUMENT;
+}
+
+/* A swap of the tiles not kept (the whole rack: kept all 0). */
+static void swap_action(const WsGame *s, const uint8_t *kept, float equity, WsAction *a) {
+    a->kind = WS_TURN_SWAP;
+    a->equity = equity;
+    for (int t = 0; t <= WS_MAX_LETTERS; t++) a->swap[t] = (uint8_t)(s->rack[s->to_move][t] - kept[t]);
+}
+
+int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a) {
+    const WsGameRules *R = s->rules;
     int seat = s->to_move;
-    const WsSelfplayPlayer *P = &sp->player[seat];
     uint8_t kept[WS_MAX_LETTERS + 1];
-    WsMove m;
     float equity = 0.0f;
     size_t found = 0;
+    memset(a, 0, sizeof *a);
+    a->kind = WS_TURN_PASS;
     /* MoveGenerator._load: equity terms (leaves.endgame_terms), board, rack */
     int rc = ws_game_load(s, g, P->by_equity, P->zero ? NULL : P->leaves);
     if (rc != WS_OK) return rc;
     if (!P->by_equity) {
         /* Bot._choose_score, Bot._fallback */
-        rc = ws_gen_best(g, &m, 1, &found);
+        rc = ws_gen_best(g, &a->move, 1, &found);
         if (rc != WS_OK) return rc;
-        if (found) return play_move(sp, seat, &m, 0.0f);
-        if (s->rack_total[seat] && ws_game_swap_allowed(s, s->rack_total[seat]) &&
-            sp->last_kind[seat] != WS_TURN_SWAP) {
+        if (found) {
+            a->kind = WS_TURN_PLAY;
+        } else if (s->rack_total[seat] && ws_game_swap_allowed(s, s->rack_total[seat]) && last_kind != WS_TURN_SWAP) {
             memset(kept, 0, sizeof kept);
-            return swap_tiles(sp, seat, kept, 0.0f);
+            swap_action(s, kept, 0.0f, a);
         }
-        return pass_turn(sp, seat);
+        return WS_OK;
     }
     /* Bot._choose_equity, Bot._best_swap, MoveGenerator.best_swap */
-    rc = ws_gen_best_equity(g, &m, &equity, 1, &found);
+    rc = ws_gen_best_equity(g, &a->move, &equity, 1, &found);
     if (rc != WS_OK) return rc;
     int swap = -1;
-    const WsGameRules *R = sp->rules;
     if (!found || equity < P->swap_ceiling) {
         int first = R->swap_whole_rack ? s->rack_total[seat] : 1;
         if (s->rack_total[seat] && ws_game_swap_allowed(s, first)) {
             swap = ws_gen_best_swap(g, P->leaves, s->bag_count, R->swap_min_bag, R->swap_whole_rack,
                                     R->swap_must_cover);
             if (swap >= 0) {
-                kept_counts(g, swap, kept);
+                ws_gen_leave_counts(g, swap, kept);
                 int size = 0;
                 for (int t = 0; t <= WS_MAX_LETTERS; t++) size += kept[t];
                 if (!ws_game_swap_allowed(s, s->rack_total[seat] - size)) swap = -1;
             }
         }
     }
-    if (found && (swap < 0 || equity >= g->leave_value[swap])) return play_move(sp, seat, &m, equity);
-    if (swap >= 0) return swap_tiles(sp, seat, kept, g->leave_value[swap]);
-    return pass_turn(sp, seat);
+    if (found && (swap < 0 || equity >= g->leave_value[swap])) {
+        a->kind = WS_TURN_PLAY;
+        a->equity = equity;
+    } else if (swap >= 0) {
+        swap_action(s, kept, g->leave_value[swap], a);
+    }
+    return WS_OK;
+}
+
+/* One turn of the player on turn: Bot.choose, then Game.apply. */
+static int take_turn(WsSelfplay *sp, WsGen *g) {
+    int seat = sp->game.to_move;
+    WsAction a;
+    int rc = ws_player_choose(&sp->game, g, &sp->player[seat], sp->last_kind[seat], &a);
+    if (rc != WS_OK) return rc;
+    action_record(sp, seat, &a);
+    sp->last_kind[seat] = a.kind;
+    return ws_action_apply(&sp->game, &a, NULL);
 }
 
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,

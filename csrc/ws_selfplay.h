@@ -26,6 +26,24 @@ typedef struct WsSelfplayPlayer {
     float swap_ceiling;     /* the table's best value: no swap is worth more */
 } WsSelfplayPlayer;
 
+/* What a player does on a turn (ws_player_choose), for ws_action_apply. */
+typedef struct WsAction {
+    int32_t kind;   /* WS_TURN_PLAY, WS_TURN_SWAP or WS_TURN_PASS */
+    float equity;   /* PLAY / SWAP of an equity player: the action's equity; else 0 */
+    WsMove move;    /* PLAY */
+    uint8_t swap[WS_MAX_LETTERS + 1]; /* SWAP: the tiles put back, counts by code */
+} WsAction;
+
+/* The choice of engine player P for the player on turn of s (Bot.choose of the score
+ * and equity kinds): loads s into g and searches.  last_kind: that player's last turn
+ * kind (WS_TURN_*, -1 for none: a score player does not swap twice in a row).  The
+ * static player of self-play, and of a simulation's rollouts.  WS_E_ARGUMENT: a rack
+ * the leave table cannot value. */
+int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a);
+
+/* Plays a on s (ws_game_play, ws_game_swap or ws_game_pass), undo record u (or NULL). */
+int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u);
+
 /* One entry of a game's history (wordsalvo.game.Turn, compact). */
 typedef struct WsTurnRecord {
     WsMove move;         /* PLAY: the move */

@@ -388,3 +388,24 @@ def test_game_rules_are_checked_and_shared():
     with pytest.raises(ws.RulesError, match="first deal"):
         GameState(_movegen.GameRules(*good.__reduce__()[1][:3], b"\x01" * 20, 1 << 2,
                                      dict(good.__reduce__()[1][5], first_vowels=2)), 1)
+
+
+def test_engine_turns_on_a_state_play_the_self_play_game(rule_sets):
+    """The static player of self-play, one turn at a time on a GameState (as a
+    simulation's rollouts play), reaches self-play's final state; undo goes back."""
+    from wordsalvo.selfplay import SelfPlay
+
+    rules, lexicon = rule_sets["wordsalvo-nl"]
+    table = ws.Leaves.default(rules)
+    engine = SelfPlay(rules, lexicon)
+    engine.set_players(("equity", "equity"), (table, table))
+    engine.play(12)
+    gen = ws.MoveGenerator(lexicon, rules)._gen
+    state = GameState(game_rules(rules, 2), 12)
+    start = state.raw()
+    while not state.is_over:
+        _movegen.engine_turn(state, gen, table._table, table.best_value)
+    assert state.raw() == engine._sp.final_state().raw()
+    while state.undo_depth:
+        state.undo()
+    assert state.raw() == start

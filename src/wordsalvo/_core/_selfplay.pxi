@@ -31,6 +31,45 @@ assert TURN_DTYPE.fields["rack_owner"][1] == <size_t>(<char*>&_turn_probe.rack_o
 assert TURN_DTYPE.fields["other_len"][1] == <size_t>(<char*>&_turn_probe.other_len - <char*>&_turn_probe)
 
 
+def engine_turn(GameState state not None, Generator gen not None, LeaveTable table=None, double swap_ceiling=0.0,
+                last_kind=None):
+    """One turn of the static engine player (csrc ws_player_choose, ws_action_apply) for
+    the player on turn of ``state``, undoable with state.undo(): by score without
+    ``table``, by equity with swaps with it (``swap_ceiling``: the table's best value).
+    ``last_kind``: that player's last turn kind name (a score player does not swap
+    twice in a row).  Returns (kind name, equity)."""
+    cdef WsSelfplayPlayer P
+    cdef WsAction a
+    cdef int rc, last = -1
+    if last_kind is not None:
+        last = next((k for k, v in TURN_KIND_NAMES.items() if v == last_kind), -2)
+        if last == -2:
+            raise WordSalvoError(f"last_kind: expected a turn kind name or None, got {last_kind!r}")
+    if state.s.end_reason != WS_END_NONE:
+        raise PositionError("engine turn: the game is over")
+    if table is not None and (table.values is None or table.types != state.rules.alphabet_size + 1):
+        raise WordSalvoError(f"leave table: expected values for {state.rules.alphabet_size + 1} tile types")
+    if gen.alphabet_size != state.rules.alphabet_size:
+        raise WordSalvoError("generator: expected one of the state's alphabet")
+    memset(&P, 0, sizeof(P))
+    P.by_equity = table is not None
+    P.leaves = &table.L if table is not None else NULL
+    P.zero = table.all_zero if table is not None else 0
+    P.swap_ceiling = <float>swap_ceiling
+    cdef WsUndo *u = state._push()
+    gen._enter()
+    try:
+        gen.leaves = table
+        with nogil:
+            rc = ws_player_choose(state.s, gen.g, &P, last, &a)
+            if rc == WS_OK:
+                rc = ws_action_apply(state.s, &a, u)
+    finally:
+        ws_guard_leave(&gen.busy)
+    state._done(rc, "engine turn")
+    return TURN_KIND_NAMES[a.kind], a.equity
+
+
 cdef class SelfPlay:
     """Whole games of the score and equity players on a Generator and the game state
     of two-player GameRules, in C (wordsalvo.selfplay; see csrc/ws_selfplay.h)."""
