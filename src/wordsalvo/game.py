@@ -75,13 +75,11 @@ from __future__ import annotations
 
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from .actions import Pass, Play, Swap
-from .alphabet import BLANK_BIT
 from .board import Board
-from .constants import DIM
 from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
 from .gamestate import GameState, game_rules, letter_counts
 from .inputs import excerpt
