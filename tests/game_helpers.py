@@ -122,3 +122,21 @@ def variant(tmp_path: Path, base: str, **sections) -> str:
     path = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}.toml"
     path.write_text(text, "utf-8")
     return str(path)
+
+
+#: rule variants of classic-en (section -> {key: TOML value}) that reach every end, swap and
+#: settlement branch (the self-play and game-state tests)
+VARIANTS = {
+    "swap-after-return": dict(swap={"draw_before_return": "false", "bag_must_cover_swap": "false", "min_bag": "1"}),
+    "whole-rack": dict(swap={"whole_rack": "true", "resets_pass_counter": "false"}),
+    "passes-end": dict(end={"all_pass_rounds": "1", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"},
+                       settlement={"after_passes": '"play-out"'}),
+    "consecutive": dict(end={"consecutive_passes": "3", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"}),
+    "scoreless-bag": dict(end={"scoreless_turns": "3", "scoreless_turns_bag_below": "90",
+                               "scoreless_turn_kinds": '["pass", "swap"]'},
+                          settlement={"after_scoreless": '"none"'}),
+    "subtract": dict(settlement={"after_out": '"subtract-only"'}),
+    "no-settlement": dict(settlement={"after_out": '"none"'}),
+    "no-rack-out": dict(end={"rack_out": "false", "scoreless_turns": "2"}),
+    "first-deal": dict(deal={"first_deal_min_vowels": "3", "first_deal_min_consonants": "2"}),
+}

@@ -16,6 +16,7 @@ import random
 import numpy as np
 import pytest
 from game_helpers import RULE_SETS, lexicon_for, variant
+from game_helpers import VARIANTS as RULE_VARIANTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_game import ReferenceGame
@@ -25,21 +26,9 @@ from wordsalvo import Game, GameError, Rules
 from wordsalvo._core import _movegen
 from wordsalvo.gamestate import GameState, game_rules, letter_counts, state_from_position
 
-#: rule variants of classic-en (section -> {key: TOML value}) beyond the presets
+#: rule variants of classic-en (section -> {key: TOML value}): those of self-play and the clock's
 VARIANTS = {
-    "swap-after-return": dict(swap={"draw_before_return": "false", "bag_must_cover_swap": "false", "min_bag": "1"}),
-    "whole-rack": dict(swap={"whole_rack": "true", "resets_pass_counter": "false"}),
-    "passes-end": dict(end={"all_pass_rounds": "1", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"},
-                       settlement={"after_passes": '"play-out"'}),
-    "consecutive": dict(end={"consecutive_passes": "3", "scoreless_turns": "0"},
-                        swap={"resets_pass_counter": "false"}),
-    "scoreless-bag": dict(end={"scoreless_turns": "3", "scoreless_turns_bag_below": "90",
-                               "scoreless_turn_kinds": '["pass", "swap"]'},
-                          settlement={"after_scoreless": '"none"'}),
-    "subtract": dict(settlement={"after_out": '"subtract-only"'}),
-    "no-settlement": dict(settlement={"after_out": '"none"'}),
-    "no-rack-out": dict(end={"rack_out": "false", "scoreless_turns": "2"}),
-    "first-deal": dict(deal={"first_deal_min_vowels": "3", "first_deal_min_consonants": "2"}),
+    **RULE_VARIANTS,
     "timeout-lose": dict(timer={"per_move_seconds": "60", "on_timeout": '"lose"'}),
     "timeout-eliminate": dict(timer={"per_move_seconds": "60", "eliminate_after_timeouts": "2",
                                      "timeout_counts_as_pass": "true"},

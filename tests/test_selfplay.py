@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from game_helpers import variant
+from game_helpers import VARIANTS, variant
 from hypothesis import strategies as st
 
 import wordsalvo as ws
@@ -103,20 +103,6 @@ def tiny_lexicon(tmp_path_factory):
     return str(folder / "tiny.wsg")
 
 
-VARIANTS = {
-    "swap-after-return": dict(swap={"draw_before_return": "false", "bag_must_cover_swap": "false", "min_bag": "1"}),
-    "whole-rack": dict(swap={"whole_rack": "true", "resets_pass_counter": "false"}),
-    "passes-end": dict(end={"all_pass_rounds": "1", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"},
-                       settlement={"after_passes": '"play-out"'}),
-    "consecutive": dict(end={"consecutive_passes": "3", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"}),
-    "scoreless-bag": dict(end={"scoreless_turns": "3", "scoreless_turns_bag_below": "90",
-                               "scoreless_turn_kinds": '["pass", "swap"]'},
-                          settlement={"after_scoreless": '"none"'}),
-    "subtract": dict(settlement={"after_out": '"subtract-only"'}),
-    "no-settlement": dict(settlement={"after_out": '"none"'}),
-    "no-rack-out": dict(end={"rack_out": "false", "scoreless_turns": "2"}),
-    "first-deal": dict(deal={"first_deal_min_vowels": "3", "first_deal_min_consonants": "2"}),
-}
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
