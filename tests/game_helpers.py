@@ -8,7 +8,7 @@ from pathlib import Path
 
 from wordsalvo import Game, Rules
 from wordsalvo.alphabet import BLANK_BIT
-from wordsalvo.lexicon import Lexicon, compile_lexicon
+from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 
 DATA = Path(__file__).parent / "data" / "game"
 RULE_SETS = ["wordsalvo-en", "wordsalvo-nl", "classic-en", "turkish", "wordfeud-de", "woodword-de"]

@@ -24,7 +24,7 @@ from wordsalvo.cli import build_parser, main
 from wordsalvo.commands import play
 from wordsalvo.commands.play import TerminalGame
 from wordsalvo.actions import Play
-from wordsalvo.bot import LEVELS, Bot
+from wordsalvo.engine.bot import LEVELS, Bot
 from wordsalvo.render.terminal import changed_squares, render_board, render_preview, render_rack
 
 # classic-en, bag seed 1: the first rack is ADEGORZ and 8D ZERDA scores 50
@@ -331,7 +331,7 @@ def test_colour_always_and_never():
 
 
 def test_missing_german_lexicon_names_the_fetch_command(tmp_path, monkeypatch, capsys):
-    from wordsalvo import lexicon
+    from wordsalvo.lexicon import lexicon
 
     monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
     monkeypatch.delitem(lexicon._DEFAULTS, "de", raising=False)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from wordsalvo import Game, Rules
-from wordsalvo.bot import Bot
+from wordsalvo.engine.bot import Bot
 from wordsalvo.commands import play
 from wordsalvo.errors import IllegalMoveReason
 from wordsalvo.formats.gcg import from_gcg

@@ -16,7 +16,7 @@ Terms
   the whole rack (valued as its best leave of ``rack_size - 1`` tiles).  A phony that is not among the legal plays gets score + leave
   value the same way.
 * **win chance** (``win_before``): the win-probability model
-  (:class:`~wordsalvo.winprob.WinModel`, P(win | spread, tiles unseen) of the
+  (:class:`~wordsalvo.engine.winprob.WinModel`, P(win | spread, tiles unseen) of the
   player on turn).  ``win_after`` of a candidate is the mover's chance once it is
   played: ``1 - P(next player wins | spread = -(spread + score + leave value),
   tiles the next player cannot see)``.  The leave value counts as points, so a
@@ -67,10 +67,10 @@ from .formats.gcg import GCGRecord, parse_gcg, to_gcg
 from .formats.replay import Replay, ReplayTurn, replay as replay_record
 from .game import Game
 from .leaves import Leaves, endgame_terms
-from .lexicon import Lexicon
+from .lexicon.lexicon import Lexicon
 from .movegen import MoveGenerator
 from .rules import Rules
-from .winprob import WinModel
+from .engine.winprob import WinModel
 
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",

@@ -70,7 +70,7 @@ def rng_draws(seed, bounds):
 
 cdef class SelfPlay:
     """Whole games of the score and equity players on a Generator, in C
-    (wordsalvo.selfplay builds the rule values; see csrc/ws_selfplay.h)."""
+    (wordsalvo.engine.selfplay builds the rule values; see csrc/ws_selfplay.h)."""
     cdef WsSelfplay *sp
     cdef Generator gen
     cdef object tables   # the two seats' LeaveTables (alive while C points into them)

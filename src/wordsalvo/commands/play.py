@@ -8,7 +8,7 @@
 This module is only the front end: every rule (legality, scores, swaps,
 challenges, undo, the end of the game and its settlement) is
 :class:`wordsalvo.Game`'s, the engine's move choice per level is
-:class:`wordsalvo.bot.Bot`'s (the same engines as ``wordsalvo autoplay``) and
+:class:`wordsalvo.engine.bot.Bot`'s (the same engines as ``wordsalvo autoplay``) and
 the drawing is :mod:`wordsalvo.render.terminal`'s.  :class:`TerminalGame`
 reads lines with an injectable ``input_fn`` and writes to an injectable
 ``output`` stream, so a whole game can be scripted.
@@ -56,13 +56,13 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence, TextIO
 
 from ..actions import Play, Swap
-from ..bot import LEVELS, Bot
+from ..engine.bot import LEVELS, Bot
 from ..errors import IllegalMoveReason, LexiconFormatError, NotationError, WordSalvoError
 from ..formats.gcg import from_gcg, to_gcg
 from ..game import Game
-from ..graphfile import write_atomic
+from ..inputs import write_atomic
 from ..inputs import excerpt, is_whole_number, read_bytes
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..render.terminal import (
     board_width,
     describe_turn,
@@ -154,7 +154,7 @@ def register(subparsers) -> None:
                "  medium  common words, sometimes a bingo, a little thought for the tiles kept\n"
                "  hard    most words, often the bingo, part of the value of the tiles kept\n"
                "  expert  the best move by equity (score + value of the tiles kept)\n"
-               "  (no level spends a blank or an S for a few points; see wordsalvo.bot)\n"
+               "  (no level spends a blank or an S for a few points; see wordsalvo.engine.bot)\n"
                "saved games: in $WORDSALVO_GAMES_DIR, else $XDG_DATA_HOME/wordsalvo/games\n"
                "  (~/.local/share/wordsalvo/games; the folder is made the first time, and the\n"
                "  message says so); `save FILE` in the game saves elsewhere.\n"
@@ -377,7 +377,7 @@ class TerminalGame:
     """The terminal front end of one :class:`Game`.
 
     ``humans[i]``: seat ``i`` is typed in; the others are played by a
-    :class:`~wordsalvo.bot.Bot` of ``levels[i]`` (default: ``level``).
+    :class:`~wordsalvo.engine.bot.Bot` of ``levels[i]`` (default: ``level``).
     ``input_fn(prompt)`` returns one line (EOFError ends the session like
     ``quit``); everything else goes to ``output``.  ``hints``: hints per person
     per game (None: unlimited).  ``save_path``: the file the game is saved to

@@ -52,7 +52,7 @@ from ..constants import DIM
 from ..errors import WordSalvoError
 from ..inputs import excerpt, is_whole_number, list_problems
 from ..game import Game
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars, rules_from_opcodes
 from ..wording import plural

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .errors import LexiconBuildError
-from .wording import plural
+from ..errors import LexiconBuildError
+from ..wording import plural
 
 __all__ = [
     "AffixRule",

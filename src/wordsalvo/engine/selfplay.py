@@ -2,7 +2,7 @@
 
 A :class:`SelfPlay` plays two-player games between the engine players ``score``
 (best score) and ``equity`` (best equity, swapping when the best swap keeps a
-leave worth more; :mod:`wordsalvo.bot`) without a Python object per turn: the
+leave worth more; :mod:`wordsalvo.engine.bot`) without a Python object per turn: the
 C loop (``csrc/ws_selfplay.c``) keeps the board, the racks as counts and the bag
 as tile codes, asks the generator for the best move or swap, plays it, draws
 with the same random numbers as :class:`~wordsalvo.Game` (Python's Mersenne
@@ -13,7 +13,7 @@ rule set); the rules stay defined in :mod:`wordsalvo.game`, and this is their
 fast twin for engine games, as the C generator is the fast twin of the Python
 reference generator.
 
-Use it through :mod:`wordsalvo.autoplay` (``wordsalvo autoplay``, leave
+Use it through :mod:`wordsalvo.engine.autoplay` (``wordsalvo autoplay``, leave
 training, win-probability fitting), which falls back to ``Game`` for the
 difficulty levels, for GCG records and for anything the C loop does not model
 (more than two players, a random generator that does not match Python's).
@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._core import _movegen
-from .errors import WordSalvoError
-from .leaves import _TWO_PLAYER_TERMS, Leaves
-from .lexicon import Lexicon
-from .movegen import MoveGenerator
-from .rules import Rules
+from .._core import _movegen
+from ..errors import WordSalvoError
+from ..leaves import _TWO_PLAYER_TERMS, Leaves
+from ..lexicon.lexicon import Lexicon
+from ..movegen import MoveGenerator
+from ..rules import Rules
 
 __all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE"]
 
@@ -82,7 +82,7 @@ class SelfPlay:
 
     ``players``: the kinds by seat, ``"score"`` or ``"equity"``; ``leaves``: the
     leave table of each seat (an equity player without a table plays by score, as
-    :class:`~wordsalvo.bot.Bot` does).  Not shared between threads.
+    :class:`~wordsalvo.engine.bot.Bot` does).  Not shared between threads.
     """
 
     def __init__(self, rules: Rules, lexicon: Lexicon, players=("score", "score"), leaves=(None, None)):
@@ -118,7 +118,7 @@ class SelfPlay:
             "settle_out": modes[st.after_out], "settle_passes": modes[st.after_passes],
             "settle_scoreless": modes[st.after_scoreless],
             "keep_factor": keep_factor, "out_factor": out_factor,
-            # as wordsalvo.autoplay: no game lasts longer than this
+            # as wordsalvo.engine.autoplay: no game lasts longer than this
             "turn_limit": 4 * rules.tile_count + 100,
         }
         self._sp = _movegen.SelfPlay(self._movegen._gen, bag, rules.rack_size, vowels, values)
