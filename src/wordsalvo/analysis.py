@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
-from .errors import WordSalvoError
+from .errors import AnalysisError, WordSalvoError
 from .formats.gcg import GCGRecord, parse_gcg, to_gcg
 from .formats.replay import Replay, ReplayTurn, replay as replay_record
 from .game import Game
@@ -93,10 +93,6 @@ TURNING_MIN = 0.10
 TOP = 5
 #: the entries the engine looks at (the player had a rack and a choice)
 ANALYSED = ("play", "exchange", "pass", "timeout")
-
-
-class AnalysisError(WordSalvoError):
-    """A game that cannot be analysed (wrong input type, a bad argument)."""
 
 
 @dataclass(frozen=True)
