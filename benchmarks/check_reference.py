@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from wordsalvo.cli import main as cli_main
-from wordsalvo.lexicon import compile_lexicon
+from wordsalvo.lexicon.lexicon import compile_lexicon
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ import pytest
 
 import wordsalvo as ws
 from wordsalvo.formats.cgp import parse_cgp
-from wordsalvo.lexicon import Lexicon, compile_lexicon
+from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 from wordsalvo.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent

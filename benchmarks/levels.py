@@ -3,7 +3,7 @@
     python benchmarks/levels.py --rules wordsalvo-en --games 2000 --jobs 2 --json levels-wordsalvo-en.json
 
 Every pair of the players (default: easy, medium, hard, expert, score, equity;
-15 pairs) plays ``--games`` seeded games with :mod:`wordsalvo.autoplay` (seats
+15 pairs) plays ``--games`` seeded games with :mod:`wordsalvo.engine.autoplay` (seats
 alternate who starts; the run of pair ``a``-``b`` uses seed ``--seed``).  It prints,
 as Markdown, and writes to ``--json`` (atomically):
 
@@ -40,9 +40,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE / "src"))
 
-from wordsalvo.autoplay import AutoplaySpec, GameResult, iter_games  # noqa: E402
-from wordsalvo.bot import LEVELS  # noqa: E402
-from wordsalvo.graphfile import write_atomic  # noqa: E402
+from wordsalvo.engine.autoplay import AutoplaySpec, GameResult, iter_games  # noqa: E402
+from wordsalvo.engine.bot import LEVELS  # noqa: E402
+from wordsalvo.inputs import write_atomic  # noqa: E402
 from wordsalvo.ratings import RatingPool  # noqa: E402
 from wordsalvo.stats import mean_interval, wilson_interval  # noqa: E402
 

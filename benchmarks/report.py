@@ -21,7 +21,7 @@ from pathlib import Path
 
 import wordsalvo as ws
 from wordsalvo.formats.cgp import parse_cgp
-from wordsalvo.lexicon import Lexicon, compile_lexicon
+from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
 

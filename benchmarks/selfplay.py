@@ -8,7 +8,7 @@ after one warm-up game (the lexicon's anagram keys are built on the first
 best-move search), it plays ``--games`` seeded games of ``Game.best_move()``
 then ``Game.play()`` (a pass when there is no placement) with the embedded
 lexicon and reports the time per turn.  ``engine``: the C self-play loop
-(``wordsalvo.selfplay``), equity against equity with the shipped leave table,
+(``wordsalvo.engine.selfplay``), equity against equity with the shipped leave table,
 ``10 x --games`` seeded games, reported as games per second.  Times are the
 process's CPU time (``time.process_time``): on a core shared with other work the
 wall clock counts their time too.  The sides alternate A B A B for ``--rounds``
@@ -41,7 +41,10 @@ lexicon = ws.Lexicon.default(rules.alphabet.name)
 games = int(sys.argv[2])
 if sys.argv[3] == "engine":
     from wordsalvo.leaves import Leaves
-    from wordsalvo.selfplay import SelfPlay
+    try:
+        from wordsalvo.engine.selfplay import SelfPlay
+    except ImportError:  # a checkout before the engine/ layout
+        from wordsalvo.selfplay import SelfPlay
     engine = SelfPlay(rules, lexicon)
     table = Leaves.default(rules)
     engine.set_players(("equity", "equity"), (table, table))

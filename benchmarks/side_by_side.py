@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 
 import wordsalvo as ws
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.formats.cgp import parse_cgp
 

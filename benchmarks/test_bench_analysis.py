@@ -25,7 +25,7 @@ from wordsalvo.formats.gcg import parse_gcg, to_gcg
 from wordsalvo.formats.replay import replay
 from wordsalvo.instant import instant_stats
 from wordsalvo.leaves import Leaves
-from wordsalvo.winprob import WinModel
+from wordsalvo.engine.winprob import WinModel
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = ROOT / "tests" / "data" / "winprob-wordsalvo-en-test.json"

@@ -86,7 +86,7 @@ def per_position_report(lex, rules, positions, repeats: int = 7) -> dict[str, li
 
 def main(which: str) -> None:
     from conftest import SCOWL_DATA, SHARED
-    from wordsalvo.lexicon import Lexicon, compile_lexicon
+    from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
     from wordsalvo.formats.cgp import parse_cgp
 
     rules = ws.Rules.preset("classic-en")

@@ -20,7 +20,7 @@ import time
 import pytest
 
 import wordsalvo as ws
-from wordsalvo.bot import LEVELS, Bot
+from wordsalvo.engine.bot import LEVELS, Bot
 
 RULES = ws.Rules.preset("wordsalvo-en")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wordsalvo.lexicon import Lexicon, compile_lexicon
+from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 
 from conftest import ROOT, SHARED
 

@@ -41,9 +41,9 @@ def test_best_move_self_play_classic_en(benchmark):
 
 
 def test_engine_self_play_classic_en(benchmark):
-    """The C self-play loop (wordsalvo.selfplay), equity against equity with the shipped
+    """The C self-play loop (wordsalvo.engine.selfplay), equity against equity with the shipped
     table: 20 seeded games per round; the results must be what Game and Bot play."""
-    from wordsalvo.autoplay import AutoplaySpec, _python_game, play_game
+    from wordsalvo.engine.autoplay import AutoplaySpec, _python_game, play_game
 
     spec = AutoplaySpec("classic-en", ("equity", "equity"), seed=1)
     want = [_python_game(spec, i) for i in range(20)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo._core._movegen import WordMap
 
 

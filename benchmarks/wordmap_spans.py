@@ -35,7 +35,7 @@ from pathlib import Path
 
 import wordsalvo as ws
 from wordsalvo._core._movegen import WordMap
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.position import Position

@@ -207,7 +207,7 @@ int ws_game_play(WsGame *s, const WsMove *m, WsUndo *u);
  * WS_SWAP_OK ([swap] min_bag, bag_must_cover_swap, whole_rack). */
 int ws_game_swap_check(const WsGame *s, const uint8_t *counts);
 
-/* Whether the player on turn may swap n tiles now (wordsalvo.bot.swap_allowed). */
+/* Whether the player on turn may swap n tiles now (wordsalvo.engine.bot.swap_allowed). */
 int ws_game_swap_allowed(const WsGame *s, int n);
 
 /* The player on turn swaps `counts`: they go back in rack order, drawn before or after

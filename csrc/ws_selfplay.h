@@ -6,7 +6,7 @@
  * code wordsalvo.Game runs.  This file adds only the players' choices (Bot.choose)
  * and the history records; the tests compare every turn with Game and Bot.
  *
- * Player kinds (wordsalvo.bot): `score` plays the best score and, with no play,
+ * Player kinds (wordsalvo.engine.bot): `score` plays the best score and, with no play,
  * swaps its whole rack (unless its last turn was such a swap) or passes; `equity`
  * plays the best equity (score + leave value) unless the best swap keeps a leave
  * worth more, and passes when it can do neither.

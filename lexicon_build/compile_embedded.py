@@ -36,6 +36,10 @@ def _build_package():
     pkg = types.ModuleType("_wordsalvo_build")
     pkg.__path__ = [str(ROOT / "src" / "wordsalvo")]
     sys.modules[pkg.__name__] = pkg
+    # the lexicon sub-package without its __init__ (which loads the whole Lexicon)
+    sub = types.ModuleType("_wordsalvo_build.lexicon")
+    sub.__path__ = [str(ROOT / "src" / "wordsalvo" / "lexicon")]
+    sys.modules[sub.__name__] = sub
     return pkg
 
 
@@ -43,7 +47,7 @@ def compile_embedded(graph_so: Path, out_dir: Path) -> None:
     graph_mod = _load("_graph", graph_so)  # the init symbol is PyInit__graph
     _build_package()
     alphabet_mod = importlib.import_module("_wordsalvo_build.alphabet")
-    graphfile = importlib.import_module("_wordsalvo_build.graphfile")
+    graphfile = importlib.import_module("_wordsalvo_build.lexicon.graphfile")
     out_dir.mkdir(parents=True, exist_ok=True)
     for manifest in sorted((ROOT / "lexicon_build").glob("*/manifest.toml")):
         spec = tomllib.loads(manifest.read_text("utf-8"))

@@ -10,7 +10,7 @@ from pathlib import Path
 import wordsalvo
 from wordsalvo import Game, Rules
 from wordsalvo.alphabet import BLANK_BIT
-from wordsalvo.lexicon import Lexicon, compile_lexicon
+from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 
 DATA = Path(__file__).parent / "data" / "game"
 RULESETS = Path(wordsalvo.__file__).parent / "rulesets"

@@ -27,7 +27,7 @@ from wordsalvo.instant import instant_stats
 from wordsalvo.leaves import Leaves
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.render import report
-from wordsalvo.winprob import WinModel
+from wordsalvo.engine.winprob import WinModel
 from wordsalvo.wordbook import WordBook
 
 DATA = Path(__file__).parent / "data"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import wordsalvo as ws
-from wordsalvo.autoplay import AutoplaySpec, game_seed, iter_games, play_game, run_autoplay, summarize
+from wordsalvo.engine.autoplay import AutoplaySpec, game_seed, iter_games, play_game, run_autoplay, summarize
 from wordsalvo.cli import main
 from wordsalvo.formats.gcg import parse_gcg
 from wordsalvo.leaves import Leaves

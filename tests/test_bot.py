@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import wordsalvo as ws
-import wordsalvo.bot
+import wordsalvo.engine.bot
 from wordsalvo.actions import Pass, Play, Swap
-from wordsalvo.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot, level_lexicon
+from wordsalvo.engine.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot, level_lexicon
 from wordsalvo.errors import GameError
 from wordsalvo.leaves import Leaves
 
@@ -153,7 +153,7 @@ def test_level_vocabularies_are_in_the_lexicon():
     common = level_lexicon(LEVEL_POLICIES["easy"], en)
     assert common is not en and "AAL" in en and "AAL" not in common and "CAT" in common
     assert len(common) == 10_860 and all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in common)
-    every_common = level_lexicon(ws.bot.LevelPolicy("common", None, None, 0.0, 7, 1.0, 1, 1.0), en)
+    every_common = level_lexicon(wordsalvo.engine.bot.LevelPolicy("common", None, None, 0.0, 7, 1.0, 1, 1.0), en)
     assert len(every_common) == 116_492  # SCOWL 10-70, all of them in the embedded list
     full7 = level_lexicon(LEVEL_POLICIES["hard"], en)
     assert "AAL" in full7 and len(full7) == sum(1 for w in en if len(w) <= 7)

@@ -22,7 +22,7 @@ import wordsalvo
 import wordsalvo as ws
 from wordsalvo.cli import main
 from wordsalvo.render.lines import LineFormatter
-from wordsalvo.lexicon import compile_lexicon
+from wordsalvo.lexicon.lexicon import compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.notation import format_coordinate, format_placement_word
 from wordsalvo.position import Position
@@ -169,10 +169,10 @@ def test_moves_binary_junk_file(capsys, tmp_path):
 def test_line_formatter_matches_move_notation(rules_name, lang, letters):
     """The vectorised formatter against Move.notation, with blanks on the board and
     on the rack and non-ASCII letters."""
-    from wordsalvo import graphfile
+    from wordsalvo.lexicon import graphfile
     from wordsalvo._core import _graph
     from wordsalvo.alphabet import get_alphabet
-    from wordsalvo.lexicon import Lexicon
+    from wordsalvo.lexicon.lexicon import Lexicon
 
     rng = random.Random(7)
     rules = ws.Rules.preset(rules_name)

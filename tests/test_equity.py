@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import wordsalvo as ws
 from wordsalvo.leaves import Leaves
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
 

@@ -522,7 +522,7 @@ def _penalty(penalty: str, points: int = 0) -> Rules:
 
 @pytest.mark.parametrize("name", ["classic-en", "turkish", "wordsalvo-nl"])
 def test_undo_takes_every_step_back_exactly_and_the_game_replays_the_same(name):
-    from wordsalvo.bot import Bot
+    from wordsalvo.engine.bot import Bot
 
     g = make(name, seed=11)
     start = (g.racks, g.bag, g.scores, g.board.tiles)

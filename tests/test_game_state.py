@@ -382,7 +382,7 @@ def test_game_rules_are_checked_and_shared():
 def test_engine_turns_on_a_state_play_the_self_play_game(rule_sets):
     """The static player of self-play, one turn at a time on a GameState (as a
     simulation's rollouts play), reaches self-play's final state; undo goes back."""
-    from wordsalvo.selfplay import SelfPlay
+    from wordsalvo.engine.selfplay import SelfPlay
 
     rules, lexicon = rule_sets["wordsalvo-nl"]
     table = ws.Leaves.default(rules)

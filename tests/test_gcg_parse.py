@@ -447,7 +447,7 @@ def test_a_record_without_rules_names_the_rule_set_it_assumed(tmp_path, capsys):
     """A wordsalvo-en game with #seed but no #rules: read as classic-en, the replay fails, and the
     error says classic-en was assumed and how to name another (not just a rack mismatch)."""
     import wordsalvo as ws
-    from wordsalvo.bot import Bot
+    from wordsalvo.engine.bot import Bot
     from wordsalvo.cli import main
 
     rules = Rules.preset("wordsalvo-en")

@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 import wordsalvo as ws
-from wordsalvo import Game, Lexicon, MoveGenerator, Position, Rules, graphfile
+from wordsalvo import Game, Lexicon, MoveGenerator, Position, Rules
+from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import get_alphabet
 from wordsalvo.analysis import analyze_game
@@ -37,7 +38,7 @@ from wordsalvo.errors import (GameError, LexiconBuildError, LexiconFormatError, 
 from wordsalvo.formats.cgp import format_cgp, parse_cgp
 from wordsalvo.formats.gcg import from_gcg, parse_gcg, to_gcg
 from wordsalvo.inputs import checked_path, excerpt, is_file, whole_number
-from wordsalvo.lexicon import compile_lexicon
+from wordsalvo.lexicon.lexicon import compile_lexicon
 
 PRESETS = Path(ws.__file__).parent / "rulesets"
 EMPTY = "/".join(["15"] * 15)
@@ -392,12 +393,12 @@ def test_kill_during_a_build_leaves_nothing_after_the_next_one(tmp_path):
                              for i in range(60000)) + "\n")
     dest = tmp_path / "g.wsg"
     code = ("import os, signal, sys\n"
-            "from wordsalvo import graphfile\n"
+            "from wordsalvo.lexicon import graphfile\n"
             "real = os.replace\n"
             "def die(a, b):\n"
             "    os.kill(os.getpid(), signal.SIGKILL)\n"
             "os.replace = die\n"
-            "from wordsalvo.lexicon import compile_lexicon\n"
+            "from wordsalvo.lexicon.lexicon import compile_lexicon\n"
             f"compile_lexicon({str(src)!r}, {str(dest)!r})\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True)
     assert r.returncode == -signal.SIGKILL

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from wordsalvo.errors import LexiconBuildError, WordSalvoError
-from wordsalvo.hunspell import (
+from wordsalvo.lexicon.hunspell import (
     AffixRule,
     ExpansionStats,
     HunspellProgramChecker,
@@ -173,7 +173,7 @@ def test_unknown_flag_type(tmp_path):
 
 # -- checkers ---------------------------------------------------------------------------
 def test_no_backend_says_what_was_tried(monkeypatch):
-    import wordsalvo.hunspell as hs
+    import wordsalvo.lexicon.hunspell as hs
 
     monkeypatch.setattr(hs.shutil, "which", lambda name: None)
     monkeypatch.setitem(__import__("sys").modules, "hunspell", None)
@@ -217,7 +217,7 @@ def test_hunspell_program_bad_dictionary_is_an_error(tmp_path):
 
 def test_spylls_checker_agrees_on_samples():
     pytest.importorskip("spylls.hunspell", reason="spylls is not installed")
-    from wordsalvo.hunspell import SpyllsChecker
+    from wordsalvo.lexicon.hunspell import SpyllsChecker
 
     c = SpyllsChecker(DATA / "single")
     assert c.check(["walkers", "teil", "wrongword", "flies", "fuß"]) == {"walkers", "flies", "fuß"}

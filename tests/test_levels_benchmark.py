@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wordsalvo.autoplay import AutoplaySpec, iter_games
+from wordsalvo.engine.autoplay import AutoplaySpec, iter_games
 
 ROOT = Path(__file__).resolve().parent.parent
 

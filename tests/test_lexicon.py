@@ -23,11 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wordsalvo as ws
-from wordsalvo import graphfile
+from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import get_alphabet
 from wordsalvo.errors import LexiconFormatError
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 
 SEP = "◇"
 
@@ -214,8 +214,8 @@ def test_a_word_list_given_as_a_graph_says_to_build_it_first(tmp_path, capsys):
 
 
 def test_default_lexicon_of_an_unknown_language_names_the_known_ones():
-    import wordsalvo.lexicon_fetch as lf
-    from wordsalvo.lexicon import BUILT_ON_DEMAND
+    import wordsalvo.lexicon.fetch as lf
+    from wordsalvo.lexicon.lexicon import BUILT_ON_DEMAND
 
     assert set(BUILT_ON_DEMAND) == set(lf.RECIPES)
     with pytest.raises(LexiconFormatError) as e:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from wordsalvo import lexicon_fetch as lf
+from wordsalvo.lexicon import fetch as lf
 from wordsalvo.cli import main
 from wordsalvo.errors import LexiconBuildError
-from wordsalvo.hunspell import HunspellUnavailableError
+from wordsalvo.lexicon.hunspell import HunspellUnavailableError
 
 DATA = Path(__file__).parent / "data" / "hunspell"
 
@@ -67,7 +67,7 @@ def _no_checker(monkeypatch):
     """No `hunspell` program, no binding, no spylls (whatever this machine has)."""
     import sys
 
-    import wordsalvo.hunspell as hs
+    import wordsalvo.lexicon.hunspell as hs
 
     monkeypatch.setattr(hs.shutil, "which", lambda name: None)
     monkeypatch.setattr(lf, "checker_available", lambda prefer=None: False)
@@ -76,7 +76,7 @@ def _no_checker(monkeypatch):
 
 
 def _no_program(monkeypatch):
-    import wordsalvo.hunspell as hs
+    import wordsalvo.lexicon.hunspell as hs
 
     monkeypatch.setattr(hs.shutil, "which", lambda name: None)
 
@@ -243,7 +243,7 @@ def test_cli_fetch_words_only_with_hunspell_program(capsys, tmp_path):
 # -- with the graph compiler (skips until the extension is built) ---------------------------
 def _compiler():
     try:
-        from wordsalvo.lexicon import Lexicon, compile_lexicon
+        from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
     except ImportError as e:
         pytest.skip(f"the graph compiler is not built: {e}")
     return Lexicon, compile_lexicon
@@ -274,7 +274,7 @@ def test_cli_build_and_info(capsys, tmp_path):
 
 
 def test_cli_info_bad_file(capsys, tmp_path):
-    pytest.importorskip("wordsalvo.graphfile", reason="the graph file module is not there yet")
+    pytest.importorskip("wordsalvo.lexicon.graphfile", reason="the graph file module is not there yet")
     bad = tmp_path / "bad.wsg"
     bad.write_bytes(b"not a graph at all" * 20)
     assert main(["lexicon", "info", str(bad)]) == 2

@@ -21,13 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wordsalvo as ws
-from wordsalvo import graphfile
+from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import BLANK_BIT, get_alphabet
 from wordsalvo.board import Board
 from wordsalvo.errors import WordSalvoError
 from wordsalvo.formats.cgp import parse_cgp
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import wordsalvo as ws
-from wordsalvo.bot import LEVELS, Bot
+from wordsalvo.engine.bot import LEVELS, Bot
 from wordsalvo.offensive import LANGUAGES, OffensiveWords
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,9 +23,10 @@ from wordsalvo import Game, Rules
 from wordsalvo.formats.gcg import from_gcg, to_gcg
 from wordsalvo.cli import build_parser, main
 from wordsalvo.commands import play
-from wordsalvo.commands.play import TerminalGame
+from wordsalvo.tui import engine_seed
+from wordsalvo.tui import TerminalGame
 from wordsalvo.actions import Play
-from wordsalvo.bot import LEVELS, Bot
+from wordsalvo.engine.bot import LEVELS, Bot
 from wordsalvo.render.terminal import changed_squares, render_board, render_preview, render_rack
 
 # classic-en, bag seed 1: the first rack is ADEGORZ and 8D ZERDA scores 50
@@ -332,7 +333,7 @@ def test_colour_always_and_never():
 
 
 def test_missing_german_lexicon_names_the_fetch_command(tmp_path, monkeypatch, capsys):
-    from wordsalvo import lexicon
+    from wordsalvo.lexicon import lexicon
 
     monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
     monkeypatch.delitem(lexicon._DEFAULTS, "de", raising=False)
@@ -375,7 +376,7 @@ def test_the_terminal_engine_is_the_bot_of_its_level():
         game.pass_turn()
         twin.pass_turn()
         tg.engine_turn()
-        expected = Bot(level, twin.rules, seed=play.engine_seed(5, 1, 1)).choose(twin)
+        expected = Bot(level, twin.rules, seed=engine_seed(5, 1, 1)).choose(twin)
         twin.apply(expected)
         assert [t.kind for t in game.history] == [t.kind for t in twin.history]
         assert game.board.tiles == twin.board.tiles and game.scores == twin.scores, level
@@ -565,11 +566,11 @@ def test_quit_saves_and_resume_continues_bag_and_all(tmp_path, monkeypatch):
     bot = Bot("hard", twin.rules)
     for _ in range(2):
         if twin.to_move == 1:
-            bot.reset(play.engine_seed(1, len(twin.history), 1))
+            bot.reset(engine_seed(1, len(twin.history), 1))
             twin.apply(bot.choose(twin))
         else:
             twin.pass_turn()
-    bot.reset(play.engine_seed(1, len(twin.history), 1))
+    bot.reset(engine_seed(1, len(twin.history), 1))
     twin.apply(bot.choose(twin))
     again = from_gcg(saved.read_text("utf-8"))
     assert again.history == twin.history and again.bag == twin.bag and again.racks == twin.racks

@@ -2,7 +2,7 @@
 draws the screen as a terminal would).
 
 Oracles: a mirror :class:`Game` with the same seed, seats and moves (the engine's
-choices through the same :class:`Bot` and :func:`play.engine_seed`) says which
+choices through the same :class:`Bot` and :func:`engine_seed`) says which
 rack each screen must show and what the saved record must hold; every line the
 program writes is measured with wcwidth (none may be wider than 80 columns) and
 the board rows must stay on their screen rows; ``wordsalvo analyze`` reads the
@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from wordsalvo import Game, Rules
-from wordsalvo.bot import Bot
-from wordsalvo.commands import play
+from wordsalvo.engine.bot import Bot
+from wordsalvo.tui import engine_seed
 from wordsalvo.errors import IllegalMoveReason
 from wordsalvo.formats.gcg import from_gcg
 
@@ -133,7 +133,7 @@ class Table:
         g = self.game
         p = g.to_move
         bot = self.bots[p]
-        bot.reset(play.engine_seed(g.seed, len(g.history), p))
+        bot.reset(engine_seed(g.seed, len(g.history), p))
         g.apply(bot.choose(g))
 
     def engine_challenges(self) -> None:

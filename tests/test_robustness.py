@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wordsalvo as ws
-from wordsalvo import graphfile
+from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph, _movegen
 from wordsalvo.alphabet import get_alphabet
 from wordsalvo.errors import (
@@ -43,7 +43,7 @@ from wordsalvo.errors import (
     WordSalvoError,
 )
 from wordsalvo.formats.cgp import format_cgp, parse_cgp
-from wordsalvo.lexicon import Lexicon, compile_lexicon
+from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
 

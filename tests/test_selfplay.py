@@ -1,7 +1,7 @@
-"""The C self-play loop plays exactly the games of Game and Bot (wordsalvo.selfplay).
+"""The C self-play loop plays exactly the games of Game and Bot (wordsalvo.engine.selfplay).
 
 Oracles: Python's own random.Random for the C twin of its generator; the Game/Bot
-path of wordsalvo.autoplay for whole games (every result field and the leave and
+path of wordsalvo.engine.autoplay for whole games (every result field and the leave and
 position traces of leave training), on every rule set with an embedded lexicon and
 on rule variants that reach every branch of the end rules, swaps and settlement;
 the numpy best-swap search this replaced for MoveGenerator.best_swap.
@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 import wordsalvo as ws
 from wordsalvo._core import _movegen
-from wordsalvo.autoplay import AutoplaySpec, _python_game, play_game
+from wordsalvo.engine.autoplay import AutoplaySpec, _python_game, play_game
 from wordsalvo.leaves import Leaves
 from wordsalvo.moves import Swap
-from wordsalvo.selfplay import SelfPlay, engine_supported
+from wordsalvo.engine.selfplay import SelfPlay, engine_supported
 
 
 

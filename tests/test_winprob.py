@@ -7,7 +7,7 @@ import pytest
 
 from wordsalvo.errors import WordSalvoError
 from wordsalvo.stats import mean_interval, wilson_interval
-from wordsalvo.winprob import WinModel, calibration, features, fit
+from wordsalvo.engine.winprob import WinModel, calibration, features, fit
 
 TRUE = (0.15, 0.9, 2.5, 6.0, -0.4)
 

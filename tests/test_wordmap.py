@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wordsalvo as ws
-from wordsalvo import graphfile
+from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph
 from wordsalvo._core._movegen import WordMap
 from wordsalvo.alphabet import get_alphabet
@@ -149,7 +149,7 @@ def test_near_words_match_brute_force(scowl, data, blanks, change):
 
 
 def _compile(words: list[str], lang: str) -> _graph.Graph:
-    from wordsalvo.lexicon import Lexicon
+    from wordsalvo.lexicon.lexicon import Lexicon
 
     text = ("\n".join(words) + "\n").encode("utf-8")
     data, _ = graphfile.compile_bytes(text, get_alphabet(lang), _graph)

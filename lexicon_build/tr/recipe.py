@@ -7,8 +7,8 @@ hunspell-tr and the `hunspell` program, or spylls):
     PYTHONPATH=src python lexicon_build/tr/recipe.py [--dictionary /usr/share/hunspell/tr_TR]
 
 It is the same build as `wordsalvo lexicon fetch tr`: the project's own
-expander (wordsalvo.hunspell), a Hunspell check of every form, and the
-Turkish game filter (wordsalvo.lexicon_fetch.game_filter).
+expander (wordsalvo.lexicon.hunspell), a Hunspell check of every form, and the
+Turkish game filter (wordsalvo.lexicon.fetch.game_filter).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def main(argv=None) -> int:
-    from wordsalvo.lexicon_fetch import build_word_list, write_word_list
+    from wordsalvo.lexicon.fetch import build_word_list, write_word_list
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dictionary", help="tr_TR base path (default: searched like `lexicon fetch`)")

@@ -3,7 +3,7 @@
 from .alphabet import ALPHABETS, Alphabet, get_alphabet
 from .analysis import AnalysisError, GameAnalysis, TurnAnalysis, analyze_game
 from .board import Board
-from .bot import Bot
+from .engine.bot import Bot
 from .constants import Direction
 from .errors import (
     AlphabetError,

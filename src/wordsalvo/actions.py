@@ -2,7 +2,7 @@
 
 :class:`Play` places tiles (a :class:`~wordsalvo.moves.Move`), :class:`Swap`
 puts tiles back into the bag and draws as many, :class:`Pass` does nothing.
-Engines (:mod:`wordsalvo.bot`) return one of these; :meth:`Game.apply
+Engines (:mod:`wordsalvo.engine.bot`) return one of these; :meth:`Game.apply
 <wordsalvo.game.Game.apply>` carries it out.  ``equity`` is the value the
 engine gave the action when it chose it (None when it did not value it).
 """

@@ -16,7 +16,7 @@ Terms
   the whole rack (valued as its best leave of ``rack_size - 1`` tiles).  A phony that is not among the legal plays gets score + leave
   value the same way.
 * **win chance** (``win_before``): the win-probability model
-  (:class:`~wordsalvo.winprob.WinModel`, P(win | spread, tiles unseen) of the
+  (:class:`~wordsalvo.engine.winprob.WinModel`, P(win | spread, tiles unseen) of the
   player on turn).  ``win_after`` of a candidate is the mover's chance once it is
   played: ``1 - P(next player wins | spread = -(spread + score + leave value),
   tiles the next player cannot see)``.  The leave value counts as points, so a
@@ -62,15 +62,15 @@ from typing import Any
 import numpy as np
 
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
-from .errors import WordSalvoError
+from .errors import AnalysisError, WordSalvoError
 from .formats.gcg import GCGRecord, parse_gcg, to_gcg
 from .formats.replay import Replay, ReplayTurn, replay as replay_record
 from .game import Game
 from .leaves import Leaves, endgame_terms
-from .lexicon import Lexicon
+from .lexicon.lexicon import Lexicon
 from .movegen import MoveGenerator
 from .rules import Rules
-from .winprob import WinModel
+from .engine.winprob import WinModel
 
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
@@ -93,10 +93,6 @@ TURNING_MIN = 0.10
 TOP = 5
 #: the entries the engine looks at (the player had a rack and a choice)
 ANALYSED = ("play", "exchange", "pass", "timeout")
-
-
-class AnalysisError(WordSalvoError):
-    """A game that cannot be analysed (wrong input type, a bad argument)."""
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 Cache folder: ``$WORDSALVO_CACHE_DIR``, else ``$XDG_CACHE_HOME/wordsalvo``,
 else ``~/.cache/wordsalvo``.  It holds ``<lang>.wsg`` (the graph),
 ``<lang>.txt.gz`` (the word list) and ``<lang>.json`` (the build report),
-written by :mod:`wordsalvo.lexicon_fetch` and read by
-:meth:`wordsalvo.lexicon.Lexicon.default`.
+written by :mod:`wordsalvo.lexicon.fetch` and read by
+:meth:`wordsalvo.lexicon.lexicon.Lexicon.default`.
 """
 
 from __future__ import annotations

@@ -21,6 +21,11 @@ __all__ = [
     "RulesError",
     "GameError",
     "LeavesError",
+    "RenderError",
+    "GCGError",
+    "RatingError",
+    "HunspellUnavailableError",
+    "AnalysisError",
 ]
 
 
@@ -146,3 +151,32 @@ class IllegalMoveError(WordSalvoError):
         self.reasons = list(reasons) if reasons else [reason]
         self.words = tuple(words)
         super().__init__(message)
+
+
+class RenderError(WordSalvoError):
+    """Input that cannot be drawn (a malformed board, a square off the board, a bad report dict)."""
+
+
+class GCGError(WordSalvoError):
+    """A GCG record that cannot be read or replayed; ``problems`` lists every problem found."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        self.problems = list(problems or [message])
+        super().__init__(message)
+
+
+class RatingError(WordSalvoError):
+    """Bad input to the ratings: a rating out of range, an unknown player, an empty
+    period, a bad results line.  ``problems`` lists every problem found."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        self.problems = list(problems or [message])
+        super().__init__(message)
+
+
+class HunspellUnavailableError(LexiconBuildError):
+    """No way to run Hunspell, or no dictionary where one was looked for."""
+
+
+class AnalysisError(WordSalvoError):
+    """A game that cannot be analysed (wrong input type, a bad argument)."""

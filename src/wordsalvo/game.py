@@ -83,7 +83,7 @@ from .board import Board
 from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
 from .gamestate import GameState, game_rules, letter_counts
 from .inputs import excerpt
-from .lexicon import Lexicon, _is_subset
+from .lexicon.lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
 from .notation import format_notation
@@ -454,12 +454,12 @@ class Game:
         (:mod:`wordsalvo.offensive`, main word or any cross word) and take the best that
         forms none (None when every placement forms one): what a hint should offer.
 
-        With ``level`` (easy, medium, hard, expert, see :mod:`wordsalvo.bot`) it is the
+        With ``level`` (easy, medium, hard, expert, see :mod:`wordsalvo.engine.bot`) it is the
         ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``;
         every level avoids offensive words."""
         self._check_running()
         if level is not None:
-            from .bot import Bot
+            from .engine.bot import Bot
 
             return Bot(level, self.rules, lexicon=self.lexicon, leaves=leaves, seed=seed).choose(self)
         if by == "equity" and leaves is None:

@@ -9,19 +9,25 @@
 * :func:`checked_path`: a file name the operating system can take (no NUL byte, no
   component over 255 bytes, not empty), so a bad name is a WordSalvoError naming it,
   never a bare OSError/ValueError from ``Path.is_file`` or ``open``;
-  :func:`is_file` asks the same question without raising.
+  :func:`is_file` asks the same question without raising;
+* :func:`write_atomic`: a file written through a temporary file and a rename, never
+  half-written; :func:`remove_orphans` clears the temporaries of killed writers.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import re
+import tempfile
+import time
 from pathlib import Path
 
 from .errors import WordSalvoError
 from .wording import plural
 
 __all__ = ["list_problems", "whole_number", "is_whole_number", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
-           "NUMBER_DIGITS"]
+           "write_atomic", "remove_orphans", "NUMBER_DIGITS"]
 
 #: the most digits a number of any text format may have (scores, seeds, counts, squares)
 NUMBER_DIGITS = 18
@@ -150,3 +156,76 @@ def read_bytes(path: object, error: type[WordSalvoError] = WordSalvoError, what:
         return p.read_bytes()
     except OSError as e:
         raise error(os_error_text(p, e, f"cannot read the {what}")) from None
+
+
+# -- atomic writes ---------------------------------------------------------------------------
+#: a writer's temporary file: ``<name>.<pid>-<random>.tmp`` beside the file it becomes
+_TMP_PID = re.compile(r"\.([0-9]{1,10})-[A-Za-z0-9_]+\.tmp$")
+#: an older writer's temporary file without its process id (``<name>.<random>.tmp``)
+_TMP_OLD = re.compile(r"\.[A-Za-z0-9_]{8}\.tmp$")
+#: a temporary file without a process id is an orphan after this long
+ORPHAN_AGE = 3600.0
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's live process, or not a pid we can ask about: keep it
+    return True
+
+
+def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
+    """Removes the temporary files that interrupted writes of ``path`` left beside it
+    (a killed process cannot remove its own): those of processes no longer running,
+    and id-less ones older than an hour.  Returns what it removed."""
+    p = Path(path)
+    removed = []
+    try:
+        candidates = list(p.parent.glob(glob.escape(p.name) + ".*.tmp"))
+    except OSError:
+        return removed
+    now = time.time()
+    for q in candidates:
+        tail = q.name[len(p.name):]
+        m = _TMP_PID.fullmatch(tail) if tail.count(".") == 2 else None
+        try:
+            if m:
+                if _pid_alive(int(m.group(1))):
+                    continue
+            elif not (_TMP_OLD.fullmatch(tail) and now - q.stat().st_mtime > ORPHAN_AGE):
+                continue
+            q.unlink()
+            removed.append(q)
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Writes a file via a temporary file and a rename: never half-written.  The
+    temporary file carries the writer's process id; orphans of killed writers are
+    removed first (:func:`remove_orphans`).  A name the OS refuses is a WordSalvoError."""
+    p = checked_path(path, WordSalvoError, "output file")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    remove_orphans(p)
+    fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -84,7 +84,7 @@ import numpy as np
 from ._core._leaves import LeaveTable
 from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
-from .graphfile import write_atomic
+from .inputs import write_atomic
 from .inputs import read_bytes
 from .rules import Rules
 

@@ -12,7 +12,7 @@ from .alphabet import BLANK_BIT
 from .constants import DIM
 from .errors import PositionError, WordSalvoError
 from .leaves import Leaves, endgame_terms, tile_set_hash
-from .lexicon import Lexicon
+from .lexicon.lexicon import Lexicon
 from .moves import LeaveValues, Move, MoveList, Swap
 from .position import Position
 from .rules import Rules

@@ -4,7 +4,7 @@ Each language has a shipped list, ``wordsalvo/data/offensive/<lang>.txt`` (en,
 nl, de, tr; the rule and the sources, LDNOOBW under CC BY 4.0 plus curated
 additions, are in ``lexicon_build/offensive/README.md`` and the NOTICE beside
 the lists).  The lexicons keep these words: a person's move is judged by the
-lexicon alone.  What changes is the CHOICE of the engine: :class:`wordsalvo.bot.Bot`
+lexicon alone.  What changes is the CHOICE of the engine: :class:`wordsalvo.engine.bot.Bot`
 at every level (expert included) and :meth:`Game.best_move` with
 ``avoid_offensive=True`` skip a move that forms a listed word, as its main word
 or as any cross word, and take the next one.  The plain autoplay players

@@ -58,7 +58,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import WordSalvoError
+from .errors import RatingError, WordSalvoError
 from .wording import plural
 from .inputs import read_bytes
 
@@ -83,15 +83,6 @@ DEFAULT_TAU = 0.5
 MAX_RD = 350.0
 #: the lengths of a rating period :func:`rate_games` understands
 PERIODS = ("day", "week", "month", "game")
-
-
-class RatingError(WordSalvoError):
-    """Bad input to the ratings: a rating out of range, an unknown player, an empty
-    period, a bad results line.  ``problems`` lists every problem found."""
-
-    def __init__(self, message: str, problems: list[str] | None = None):
-        self.problems = list(problems or [message])
-        super().__init__(message)
 
 
 def _raise(what: str, problems: list[str]) -> None:

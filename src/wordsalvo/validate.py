@@ -12,7 +12,7 @@ from typing import Callable
 
 from .board import Board
 from .errors import IllegalMoveReason, NotationMismatchError
-from .lexicon import Lexicon
+from .lexicon.lexicon import Lexicon
 from .moves import Move
 from .notation import parse_notation
 from .placement import PlacementResult, check_move

@@ -44,11 +44,12 @@ import time
 import traceback
 from pathlib import Path
 
-from wordsalvo import Rules, WordSalvoError, graphfile
+from wordsalvo import Rules, WordSalvoError
+from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph
 from wordsalvo.alphabet import get_alphabet
 from wordsalvo.errors import LexiconFormatError
-from wordsalvo.lexicon import Lexicon
+from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.position import Position
 

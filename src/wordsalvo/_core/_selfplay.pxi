@@ -72,7 +72,7 @@ def engine_turn(GameState state not None, Generator gen not None, LeaveTable tab
 
 cdef class SelfPlay:
     """Whole games of the score and equity players on a Generator and the game state
-    of two-player GameRules, in C (wordsalvo.selfplay; see csrc/ws_selfplay.h)."""
+    of two-player GameRules, in C (wordsalvo.engine.selfplay; see csrc/ws_selfplay.h)."""
     cdef WsSelfplay *sp
     cdef Generator gen
     cdef readonly GameRules rules

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
 from ..inputs import checked_path, excerpt, is_file, path_problem, read_bytes
 from ..position import Position, rack_counts

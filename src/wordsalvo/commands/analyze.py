@@ -23,13 +23,13 @@ from typing import Any, Iterator
 from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg import GCGError, parse_gcg
-from ..graphfile import write_atomic
+from ..inputs import write_atomic
 from ..inputs import checked_path, path_problem, read_bytes
 from ..formats.replay import replay
 from ..instant import instant_stats
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
-from ..winprob import WinModel
+from ..engine.winprob import WinModel
 from ..wordbook import WordBook
 from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, whole_number
 

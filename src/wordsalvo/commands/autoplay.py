@@ -5,7 +5,7 @@
     wordsalvo autoplay --rules classic-en --games 10000 --p1 equity --p2 equity --scheduler tcp://127.0.0.1:8786
 
 The same ``--seed`` gives the same games whatever ``--jobs`` is, and on a Dask
-cluster too (see :mod:`wordsalvo.autoplay`).
+cluster too (see :mod:`wordsalvo.engine.autoplay`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import json
 import sys
 
 from ..wording import plural
-from ..autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
-from ..bot import PLAYER_KINDS
+from ..engine.autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
+from ..engine.bot import PLAYER_KINDS
 from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
 
 __all__ = ["register", "run", "format_summary"]

@@ -18,13 +18,13 @@ __all__ = ["register"]
 def register(subparsers) -> None:
     p = subparsers.add_parser("leaves", help="train, convert and inspect leave tables",
                               description="Leave tables: the value of the tiles kept after a play "
-                                          "(see wordsalvo.leaves and wordsalvo.leave_training).")
+                                          "(see wordsalvo.leaves and wordsalvo.engine.leave_training).")
     sub = p.add_subparsers(dest="leaves_command", metavar="ACTION")
     sub.required = True
 
     t = sub.add_parser("train", help="train a leave table by self-play",
                        description="Train a leave table by rounds of equity-vs-equity self-play "
-                                   "(the method is in wordsalvo.leave_training's docstring).",
+                                   "(the method is in wordsalvo.engine.leave_training's docstring).",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rules_argument(t)
     add_lexicon_argument(t)
@@ -55,7 +55,7 @@ def register(subparsers) -> None:
 
 
 def run_train(args) -> int:
-    from ..leave_training import TrainingConfig, train_leaves
+    from ..engine.leave_training import TrainingConfig, train_leaves
 
     load_rules(args.rules)  # a clear error for a bad name before any game is played
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,

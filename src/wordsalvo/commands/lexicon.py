@@ -11,7 +11,7 @@ from pathlib import Path
 from ..alphabet import ALPHABETS, LINE_REASONS
 from ..errors import LexiconBuildError, LexiconFormatError
 from ..inputs import checked_path, is_file
-from ..graphfile import file_sha256
+from ..lexicon.graphfile import file_sha256
 from ._common import output_file
 
 
@@ -100,7 +100,7 @@ def format_build_stats(stats) -> str:
 
 def cmd_build(args: argparse.Namespace) -> int:
     try:
-        from ..lexicon import compile_lexicon
+        from ..lexicon.lexicon import compile_lexicon
     except ImportError as e:
         raise LexiconBuildError(f"expected the compiled graph core, got an import error: {e}") from None
     src = checked_path(args.wordlist, LexiconBuildError, "word list")
@@ -128,7 +128,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from .. import lexicon_fetch as lf
+    from ..lexicon import fetch as lf
 
     say = _say(args.quiet)
     lang = args.lang
@@ -155,7 +155,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     size = path.stat().st_size
     fields: dict[str, object] = {"file": str(path), "bytes": size}
     try:
-        from ..graphfile import FormatProblem, unpack_header
+        from ..lexicon.graphfile import FormatProblem, unpack_header
     except ImportError:
         unpack_header = None
     if unpack_header is not None:
@@ -169,7 +169,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                        "words": h.word_count, "nodes": h.node_count, "longest word": h.longest_word,
                        "word list sha256": h.sha256})
     else:
-        from ..lexicon import Lexicon
+        from ..lexicon.lexicon import Lexicon
 
         lex = Lexicon.load(str(path))
         alphabet = getattr(lex, "alphabet", None)

@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..formats.results import read_rated_games
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..ratings import DEFAULT_TAU, PERIODS, RatingError, rate_games
 from ._common import progress_bar
 

@@ -18,7 +18,7 @@ __all__ = ["register"]
 def register(subparsers) -> None:
     p = subparsers.add_parser("winprob", help="fit and check win-probability models",
                               description="Win probability of the player on turn from spread and tiles unseen "
-                                          "(see wordsalvo.winprob).")
+                                          "(see wordsalvo.engine.winprob).")
     sub = p.add_subparsers(dest="winprob_command", metavar="ACTION")
     sub.required = True
     f = sub.add_parser("fit", help="fit a model on self-play games and report its calibration on held-out games")
@@ -35,7 +35,7 @@ def register(subparsers) -> None:
 
 
 def _positions(spec, games, jobs, start=0):
-    from ..autoplay import iter_games
+    from ..engine.autoplay import iter_games
 
     rows = []
     n = 0
@@ -48,8 +48,8 @@ def _positions(spec, games, jobs, start=0):
 
 
 def run_fit(args) -> int:
-    from ..autoplay import AutoplaySpec
-    from ..winprob import WinModel, calibration, fit
+    from ..engine.autoplay import AutoplaySpec
+    from ..engine.winprob import WinModel, calibration, fit
 
     rules = load_rules(args.rules)
     spec = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed, lexicon=args.lexicon,

@@ -49,23 +49,15 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..constants import DIM
-from ..errors import WordSalvoError
+from ..errors import GCGError, WordSalvoError
 from ..inputs import excerpt, is_whole_number, list_problems
 from ..game import Game
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars, rules_from_opcodes
 from ..wording import plural
 
 __all__ = ["GCGError", "to_gcg", "from_gcg"]
-
-
-class GCGError(WordSalvoError):
-    """A GCG record that cannot be read or replayed; ``problems`` lists every problem found."""
-
-    def __init__(self, message: str, problems: list[str] | None = None):
-        self.problems = list(problems or [message])
-        super().__init__(message)
 
 
 _NUMBER = re.compile(r"^[+-][0-9]{1,9}$")  # ASCII digits, bounded (int() refuses 4,300+)

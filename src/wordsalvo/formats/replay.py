@@ -41,7 +41,7 @@ from ..board import Board
 from ..constants import BLANK_BIT, DIM, LETTER_MASK
 from ..errors import WordSalvoError
 from ..inputs import excerpt
-from ..lexicon import Lexicon
+from ..lexicon.lexicon import Lexicon
 from ..moves import Move
 from ..notation import parse_notation
 from ..placement import IllegalMoveReason, check_move

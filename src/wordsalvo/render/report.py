@@ -70,7 +70,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..constants import DIM
-from ..graphfile import write_atomic
+from ..inputs import write_atomic
 from . import charts
 from . import svg as svg_board
 from .svg import SVG_NAMESPACE, RenderError

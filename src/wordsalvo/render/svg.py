@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..alphabet import BLANK_BIT
 from ..constants import COLUMNS, DIM
-from ..errors import WordSalvoError
+from ..errors import RenderError, WordSalvoError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Rules
@@ -57,10 +57,6 @@ SQUARE = 40
 MARGIN = 20
 SQUARES = SIZE * SIZE
 _FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
-
-
-class RenderError(WordSalvoError):
-    """Input that cannot be drawn (a malformed board, a square off the board, a bad report dict)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Drawing a running game for a terminal: board with tiles, rack, turns, previews.
 
 Every function returns text (no trailing newline) and never prints, so the
-terminal game (:mod:`wordsalvo.commands.play`) and its tests decide where it
+terminal game (:mod:`wordsalvo.tui.session`) and its tests decide where it
 goes.  ``colour=True`` adds ANSI codes; ``colour=False`` gives plain text that
 still tells everything apart:
 

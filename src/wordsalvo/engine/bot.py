@@ -102,11 +102,11 @@ from importlib import resources
 
 import numpy as np
 
-from .actions import Action, Pass, Play, Swap
-from .errors import GameError
-from .lexicon import Lexicon, _is_subset
-from .offensive import OffensiveWords
-from .rules import Rules
+from ..actions import Action, Pass, Play, Swap
+from ..errors import GameError
+from ..lexicon.lexicon import Lexicon, _is_subset
+from ..offensive import OffensiveWords
+from ..rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed"]
 
@@ -166,7 +166,7 @@ def _compiled(words: list[str], alphabet: str, name: str) -> Lexicon:
     import tempfile
     from pathlib import Path
 
-    from .lexicon import compile_lexicon
+    from ..lexicon.lexicon import compile_lexicon
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "words.txt"
@@ -223,7 +223,7 @@ class Bot:
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
         self.leaves = None
         if level != "score":
-            from .leaves import Leaves, LeavesError
+            from ..leaves import Leaves, LeavesError
 
             try:
                 self.leaves = leaves if leaves is not None else Leaves.default(rules)

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .errors import LexiconBuildError
-from .wording import plural
+from ..errors import HunspellUnavailableError, LexiconBuildError
+from ..wording import plural
 
 __all__ = [
     "AffixRule",
@@ -62,10 +62,6 @@ DROP_FORBIDDEN = "FORBIDDENWORD"
 DROP_ONLYINCOMPOUND = "ONLYINCOMPOUND (compound part only)"
 DROP_NEEDAFFIX = "NEEDAFFIX (needs a further affix)"
 DROP_CIRCUMFIX = "CIRCUMFIX (needs its prefix and suffix together)"
-
-
-class HunspellUnavailableError(LexiconBuildError):
-    """No way to run Hunspell, or no dictionary where one was looked for."""
 
 
 # --------------------------------------------------------------------------- flags

@@ -2,16 +2,16 @@
 
 A :class:`SelfPlay` plays two-player games between the engine players ``score``
 (best score) and ``equity`` (best equity, swapping when the best swap keeps a
-leave worth more; :mod:`wordsalvo.bot`) without a Python object per turn: the
+leave worth more; :mod:`wordsalvo.engine.bot`) without a Python object per turn: the
 C loop (``csrc/ws_selfplay.c``) asks the generator for the best move or swap and
 plays it on the C game state (:mod:`wordsalvo.gamestate`, ``csrc/ws_game.c``),
 whose draws, end rules and settlement are the ones :class:`~wordsalvo.Game` plays
 by: the rules of a turn are written once, in C.  The games are exactly the games
 ``Game`` and ``Bot`` play for the same seed, turn for turn
 (``tests/test_selfplay.py`` compares them on every rule set); the loop itself adds
-only the players' choices, mirroring :class:`~wordsalvo.bot.Bot`.
+only the players' choices, mirroring :class:`~wordsalvo.engine.bot.Bot`.
 
-Use it through :mod:`wordsalvo.autoplay` (``wordsalvo autoplay``, leave
+Use it through :mod:`wordsalvo.engine.autoplay` (``wordsalvo autoplay``, leave
 training, win-probability fitting), which falls back to ``Game`` for the
 difficulty levels, for GCG records and for anything the C loop does not model
 (more than two players, a random generator that does not match Python's).
@@ -23,13 +23,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._core import _movegen
-from .errors import WordSalvoError
-from .gamestate import game_rules
-from .leaves import Leaves
-from .lexicon import Lexicon
-from .movegen import MoveGenerator
-from .rules import Rules
+from .._core import _movegen
+from ..errors import WordSalvoError
+from ..gamestate import game_rules
+from ..leaves import Leaves
+from ..lexicon.lexicon import Lexicon
+from ..movegen import MoveGenerator
+from ..rules import Rules
 
 __all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE"]
 
@@ -81,7 +81,7 @@ class SelfPlay:
 
     ``players``: the kinds by seat, ``"score"`` or ``"equity"``; ``leaves``: the
     leave table of each seat (an equity player without a table plays by score, as
-    :class:`~wordsalvo.bot.Bot` does).  Not shared between threads.
+    :class:`~wordsalvo.engine.bot.Bot` does).  Not shared between threads.
     """
 
     def __init__(self, rules: Rules, lexicon: Lexicon, players=("score", "score"), leaves=(None, None)):
@@ -92,7 +92,7 @@ class SelfPlay:
         self.lexicon = lexicon
         self._movegen = MoveGenerator(lexicon, rules)
         self._movegen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
-        # as wordsalvo.autoplay: no game lasts longer than this
+        # as wordsalvo.engine.autoplay: no game lasts longer than this
         turn_limit = 4 * rules.tile_count + 100
         self._sp = _movegen.SelfPlay(self._movegen._gen, game_rules(rules, 2), turn_limit)
         self.set_players(players, leaves)

@@ -34,8 +34,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import WordSalvoError
-from .inputs import read_bytes
+from ..errors import WordSalvoError
+from ..inputs import read_bytes
 
 __all__ = ["WinModel", "features", "fit", "calibration", "Calibration"]
 
@@ -99,7 +99,7 @@ class WinModel:
             raise WordSalvoError(f"{where}: expected keys rules and coef ({N_FEATURES} numbers), got {e}") from None
 
     def save(self, path: str | Path) -> None:
-        from .graphfile import write_atomic
+        from ..inputs import write_atomic
 
         write_atomic(path, (json.dumps(self.to_dict(), indent=1) + "\n").encode("utf-8"))
 
@@ -175,7 +175,7 @@ class Calibration:
 
 def calibration(model: WinModel, spread, unseen, outcome, bins: int = 10) -> Calibration:
     """Brier score, log loss and a reliability table of ``model`` on the given positions."""
-    from .stats import wilson_interval
+    from ..stats import wilson_interval
 
     p = np.asarray(model.probability(np.asarray(spread), np.asarray(unseen)), dtype=np.float64).reshape(-1)
     y = np.asarray(outcome, dtype=np.float64)

@@ -30,23 +30,20 @@ Layout (little-endian)::
 
 from __future__ import annotations
 
-import glob
 import gzip
 import hashlib
 import os
-import re
 import struct
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
-from .errors import LexiconBuildError, WordSalvoError
-from .inputs import checked_path, excerpt
-from .wording import plural
+from ..alphabet import LINE_COMMENT, LINE_EMPTY, LINE_REASONS
+from ..errors import LexiconBuildError
+from ..inputs import excerpt, write_atomic
+from ..wording import plural
 
 MAGIC = b"WSGRAPH\x1a"
 VERSION = 1
@@ -373,78 +370,6 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-#: a writer's temporary file: ``<name>.<pid>-<random>.tmp`` beside the file it becomes
-_TMP_PID = re.compile(r"\.([0-9]{1,10})-[A-Za-z0-9_]+\.tmp$")
-#: an older writer's temporary file without its process id (``<name>.<random>.tmp``)
-_TMP_OLD = re.compile(r"\.[A-Za-z0-9_]{8}\.tmp$")
-#: a temporary file without a process id is an orphan after this long
-ORPHAN_AGE = 3600.0
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True  # another user's live process, or not a pid we can ask about: keep it
-    return True
-
-
-def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
-    """Removes the temporary files that interrupted writes of ``path`` left beside it
-    (a killed process cannot remove its own): those of processes no longer running,
-    and id-less ones older than an hour.  Returns what it removed."""
-    p = Path(path)
-    removed = []
-    try:
-        candidates = list(p.parent.glob(glob.escape(p.name) + ".*.tmp"))
-    except OSError:
-        return removed
-    now = time.time()
-    for q in candidates:
-        tail = q.name[len(p.name):]
-        m = _TMP_PID.fullmatch(tail) if tail.count(".") == 2 else None
-        try:
-            if m:
-                if _pid_alive(int(m.group(1))):
-                    continue
-            elif not (_TMP_OLD.fullmatch(tail) and now - q.stat().st_mtime > ORPHAN_AGE):
-                continue
-            q.unlink()
-            removed.append(q)
-        except (OSError, ValueError):
-            continue
-    return removed
-
-
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Writes a file via a temporary file and a rename: never half-written.  The
-    temporary file carries the writer's process id; orphans of killed writers are
-    removed first (:func:`remove_orphans`).  A name the OS refuses is a WordSalvoError."""
-    p = checked_path(path, WordSalvoError, "output file")
-    p.parent.mkdir(parents=True, exist_ok=True)
-    remove_orphans(p)
-    fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def compile_file(

@@ -2,9 +2,9 @@
 
 The German list (igerman98 + frami) is GPL, so the package does not ship it:
 ``wordsalvo lexicon fetch de`` expands the installed ``de_DE_frami``
-dictionary with :mod:`wordsalvo.hunspell`, checks every candidate with
+dictionary with :mod:`wordsalvo.lexicon.hunspell`, checks every candidate with
 Hunspell, applies the game filter below and compiles the graph into the user's
-cache folder, where :meth:`wordsalvo.lexicon.Lexicon.default` finds it through
+cache folder, where :meth:`wordsalvo.lexicon.lexicon.Lexicon.default` finds it through
 :func:`cached_graph_path`.  Turkish (``tr_TR``) can be built the same way.
 
 The game filter per language (case rules here; the character mapping is the
@@ -32,11 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .alphabet import LINE_REASONS, classify_bad_character, get_alphabet
-from .cache import CACHE_ENV, cache_dir, cached_graph_path  # re-exported: the fetch API names them
-from .errors import LexiconBuildError
-from .graphfile import file_sha256, write_atomic
-from .wording import plural
+from ..alphabet import LINE_REASONS, classify_bad_character, get_alphabet
+from ..cache import CACHE_ENV, cache_dir, cached_graph_path  # re-exported: the fetch API names them
+from ..errors import LexiconBuildError
+from ..inputs import write_atomic
+from .graphfile import file_sha256
+from ..wording import plural
 from .hunspell import ExpansionStats, HunspellUnavailableError, find_checker, read_dictionary
 from .lexicon import compile_lexicon
 

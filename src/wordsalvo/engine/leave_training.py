@@ -6,7 +6,7 @@ Training runs in rounds.  Round 0 plays with an all-zero table (the equity
 player is then a pure score player that still swaps a hopeless rack); each
 later round plays with the table the round before produced.  In a round,
 ``games`` seeded games of ``equity`` against ``equity`` are played
-(:mod:`wordsalvo.autoplay`, on every core with ``jobs``) and every turn that
+(:mod:`wordsalvo.engine.autoplay`, on every core with ``jobs``) and every turn that
 keeps a leave while the bag still holds tiles becomes one observation:
 
     (the leave kept, the points the same player scores on their next turn)
@@ -47,8 +47,8 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import WordSalvoError
-from .inputs import checked_path
+from ..errors import WordSalvoError
+from ..inputs import checked_path
 
 __all__ = ["TrainingConfig", "train_leaves", "smooth_values", "SHRINK"]
 
@@ -165,9 +165,9 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     ``progress(round, games_done, games_per_round)`` is called after every chunk.
     """
     from .autoplay import AutoplaySpec, iter_games
-    from .graphfile import write_atomic
-    from .leaves import Leaves
-    from .rules import Rules
+    from ..inputs import write_atomic
+    from ..leaves import Leaves
+    from ..rules import Rules
 
     if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
         raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")

@@ -26,9 +26,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .errors import WordSalvoError
-from .inputs import checked_path
-from .stats import mean_interval, wilson_interval
+from ..errors import WordSalvoError
+from ..inputs import checked_path
+from ..stats import mean_interval, wilson_interval
 
 __all__ = ["AutoplaySpec", "GameResult", "PlayerSummary", "AutoplaySummary", "play_game", "run_autoplay",
            "game_seed", "summarize"]
@@ -93,8 +93,8 @@ def _worker_setup(spec: AutoplaySpec):
     if hit is not None:
         return hit
     from .bot import Bot
-    from .lexicon import Lexicon
-    from .rules import Rules
+    from ..lexicon.lexicon import Lexicon
+    from ..rules import Rules
 
     if spec.rules.endswith(".toml") or os.sep in spec.rules:
         rules = Rules.load(spec.rules, board_seed=spec.board_seed)
@@ -103,7 +103,7 @@ def _worker_setup(spec: AutoplaySpec):
     lexicon = Lexicon.load(spec.lexicon) if spec.lexicon else Lexicon.default(rules.alphabet.name)
     leaves = None
     if spec.leaves:
-        from .leaves import Leaves
+        from ..leaves import Leaves
 
         leaves = Leaves.load(spec.leaves)
     bots = tuple(Bot(kind, rules, lexicon=lexicon, leaves=leaves) for kind in spec.players)
@@ -132,7 +132,7 @@ def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: boo
     win-probability model, every position's (player on turn, spread, tiles unseen).
 
     Games between the ``score`` and ``equity`` players run in the C self-play loop
-    (:mod:`wordsalvo.selfplay`); the difficulty levels and games written as GCG run on
+    (:mod:`wordsalvo.engine.selfplay`); the difficulty levels and games written as GCG run on
     :class:`~wordsalvo.Game`.  Both give the same game for the same seed."""
     rules, lexicon, bots = _worker_setup(spec)
     if not want_gcg:
@@ -199,9 +199,9 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool)
 
 
 def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
-    """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.bot.Bot`."""
-    from .actions import Play, Swap
-    from .game import Game
+    """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.engine.bot.Bot`."""
+    from ..actions import Play, Swap
+    from ..game import Game
 
     rules, lexicon, bots = _worker_setup(spec)
     seed = game_seed(spec.seed, index)
@@ -257,7 +257,7 @@ def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: 
         scores[p] = game.scores[seat]
     gcg = None
     if want_gcg:
-        from .formats.gcg import to_gcg
+        from ..formats.gcg import to_gcg
 
         gcg = to_gcg(game)
     return GameResult(index, seed, first, (scores[0], scores[1]), turns, (bingos[0], bingos[1]),
@@ -392,7 +392,7 @@ def run_autoplay(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str |
                  progress: Callable[[GameResult], None] | None = None) -> tuple[AutoplaySummary, list[GameResult]]:
     """Play ``games`` games and summarise them; with ``gcg_dir`` every game is written there
     as ``game-<index>.gcg`` (atomically)."""
-    from .graphfile import write_atomic
+    from ..inputs import write_atomic
 
     out_dir = checked_path(gcg_dir, WordSalvoError, "record folder") if gcg_dir is not None else None
     if out_dir is not None:

@@ -9,19 +9,30 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import graphfile
-from ._core import _graph
-from .alphabet import ALPHABETS, Alphabet, get_alphabet
-from .cache import cached_graph_path
-from .constants import LETTER_MASK
-from .errors import LexiconBuildError, LexiconFormatError
-from .graphfile import BuildStats
-from .inputs import checked_path, os_error_text
+from .._core import _graph
+from ..alphabet import ALPHABETS, Alphabet, get_alphabet
+from ..cache import cached_graph_path
+from ..constants import LETTER_MASK
+from ..errors import LexiconBuildError, LexiconFormatError
+from .graphfile import (
+    BuildStats,
+    compile_bytes,
+    FormatProblem,
+    HEADER_SIZE,
+    LONGEST_OFFSET,
+    looks_like_word_list,
+    read_house_list,
+    read_source,
+    unpack_header,
+    WORD_COUNT_OFFSET,
+    write_atomic,
+)
+from ..inputs import checked_path, os_error_text
 
 __all__ = ["Lexicon", "compile_lexicon", "BuildStats", "BUILT_ON_DEMAND"]
 
 #: languages whose lexicon `wordsalvo lexicon fetch` builds on the user's machine (German is not
-#: embedded; Turkish is, and can be rebuilt): the keys of ``wordsalvo.lexicon_fetch.RECIPES``
+#: embedded; Turkish is, and can be rebuilt): the keys of ``wordsalvo.lexicon.fetch.RECIPES``
 BUILT_ON_DEMAND = ("de", "tr")
 
 
@@ -51,10 +62,10 @@ def compile_lexicon(
     alpha = get_alphabet(alphabet)
     src = checked_path(source, LexiconBuildError, "word list")
     dest = checked_path(dest, LexiconBuildError, "graph file")
-    house = {key: (str(path), graphfile.read_house_list(checked_path(path, LexiconBuildError, f"--{key} list"), alpha))
+    house = {key: (str(path), read_house_list(checked_path(path, LexiconBuildError, f"--{key} list"), alpha))
              for key, path in (("add", add), ("remove", remove)) if path is not None}
     try:
-        text = graphfile.read_source(src)
+        text = read_source(src)
     except OSError as e:
         raise LexiconBuildError(os_error_text(src, e, "cannot read the word list")) from None
     except EOFError as e:
@@ -62,12 +73,12 @@ def compile_lexicon(
     except Exception as e:  # gzip.BadGzipFile, zlib.error
         raise LexiconBuildError(f"{src}: cannot decompress: {e}") from None
     try:
-        data, stats = graphfile.compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress,
+        data, stats = compile_bytes(text, alpha, _graph, source=str(src), output=str(dest), progress=progress,
                                               **house)
     except LexiconBuildError as e:
         raise LexiconBuildError(f"{src}: {e}") from None
     try:
-        graphfile.write_atomic(dest, data)
+        write_atomic(dest, data)
     except OSError as e:
         raise LexiconBuildError(os_error_text(dest, e, "cannot write the graph file")) from None
     return stats
@@ -104,7 +115,7 @@ class Lexicon:
         with f:
             size = os.fstat(f.fileno()).st_size
             if size == 0:
-                raise LexiconFormatError(f"truncated header: expected {graphfile.HEADER_SIZE} bytes, got 0", str(p), 0)
+                raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
             lex = cls._from_buffer(mm, size, str(p))
@@ -130,9 +141,9 @@ class Lexicon:
     @classmethod
     def _from_buffer(cls, buf, size: int, name: str) -> "Lexicon":
         try:
-            header = graphfile.unpack_header(memoryview(buf)[: graphfile.HEADER_SIZE], size)
-        except graphfile.FormatProblem as e:
-            if graphfile.looks_like_word_list(bytes(memoryview(buf)[:512])):
+            header = unpack_header(memoryview(buf)[: HEADER_SIZE], size)
+        except FormatProblem as e:
+            if looks_like_word_list(bytes(memoryview(buf)[:512])):
                 raise LexiconFormatError(
                     f"expected a graph file (.wsg), got what looks like a word list ({e.message}); build a "
                     f"graph from it "
@@ -150,22 +161,22 @@ class Lexicon:
         if sys.byteorder != "little":  # pragma: no cover - big-endian hosts: copy and swap
             import array
 
-            a = array.array("I", bytes(memoryview(buf)[graphfile.HEADER_SIZE:]))
+            a = array.array("I", bytes(memoryview(buf)[HEADER_SIZE:]))
             a.byteswap()
             view = memoryview(a)
             owner = a
         else:
-            view = memoryview(buf)[graphfile.HEADER_SIZE:].cast("I")
+            view = memoryview(buf)[HEADER_SIZE:].cast("I")
             owner = buf
         # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
-        g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=graphfile.HEADER_SIZE,
+        g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=HEADER_SIZE,
                          checksums=(header.node_sum, header.node_weighted_sum))
         if g.word_count != header.word_count:
             raise LexiconFormatError(f"the header promises {header.word_count:,} words, the graph holds "
-                                     f"{g.word_count:,}", name, graphfile.WORD_COUNT_OFFSET)
+                                     f"{g.word_count:,}", name, WORD_COUNT_OFFSET)
         if g.longest_word != header.longest_word:
             raise LexiconFormatError(f"the header promises a longest word of {header.longest_word} letters, "
-                                     f"the graph's has {g.longest_word}", name, graphfile.LONGEST_OFFSET)
+                                     f"the graph's has {g.longest_word}", name, LONGEST_OFFSET)
         lex = object.__new__(cls)
         lex.path = name
         lex.alphabet = alphabet
@@ -226,7 +237,7 @@ class Lexicon:
 
     @property
     def file_size(self) -> int:
-        return graphfile.HEADER_SIZE + 4 * self.header.node_count
+        return HEADER_SIZE + 4 * self.header.node_count
 
     def __repr__(self) -> str:
         return f"<Lexicon {self.path!r} alphabet={self.alphabet.name} words={self.word_count}>"
