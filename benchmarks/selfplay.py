@@ -7,7 +7,8 @@ Each side runs in its own interpreter (``PYTHONPATH=<tree>/src``).  ``game``:
 after one warm-up game (the lexicon's anagram keys are built on the first
 best-move search), it plays ``--games`` seeded games of ``Game.best_move()``
 then ``Game.play()`` (a pass when there is no placement) with the embedded
-lexicon and reports the time per turn.  ``engine``: the C self-play loop
+lexicon and reports the time per turn (the lexicon's word map built first, so
+both sides search with it from the first turn).  ``engine``: the C self-play loop
 (``wordsalvo.engine.selfplay``), equity against equity with the shipped leave table,
 ``10 x --games`` seeded games, reported as games per second.  Times are the
 process's CPU time (``time.process_time``): on a core shared with other work the
@@ -55,6 +56,14 @@ if sys.argv[3] == "engine":
     print(json.dumps({"seconds": seconds, "turns": sum(r.turns for r in results),
                       "games": len(results), "scores": [list(r.scores) for r in results]}))
     sys.exit(0)
+
+# the word map first, so that both sides search with it from the first turn (by default it
+# is built once the searches have taken as long as the build would, by the wall clock: a
+# loaded machine gets there sooner, and the runs would differ by when it did)
+from wordsalvo._core import _movegen
+graph = lexicon._graph
+if getattr(graph, "_wordmap", False) is None:
+    graph._wordmap = _movegen.WordMap(graph)
 
 def game(seed):
     g = ws.Game(rules, lexicon=lexicon, seed=seed)

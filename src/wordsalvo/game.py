@@ -646,6 +646,13 @@ class Game:
             self._end_turn(turn)
             return turn
 
+    def can_swap(self, n: int) -> bool:
+        """Whether the player on turn may swap ``n`` tiles now (``[swap]``: the bag's
+        minimum, ``bag_must_cover_swap``, ``whole_rack``; the C state's rule)."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise GameError(f"can_swap: expected a number of tiles, got {n!r}")
+        return 0 <= n <= self.rules.rack_size and self._s.c.swap_allowed(n)
+
     def pass_turn(self) -> Turn:
         """Pass: the turn ends with no play."""
         self._check_running()
