@@ -414,3 +414,14 @@ def test_a_pickled_game_plays_on_the_same(rule_sets):
     back.undo()
     back.undo()  # the random stream too: a seeded game replays the same
     assert (back._s.c.raw(), back._s.c.rng_state()) == mid
+
+
+def test_a_state_of_a_position_with_a_given_bag(rule_sets):
+    rules, _lexicon = rule_sets["turkish"]
+    pos = ws.Position(rules, racks=["KEDİ", "ABC"], scores=[10, 20], scoreless_turns=2, to_move=1)
+    state = state_from_position(pos, bag="zaai?")  # lowercase letters are tiles too (Turkish i is İ)
+    assert state.bag == bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in "ZAAİ?")
+    assert state.rack(0) == letter_counts(rules, "KEDİ") and state.rack(1) == letter_counts(rules, "ABC")
+    assert (state.to_move, state.scoreless_count, state.scores) == (1, 2, (10, 20))
+    with pytest.raises(ws.PositionError, match="more J"):
+        state_from_position(ws.Position(rules, racks=["JJ", ""]))  # one J in the set

@@ -23,6 +23,7 @@ from collections import Counter, OrderedDict
 from ._core import _movegen
 from .errors import PositionError, RulesError
 from .leaves import _MULTI_PLAYER_TERMS, _TWO_PLAYER_TERMS
+from .position import normalize_rack
 from .rules import Rules
 
 __all__ = ["GameRules", "GameState", "game_rules", "rule_values", "state_from_position", "rack_letters",
@@ -110,7 +111,7 @@ def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState
     For a simulation: give the opponent's rack as "" and draw it from the bag
     (``state.return_rack(p); state.draw(p, 7)``); for an endgame: both racks, and the
     bag is empty when the position uses every tile.  PositionError when the position
-    uses more of a tile than the set holds, or ``bag`` holds tiles the position uses."""
+    uses more of a tile than the set holds (``bag`` given: it is taken as it is)."""
     rules = pos.rules
     players = len(pos.racks)
     state = GameState(game_rules(rules, players))
@@ -125,6 +126,8 @@ def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState
         if over:
             raise PositionError(f"the position uses more {', '.join(over)} than the {rules.name} tile set holds")
         bag = rules.alphabet.sort_rack(list(left.elements()))
+    else:
+        bag = normalize_rack(rules, bag, where="bag")
     codes = bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in bag)
     state.set_tiles(racks, codes)
     state.set_scores(pos.scores)
