@@ -425,3 +425,28 @@ def test_a_state_of_a_position_with_a_given_bag(rule_sets):
     assert (state.to_move, state.scoreless_count, state.scores) == (1, 2, (10, 20))
     with pytest.raises(ws.PositionError, match="more J"):
         state_from_position(ws.Position(rules, racks=["JJ", ""]))  # one J in the set
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-2, 16), st.integers(-2, 16), st.integers(-1, 2),
+                          st.binary(min_size=0, max_size=17), st.integers(-(2**31), 2**31),
+                          st.binary(min_size=33, max_size=33)), max_size=12))
+def test_any_turn_arguments_are_refused_or_played_never_corrupting(turns):
+    """Hostile arguments: a PositionError (nothing changed) or a turn that undoes exactly."""
+    rules = Rules.preset("classic-en")
+    state = GameState(game_rules(rules, 2), 3)
+    seen = []
+    for row, col, direction, tiles, score, counts in turns:
+        before = state.raw()
+        for call in (lambda: state.play(row, col, direction, tiles, score), lambda: state.swap(counts)):
+            try:
+                call()
+            except ws.PositionError:
+                assert state.raw() == before
+            else:
+                seen.append(before)
+                before = state.raw()
+            assert state.hash == state.hash_full()
+    for before in reversed(seen):
+        state.undo()
+        assert state.raw() == before

@@ -363,22 +363,25 @@ cdef class GameState:
     cdef str _why(self):
         return "the game is over" if self.s.end_reason != WS_END_NONE else "checked: a square, a tile or a count"
 
-    def play(self, int row, int col, int direction, tiles, int score):
+    def play(self, row, col, direction, tiles, score):
         """The player on turn plays the main word from (row, col) in ``direction``:
         ``tiles`` has one code per square (a new tile, | 0x80 for a blank; 0 where a
         tile already lies).  The move is trusted to be legal and scored; only what would
         corrupt the state is refused (PositionError, nothing changes)."""
         cdef WsMove m
         cdef int i, n
-        codes = bytes(tiles)
+        r = <int>check_whole(row, 0, WS_DIM - 1, PositionError, "play: row")
+        c0 = <int>check_whole(col, 0, WS_DIM - 1, PositionError, "play: column")
+        d = <int>check_whole(direction, 0, 1, PositionError, "play: direction (0 across, 1 down)")
+        points = <int>check_whole(score, -(1 << 30), 1 << 30, PositionError, "play: score")
+        if not isinstance(tiles, (bytes, bytearray, tuple, list)):
+            raise PositionError(f"play: expected the tile codes as bytes or a sequence, got {type(tiles).__name__}")
+        codes = [check_whole(t, 0, 255, PositionError, "play: tile code") for t in tiles]
         n = len(codes)
-        if not 1 <= n <= WS_DIM or not 0 <= row < WS_DIM or not 0 <= col < WS_DIM or direction not in (0, 1):
-            raise PositionError(f"play: expected a word of 1..{WS_DIM} squares from a square of the board "
-                                f"across (0) or down (1), got {n} squares from ({row}, {col}), direction {direction}")
-        if not -(1 << 30) <= score <= (1 << 30):
-            raise PositionError(f"play: expected a score within ±2**30, got {score}")
+        if not 1 <= n <= WS_DIM:
+            raise PositionError(f"play: expected a word of 1..{WS_DIM} squares, got {n}")
         memset(&m, 0, sizeof(m))
-        m.row, m.col, m.direction, m.length, m.score = row, col, direction, n, score
+        m.row, m.col, m.direction, m.length, m.score = r, c0, d, n, points
         for i in range(n):
             c = codes[i]
             if c & WS_BLANK_BIT:
