@@ -157,7 +157,7 @@ typedef struct WsGame {
     WsRng rng; /* the game's random stream (last: not compared, not rewound by undo) */
 } WsGame;
 
-/* What one turn changed, for ws_game_undo (caller-owned; about 140 bytes). */
+/* What one turn changed, for ws_game_undo (caller-owned; 128 bytes). */
 typedef struct WsUndo {
     uint64_t hash;
     int32_t score[WS_GAME_MAX_PLAYERS];
