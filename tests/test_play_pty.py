@@ -339,3 +339,39 @@ def test_a_closed_terminal_and_ctrl_c_save_the_game(tmp_path):
     again = from_gcg(saved[0].read_text("utf-8"))
     assert [t.kind for t in again.history][2] == "pass" and len(again.history) == 4
     assert f"Saved to {saved[0]}" in " ".join(term.raw.split())
+
+
+def _said(term: Terminal) -> str:
+    """The screen as one line of words."""
+    return " ".join(" ".join(term.display()).split())
+
+
+def test_an_opponents_swap_shows_how_many_tiles_never_which(tmp_path):
+    """Ann swaps her whole rack; every screen Bob can see (his hand-over screen, his own
+    turn, the undo question, Ann's hand-over screen after his pass) says 7 tiles; only
+    Ann's own screen names them."""
+    mirror = Game(Rules.preset("classic-en"), players=["Ann", "Bob"], seed=5)
+    swapped = mirror.rack
+    term = Terminal(["--player", "Ann", "--player", "Bob", "--game-seed", "5"], tmp_path)
+    term.expect("Ann: press Enter to see your rack")
+    term.send("")
+    term.expect("Ann> ")
+    term.send("swap")
+    term.expect("Bob: press Enter to see your rack")
+    assert "Ann swap 7" in _said(term) and swapped not in _said(term)
+    term.send("undo")  # Bob is asked whether Ann may take her swap back: he must not learn the tiles
+    term.expect("Do you agree?")
+    assert "take back Ann swap 7?" in _said(term) and swapped not in _said(term)
+    term.send("n")
+    term.expect("Bob: press Enter to see your rack")
+    term.send("")
+    term.expect("Bob> ")
+    assert "Ann swap 7" in _said(term) and swapped not in _said(term)
+    term.send("pass")
+    term.expect("Ann: press Enter to see your rack")  # Bob still holds the device
+    assert "Ann swap 7" in _said(term) and swapped not in _said(term)
+    term.send("")
+    term.expect("Ann> ")
+    assert f"Ann swap {swapped}" in _said(term)  # her own swap, on her own screen
+    term.send("quit")
+    assert term.finish() == 0

@@ -381,8 +381,9 @@ class TerminalGame:
         bw = board_width(colour=self.colour, values=values)
         return values, bw, width - 1 - bw - 2
 
-    def panel(self, width: int, height: int, me: int | None) -> list[str]:
-        """The side panel: rule set, scores, bag, hints, the last turns; ``width`` x ``height`` at most."""
+    def panel(self, width: int, height: int, me: int | None, reader: int | None = None) -> list[str]:
+        """The side panel: rule set, scores, bag, hints (of ``me``), the last turns; ``width`` x
+        ``height`` at most.  Only ``reader``'s own swaps say which tiles went back."""
         game = self.game
         names = [n if lv is None else f"{n} ({lv})" for n, lv in zip(game.names, self.levels)]
         out = [i not in game.players_left for i in range(len(game.names))]
@@ -399,16 +400,26 @@ class TerminalGame:
         lines = wrap_lines(head, width) + [""] + [s[:width] for s in scores] + [""] + wrap_lines(info, width)
         recent = [t for t in game.history if t.kind != "settle"][-8:]
         if recent:
-            turns = wrap_lines([describe_turn(t, game.names, show_swapped=t.player == me, short=True)
+            turns = wrap_lines([describe_turn(t, game.names, show_swapped=t.player == reader, short=True)
                                 for t in recent], width)
             room = height - len(lines) - 2
             if room > 0:
                 lines += ["", "last turns:"] + turns[-room:]
         return lines[:height]
 
+    def reader(self, rack: bool) -> int | None:
+        """Who reads the screen: the player on turn once the rack shows; on a screen without
+        a rack (the hand-over, the end) the one person at the table, and with several people
+        nobody in particular: the one who just moved may still be looking."""
+        if rack:
+            return self.game.to_move
+        people = self.people()
+        return people[0] if len(people) == 1 else None
+
     def show_screen(self, rack: bool = True) -> None:
         game = self.game
         me = game.to_move
+        reader = self.reader(rack)
         values, bw, pw = self._layout()
         board = render_board(game.rules, game.board, self.last_squares, colour=self.colour,
                              values=values).split("\n")
@@ -420,9 +431,9 @@ class TerminalGame:
         else:
             self.say()
         if pw >= 16:
-            lines = side_by_side(board, self.panel(pw, len(board), me), width=bw, gap=2)
+            lines = side_by_side(board, self.panel(pw, len(board), me, reader), width=bw, gap=2)
         else:  # too narrow for a panel beside the board: below it
-            lines = board + self.panel(max(20, self.width - 1), 8, me)
+            lines = board + self.panel(max(20, self.width - 1), 8, me, reader)
         for line in lines:
             self.say(line)
         self.say(render_legend(game.rules, colour=self.colour, values=values, width=self.width - 1))
@@ -604,7 +615,10 @@ class TerminalGame:
             return False
         owner = game.history[last].player
         taken = [t for t in game.history[last:] if t.kind not in ("settle", "challenge-bonus")]
-        what = "; ".join(describe_turn(t, game.names, show_swapped=t.player == owner, short=True) for t in taken)
+        # every person at the table reads the question: a swap says how many tiles, not which
+        mine = len(people) == 1
+        what = "; ".join(describe_turn(t, game.names, show_swapped=mine and t.player == owner, short=True)
+                         for t in taken)
         for p in people:
             if p == owner:
                 continue
@@ -760,7 +774,7 @@ class TerminalGame:
             self.say()
         if any(self.humans) and not self.redraw:
             for t in self.recent_turns(since_human=True):
-                self.say(describe_turn(t, game.names, show_swapped=len(self.people()) == 1 and self.humans[t.player]))
+                self.say(describe_turn(t, game.names, show_swapped=t.player == self.reader(rack=False)))
         finisher = next((game.names[t.player] for t in reversed(game.history) if t.kind == "play"), "")
         resigner = next((game.names[t.player] for t in reversed(game.history) if t.kind == "resign"), "")
         reason = _END_REASONS.get(game.end_reason or "", game.end_reason or "")
