@@ -118,10 +118,47 @@ def test_illegal_move_lists_every_reason_and_asks_again():
 
 
 def test_lowercase_letters_are_blanks_and_the_screen_says_so():
-    tg, out, _ = terminal_game(["8d zerda", "quit"])
+    tg, out, _ = terminal_game(["8D zERDA", "quit"])  # one blank asked for, and there is none
     tg.run()
     assert "lowercase letters are blanks" in out.getvalue()
     assert tg.game.history == ()
+
+
+def test_a_word_typed_all_in_lowercase_is_offered_in_capitals():
+    code, text, script = session(["8d zerda", "", "quit"], *CLASSIC, "--player", "Ann", "--bot", "easy")
+    assert code == 0
+    said = flat(text)
+    assert "note: lowercase letters are blanks, so '8d zerda' asks for a blank for every letter; " \
+           "in capitals: 8D ZERDA" in said
+    assert "Enter = play 8D ZERDA, n = cancel" in script.prompts[1]
+    assert "Ann played 8D ZERDA for 50" in said
+
+
+def test_a_lowercase_word_the_blanks_can_make_is_offered_both_ways():
+    # rack QI?? and more: 8H QI in capitals (20 on the centre 2W) or 8H qi with two blanks (0)
+    for answer, notation, score in (("", "8H QI", 22), ("b", "8H qi", 0)):
+        tg, out, script = terminal_game(["8h qi", answer, "quit"])
+        tg.game.set_rack(0, "QI??EST")
+        tg.run()
+        assert "Enter = play 8H QI, b = play 8h qi with blanks" in script.prompts[1]
+        first = tg.game.history[0]
+        assert (first.notation, first.score) == (notation, score)
+    # only the blanks can make it: said so, and the blanks are offered
+    tg, out, script = terminal_game(["8h qi", "", "quit"])
+    tg.game.set_rack(0, "??ESTAR")
+    tg.run()
+    assert "8H QI is not possible; as typed, with blanks:" in flat(out.getvalue())
+    assert tg.game.history[0].notation == "8H qi"
+
+
+def test_help_promises_a_score_preview_only_where_the_rules_show_one():
+    for rules, promised in (("classic-en", False), ("wordsalvo-en", True)):
+        code, text, _ = session(["help", "quit"], "--rules", rules, "--game-seed", "1", "--color", "never")
+        assert code == 0
+        assert ("You first see the words and the score" in text) is promised
+        if not promised:
+            assert "the score once played: classic-en shows none before" in flat(text)
+            assert "score: shown once played" in flat(session(["8D ZERDA", "n", "quit"], *CLASSIC)[1])
 
 
 @pytest.mark.parametrize("line", ["foo", "20Z WORD", "8H", "8H W0RD", "swap 123", "moves x", "pass now", "\t", "Ω"])
@@ -135,7 +172,7 @@ def test_bad_input_never_crashes(line):
 
 # -- commands ---------------------------------------------------------------------------
 def test_swap_some_tiles_and_the_whole_rack():
-    tg, out, _ = terminal_game(["swap xyz", "swap aeg", "swap", "quit"])
+    tg, out, _ = terminal_game(["swap xyz", "swap aeg", "swap", "", "quit"])
     rack = tg.game.rack
     tg.run()
     g = tg.game
@@ -145,6 +182,20 @@ def test_swap_some_tiles_and_the_whole_rack():
     assert "You swapped AEG; new rack:" in text
     swaps = [t for t in g.history if t.player == 0]
     assert len(swaps) == 2 and len(swaps[1].tiles) == 7  # `swap` alone: the whole rack
+
+
+def test_swap_alone_asks_first_like_a_move():
+    code, text, script = session(["swap", "n", "swap", "pass", "swap", "", "quit"], *CLASSIC,
+                                 "--player", "Ann", "--bot", "easy")
+    assert code == 0
+    said = flat(text)
+    assert "swap: all 7 tiles (ADEGORZ) go back into the bag, 7 new ones come out" in said
+    assert script.prompts[1].startswith("Enter = swap, n = cancel")
+    assert "Cancelled." in said
+    game = from_gcg(next(Path(os.environ["WORDSALVO_GAMES_DIR"]).glob("*.gcg")).read_text("utf-8"))
+    # the second `swap` was answered by `pass` (another command instead), the third by Enter
+    assert [t.kind for t in game.history if t.player == 0] == ["pass", "swap"]
+    assert game.history[2].tiles and len(game.history[2].tiles) == 7
 
 
 def test_swap_refused_when_the_bag_is_too_small():

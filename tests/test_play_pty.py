@@ -357,6 +357,8 @@ def test_an_opponents_swap_shows_how_many_tiles_never_which(tmp_path):
     term.send("")
     term.expect("Ann> ")
     term.send("swap")
+    term.expect("Enter = swap, n = cancel")  # the whole rack: asked first
+    term.send("")
     term.expect("Bob: press Enter to see your rack")
     assert "Ann swap 7" in _said(term) and swapped not in _said(term)
     term.send("undo")  # Bob is asked whether Ann may take her swap back: he must not learn the tiles

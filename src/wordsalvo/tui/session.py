@@ -66,18 +66,18 @@ from ..render.terminal import (
 )
 from .saved_games import fallback_save_path, game_record, new_save_path, typed_path, write_record
 
-__all__ = ["TerminalGame", "HELP", "DEFAULT_HINTS", "engine_seed"]
+__all__ = ["TerminalGame", "HELP", "help_text", "DEFAULT_HINTS", "engine_seed"]
 
-HELP = """\
+_HELP = """\
 Moves
   8H WORD      across, starting at row 8, column H
   H8 WORD      down, starting at column H, row 8
   8H WO(R)D    letters in brackets are tiles already on the board
   8H WOrD      a lowercase letter is a blank standing for that letter
-  You first see the words and the score; Enter plays the move, n cancels,
+  {preview}; Enter plays the move, n cancels,
   and another move or command typed there replaces it.
 Commands
-  swap AEI     put A, E and I back and draw new tiles (? = a blank); `swap` alone: the whole rack
+{swap}
   pass         pass your turn
   hint         the expert engine's move for your rack (counts against --hints)
   moves [N]    the N best moves for your rack, default 10 (counts as a hint)
@@ -90,6 +90,22 @@ Commands
   help         this text
   resign       give up the game
   quit         save the game and leave (Ctrl-D and Ctrl-C do the same)"""
+
+_SWAP_SOME = ("  swap AEI     put A, E and I back and draw new tiles (? = a blank)\n"
+              "  swap         the whole rack (asked first, like a move)")
+_SWAP_ALL = "  swap         put the whole rack back and draw new tiles (asked first, like a move)"
+
+
+def help_text(rules) -> str:
+    """``help`` in a game of ``rules``: the preview says the score only where the rule set's
+    ``[display] tentative_score`` shows it; a rule set that swaps the whole rack only says so."""
+    preview = ("You first see the words and the score" if rules.display.tentative_score else
+               f"You first see the words (the score once played: {rules.name} shows none before)")
+    return _HELP.format(preview=preview, swap=_SWAP_ALL if rules.swap.whole_rack else _SWAP_SOME)
+
+
+#: the help of rule sets that preview the score and swap any tiles
+HELP = _HELP.format(preview="You first see the words and the score", swap=_SWAP_SOME)
 
 _END_REASONS = {
     "out": "{finisher} went out",
@@ -478,30 +494,100 @@ class TerminalGame:
             return False
         return self.do_move(text)
 
-    def do_move(self, text: str) -> bool:
+    def _confirm(self, what: str) -> bool | None:
+        """Ask before a turn is made: None to go ahead (Enter); else what the turn became
+        (False: cancelled; another move or command typed instead: its result)."""
+        answer = self.ask(f"Enter = {what}, n = cancel, or type another move or command: ").strip()
+        if answer.lower() in ("n", "no", "c", "cancel"):
+            self.say("Cancelled.")
+            return False
+        if answer:  # a corrected move (or a command) instead of this one
+            return self.handle(answer)
+        return None
+
+    def _in_capitals(self, text: str) -> str | None:
+        """``8h word`` as ``8H WORD`` when every letter of the word is lowercase (all blanks:
+        more likely caps lock was off than a rack of blanks), else None."""
+        parts = text.split(None, 1)
+        if len(parts) != 2:
+            return None
+        square, word = parts
+        lower = set(self.game.rules.alphabet.lowercase)
+        letters = [ch for ch in word if ch.isalpha()]
+        if len(letters) < 2 or not all(ch in lower for ch in letters):
+            return None
+        rack_letter = self.game.rules.alphabet.rack_letter
+        return f"{square.upper()} {''.join(rack_letter(ch) or ch for ch in word)}"
+
+    def _preview(self, text: str):
+        """Show what ``text`` would do; (the preview, or None when it is not a move; legal)."""
         game = self.game
         try:
             result = game.preview(text)
         except NotationError as e:
             self.say(f"cannot read {text!r} as a move: {e}")
             self.say("A move is a square and a word: 8H WORD (across) or H8 WORD (down); `help` shows more.")
-            return False
+            return None, False
         for line in render_preview(result, show_score=game.rules.display.tentative_score, strict=game.strict,
                                    challenges=game.challenges):
             self.say(line)
         hidden = {IllegalMoveReason.INVALID_WORDS} if game.strict or game.challenges else set()
-        reasons = set(result.reasons) - hidden
-        if reasons:
+        return result, not set(result.reasons) - hidden
+
+    def do_move(self, text: str) -> bool:
+        capitals = self._in_capitals(text)
+        if capitals is not None:
+            return self._lowercase_move(text, capitals)
+        result, legal = self._preview(text)
+        if not legal:
             word = text.split(None, 1)[1] if len(text.split(None, 1)) == 2 else ""
-            if IllegalMoveReason.TILE_NOT_ON_RACK in reasons and any(ch.islower() for ch in word):
+            if (result is not None and IllegalMoveReason.TILE_NOT_ON_RACK in result.reasons
+                    and any(ch.islower() for ch in word)):
                 self.say("(lowercase letters are blanks; type the word in capitals for ordinary tiles)")
             return False
-        answer = self.ask("Enter = play it, n = cancel, or type another move or command: ").strip()
+        return self._play(text, "play it")
+
+    def _lowercase_move(self, text: str, capitals: str) -> bool:
+        """A word typed all in lowercase: say that lowercase letters are blanks and offer
+        the reading in capitals (and the blanks as typed, when that is a legal move too)."""
+        game = self.game
+        try:
+            as_typed = game.preview(text)
+        except NotationError:
+            as_typed = None
+        hidden = {IllegalMoveReason.INVALID_WORDS} if game.strict or game.challenges else set()
+        typed_legal = as_typed is not None and not set(as_typed.reasons) - hidden
+        self.say(f"note: lowercase letters are blanks, so {text!r} asks for a blank for every letter; "
+                 f"in capitals: {capitals}")
+        _result, legal = self._preview(capitals)
+        if not legal:
+            if typed_legal:
+                self.say(f"{capitals} is not possible; as typed, with blanks:")
+                self._preview(text)
+                return self._play(text, f"play {text} with blanks")
+            return False
+        if not typed_legal:
+            return self._play(capitals, f"play {capitals}")
+        answer = self.ask(f"Enter = play {capitals}, b = play {text} with blanks, n = cancel, "
+                          f"or type another move or command: ").strip()
         if answer.lower() in ("n", "no", "c", "cancel"):
             self.say("Cancelled.")
             return False
-        if answer:  # a corrected move (or a command) instead of this one
+        if answer.lower() == "b":
+            return self._make_play(text)
+        if answer:
             return self.handle(answer)
+        return self._make_play(capitals)
+
+    def _play(self, text: str, what: str) -> bool:
+        """Confirm, then play ``text`` (or what was typed instead)."""
+        answer = self._confirm(what)
+        if answer is not None:
+            return answer
+        return self._make_play(text)
+
+    def _make_play(self, text: str) -> bool:
+        game = self.game
         turn = self._make(lambda: game.play(text))
         self.notify(describe_turn(turn, game.names))
         return True
@@ -520,6 +606,13 @@ class TerminalGame:
 
     def do_swap(self, rest: str) -> bool:
         tiles = self._tiles(rest) if rest else None
+        if tiles is None:  # the whole rack: asked first, as a move is
+            rack = self.game.check_swap(None)
+            self.say(f"swap: all {len(rack)} tiles ({self.rack_view()}) go back into the bag, "
+                     f"{len(rack)} new ones come out")
+            answer = self._confirm("swap")
+            if answer is not None:
+                return answer
         turn = self._make(lambda: self.game.swap(tiles))
         self.say(f"{describe_turn(turn, self.game.names)}; new rack: "
                  f"{render_rack(self.game.rules, self.game.racks[turn.player], colour=self.colour)}")
@@ -667,7 +760,7 @@ class TerminalGame:
         return False
 
     def do_help(self) -> bool:
-        self.say(HELP)
+        self.say(help_text(self.game.rules))
         return False
 
     def do_resign(self) -> bool:
