@@ -12,7 +12,6 @@ finished record.
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import signal
 import subprocess
@@ -31,67 +30,9 @@ pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 wcwidth = pytest.importorskip("wcwidth")
 
-ROWS, COLS = 24, 80
-_CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+from pty_helpers import COLS, ROWS, Terminal  # noqa: E402 - after the skips
+
 _SUBSCRIPTS = re.compile(r"[\u2080-\u20890-9\s]")
-
-
-def _default_signals() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-class Terminal:
-    """``wordsalvo play ARGS`` in a pty of 24 x 80, its screen kept by pyte."""
-
-    def __init__(self, args: list[str], games: Path, colour: bool = True):
-        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
-        env.update(WORDSALVO_GAMES_DIR=str(games), TERM="xterm-256color")
-        # a test run started in the background by a shell ignores SIGINT, and a child would
-        # inherit that: the game must see Ctrl-C as a terminal's foreground program does
-        self.child = pexpect.spawn(sys.executable, ["-m", "wordsalvo", "play", *args], dimensions=(ROWS, COLS),
-                                   env=env, encoding="utf-8", timeout=120, cwd=str(Path(__file__).parent),
-                                   preexec_fn=_default_signals)
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.Stream(self.screen)
-        self.raw = ""
-        self.checked = 0
-
-    def expect(self, text: str) -> str:
-        """Wait for ``text``; returns everything written since the last expect."""
-        try:
-            self.child.expect_exact(text)
-        except (pexpect.EOF, pexpect.TIMEOUT):  # pragma: no cover - say what the screen showed
-            raise AssertionError(f"expected {text!r}; the screen:\n" + "\n".join(self.screen.display)) from None
-        got = self.child.before + self.child.after
-        self.stream.feed(got)
-        self.raw += got
-        return got
-
-    def send(self, line: str) -> None:
-        self.child.sendline(line)
-
-    def display(self) -> list[str]:
-        return list(self.screen.display)
-
-    def check_fits(self) -> None:
-        """No line written since the last check is wider than the terminal, and the
-        board rows are where they belong on the screen."""
-        new = self.raw[self.checked:]
-        self.checked = len(self.raw)
-        for line in _CSI.sub("", new).replace("\r", "").split("\n"):
-            assert wcwidth.wcswidth(line) <= COLS, f"{wcwidth.wcswidth(line)} columns: {line!r}"
-        shown = self.display()
-        top = next((i for i, ln in enumerate(shown) if ln.startswith("     A  B  C")), None)
-        if top is not None and top + 15 < ROWS:
-            for r in range(1, 16):
-                assert shown[top + r].startswith(f"{r:>3} "), (r, shown)
-
-    def finish(self) -> int:
-        self.child.expect(pexpect.EOF)
-        self.stream.feed(self.child.before)
-        self.raw += self.child.before
-        self.child.close()
-        return self.child.exitstatus
 
 
 def rack_on_screen(term: Terminal, name: str) -> str:
@@ -341,11 +282,6 @@ def test_a_closed_terminal_and_ctrl_c_save_the_game(tmp_path):
     assert f"Saved to {saved[0]}" in " ".join(term.raw.split())
 
 
-def _said(term: Terminal) -> str:
-    """The screen as one line of words."""
-    return " ".join(" ".join(term.display()).split())
-
-
 def test_an_opponents_swap_shows_how_many_tiles_never_which(tmp_path):
     """Ann swaps her whole rack; every screen Bob can see (his hand-over screen, his own
     turn, the undo question, Ann's hand-over screen after his pass) says 7 tiles; only
@@ -360,20 +296,90 @@ def test_an_opponents_swap_shows_how_many_tiles_never_which(tmp_path):
     term.expect("Enter = swap, n = cancel")  # the whole rack: asked first
     term.send("")
     term.expect("Bob: press Enter to see your rack")
-    assert "Ann swap 7" in _said(term) and swapped not in _said(term)
+    assert "Ann swap 7" in term.said() and swapped not in term.said()
     term.send("undo")  # Bob is asked whether Ann may take her swap back: he must not learn the tiles
     term.expect("Do you agree?")
-    assert "take back Ann swap 7?" in _said(term) and swapped not in _said(term)
+    assert "take back Ann swap 7?" in term.said() and swapped not in term.said()
     term.send("n")
     term.expect("Bob: press Enter to see your rack")
     term.send("")
     term.expect("Bob> ")
-    assert "Ann swap 7" in _said(term) and swapped not in _said(term)
+    assert "Ann swap 7" in term.said() and swapped not in term.said()
     term.send("pass")
     term.expect("Ann: press Enter to see your rack")  # Bob still holds the device
-    assert "Ann swap 7" in _said(term) and swapped not in _said(term)
+    assert "Ann swap 7" in term.said() and swapped not in term.said()
     term.send("")
     term.expect("Ann> ")
-    assert f"Ann swap {swapped}" in _said(term)  # her own swap, on her own screen
+    assert f"Ann swap {swapped}" in term.said()  # her own swap, on her own screen
     term.send("quit")
     assert term.finish() == 0
+
+
+def _first_screen(term: Terminal, prompt: str) -> list[str]:
+    term.expect(prompt)
+    term.check_fits()
+    return term.display()
+
+
+@pytest.mark.parametrize("args", [
+    ["--rules", "wordsalvo-en", "--seed", "2147483647", "--game-seed", "2147483646"],  # ten-digit seeds
+    ["--rules", "turkish", "--random", "--game-seed", "1999999999"],  # the three-line legend
+    ["--rules", "wordsalvo-nl", "--game-seed", "1234567890"],
+    ["--game-seed", "2147483647"],
+], ids=["wordsalvo-en", "turkish", "wordsalvo-nl", "classic-en"])
+def test_the_first_screen_shows_the_column_letters_at_80_by_24(tmp_path, args):
+    term = Terminal(args, tmp_path)
+    shown = _first_screen(term, "You> ")
+    assert shown[0].startswith("     A  B  C  D  E  F  G  H  I  J  K  L  M  N  O"), shown
+    assert any(ln.startswith("Your rack:") for ln in shown)
+    seed = args[args.index("--game-seed") + 1]
+    assert f"game seed {seed}" in term.said()  # the panel says it, on one line
+    term.send("help")  # help says how to play the same game again
+    term.expect("You> ")
+    assert f"--game-seed {seed}" in " ".join(term.lines())
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_the_hand_over_screen_of_four_long_names_shows_the_column_letters(tmp_path):
+    args = ["--rules", "wordsalvo-en", "--random", "--game-seed", "1999999999"]
+    for name in ("Alexandrina", "Bartholomew", "Konstantinos", "Maximiliana"):
+        args += ["--player", name]
+    term = Terminal(args, tmp_path)
+    shown = _first_screen(term, "Alexandrina: press Enter to see your rack")
+    assert shown[0].startswith("     A  B  C"), shown
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_a_ten_point_tile_does_not_run_into_the_next_square(tmp_path):
+    term = Terminal(["--game-seed", "1", "--player", "Ann", "--bot", "easy"], tmp_path)
+    term.expect("Ann> ")
+    term.send("8D ZERDA")  # Z is worth 10
+    term.expect("Enter = play it")
+    term.send("")
+    term.expect("Ann> ")
+    term.check_fits()
+    row = next(ln for ln in term.display() if ln.startswith("  8 "))
+    assert "Z\u2081\u2080 E\u2081" in row, row
+    header = term.display()[0]
+    assert header.index("E") - row.index("E\u2081") == header.index("A") - 4, (header, row)  # columns stay put
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_the_exit_message_keeps_the_resume_command_on_one_line(tmp_path):
+    games = tmp_path / ("a-folder-with-a-long-name-" * 3) / "my games"  # and a space: quoted
+    games.mkdir(parents=True)
+    term = Terminal(["--game-seed", "1"], games)
+    term.expect("You> ")
+    term.send("save")
+    term.expect("resume it with:")
+    term.expect("You> ")
+    term.send("quit")
+    assert term.finish() == 0
+    saved = next(games.glob("*.gcg"))
+    command = f"wordsalvo play --resume '{saved}'"
+    assert len(command) > COLS
+    lines = term.lines()
+    assert sum(ln.strip() == command for ln in lines) == 2, lines[-8:]  # after `save` and after `quit`

@@ -219,19 +219,5 @@ def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = No
     tg = TerminalGame(game, [lv is None for lv in levels], args.level, levels=levels,
                       colour=use_colour(args.color, output), input_fn=input_fn, output=output,
                       seed=info["game_seed"], hints=info["hints"], save_path=info["path"])
-    rules = game.rules
-    if info["path"] is not None:
-        tg.notify(f"Resumed {info['path']}: {rules.name}, {len(game.history)} turns so far "
-                  f"({', '.join(f'{n} {s}' for n, s in zip(game.names, game.scores))}).")
-    else:
-        board = "standard board" if info["board_seed"] is None else f"board seed {info['board_seed']}"
-        tg.notify(f"{rules.name}: {rules.description or rules.name}")
-        tg.notify(f"{board}, game seed {info['game_seed']} (the same game again: --game-seed {info['game_seed']}"
-                  + (f" --seed {info['board_seed']})" if info["board_seed"] is not None else ")"))
-    people = [n for n, lv in zip(game.names, levels) if lv is None]
-    engines = [f"{n} ({lv})" for n, lv in zip(game.names, levels) if lv is not None]
-    if people:
-        who = (f"{people[0]} against " + ", ".join(engines)) if len(people) == 1 else \
-            "Pass-and-play: " + ", ".join(people) + (" and " + ", ".join(engines) if engines else "")
-        tg.notify(f"{who}. Type `help` for the commands.")
+    tg.introduce(resumed=info["path"])
     return tg.run()

@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import sys
@@ -62,6 +63,7 @@ from ..render.terminal import (
     render_scores,
     side_by_side,
     verb,
+    visible_width,
     wrap_lines,
 )
 from .saved_games import fallback_save_path, game_record, new_save_path, typed_path, write_record
@@ -183,16 +185,23 @@ class TerminalGame:
         self.last_squares: frozenset[tuple[int, int]] = self._last_play_squares()
 
     # -- I/O ----------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        """Write lines; a plain line wider than the screen is wrapped at its spaces."""
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Write lines; a plain line wider than the screen is wrapped at its spaces (not with
+        ``wrap=False``: a command to copy stays one line, the terminal folds it)."""
         width = self.width - 1
-        lines = [ln if "\x1b" in ln or len(ln) <= width else "\n".join(wrap_lines([ln], width, cut=False))
-                 for ln in text.split("\n")]
+        lines = [ln if not wrap or "\x1b" in ln or len(ln) <= width else
+                 "\n".join(wrap_lines([ln], width, cut=False)) for ln in text.split("\n")]
         try:
             self.output.write("\n".join(lines) + "\n")
             self.output.flush()
         except (OSError, ValueError):  # the terminal is gone (closed window): the game is still saved
             pass
+
+    def say_command(self, intro: str, *words: object) -> None:
+        """``intro`` and then a command on a line of its own, never split (to copy and paste;
+        each word quoted for the shell as needed)."""
+        self.say(intro)
+        self.say("  " + " ".join(shlex.quote(str(w)) for w in words), wrap=False)
 
     def notify(self, text: str) -> None:
         """A message that must survive the next redraw: kept for the next screen when
@@ -226,6 +235,23 @@ class TerminalGame:
 
     def people(self) -> list[int]:
         return [i for i, h in enumerate(self.humans) if h]
+
+    def introduce(self, resumed: Path | None = None) -> None:
+        """The first screen's messages: who plays whom (and the saved game resumed).  On a
+        terminal the rule set and the seeds are in the panel and in `help`, so that the first
+        screen fits 80 x 24 with the board's column letters; plain output says them here."""
+        game = self.game
+        if resumed is not None:
+            self.notify(f"Resumed {resumed.name} after {len(game.history)} turns.")
+        elif not self.redraw:
+            for line in self.about():
+                self.notify(line)
+        people = [n for n, lv in zip(game.names, self.levels) if lv is None]
+        engines = [f"{n} ({lv})" for n, lv in zip(game.names, self.levels) if lv is not None]
+        if people:
+            who = (f"{people[0]} against " + ", ".join(engines)) if len(people) == 1 else \
+                "Pass-and-play: " + ", ".join(people) + (" and " + ", ".join(engines) if engines else "")
+            self.notify(f"{who}. Type `help` for the commands.")
 
     # -- the game loop ------------------------------------------------------------------
     def run(self) -> int:
@@ -350,8 +376,10 @@ class TerminalGame:
         if len(self.people()) < 2 or self._viewer == player:
             return True
         name = self.game.names[player]
-        self.show_screen(rack=False)
-        self.say(f"Hand the device to {name}. The rack stays hidden until {name} presses Enter.")
+        note = wrap_lines([f"Hand the device to {name}. The rack stays hidden until {name} presses Enter."],
+                          self.width - 1)
+        self.show_screen(rack=False, below=len(note) + 1)
+        self.say("\n".join(note))
         while True:
             answer = self.ask(f"{name}: press Enter to see your rack (or undo, save, quit): ").strip()
             word, _, rest = answer.partition(" ")
@@ -390,12 +418,37 @@ class TerminalGame:
     def hints_left(self, player: int) -> int | None:
         return None if self.hints is None else max(0, self.hints - self.hints_used(player))
 
-    def _layout(self) -> tuple[bool, int, int]:
-        """(values on the board, board width, panel width) for the screen's width."""
-        width = self.width
-        values = self.colour or width - 1 >= board_width(values=True) + 2 + 24
-        bw = board_width(colour=self.colour, values=values)
-        return values, bw, width - 1 - bw - 2
+    def _values(self) -> bool:
+        """Whether the board shows tile values: always with colour (subscripts), in plain
+        text when the wider squares leave room for the panel."""
+        return self.colour or self.width - 1 >= board_width(values=True) + 2 + 24
+
+    def _board_lines(self) -> list[str]:
+        game = self.game
+        return render_board(game.rules, game.board, self.last_squares, colour=self.colour,
+                            values=self._values()).split("\n")
+
+    @property
+    def height(self) -> int | None:
+        """Rows of the screen when it is a terminal (re-read on every screen), else None."""
+        if not self._tty:
+            return None
+        try:
+            return os.get_terminal_size(self.output.fileno()).lines or 24
+        except (OSError, ValueError, AttributeError):
+            return shutil.get_terminal_size((80, 24)).lines
+
+    def about(self) -> list[str]:
+        """The rule set and the seeds of this game, and how to play the same game again."""
+        game = self.game
+        rules = game.rules
+        again = f"wordsalvo play --rules {rules.name} --game-seed {game.seed}"
+        seeds = f"game seed {game.seed}"
+        if rules.board_seed is not None:
+            seeds = f"board seed {rules.board_seed}, " + seeds
+            again += f" --seed {rules.board_seed}"
+        return [f"{rules.name}: {rules.description or rules.name}",
+                f"{seeds}; the same bag and board again: {again}"]
 
     def panel(self, width: int, height: int, me: int | None, reader: int | None = None) -> list[str]:
         """The side panel: rule set, scores, bag, hints (of ``me``), the last turns; ``width`` x
@@ -415,6 +468,14 @@ class TerminalGame:
             info.append("strict mode: on")
         lines = wrap_lines(head, width) + [""] + [s[:width] for s in scores] + [""] + wrap_lines(info, width)
         recent = [t for t in game.history if t.kind != "settle"][-8:]
+        if not game.history:  # the first screen: the game's seeds and its rule set, as far as they fit
+            seeds = [f"game seed {game.seed}"]
+            if game.rules.board_seed is not None:
+                seeds.append(f"board seed {game.rules.board_seed}")
+            about = seeds + [""] + wrap_lines([game.rules.description or ""], width, indent="")
+            room = height - len(lines) - 1
+            if room > 0:
+                lines += [""] + about[:room]
         if recent:
             turns = wrap_lines([describe_turn(t, game.names, show_swapped=t.player == reader, short=True)
                                 for t in recent], width)
@@ -432,13 +493,18 @@ class TerminalGame:
         people = self.people()
         return people[0] if len(people) == 1 else None
 
-    def show_screen(self, rack: bool = True) -> None:
+    def show_screen(self, rack: bool = True, below: int = 1) -> None:
+        """The board, the panel, the legend, the news and (``rack``) the rack of the player on
+        turn.  On a terminal everything fits its rows with ``below`` lines left for what
+        follows (the prompt): the board's column letters never scroll away; news that do
+        not fit are dropped from the oldest (the panel lists the last turns)."""
         game = self.game
         me = game.to_move
         reader = self.reader(rack)
-        values, bw, pw = self._layout()
-        board = render_board(game.rules, game.board, self.last_squares, colour=self.colour,
-                             values=values).split("\n")
+        values = self._values()
+        board = self._board_lines()
+        bw = max(visible_width(line) for line in board)
+        pw = self.width - 1 - bw - 2
         if self.redraw:
             try:
                 self.output.write(_CLEAR)
@@ -450,20 +516,24 @@ class TerminalGame:
             lines = side_by_side(board, self.panel(pw, len(board), me, reader), width=bw, gap=2)
         else:  # too narrow for a panel beside the board: below it
             lines = board + self.panel(max(20, self.width - 1), 8, me, reader)
-        for line in lines:
-            self.say(line)
-        self.say(render_legend(game.rules, colour=self.colour, values=values, width=self.width - 1))
-        for text in self.news:
-            for line in wrap_lines([text], self.width - 1):
-                self.say(line)
-        self.news.clear()
+        legend = render_legend(game.rules, colour=self.colour, values=values, width=self.width - 1).split("\n")
+        tail = []
         if rack and game.can_challenge and game.challenger == me:
             last = game.open_play
-            self.say(f"You may `challenge` {possessive(game.names[last.player])} {last.notation} before you move.")
+            tail += wrap_lines([f"You may `challenge` {possessive(game.names[last.player])} {last.notation} "
+                                f"before you move."], self.width - 1)
         if rack:
             name = game.names[me]
             label = "Your rack" if name == "You" else f"{possessive(name)} rack"
-            self.say(f"{label}: {render_rack(game.rules, self.rack_view(), colour=self.colour)}")
+            tail.append(f"{label}: {render_rack(game.rules, self.rack_view(), colour=self.colour)}")
+        news = [line for text in self.news for line in wrap_lines([text], self.width - 1)]
+        self.news.clear()
+        rows = self.height
+        if rows is not None:
+            room = max(0, rows - len(lines) - len(legend) - len(tail) - below)
+            news = news[len(news) - room:] if room else []
+        for line in lines + legend + news + tail:
+            self.say(line)
 
     # -- one line of input --------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -760,7 +830,7 @@ class TerminalGame:
         return False
 
     def do_help(self) -> bool:
-        self.say(help_text(self.game.rules))
+        self.say("\n".join(self.about()) + "\n" + help_text(self.game.rules))
         return False
 
     def do_resign(self) -> bool:
@@ -812,8 +882,8 @@ class TerminalGame:
             self.say(f"Not saved: {problem}. Try `save` with another name, or `save` alone for {self.default_path()}.")
             return None
         self.save_path = path
-        self.say(f"Saved to {path}" + (f" (made the folder {path.parent})" if made else "") +
-                 f"; resume it with: wordsalvo play --resume {path}")
+        self.say_command(f"Saved to {path}" + (f" (made the folder {path.parent})" if made else "") +
+                         "; resume it with:", "wordsalvo", "play", "--resume", path)
         return path
 
     def autosave(self) -> tuple[Path | None, str]:
@@ -848,7 +918,7 @@ class TerminalGame:
                  f"(scores {', '.join(f'{n} {s}' for n, s in zip(game.names, game.scores))}).")
         if path is not None:
             self.say(f"Saved to {path}{made}")
-            self.say(f"Resume it with: wordsalvo play --resume {path}")
+            self.say_command("Resume it with:", "wordsalvo", "play", "--resume", path)
         else:  # pragma: no cover - every folder refused
             self.say("The game could not be saved anywhere; its record follows:")
             self.say(self.record())
@@ -860,9 +930,7 @@ class TerminalGame:
             self.show_screen(rack=False)
         else:
             self.say()
-            values, _bw, _pw = self._layout()
-            for line in render_board(game.rules, game.board, self.last_squares, colour=self.colour,
-                                     values=values).split("\n"):
+            for line in self._board_lines():
                 self.say(line)
             self.say()
         if any(self.humans) and not self.redraw:
@@ -890,8 +958,8 @@ class TerminalGame:
         if self.save_path is not None:
             problem = self._write(self.save_path, create=False)
             if problem is None:
-                self.say(f"The finished game is saved in {self.save_path}; "
-                         f"`wordsalvo analyze {self.save_path}` replays it with the engine's judgement.")
+                self.say_command(f"The finished game is saved in {self.save_path}; this replays it with the "
+                                 f"engine's judgement:", "wordsalvo", "analyze", self.save_path)
                 return
             self.say(f"Not saved: {problem}.")
         self.offer_save()
