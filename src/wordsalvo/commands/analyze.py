@@ -14,7 +14,10 @@ import argparse
 import csv
 import io
 import json
+import os
+import shutil
 import sys
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
@@ -64,7 +67,15 @@ def register(subparsers) -> None:
 
 
 def _options(args) -> dict[str, Any]:
-    return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top}
+    return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top,
+            "width": _text_width()}
+
+
+def _text_width() -> int | None:
+    """The columns the text is wrapped to: a terminal's (or $COLUMNS), else None (one line a row)."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return max(40, shutil.get_terminal_size().columns - 1)
+    return None
 
 
 _CACHE: dict[tuple, Any] = {}
@@ -99,9 +110,19 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         book.add(rp, game=path)
         return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
                 "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
-                "text": f"{analysis}\n\n{_instant_text(stats, len(rp.turns))}\n\n{_book_text(book)}"}
+                "text": _text(analysis, stats, len(rp.turns), book, options.get("width"))}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
+
+
+def _text(analysis, stats, entries: int, book: WordBook, width: int | None) -> str:
+    """The analysis, the instant stats and the Word Book as text (``width``: wrapped to it)."""
+    rest = f"{_instant_text(stats, entries)}\n\n{_book_text(book)}"
+    if width is not None:
+        rest = "\n".join(textwrap.fill(line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2),
+                                        break_long_words=False, break_on_hyphens=False) if line else ""
+                         for line in rest.split("\n"))
+    return f"{analysis.text(width)}\n\n{rest}"
 
 
 def _instant_text(stats, entries: int) -> str:
@@ -160,11 +181,13 @@ def run(args) -> int:
             book = WordBook()
             book.add_entries(result["words"])
             _write_book(book, args.wordbook)
+            print(f"wrote the Word Book to {args.wordbook}", file=sys.stderr if args.json else sys.stdout)
         if args.html:
             from ..render import report
             page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
             output_file(page, "--html")
             report.write(result["report"], page, Rules.preset(result["analysis"]["rules"]))
+            print(f"wrote the report to {page}", file=sys.stderr if args.json else sys.stdout)
         if args.json:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
             sys.stdout.write("\n")
