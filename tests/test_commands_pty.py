@@ -77,3 +77,131 @@ def test_analyze_html_says_where_it_wrote(tmp_path, record, capsys):
     captured = capsys.readouterr()
     assert captured.err.strip() == f"wrote the Word Book to {book}"  # stdout stays the JSON
     assert captured.out.startswith("{")
+
+
+# -- Ctrl-C: one stops the work at once, the summary of what finished follows ----------------
+def wait_for(condition, what: str, timeout: float = 300) -> None:
+    """Poll ``condition`` until it holds (generous: a loaded machine is slow, never wrong)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:  # pragma: no cover
+            raise AssertionError(f"waited {timeout} s for {what}")
+        time.sleep(0.2)
+
+
+def group_gone(term: Terminal) -> bool:
+    """No process is left in the command's process group (workers, a fork server)."""
+    import os
+
+    try:
+        os.killpg(term.child.pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def interrupted(term: Terminal) -> str:
+    """Ctrl-C; the command's whole output once it has ended by itself (exit status 130)."""
+    term.interrupt()
+    assert term.finish() == 130
+    wait_for(lambda: group_gone(term), "the workers to end", 60)
+    text = CSI.sub("", term.raw)
+    assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]
+    return " ".join(text.split())
+
+
+def finished_games(text: str) -> int:
+    m = re.search(r"Interrupted after ([\d,]+) of 100,000 games", text)
+    assert m, text[-2000:]
+    return int(m.group(1).replace(",", ""))
+
+
+@pytest.mark.parametrize("jobs", ["2", "1"])
+def test_ctrl_c_stops_autoplay_at_once_with_the_summary_of_the_games_finished(tmp_path, jobs):
+    records = tmp_path / "games"
+    term = autoplay(tmp_path, "--games", "100000", "--jobs", jobs, "--gcg", str(records))
+    wait_for(lambda: records.is_dir() and len(list(records.glob("*.gcg"))) >= 20, "20 games")
+    text = interrupted(term)
+    n = finished_games(text)
+    assert 20 <= n < 100000
+    assert len(list(records.glob("*.gcg"))) == n  # every game counted has its record, and no other
+    assert f"classic-en: {n:,} games in" in text and "p1-equity" in text and "points/turn" in text
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_leave_training_and_resume_continues_to_the_same_table(tmp_path):
+    args = ["--rules", "classic-en", "--games", "40", "--rounds", "2", "--save-every", "10"]
+    out = tmp_path / "en.wsl"
+    state = tmp_path / "en.wsl.state" / "state.json"
+    term = Terminal(["train", *args, "--jobs", "2", "--out", str(out)], tmp_path, command="leaves")
+
+    def saved() -> bool:
+        import json
+
+        try:
+            return json.loads(state.read_text("utf-8"))["games_done"] >= 10
+        except (OSError, ValueError, KeyError):
+            return False
+
+    wait_for(saved, "the first saved state")
+    text = interrupted(term)
+    assert "Interrupted: the state is saved in " in text and not out.exists()
+    command = re.search(r"This continues it: (wordsalvo leaves train .* --resume)", text).group(1)
+    assert command.endswith("--jobs 2 --save-every 10 --resume")
+    import shlex
+    import subprocess
+    import sys
+
+    resumed = subprocess.run([sys.executable, "-m", *shlex.split(command)], capture_output=True, text=True,
+                             timeout=600, cwd=str(tmp_path))
+    assert resumed.returncode == 0, resumed.stderr
+    whole = tmp_path / "whole.wsl"
+    straight = subprocess.run([sys.executable, "-m", "wordsalvo", "leaves", "train", *args, "--out", str(whole)],  # one job
+                              capture_output=True, text=True, timeout=600, cwd=str(tmp_path))
+    assert straight.returncode == 0, straight.stderr
+    assert out.read_bytes() == whole.read_bytes()  # an interrupted run resumed is the same run
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("many") / "g"
+    assert main(["autoplay", "--rules", "classic-en", "--games", "120", "--p1", "equity", "--p2", "score",
+                 "--gcg", str(folder)]) == 0
+    return folder
+
+
+def test_ctrl_c_stops_a_batch_analysis_and_keeps_what_finished(tmp_path, records):
+    out = tmp_path / "results"
+    term = Terminal([str(records), "--out", str(out), "--jobs", "2"], tmp_path, command="analyze")
+    wait_for(lambda: out.is_dir() and len(list(out.glob("*.json"))) >= 5, "5 analyses")
+    text = interrupted(term)
+    done = len(list(out.glob("*.json")))
+    assert f"Interrupted: {done} analysed, 0 already done, 0 failed, {120 - done} not yet" in text
+    rows = (out / "summary.csv").read_text("utf-8").splitlines()
+    assert len(rows) == 1 + 2 * done  # a row per player of every game kept
+    again = Terminal([str(records), "--out", str(out), "--jobs", "2"], tmp_path, command="analyze")
+    assert again.finish() == 0
+    assert f"{120 - done} analysed, {done} already done, 0 failed" in " ".join(again.raw.split())
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_autoplay_and_analyze_on_a_dask_cluster(tmp_path, records):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster:
+        games = tmp_path / "games"
+        term = autoplay(tmp_path, "--games", "100000", "--scheduler", cluster.scheduler_address,
+                        "--gcg", str(games))
+        wait_for(lambda: games.is_dir() and len(list(games.glob("*.gcg"))) >= 20, "20 games")
+        n = finished_games(interrupted(term))
+        assert 20 <= n < 100000 and len(list(games.glob("*.gcg"))) == n
+
+        out = tmp_path / "results"
+        term = Terminal([str(records), "--out", str(out), "--scheduler", cluster.scheduler_address], tmp_path,
+                        command="analyze")
+        wait_for(lambda: out.is_dir() and len(list(out.glob("*.json"))) >= 3, "3 analyses")
+        text = interrupted(term)
+        done = len(list(out.glob("*.json")))
+        assert f"Interrupted: {done} analysed" in text and done < 120

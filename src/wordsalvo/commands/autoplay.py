@@ -18,6 +18,7 @@ import textwrap
 from ..wording import plural
 from ..engine.autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
+from ..parallel import Interrupted
 from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
 
 __all__ = ["register", "run", "format_summary"]
@@ -61,17 +62,26 @@ def run(args) -> int:
     del rules
     gcg_dir = output_folder(args.gcg, "--gcg") if args.gcg else None  # its note before the progress bar
     bar = progress_bar(args.games, "game")
+    interrupted = False
     try:
         summary, _results = run_autoplay(spec, args.games, jobs=args.jobs, scheduler=args.scheduler,
                                          gcg_dir=gcg_dir,
                                          progress=(lambda _r: bar.update(1)) if bar else None)
+    except Interrupted as stop:  # Ctrl-C: the workers are stopped; the games finished so far
+        summary, _results = stop.partial
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
-    print(format_summary(summary, jobs=args.jobs, scheduler=args.scheduler))
+    if interrupted:
+        print(f"Interrupted after {summary.games} of {plural(args.games, 'game')}"
+              + (f" (their records are in {gcg_dir})" if gcg_dir is not None else "")
+              + (": the summary of those." if summary.games else "."), file=sys.stderr)
+    if summary.games or not interrupted:
+        print(format_summary(summary, jobs=args.jobs, scheduler=args.scheduler))
     if args.json:
-        print(json.dumps(summary.to_dict(), sort_keys=True))
-    return 0
+        print(json.dumps({**summary.to_dict(), "interrupted": interrupted}, sort_keys=True))
+    return 130 if interrupted else 0
 
 
 def format_summary(s: AutoplaySummary, jobs: int = 1, scheduler: str | None = None, width: int = 79) -> str:
