@@ -686,3 +686,86 @@ def test_settlement_says_your_rack_not_yous():
     t = Turn(1, "settle", "AB", 18, 300, tiles="AB", rack_owner=0)
     assert describe_turn(t, ["You", "Engine"]) == "Engine +18 for your rack (AB)"
     assert describe_turn(t, ["Ann", "Engine"]) == "Engine +18 for Ann's rack (AB)"
+
+
+# -- the clock: --move-time ------------------------------------------------------------------
+class FakeClock:
+    """A clock the script moves on: ``late(answer)`` is an answer typed after the time ran out."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def late(self, answer: str, seconds: float = 10.0**7):
+        def typed(_prompt: str) -> str:
+            self.now += seconds
+            return answer
+        return typed
+
+
+def clocked_game(lines, rules: str, move_time: int, players=("You", "Engine"), lexicon=None):
+    game = Game(Rules.preset(rules), lexicon, players=list(players), seed=2)
+    out = io.StringIO()
+    clock = FakeClock()
+    script = Script([clock.late(ln[0]) if isinstance(ln, tuple) else ln for ln in lines], out)  # (late,)
+    humans = [name != "Engine" for name in players]
+    tg = TerminalGame(game, humans, "easy", input_fn=script, output=out, seed=2, move_time=move_time, clock=clock)
+    return tg, out, clock
+
+
+def test_running_out_of_time_ends_the_turn_where_the_rules_say_so():
+    # wordsalvo-en: running out ends the turn; the engine is not timed and answers
+    tg, out, _ = clocked_game([("pass",), "pass", "quit"], "wordsalvo-en", 30)
+    tg.run()
+    game = tg.game
+    assert kinds(game)[:3] == ["timeout", kinds(game)[1], "pass"] and game.history[1].player == 1
+    assert "Time is up (0:30 per move): You ran out of time." in flat(out.getvalue())
+    assert "time per move: 0:30" in out.getvalue()
+
+
+def test_running_out_of_time_loses_a_turkish_game():
+    tg, out, _ = clocked_game([("8H WORD",)], "turkish", 86400)
+    tg.run()
+    game = tg.game
+    assert game.is_over and game.end_reason == "timeout" and game.winners == (1,)
+    assert "Time is up (24:00:00 per move): You ran out of time and leave the game." in flat(out.getvalue())
+
+
+def test_three_time_outs_in_a_row_eliminate_a_woodword_player(tmp_path):
+    from game_helpers import lexicon_for
+
+    rules = Rules.preset("woodword-de")
+    # a time-out, a pass (the count starts again), then three time-outs in a row
+    tg, out, _ = clocked_game([("pass",), "pass", ("pass",), ("pass",), ("pass",)], "woodword-de", 120,
+                              players=("Ann", "Engine"), lexicon=lexicon_for(rules, tmp_path))
+    tg.run()
+    game = tg.game
+    assert [t.kind for t in game.history if t.player == 0] == ["timeout", "pass", "timeout", "timeout", "timeout"]
+    assert game.is_over and game.end_reason == "elimination" and game.winners == (1,)
+    text = flat(out.getvalue())
+    assert "Time is up (2:00 per move): Ann ran out of time and leaves the game (3 time-outs in a row)." in text
+
+
+def test_a_late_answer_at_the_confirmation_does_not_play_the_move():
+    tg, out, _ = clocked_game(["8D DOWAR", ("",), "quit"], "wordsalvo-en", 60)
+    tg.run()
+    assert kinds(tg.game)[0] == "timeout"  # the move was typed in time, confirmed too late
+
+
+def test_move_time_is_checked_against_the_rule_set_and_kept_on_resume(tmp_path, monkeypatch, capsys):
+    assert main(["play", "--move-time", "30"]) == 2  # classic-en has no clock
+    assert "--move-time: rule set 'classic-en' has no per-move clock" in capsys.readouterr().err
+    assert main(["play", "--rules", "wordsalvo-en", "--move-time", "5"]) == 2
+    assert "expected a time per move of 30 to 259200 seconds" in capsys.readouterr().err
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path))
+    code, text, _ = session(["quit"], "--rules", "wordsalvo-en", "--move-time", "45", "--game-seed", "3",
+                            "--color", "never")
+    assert code == 0 and "time per move: 0:45" in text
+    saved = next(tmp_path.glob("*.gcg"))
+    assert "#move-time 45\n" in saved.read_text("utf-8")
+    code, text, _ = session(["help", "quit"], "--resume", str(saved), "--color", "never")
+    assert code == 0 and "time per move: 0:45" in text and "The clock: 0:45 per move" in flat(text)
+    assert main(["play", "--resume", str(saved), "--move-time", "60"]) == 2
+    assert "expected none of --move-time" in capsys.readouterr().err

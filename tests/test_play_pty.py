@@ -383,3 +383,65 @@ def test_the_exit_message_keeps_the_resume_command_on_one_line(tmp_path):
     assert len(command) > COLS
     lines = term.lines()
     assert sum(ln.strip() == command for ln in lines) == 2, lines[-8:]  # after `save` and after `quit`
+
+
+def _time_left(term: Terminal) -> str | None:
+    prompt = next((ln for ln in reversed(term.display()) if ln.startswith("Ann> ")), "")
+    m = re.search(r"(\d+:\d\d) left\s*$", prompt)
+    return m.group(1) if m else None
+
+
+def test_the_move_clock_counts_down_beside_what_is_typed_and_resume_keeps_it(tmp_path):
+    args = ["--rules", "wordsalvo-en", "--move-time", "300", "--game-seed", "1", "--player", "Ann", "--bot", "easy"]
+    mirror = Game(Rules.preset("wordsalvo-en"), players=["Ann", "Engine"], seed=1)
+    move = mirror.best_move().notation
+    term = Terminal(args, tmp_path)
+    term.expect("Ann> ")
+    term.expect(" left")  # the first second's tick
+    first = _time_left(term)
+    assert first is not None and first.startswith("4:5"), term.display()[-3:]
+    assert any("time per move: 5:00" in ln for ln in term.display())
+    term.child.send(move[:4])  # half a move typed ...
+    term.expect(" left")  # ... while the clock ticks on
+    term.expect(" left")
+    assert _time_left(term) != first
+    term.send(move[4:])  # ... and the rest: the line is whole
+    term.expect("Enter = play it")
+    words = mirror.preview(move).words
+    assert f"words: {words[0].word}" in term.said()
+    term.send("")
+    mirror.play(move)
+    term.expect("Ann> ")
+    term.send("quit")
+    assert term.finish() == 0
+    saved = next(tmp_path.glob("*.gcg"))
+    record = saved.read_text("utf-8")
+    assert "#move-time 300\n" in record and from_gcg(record).history[0].notation == move
+    assert "timeout" not in [t.kind for t in from_gcg(record).history]  # the engine answered in time
+
+    term = Terminal(["--resume", str(saved)], tmp_path)
+    term.expect("Ann> ")
+    assert any("time per move: 5:00" in ln for ln in term.display())
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_running_out_of_time_in_the_terminal_ends_the_turn(tmp_path):
+    from importlib import resources
+
+    text = resources.files("wordsalvo.rulesets").joinpath("wordsalvo-en.toml").read_text("utf-8")
+    assert "\nmin_seconds = 30\n" in text
+    quick = tmp_path / "quick.toml"  # a table's own rule set that allows a two-second clock
+    quick.write_text(text.replace("\nmin_seconds = 30\n", "\nmin_seconds = 1\n"), "utf-8")
+    term = Terminal(["--rules", str(quick), "--move-time", "2", "--game-seed", "1", "--player", "Ann",
+                     "--bot", "easy"], tmp_path)
+    term.expect("Ann> ")
+    term.child.send("8H AB")  # typed, never sent: the time runs out
+    term.expect("Time is up (0:02 per move): Ann ran out of time.")
+    term.expect("Ann> ")  # the engine has moved; Ann's turn again, with nothing left of what she typed
+    term.send("quit")
+    assert term.finish() == 0
+    record = next(tmp_path.glob("*.gcg")).read_text("utf-8")
+    assert ">Ann: " in record and "(time) +0" in record
+    after = re.sub(r"\x1b(\[[0-9;?]*[A-Za-z]|[78])", "", term.raw).split("Time is up", 1)[1]
+    assert "8H AB" not in after  # what was typed is gone with the turn

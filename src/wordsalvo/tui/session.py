@@ -29,11 +29,18 @@ Choices of the front end:
   ``quit``, the end of the input, Ctrl-C and a closed terminal; the exit
   message names the file and ``wordsalvo play --resume FILE`` continues it, bag and all.
 
-There is no clock: the terminal game does not time moves.
+* with a time per move (``move_time``, ``wordsalvo play --move-time SECONDS``,
+  as the rule set's ``[timer]`` allows) the time left counts down at the end
+  of the prompt's line (drawn beside the cursor, which goes back where it was:
+  typing is not disturbed) from the moment the player sees the rack; running
+  out ends the turn as the rule set says (:meth:`Game.timeout`: the turn is
+  lost, or the game); engines are not timed (they answer in a fraction of a
+  second).  Without it the terminal game has no clock.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
@@ -42,6 +49,7 @@ import shutil
 import signal
 import sys
 import threading
+import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -132,6 +140,17 @@ class _Hangup(Exception):
     """The terminal was closed (SIGHUP) or the process was asked to stop (SIGTERM)."""
 
 
+class _TimeUp(Exception):
+    """The time per move ran out while the player on turn was deciding."""
+
+
+def _clock(seconds: int) -> str:
+    """``1:52``, ``1:00:00`` (hours), ``24:00:00``."""
+    minutes, sec = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{sec:02d}" if hours else f"{minutes}:{sec:02d}"
+
+
 def engine_seed(game_seed: int, turn: int, seat: int) -> int:
     """The seed an engine seat's choices use on the turn after ``turn`` history entries:
     the same game replays the same choices, after a resume and after an undo too."""
@@ -154,7 +173,8 @@ class TerminalGame:
     def __init__(self, game: Game, humans: Sequence[bool], level: str = "medium", *, colour: bool = False,
                  input_fn: Callable[[str], str] = input, output: TextIO | None = None, seed: int = 0,
                  levels: Sequence[str | None] | None = None, hints: int | None = DEFAULT_HINTS,
-                 save_path: Path | None = None, width: int | None = None, redraw: bool | None = None):
+                 save_path: Path | None = None, width: int | None = None, redraw: bool | None = None,
+                 move_time: int | None = None, clock: Callable[[], float] = time.monotonic):
         if len(humans) != len(game.names):
             raise WordSalvoError(f"expected one human/engine flag per player ({len(game.names)}), got {len(humans)}")
         self.game = game
@@ -168,6 +188,11 @@ class TerminalGame:
         self.seed = seed
         self.hints = hints
         self.save_path = Path(save_path) if save_path is not None else None
+        #: seconds per move of a person (None: no clock), checked against the rule set's [timer]
+        self.move_time = game.rules.check_move_time(move_time) if move_time is not None else None
+        self.clock = clock
+        #: when the time of the person on turn runs out (``clock`` time), None outside a timed turn
+        self._deadline: float | None = None
         tty = bool(getattr(self.output, "isatty", lambda: False)())
         self.redraw = tty if redraw is None else redraw
         self._fixed_width = width
@@ -212,14 +237,101 @@ class TerminalGame:
             self.say(text)
 
     def ask(self, prompt: str) -> str:
+        """One line of input.  In a timed turn the time left counts down meanwhile, and an
+        answer that comes too late (or none) raises _TimeUp."""
         width = self.width - 1
         if len(prompt) > width:  # a long question on lines of its own, the answer after the last
             prompt = "\n".join(wrap_lines([prompt.rstrip()], width, cut=False)) + " "
+        if self._deadline is not None and self.clock() >= self._deadline:
+            raise _TimeUp
         try:
-            return self.input_fn(prompt)
+            with self._countdown():
+                answer = self.input_fn(prompt)
         except EOFError:
             self.say()
             raise _Quit from None
+        if self._deadline is not None and self.clock() >= self._deadline:
+            raise _TimeUp  # typed after the time ran out: the line does not count
+        return answer
+
+    @contextmanager
+    def _countdown(self) -> Iterator[None]:
+        """While waiting for a line in a timed turn: the time left beside the prompt every
+        second (on a terminal), and _TimeUp when it runs out (SIGALRM interrupts the wait)."""
+        if (self._deadline is None or not hasattr(signal, "setitimer")
+                or threading.current_thread() is not threading.main_thread()):
+            yield
+            return
+
+        def tick(signum, frame):
+            left = self._deadline - self.clock()
+            if left <= 0:
+                raise _TimeUp
+            self._show_time_left(left)
+
+        left = self._deadline - self.clock()
+        self._show_time_left(left)
+        old = signal.signal(signal.SIGALRM, tick)
+        # ticks when the whole seconds shown change, and once more at the deadline
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, left - int(left)) if left % 1 else 1.0, 1.0)
+        answered = False
+        try:
+            yield
+            answered = True
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+            self._clear_time_left(line_above=answered)
+
+    def _show_time_left(self, left: float) -> None:
+        """``1:52 left`` at the end of the cursor's line, the cursor put back (DECSC/DECRC):
+        what the player is typing stays as it is."""
+        if not self.redraw:
+            return
+        seconds = math.ceil(left)
+        text = f" {_clock(seconds)} left"
+        if self.colour and seconds <= 10:
+            text = f"\x1b[1;38;5;202m{text}\x1b[0m"  # vermillion: hurry
+        column = max(1, self.width - len(f" {_clock(seconds)} left"))
+        try:
+            self.output.write(f"\x1b7\x1b[{column}G{text}\x1b8")
+            self.output.flush()
+        except (OSError, ValueError):
+            pass
+
+    def _clear_time_left(self, line_above: bool) -> None:
+        """Take the countdown off its line (the line above once Enter moved the cursor down):
+        only the line being typed on shows a time."""
+        if not self.redraw:
+            return
+        column = max(1, self.width - len(f" {_clock(self.move_time or 0)} left"))  # the widest time's start
+        up = "\x1b[1A" if line_above else ""
+        try:
+            self.output.write(f"\x1b7{up}\x1b[{column}G\x1b[K\x1b8")
+            self.output.flush()
+        except (OSError, ValueError):
+            pass
+
+    def _time_up(self) -> None:
+        """The time of the person on turn ran out: the turn ends as the rule set says."""
+        self.say()
+        if self.input_fn is input:  # what was typed so far is not the next prompt's beginning
+            try:
+                import termios
+
+                termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+            except (ImportError, OSError, ValueError, AttributeError):
+                pass
+        game = self.game
+        player = game.to_move
+        turn = self._make(game.timeout)
+        name = game.names[player]
+        said = f"Time is up ({_clock(self.move_time)} per move): {describe_turn(turn, game.names)}"
+        if player not in game.players_left:
+            said += f" and {verb(name, 'leave')} the game" + (
+                f" ({game.rules.timer.eliminate_after_timeouts} time-outs in a row)"
+                if game.rules.timer.on_timeout != "lose" else "")
+        self.notify(said + ".")
 
     @property
     def width(self) -> int:
@@ -362,13 +474,21 @@ class TerminalGame:
                 return
         self._viewer = p
         self.show_screen()
-        while True:
-            line = self.ask(f"{self.game.names[self.game.to_move]}> ")
-            try:
-                if self.handle(line):
-                    return
-            except WordSalvoError as e:  # anything the game refuses: say why and ask again
-                self.say(f"not possible: {e}")
+        if self.move_time is not None:  # the clock runs from the moment the rack shows
+            self._deadline = self.clock() + self.move_time
+        try:
+            while True:
+                line = self.ask(f"{self.game.names[self.game.to_move]}> ")
+                try:
+                    if self.handle(line):
+                        return
+                except WordSalvoError as e:  # anything the game refuses: say why and ask again
+                    self.say(f"not possible: {e}")
+        except _TimeUp:
+            self._deadline = None
+            self._time_up()
+        finally:
+            self._deadline = None
 
     def handover(self, player: int, final: bool = False) -> bool:
         """The hand-over screen between two people: the rack stays hidden until ``player``
@@ -462,6 +582,8 @@ class TerminalGame:
         info = [f"bag: {game.bag_count} tile{'s' * (game.bag_count != 1)}"]
         if me is not None and self.hints is not None and self.humans[me]:
             info.append(f"hints left: {self.hints_left(me)}")
+        if self.move_time is not None:
+            info.append(f"time per move: {_clock(self.move_time)}")
         if game.challenges:
             info.append("challenges: on")
         if game.strict:
@@ -830,7 +952,12 @@ class TerminalGame:
         return False
 
     def do_help(self) -> bool:
-        self.say("\n".join(self.about()) + "\n" + help_text(self.game.rules))
+        clock = ""
+        if self.move_time is not None:
+            clock = (f"\nThe clock: {_clock(self.move_time)} per move, from the moment you see your rack; the time "
+                     f"left shows at the end of the prompt's line. Running out "
+                     + ("loses the game." if self.game.rules.timer.on_timeout == "lose" else "ends your turn."))
+        self.say("\n".join(self.about()) + "\n" + help_text(self.game.rules) + clock)
         return False
 
     def do_resign(self) -> bool:
@@ -846,7 +973,7 @@ class TerminalGame:
     # -- saving -------------------------------------------------------------------------
     def record(self) -> str:
         """The game as GCG, with this front end's seats and hint limit as pragmas."""
-        return game_record(self.game, self.levels, self.hints)
+        return game_record(self.game, self.levels, self.hints, self.move_time)
 
     def default_path(self) -> Path:
         return new_save_path(self.game.rules.name)
