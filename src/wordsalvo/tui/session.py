@@ -296,7 +296,7 @@ class TerminalGame:
         try:
             self.output.write(f"\x1b7\x1b[{column}G{text}\x1b8")
             self.output.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):  # RuntimeError: a tick inside a write (reentrant)
             pass
 
     def _clear_time_left(self, line_above: bool) -> None:
@@ -309,7 +309,7 @@ class TerminalGame:
         try:
             self.output.write(f"\x1b7{up}\x1b[{column}G\x1b[K\x1b8")
             self.output.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):
             pass
 
     def _time_up(self) -> None:
