@@ -641,13 +641,10 @@ class Game:
         row, col, direction, tiles = result.placement
         return format_notation(self._s.pos.board, row, col, direction, tiles)
 
-    def swap(self, tiles: str | None = None) -> Turn:
-        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
-
-        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
-        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
-        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
-        """
+    def check_swap(self, tiles: str | None = None) -> str:
+        """The tiles :meth:`swap` would put back (normalised: lowercase letters are tiles,
+        ``?`` a blank; None: the whole rack), or GameError saying why it cannot; nothing
+        changes.  A front end asks this before it asks the player to confirm."""
         self._check_running()
         sw = self.rules.swap
         rack = self.rack
@@ -671,6 +668,18 @@ class Game:
         if sw.bag_must_cover_swap and bag < len(tiles):
             raise GameError(f"swap: the bag must hold at least as many tiles as are swapped ({len(tiles)}), "
                             f"it holds {bag}")
+        return tiles
+
+    def swap(self, tiles: str | None = None) -> Turn:
+        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
+
+        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
+        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
+        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
+        """
+        tiles = self.check_swap(tiles)
+        sw = self.rules.swap
+        rack = self.rack
         with self._atomic():
             self._push_undo()
             player = self._s.to_move
