@@ -606,13 +606,10 @@ class Game:
         row, col, direction, tiles = result.placement
         return format_notation(self._position().board, row, col, direction, tiles)
 
-    def swap(self, tiles: str | None = None) -> Turn:
-        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
-
-        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
-        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
-        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
-        """
+    def check_swap(self, tiles: str | None = None) -> str:
+        """The tiles :meth:`swap` would put back (normalised: lowercase letters are tiles,
+        ``?`` a blank; None: the whole rack), or GameError saying why it cannot; nothing
+        changes.  A front end asks this before it asks the player to confirm."""
         self._check_running()
         sw = self.rules.swap
         rack = self.rack
@@ -637,6 +634,17 @@ class Game:
         if problem == "bag-cover":
             raise GameError(f"swap: the bag must hold at least as many tiles as are swapped ({len(tiles)}), "
                             f"it holds {c.bag_count}")
+        return tiles
+
+    def swap(self, tiles: str | None = None) -> Turn:
+        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
+
+        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
+        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
+        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
+        """
+        tiles = self.check_swap(tiles)
+        rack = self.rack
         with self._atomic():
             self._push_undo()
             c = self._s.c

@@ -66,6 +66,7 @@ def register(subparsers) -> None:
                "examples:\n"
                "  wordsalvo play --rules wordsalvo-en --random\n"
                "  wordsalvo play --rules classic-en --challenge --player Ann --bot medium\n"
+               "  wordsalvo play --rules wordsalvo-en --move-time 60 --player Ann --player Bob\n"
                "  wordsalvo play --resume ~/.local/share/wordsalvo/games/classic-en-2025.gcg",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -91,6 +92,9 @@ def register(subparsers) -> None:
                         "(classic-en, woodword-de; a failed challenge costs the challenger the turn)")
     p.add_argument("--hints", type=whole_number(0), metavar="N",
                    help=f"hints (and `moves` lists) per player per game (default: {DEFAULT_HINTS}; 0 = none)")
+    p.add_argument("--move-time", type=whole_number(1), metavar="SECONDS",
+                   help="a clock: SECONDS per move for each person, as the rule set allows (wordsalvo-en, "
+                        "wordsalvo-nl, woodword-de: 30 and up); running out ends the turn (default: no clock)")
     p.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", dest="color",
                    help="colours: auto = when the output is a terminal (default)")
     p.add_argument("--game-seed", type=whole_number(0), metavar="N",
@@ -181,19 +185,26 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     if args.challenge and args.strict:
         raise WordSalvoError("--challenge and --strict exclude each other: with challenges a phony stands until "
                              "it is challenged; expected one of them")
+    if args.move_time is not None:
+        try:
+            rules.check_move_time(args.move_time)
+        except WordSalvoError as e:
+            raise WordSalvoError(f"--move-time: {e}") from None
     lexicon = _load_lexicon(args.lexicon, rules)
     game_seed = args.game_seed if args.game_seed is not None else random.SystemRandom().randrange(2**31)
     game = Game(rules, lexicon, players=names, seed=game_seed, strict=True if args.strict else None,
                 challenges=args.challenge)
     levels = [value if kind == "bot" else None for kind, value in seats]
     hints = DEFAULT_HINTS if args.hints is None else args.hints
-    return game, levels, {"board_seed": board_seed, "game_seed": game_seed, "hints": hints, "path": None}
+    return game, levels, {"board_seed": board_seed, "game_seed": game_seed, "hints": hints, "path": None,
+                          "move_time": args.move_time}
 
 
 def _resume(args) -> tuple[Game, list[str | None], dict]:
     given = [opt for opt, on in (("--player/--bot", args.seats), ("--random", args.random),
                                  ("--seed", args.seed is not None), ("--game-seed", args.game_seed is not None),
-                                 ("--strict", args.strict), ("--challenge", args.challenge)) if on]
+                                 ("--strict", args.strict), ("--challenge", args.challenge),
+                                 ("--move-time", args.move_time is not None)) if on]
     if given:
         raise WordSalvoError(f"--resume continues the game as it was saved (its rule set, seats, seed and "
                              f"options are in the file): expected none of {', '.join(given)}")
@@ -208,7 +219,7 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
         raise WordSalvoError(f"--resume: the game in {path} is over ({game.end_reason}); "
                              f"`wordsalvo analyze {path}` replays it with the engine's judgement")
     return game, saved.levels, {"board_seed": game.rules.board_seed, "game_seed": game.seed, "hints": hints,
-                                "path": path}
+                                "path": path, "move_time": saved.move_time}
 
 
 def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = None) -> int:
@@ -218,20 +229,7 @@ def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = No
     game, levels, info = setup(args)
     tg = TerminalGame(game, [lv is None for lv in levels], args.level, levels=levels,
                       colour=use_colour(args.color, output), input_fn=input_fn, output=output,
-                      seed=info["game_seed"], hints=info["hints"], save_path=info["path"])
-    rules = game.rules
-    if info["path"] is not None:
-        tg.notify(f"Resumed {info['path']}: {rules.name}, {len(game.history)} turns so far "
-                  f"({', '.join(f'{n} {s}' for n, s in zip(game.names, game.scores))}).")
-    else:
-        board = "standard board" if info["board_seed"] is None else f"board seed {info['board_seed']}"
-        tg.notify(f"{rules.name}: {rules.description or rules.name}")
-        tg.notify(f"{board}, game seed {info['game_seed']} (the same game again: --game-seed {info['game_seed']}"
-                  + (f" --seed {info['board_seed']})" if info["board_seed"] is not None else ")"))
-    people = [n for n, lv in zip(game.names, levels) if lv is None]
-    engines = [f"{n} ({lv})" for n, lv in zip(game.names, levels) if lv is not None]
-    if people:
-        who = (f"{people[0]} against " + ", ".join(engines)) if len(people) == 1 else \
-            "Pass-and-play: " + ", ".join(people) + (" and " + ", ".join(engines) if engines else "")
-        tg.notify(f"{who}. Type `help` for the commands.")
+                      seed=info["game_seed"], hints=info["hints"], save_path=info["path"],
+                      move_time=info["move_time"])
+    tg.introduce(resumed=info["path"])
     return tg.run()

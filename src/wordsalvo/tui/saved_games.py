@@ -2,7 +2,8 @@
 
 A saved game is a GCG record (:func:`wordsalvo.formats.gcg.to_gcg`, bag seed
 and all) with the front end's own pragmas: ``#engine NICK LEVEL`` for each seat
-an engine plays and ``#hints N`` for the hints each person may ask for.  Every
+an engine plays, ``#hints N`` for the hints each person may ask for and
+``#move-time SECONDS`` for the per-move clock.  Every
 write is atomic (:func:`wordsalvo.inputs.write_atomic`): a game is never half
 saved.  Unless a file is named, games go to :func:`default_save_dir`, one file
 per game named after the rule set and the time it was first saved.
@@ -58,12 +59,14 @@ def fallback_save_path(rules_name: str) -> Path:
     return Path(tempfile.gettempdir()) / new_save_path(rules_name).name
 
 
-def game_record(game: Game, levels: Sequence[str | None], hints: int | None) -> str:
-    """The game as GCG, with the seats the engines play (``levels[i]``, None for a person)
-    and the hint limit (None: unlimited) as pragmas."""
+def game_record(game: Game, levels: Sequence[str | None], hints: int | None, move_time: int | None = None) -> str:
+    """The game as GCG, with the seats the engines play (``levels[i]``, None for a person),
+    the hint limit (None: unlimited) and the time per move (None: no clock) as pragmas."""
     pragmas = [("engine", f"{n} {lv}") for n, lv in zip(game.names, levels) if lv is not None]
     if hints is not None:
         pragmas.append(("hints", str(hints)))
+    if move_time is not None:
+        pragmas.append(("move-time", str(move_time)))
     return to_gcg(game, pragmas)
 
 
@@ -95,12 +98,13 @@ def typed_path(name: str) -> Path | None:
 
 @dataclass
 class SavedGame:
-    """A saved game read back: the game, each seat's engine level (None for a person) and
-    the hint limit its record names (None when it names none)."""
+    """A saved game read back: the game, each seat's engine level (None for a person), the
+    hint limit and the time per move its record names (None when it names none)."""
 
     game: Game
     levels: list[str | None]
     hints: int | None
+    move_time: int | None = None
 
 
 def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
@@ -117,7 +121,7 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
     lexicon = Lexicon.load(lexicon_path) if lexicon_path else None
     game = from_gcg(text, lexicon=lexicon)
     engines: dict[str, str] = {}
-    hints = None
+    hints = move_time = None
     for line in text.splitlines():
         key, _, value = line.strip().partition(" ")
         if key == "#engine":
@@ -131,4 +135,12 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
                 raise WordSalvoError(f"{path}: expected '#hints N' with N a whole number (the hints "
                                      f"each player may ask for), got {excerpt(line.strip())}")
             hints = int(value)
-    return SavedGame(game, [engines.get(name) for name in game.names], hints)
+        elif key == "#move-time":
+            if not is_whole_number(value.strip(), digits=7):
+                raise WordSalvoError(f"{path}: expected '#move-time SECONDS' with a whole number of seconds, "
+                                     f"got {excerpt(line.strip())}")
+            try:
+                move_time = game.rules.check_move_time(int(value))
+            except WordSalvoError as e:
+                raise WordSalvoError(f"{path}: {line.strip()}: {e}") from None
+    return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time)

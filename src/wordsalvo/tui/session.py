@@ -29,18 +29,27 @@ Choices of the front end:
   ``quit``, the end of the input, Ctrl-C and a closed terminal; the exit
   message names the file and ``wordsalvo play --resume FILE`` continues it, bag and all.
 
-There is no clock: the terminal game does not time moves.
+* with a time per move (``move_time``, ``wordsalvo play --move-time SECONDS``,
+  as the rule set's ``[timer]`` allows) the time left counts down at the end
+  of the prompt's line (drawn beside the cursor, which goes back where it was:
+  typing is not disturbed) from the moment the player sees the rack; running
+  out ends the turn as the rule set says (:meth:`Game.timeout`: the turn is
+  lost, or the game); engines are not timed (they answer in a fraction of a
+  second).  Without it the terminal game has no clock.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import sys
 import threading
+import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,22 +71,23 @@ from ..render.terminal import (
     render_scores,
     side_by_side,
     verb,
+    visible_width,
     wrap_lines,
 )
 from .saved_games import fallback_save_path, game_record, new_save_path, typed_path, write_record
 
-__all__ = ["TerminalGame", "HELP", "DEFAULT_HINTS", "engine_seed"]
+__all__ = ["TerminalGame", "HELP", "help_text", "DEFAULT_HINTS", "engine_seed"]
 
-HELP = """\
+_HELP = """\
 Moves
   8H WORD      across, starting at row 8, column H
   H8 WORD      down, starting at column H, row 8
   8H WO(R)D    letters in brackets are tiles already on the board
   8H WOrD      a lowercase letter is a blank standing for that letter
-  You first see the words and the score; Enter plays the move, n cancels,
+  {preview}; Enter plays the move, n cancels,
   and another move or command typed there replaces it.
 Commands
-  swap AEI     put A, E and I back and draw new tiles (? = a blank); `swap` alone: the whole rack
+{swap}
   pass         pass your turn
   hint         the expert engine's move for your rack (counts against --hints)
   moves [N]    the N best moves for your rack, default 10 (counts as a hint)
@@ -90,6 +100,22 @@ Commands
   help         this text
   resign       give up the game
   quit         save the game and leave (Ctrl-D and Ctrl-C do the same)"""
+
+_SWAP_SOME = ("  swap AEI     put A, E and I back and draw new tiles (? = a blank)\n"
+              "  swap         the whole rack (asked first, like a move)")
+_SWAP_ALL = "  swap         put the whole rack back and draw new tiles (asked first, like a move)"
+
+
+def help_text(rules) -> str:
+    """``help`` in a game of ``rules``: the preview says the score only where the rule set's
+    ``[display] tentative_score`` shows it; a rule set that swaps the whole rack only says so."""
+    preview = ("You first see the words and the score" if rules.display.tentative_score else
+               f"You first see the words (the score once played: {rules.name} shows none before)")
+    return _HELP.format(preview=preview, swap=_SWAP_ALL if rules.swap.whole_rack else _SWAP_SOME)
+
+
+#: the help of rule sets that preview the score and swap any tiles
+HELP = _HELP.format(preview="You first see the words and the score", swap=_SWAP_SOME)
 
 _END_REASONS = {
     "out": "{finisher} went out",
@@ -114,6 +140,17 @@ class _Hangup(Exception):
     """The terminal was closed (SIGHUP) or the process was asked to stop (SIGTERM)."""
 
 
+class _TimeUp(Exception):
+    """The time per move ran out while the player on turn was deciding."""
+
+
+def _clock(seconds: int) -> str:
+    """``1:52``, ``1:00:00`` (hours), ``24:00:00``."""
+    minutes, sec = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{sec:02d}" if hours else f"{minutes}:{sec:02d}"
+
+
 def engine_seed(game_seed: int, turn: int, seat: int) -> int:
     """The seed an engine seat's choices use on the turn after ``turn`` history entries:
     the same game replays the same choices, after a resume and after an undo too."""
@@ -136,7 +173,8 @@ class TerminalGame:
     def __init__(self, game: Game, humans: Sequence[bool], level: str = "medium", *, colour: bool = False,
                  input_fn: Callable[[str], str] = input, output: TextIO | None = None, seed: int = 0,
                  levels: Sequence[str | None] | None = None, hints: int | None = DEFAULT_HINTS,
-                 save_path: Path | None = None, width: int | None = None, redraw: bool | None = None):
+                 save_path: Path | None = None, width: int | None = None, redraw: bool | None = None,
+                 move_time: int | None = None, clock: Callable[[], float] = time.monotonic):
         if len(humans) != len(game.names):
             raise WordSalvoError(f"expected one human/engine flag per player ({len(game.names)}), got {len(humans)}")
         self.game = game
@@ -150,6 +188,11 @@ class TerminalGame:
         self.seed = seed
         self.hints = hints
         self.save_path = Path(save_path) if save_path is not None else None
+        #: seconds per move of a person (None: no clock), checked against the rule set's [timer]
+        self.move_time = game.rules.check_move_time(move_time) if move_time is not None else None
+        self.clock = clock
+        #: when the time of the person on turn runs out (``clock`` time), None outside a timed turn
+        self._deadline: float | None = None
         tty = bool(getattr(self.output, "isatty", lambda: False)())
         self.redraw = tty if redraw is None else redraw
         self._fixed_width = width
@@ -167,16 +210,23 @@ class TerminalGame:
         self.last_squares: frozenset[tuple[int, int]] = self._last_play_squares()
 
     # -- I/O ----------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        """Write lines; a plain line wider than the screen is wrapped at its spaces."""
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Write lines; a plain line wider than the screen is wrapped at its spaces (not with
+        ``wrap=False``: a command to copy stays one line, the terminal folds it)."""
         width = self.width - 1
-        lines = [ln if "\x1b" in ln or len(ln) <= width else "\n".join(wrap_lines([ln], width, cut=False))
-                 for ln in text.split("\n")]
+        lines = [ln if not wrap or "\x1b" in ln or len(ln) <= width else
+                 "\n".join(wrap_lines([ln], width, cut=False)) for ln in text.split("\n")]
         try:
             self.output.write("\n".join(lines) + "\n")
             self.output.flush()
         except (OSError, ValueError):  # the terminal is gone (closed window): the game is still saved
             pass
+
+    def say_command(self, intro: str, *words: object) -> None:
+        """``intro`` and then a command on a line of its own, never split (to copy and paste;
+        each word quoted for the shell as needed)."""
+        self.say(intro)
+        self.say("  " + " ".join(shlex.quote(str(w)) for w in words), wrap=False)
 
     def notify(self, text: str) -> None:
         """A message that must survive the next redraw: kept for the next screen when
@@ -187,14 +237,101 @@ class TerminalGame:
             self.say(text)
 
     def ask(self, prompt: str) -> str:
+        """One line of input.  In a timed turn the time left counts down meanwhile, and an
+        answer that comes too late (or none) raises _TimeUp."""
         width = self.width - 1
         if len(prompt) > width:  # a long question on lines of its own, the answer after the last
             prompt = "\n".join(wrap_lines([prompt.rstrip()], width, cut=False)) + " "
+        if self._deadline is not None and self.clock() >= self._deadline:
+            raise _TimeUp
         try:
-            return self.input_fn(prompt)
+            with self._countdown():
+                answer = self.input_fn(prompt)
         except EOFError:
             self.say()
             raise _Quit from None
+        if self._deadline is not None and self.clock() >= self._deadline:
+            raise _TimeUp  # typed after the time ran out: the line does not count
+        return answer
+
+    @contextmanager
+    def _countdown(self) -> Iterator[None]:
+        """While waiting for a line in a timed turn: the time left beside the prompt every
+        second (on a terminal), and _TimeUp when it runs out (SIGALRM interrupts the wait)."""
+        if (self._deadline is None or not hasattr(signal, "setitimer")
+                or threading.current_thread() is not threading.main_thread()):
+            yield
+            return
+
+        def tick(signum, frame):
+            left = self._deadline - self.clock()
+            if left <= 0:
+                raise _TimeUp
+            self._show_time_left(left)
+
+        left = self._deadline - self.clock()
+        self._show_time_left(left)
+        old = signal.signal(signal.SIGALRM, tick)
+        # ticks when the whole seconds shown change, and once more at the deadline
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, left - int(left)) if left % 1 else 1.0, 1.0)
+        answered = False
+        try:
+            yield
+            answered = True
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+            self._clear_time_left(line_above=answered)
+
+    def _show_time_left(self, left: float) -> None:
+        """``1:52 left`` at the end of the cursor's line, the cursor put back (DECSC/DECRC):
+        what the player is typing stays as it is."""
+        if not self.redraw:
+            return
+        seconds = math.ceil(left)
+        text = f" {_clock(seconds)} left"
+        if self.colour and seconds <= 10:
+            text = f"\x1b[1;38;5;202m{text}\x1b[0m"  # vermillion: hurry
+        column = max(1, self.width - len(f" {_clock(seconds)} left"))
+        try:
+            self.output.write(f"\x1b7\x1b[{column}G{text}\x1b8")
+            self.output.flush()
+        except (OSError, ValueError, RuntimeError):  # RuntimeError: a tick inside a write (reentrant)
+            pass
+
+    def _clear_time_left(self, line_above: bool) -> None:
+        """Take the countdown off its line (the line above once Enter moved the cursor down):
+        only the line being typed on shows a time."""
+        if not self.redraw:
+            return
+        column = max(1, self.width - len(f" {_clock(self.move_time or 0)} left"))  # the widest time's start
+        up = "\x1b[1A" if line_above else ""
+        try:
+            self.output.write(f"\x1b7{up}\x1b[{column}G\x1b[K\x1b8")
+            self.output.flush()
+        except (OSError, ValueError, RuntimeError):
+            pass
+
+    def _time_up(self) -> None:
+        """The time of the person on turn ran out: the turn ends as the rule set says."""
+        self.say()
+        if self.input_fn is input:  # what was typed so far is not the next prompt's beginning
+            try:
+                import termios
+
+                termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+            except (ImportError, OSError, ValueError, AttributeError):
+                pass
+        game = self.game
+        player = game.to_move
+        turn = self._make(game.timeout)
+        name = game.names[player]
+        said = f"Time is up ({_clock(self.move_time)} per move): {describe_turn(turn, game.names)}"
+        if player not in game.players_left:
+            said += f" and {verb(name, 'leave')} the game" + (
+                f" ({game.rules.timer.eliminate_after_timeouts} time-outs in a row)"
+                if game.rules.timer.on_timeout != "lose" else "")
+        self.notify(said + ".")
 
     @property
     def width(self) -> int:
@@ -210,6 +347,23 @@ class TerminalGame:
 
     def people(self) -> list[int]:
         return [i for i, h in enumerate(self.humans) if h]
+
+    def introduce(self, resumed: Path | None = None) -> None:
+        """The first screen's messages: who plays whom (and the saved game resumed).  On a
+        terminal the rule set and the seeds are in the panel and in `help`, so that the first
+        screen fits 80 x 24 with the board's column letters; plain output says them here."""
+        game = self.game
+        if resumed is not None:
+            self.notify(f"Resumed {resumed.name} after {len(game.history)} turns.")
+        elif not self.redraw:
+            for line in self.about():
+                self.notify(line)
+        people = [n for n, lv in zip(game.names, self.levels) if lv is None]
+        engines = [f"{n} ({lv})" for n, lv in zip(game.names, self.levels) if lv is not None]
+        if people:
+            who = (f"{people[0]} against " + ", ".join(engines)) if len(people) == 1 else \
+                "Pass-and-play: " + ", ".join(people) + (" and " + ", ".join(engines) if engines else "")
+            self.notify(f"{who}. Type `help` for the commands.")
 
     # -- the game loop ------------------------------------------------------------------
     def run(self) -> int:
@@ -320,13 +474,21 @@ class TerminalGame:
                 return
         self._viewer = p
         self.show_screen()
-        while True:
-            line = self.ask(f"{self.game.names[self.game.to_move]}> ")
-            try:
-                if self.handle(line):
-                    return
-            except WordSalvoError as e:  # anything the game refuses: say why and ask again
-                self.say(f"not possible: {e}")
+        if self.move_time is not None:  # the clock runs from the moment the rack shows
+            self._deadline = self.clock() + self.move_time
+        try:
+            while True:
+                line = self.ask(f"{self.game.names[self.game.to_move]}> ")
+                try:
+                    if self.handle(line):
+                        return
+                except WordSalvoError as e:  # anything the game refuses: say why and ask again
+                    self.say(f"not possible: {e}")
+        except _TimeUp:
+            self._deadline = None
+            self._time_up()
+        finally:
+            self._deadline = None
 
     def handover(self, player: int, final: bool = False) -> bool:
         """The hand-over screen between two people: the rack stays hidden until ``player``
@@ -334,8 +496,10 @@ class TerminalGame:
         if len(self.people()) < 2 or self._viewer == player:
             return True
         name = self.game.names[player]
-        self.show_screen(rack=False)
-        self.say(f"Hand the device to {name}. The rack stays hidden until {name} presses Enter.")
+        note = wrap_lines([f"Hand the device to {name}. The rack stays hidden until {name} presses Enter."],
+                          self.width - 1)
+        self.show_screen(rack=False, below=len(note) + 1)
+        self.say("\n".join(note))
         while True:
             answer = self.ask(f"{name}: press Enter to see your rack (or undo, save, quit): ").strip()
             word, _, rest = answer.partition(" ")
@@ -374,15 +538,41 @@ class TerminalGame:
     def hints_left(self, player: int) -> int | None:
         return None if self.hints is None else max(0, self.hints - self.hints_used(player))
 
-    def _layout(self) -> tuple[bool, int, int]:
-        """(values on the board, board width, panel width) for the screen's width."""
-        width = self.width
-        values = self.colour or width - 1 >= board_width(values=True) + 2 + 24
-        bw = board_width(colour=self.colour, values=values)
-        return values, bw, width - 1 - bw - 2
+    def _values(self) -> bool:
+        """Whether the board shows tile values: always with colour (subscripts), in plain
+        text when the wider squares leave room for the panel."""
+        return self.colour or self.width - 1 >= board_width(values=True) + 2 + 24
 
-    def panel(self, width: int, height: int, me: int | None) -> list[str]:
-        """The side panel: rule set, scores, bag, hints, the last turns; ``width`` x ``height`` at most."""
+    def _board_lines(self) -> list[str]:
+        game = self.game
+        return render_board(game.rules, game.board, self.last_squares, colour=self.colour,
+                            values=self._values()).split("\n")
+
+    @property
+    def height(self) -> int | None:
+        """Rows of the screen when it is a terminal (re-read on every screen), else None."""
+        if not self._tty:
+            return None
+        try:
+            return os.get_terminal_size(self.output.fileno()).lines or 24
+        except (OSError, ValueError, AttributeError):
+            return shutil.get_terminal_size((80, 24)).lines
+
+    def about(self) -> list[str]:
+        """The rule set and the seeds of this game, and how to play the same game again."""
+        game = self.game
+        rules = game.rules
+        again = f"wordsalvo play --rules {rules.name} --game-seed {game.seed}"
+        seeds = f"game seed {game.seed}"
+        if rules.board_seed is not None:
+            seeds = f"board seed {rules.board_seed}, " + seeds
+            again += f" --seed {rules.board_seed}"
+        return [f"{rules.name}: {rules.description or rules.name}",
+                f"{seeds}; the same bag and board again: {again}"]
+
+    def panel(self, width: int, height: int, me: int | None, reader: int | None = None) -> list[str]:
+        """The side panel: rule set, scores, bag, hints (of ``me``), the last turns; ``width`` x
+        ``height`` at most.  Only ``reader``'s own swaps say which tiles went back."""
         game = self.game
         names = [n if lv is None else f"{n} ({lv})" for n, lv in zip(game.names, self.levels)]
         out = [i not in game.players_left for i in range(len(game.names))]
@@ -392,26 +582,51 @@ class TerminalGame:
         info = [f"bag: {game.bag_count} tile{'s' * (game.bag_count != 1)}"]
         if me is not None and self.hints is not None and self.humans[me]:
             info.append(f"hints left: {self.hints_left(me)}")
+        if self.move_time is not None:
+            info.append(f"time per move: {_clock(self.move_time)}")
         if game.challenges:
             info.append("challenges: on")
         if game.strict:
             info.append("strict mode: on")
         lines = wrap_lines(head, width) + [""] + [s[:width] for s in scores] + [""] + wrap_lines(info, width)
         recent = [t for t in game.history if t.kind != "settle"][-8:]
+        if not game.history:  # the first screen: the game's seeds and its rule set, as far as they fit
+            seeds = [f"game seed {game.seed}"]
+            if game.rules.board_seed is not None:
+                seeds.append(f"board seed {game.rules.board_seed}")
+            about = seeds + [""] + wrap_lines([game.rules.description or ""], width, indent="")
+            room = height - len(lines) - 1
+            if room > 0:
+                lines += [""] + about[:room]
         if recent:
-            turns = wrap_lines([describe_turn(t, game.names, show_swapped=t.player == me, short=True)
+            turns = wrap_lines([describe_turn(t, game.names, show_swapped=t.player == reader, short=True)
                                 for t in recent], width)
             room = height - len(lines) - 2
             if room > 0:
                 lines += ["", "last turns:"] + turns[-room:]
         return lines[:height]
 
-    def show_screen(self, rack: bool = True) -> None:
+    def reader(self, rack: bool) -> int | None:
+        """Who reads the screen: the player on turn once the rack shows; on a screen without
+        a rack (the hand-over, the end) the one person at the table, and with several people
+        nobody in particular: the one who just moved may still be looking."""
+        if rack:
+            return self.game.to_move
+        people = self.people()
+        return people[0] if len(people) == 1 else None
+
+    def show_screen(self, rack: bool = True, below: int = 1) -> None:
+        """The board, the panel, the legend, the news and (``rack``) the rack of the player on
+        turn.  On a terminal everything fits its rows with ``below`` lines left for what
+        follows (the prompt): the board's column letters never scroll away; news that do
+        not fit are dropped from the oldest (the panel lists the last turns)."""
         game = self.game
         me = game.to_move
-        values, bw, pw = self._layout()
-        board = render_board(game.rules, game.board, self.last_squares, colour=self.colour,
-                             values=values).split("\n")
+        reader = self.reader(rack)
+        values = self._values()
+        board = self._board_lines()
+        bw = max(visible_width(line) for line in board)
+        pw = self.width - 1 - bw - 2
         if self.redraw:
             try:
                 self.output.write(_CLEAR)
@@ -420,23 +635,27 @@ class TerminalGame:
         else:
             self.say()
         if pw >= 16:
-            lines = side_by_side(board, self.panel(pw, len(board), me), width=bw, gap=2)
+            lines = side_by_side(board, self.panel(pw, len(board), me, reader), width=bw, gap=2)
         else:  # too narrow for a panel beside the board: below it
-            lines = board + self.panel(max(20, self.width - 1), 8, me)
-        for line in lines:
-            self.say(line)
-        self.say(render_legend(game.rules, colour=self.colour, values=values, width=self.width - 1))
-        for text in self.news:
-            for line in wrap_lines([text], self.width - 1):
-                self.say(line)
-        self.news.clear()
+            lines = board + self.panel(max(20, self.width - 1), 8, me, reader)
+        legend = render_legend(game.rules, colour=self.colour, values=values, width=self.width - 1).split("\n")
+        tail = []
         if rack and game.can_challenge and game.challenger == me:
             last = game.open_play
-            self.say(f"You may `challenge` {possessive(game.names[last.player])} {last.notation} before you move.")
+            tail += wrap_lines([f"You may `challenge` {possessive(game.names[last.player])} {last.notation} "
+                                f"before you move."], self.width - 1)
         if rack:
             name = game.names[me]
             label = "Your rack" if name == "You" else f"{possessive(name)} rack"
-            self.say(f"{label}: {render_rack(game.rules, self.rack_view(), colour=self.colour)}")
+            tail.append(f"{label}: {render_rack(game.rules, self.rack_view(), colour=self.colour)}")
+        news = [line for text in self.news for line in wrap_lines([text], self.width - 1)]
+        self.news.clear()
+        rows = self.height
+        if rows is not None:
+            room = max(0, rows - len(lines) - len(legend) - len(tail) - below)
+            news = news[len(news) - room:] if room else []
+        for line in lines + legend + news + tail:
+            self.say(line)
 
     # -- one line of input --------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -467,30 +686,100 @@ class TerminalGame:
             return False
         return self.do_move(text)
 
-    def do_move(self, text: str) -> bool:
+    def _confirm(self, what: str) -> bool | None:
+        """Ask before a turn is made: None to go ahead (Enter); else what the turn became
+        (False: cancelled; another move or command typed instead: its result)."""
+        answer = self.ask(f"Enter = {what}, n = cancel, or type another move or command: ").strip()
+        if answer.lower() in ("n", "no", "c", "cancel"):
+            self.say("Cancelled.")
+            return False
+        if answer:  # a corrected move (or a command) instead of this one
+            return self.handle(answer)
+        return None
+
+    def _in_capitals(self, text: str) -> str | None:
+        """``8h word`` as ``8H WORD`` when every letter of the word is lowercase (all blanks:
+        more likely caps lock was off than a rack of blanks), else None."""
+        parts = text.split(None, 1)
+        if len(parts) != 2:
+            return None
+        square, word = parts
+        lower = set(self.game.rules.alphabet.lowercase)
+        letters = [ch for ch in word if ch.isalpha()]
+        if len(letters) < 2 or not all(ch in lower for ch in letters):
+            return None
+        rack_letter = self.game.rules.alphabet.rack_letter
+        return f"{square.upper()} {''.join(rack_letter(ch) or ch for ch in word)}"
+
+    def _preview(self, text: str):
+        """Show what ``text`` would do; (the preview, or None when it is not a move; legal)."""
         game = self.game
         try:
             result = game.preview(text)
         except NotationError as e:
             self.say(f"cannot read {text!r} as a move: {e}")
             self.say("A move is a square and a word: 8H WORD (across) or H8 WORD (down); `help` shows more.")
-            return False
+            return None, False
         for line in render_preview(result, show_score=game.rules.display.tentative_score, strict=game.strict,
                                    challenges=game.challenges):
             self.say(line)
         hidden = {IllegalMoveReason.INVALID_WORDS} if game.strict or game.challenges else set()
-        reasons = set(result.reasons) - hidden
-        if reasons:
+        return result, not set(result.reasons) - hidden
+
+    def do_move(self, text: str) -> bool:
+        capitals = self._in_capitals(text)
+        if capitals is not None:
+            return self._lowercase_move(text, capitals)
+        result, legal = self._preview(text)
+        if not legal:
             word = text.split(None, 1)[1] if len(text.split(None, 1)) == 2 else ""
-            if IllegalMoveReason.TILE_NOT_ON_RACK in reasons and any(ch.islower() for ch in word):
+            if (result is not None and IllegalMoveReason.TILE_NOT_ON_RACK in result.reasons
+                    and any(ch.islower() for ch in word)):
                 self.say("(lowercase letters are blanks; type the word in capitals for ordinary tiles)")
             return False
-        answer = self.ask("Enter = play it, n = cancel, or type another move or command: ").strip()
+        return self._play(text, "play it")
+
+    def _lowercase_move(self, text: str, capitals: str) -> bool:
+        """A word typed all in lowercase: say that lowercase letters are blanks and offer
+        the reading in capitals (and the blanks as typed, when that is a legal move too)."""
+        game = self.game
+        try:
+            as_typed = game.preview(text)
+        except NotationError:
+            as_typed = None
+        hidden = {IllegalMoveReason.INVALID_WORDS} if game.strict or game.challenges else set()
+        typed_legal = as_typed is not None and not set(as_typed.reasons) - hidden
+        self.say(f"note: lowercase letters are blanks, so {text!r} asks for a blank for every letter; "
+                 f"in capitals: {capitals}")
+        _result, legal = self._preview(capitals)
+        if not legal:
+            if typed_legal:
+                self.say(f"{capitals} is not possible; as typed, with blanks:")
+                self._preview(text)
+                return self._play(text, f"play {text} with blanks")
+            return False
+        if not typed_legal:
+            return self._play(capitals, f"play {capitals}")
+        answer = self.ask(f"Enter = play {capitals}, b = play {text} with blanks, n = cancel, "
+                          f"or type another move or command: ").strip()
         if answer.lower() in ("n", "no", "c", "cancel"):
             self.say("Cancelled.")
             return False
-        if answer:  # a corrected move (or a command) instead of this one
+        if answer.lower() == "b":
+            return self._make_play(text)
+        if answer:
             return self.handle(answer)
+        return self._make_play(capitals)
+
+    def _play(self, text: str, what: str) -> bool:
+        """Confirm, then play ``text`` (or what was typed instead)."""
+        answer = self._confirm(what)
+        if answer is not None:
+            return answer
+        return self._make_play(text)
+
+    def _make_play(self, text: str) -> bool:
+        game = self.game
         turn = self._make(lambda: game.play(text))
         self.notify(describe_turn(turn, game.names))
         return True
@@ -509,6 +798,13 @@ class TerminalGame:
 
     def do_swap(self, rest: str) -> bool:
         tiles = self._tiles(rest) if rest else None
+        if tiles is None:  # the whole rack: asked first, as a move is
+            rack = self.game.check_swap(None)
+            self.say(f"swap: all {len(rack)} tiles ({self.rack_view()}) go back into the bag, "
+                     f"{len(rack)} new ones come out")
+            answer = self._confirm("swap")
+            if answer is not None:
+                return answer
         turn = self._make(lambda: self.game.swap(tiles))
         self.say(f"{describe_turn(turn, self.game.names)}; new rack: "
                  f"{render_rack(self.game.rules, self.game.racks[turn.player], colour=self.colour)}")
@@ -604,7 +900,10 @@ class TerminalGame:
             return False
         owner = game.history[last].player
         taken = [t for t in game.history[last:] if t.kind not in ("settle", "challenge-bonus")]
-        what = "; ".join(describe_turn(t, game.names, show_swapped=t.player == owner, short=True) for t in taken)
+        # every person at the table reads the question: a swap says how many tiles, not which
+        mine = len(people) == 1
+        what = "; ".join(describe_turn(t, game.names, show_swapped=mine and t.player == owner, short=True)
+                         for t in taken)
         for p in people:
             if p == owner:
                 continue
@@ -653,7 +952,12 @@ class TerminalGame:
         return False
 
     def do_help(self) -> bool:
-        self.say(HELP)
+        clock = ""
+        if self.move_time is not None:
+            clock = (f"\nThe clock: {_clock(self.move_time)} per move, from the moment you see your rack; the time "
+                     f"left shows at the end of the prompt's line. Running out "
+                     + ("loses the game." if self.game.rules.timer.on_timeout == "lose" else "ends your turn."))
+        self.say("\n".join(self.about()) + "\n" + help_text(self.game.rules) + clock)
         return False
 
     def do_resign(self) -> bool:
@@ -669,7 +973,7 @@ class TerminalGame:
     # -- saving -------------------------------------------------------------------------
     def record(self) -> str:
         """The game as GCG, with this front end's seats and hint limit as pragmas."""
-        return game_record(self.game, self.levels, self.hints)
+        return game_record(self.game, self.levels, self.hints, self.move_time)
 
     def default_path(self) -> Path:
         return new_save_path(self.game.rules.name)
@@ -705,8 +1009,8 @@ class TerminalGame:
             self.say(f"Not saved: {problem}. Try `save` with another name, or `save` alone for {self.default_path()}.")
             return None
         self.save_path = path
-        self.say(f"Saved to {path}" + (f" (made the folder {path.parent})" if made else "") +
-                 f"; resume it with: wordsalvo play --resume {path}")
+        self.say_command(f"Saved to {path}" + (f" (made the folder {path.parent})" if made else "") +
+                         "; resume it with:", "wordsalvo", "play", "--resume", path)
         return path
 
     def autosave(self) -> tuple[Path | None, str]:
@@ -741,7 +1045,7 @@ class TerminalGame:
                  f"(scores {', '.join(f'{n} {s}' for n, s in zip(game.names, game.scores))}).")
         if path is not None:
             self.say(f"Saved to {path}{made}")
-            self.say(f"Resume it with: wordsalvo play --resume {path}")
+            self.say_command("Resume it with:", "wordsalvo", "play", "--resume", path)
         else:  # pragma: no cover - every folder refused
             self.say("The game could not be saved anywhere; its record follows:")
             self.say(self.record())
@@ -753,14 +1057,12 @@ class TerminalGame:
             self.show_screen(rack=False)
         else:
             self.say()
-            values, _bw, _pw = self._layout()
-            for line in render_board(game.rules, game.board, self.last_squares, colour=self.colour,
-                                     values=values).split("\n"):
+            for line in self._board_lines():
                 self.say(line)
             self.say()
         if any(self.humans) and not self.redraw:
             for t in self.recent_turns(since_human=True):
-                self.say(describe_turn(t, game.names, show_swapped=len(self.people()) == 1 and self.humans[t.player]))
+                self.say(describe_turn(t, game.names, show_swapped=t.player == self.reader(rack=False)))
         finisher = next((game.names[t.player] for t in reversed(game.history) if t.kind == "play"), "")
         resigner = next((game.names[t.player] for t in reversed(game.history) if t.kind == "resign"), "")
         reason = _END_REASONS.get(game.end_reason or "", game.end_reason or "")
@@ -783,8 +1085,8 @@ class TerminalGame:
         if self.save_path is not None:
             problem = self._write(self.save_path, create=False)
             if problem is None:
-                self.say(f"The finished game is saved in {self.save_path}; "
-                         f"`wordsalvo analyze {self.save_path}` replays it with the engine's judgement.")
+                self.say_command(f"The finished game is saved in {self.save_path}; this replays it with the "
+                                 f"engine's judgement:", "wordsalvo", "analyze", self.save_path)
                 return
             self.say(f"Not saved: {problem}.")
         self.offer_save()
