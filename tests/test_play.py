@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from game_helpers import set_state
 
 from wordsalvo import Game, Rules
 from wordsalvo.formats.gcg import from_gcg, to_gcg
@@ -200,7 +201,7 @@ def test_swap_alone_asks_first_like_a_move():
 
 def test_swap_refused_when_the_bag_is_too_small():
     tg, out, _ = terminal_game(["swap", "quit"])
-    tg.game._s.bag = tg.game._s.bag[:3]  # scripted state: 3 tiles left
+    set_state(tg.game, bag=tg.game.bag[:3])  # scripted state: 3 tiles left
     tg.run()
     assert "not possible: swap: the bag must hold at least 7" in out.getvalue()
     assert tg.game.history == ()
@@ -466,7 +467,7 @@ def test_play_runs_on_a_rule_set_without_a_leave_table(monkeypatch):
 # -- drawing ----------------------------------------------------------------------------
 def test_plain_board_tells_blanks_and_the_last_move_apart():
     game = Game(Rules.preset("classic-en"), seed=1)
-    game._s.racks[0] = "ADEGOR?"
+    set_state(game, racks=["ADEGOR?", game.racks[1]])
     before = game.board.tiles
     game.play("8D zERDA")
     last = changed_squares(before, game.board.tiles)
