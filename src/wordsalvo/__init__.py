@@ -4,6 +4,7 @@ from .alphabet import ALPHABETS, Alphabet, get_alphabet
 from .analysis import AnalysisError, GameAnalysis, TurnAnalysis, analyze_game
 from .board import Board
 from .engine.bot import Bot
+from .engine.simulation import SimResult, simulate
 from .constants import Direction
 from .errors import (
     AlphabetError,
@@ -39,5 +40,5 @@ __all__ = [
     "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
-    "Rating", "RatingPool", "RatingError",
+    "Rating", "RatingPool", "RatingError", "simulate", "SimResult",
 ]
