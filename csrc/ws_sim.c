@@ -88,6 +88,14 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The clock of the budget: wall-clock time, or the process's CPU time. */
+static double budget_clock(const WsSim *sim) {
+    if (!sim->cfg.cpu_clock) return now();
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 const WsSimArm *ws_sim_arms(const WsSim *sim, int *count) {
     *count = sim->count;
     return sim->arms;
@@ -157,6 +165,7 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         (cfg->sampling != WS_SIM_RR && cfg->sampling != WS_SIM_BAI) || cfg->max_iterations < 0 ||
         cfg->max_iterations > WS_SIM_MAX_ITERATIONS || !(cfg->seconds >= 0.0) ||
         (cfg->max_iterations == 0 && cfg->seconds <= 0.0) || !(cfg->delta > 0.0 && cfg->delta < 1.0) ||
+        (cfg->cpu_clock != 0 && cfg->cpu_clock != 1) ||
         cfg->min_iterations < 1 || !cfg->player.by_equity || !cfg->player.leaves)
         return WS_E_ARGUMENT;
     if (cfg->win_table && (cfg->win_spread < 1 || cfg->win_unseen < 0)) return WS_E_ARGUMENT;
@@ -261,7 +270,7 @@ static void *worker_main(void *arg) {
     WsSim *sim = w->sim;
     int alive = sim->alive_count;
     for (;;) {
-        if (sim->deadline > 0.0 && now() >= sim->deadline) break;
+        if (sim->deadline > 0.0 && budget_clock(sim) >= sim->deadline) break;
         int64_t k = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
         if (k >= sim->round_items) break;
         int64_t j = k / alive;
@@ -410,7 +419,8 @@ int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status) {
     int rc = WS_OK;
     if (!sim->started) {
         sim->started = 1;
-        sim->deadline = sim->cfg.seconds > 0.0 ? t0 + sim->cfg.seconds : 0.0;
+        double budget = sim->cfg.seconds * (sim->cfg.cpu_clock ? sim->threads : 1);
+        sim->deadline = sim->cfg.seconds > 0.0 ? budget_clock(sim) + budget : 0.0;
     }
     while (sim->stop == WS_SIM_RUNNING) {
         if (sim->exact && sim->iterations >= 1) {
@@ -419,7 +429,7 @@ int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status) {
             sim->stop = WS_SIM_ONE_LEFT;
         } else if (sim->cfg.max_iterations && sim->iterations >= sim->cfg.max_iterations) {
             sim->stop = WS_SIM_ITERATIONS;
-        } else if (sim->deadline > 0.0 && now() >= sim->deadline) {
+        } else if (sim->deadline > 0.0 && budget_clock(sim) >= sim->deadline) {
             sim->stop = WS_SIM_DEADLINE;
         } else if (step_seconds > 0.0 && sim->iterations > 0 && now() - t0 >= step_seconds) {
             break;

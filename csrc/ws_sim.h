@@ -62,7 +62,9 @@ typedef struct WsSimConfig {
     int32_t threads;        /* 1..the threads the memory was sized for */
     int32_t min_iterations; /* BAI: no candidate is dropped before this many iterations */
     int64_t max_iterations; /* per candidate, 1..WS_SIM_MAX_ITERATIONS; 0 = no limit (a deadline then) */
-    double seconds;         /* wall-clock budget from the first ws_sim_run; 0 = none */
+    double seconds;         /* time budget from the first ws_sim_run; 0 = none */
+    int32_t cpu_clock;      /* 0: the budget is wall-clock time; 1: the process's CPU time per thread
+                               (seconds x threads of CPU), which other work on the machine does not eat */
     double delta;           /* BAI: error probability of the elimination rule, (0, 1) */
     uint64_t seed;
     WsSelfplayPlayer player; /* the static player of the rollouts (an equity player) */

@@ -56,7 +56,8 @@ cdef class Simulation:
     or ("pass", None); the rollouts are the static equity player on ``table``
     (``swap_ceiling``: its best value).  ``iterations`` 0 means no limit (then
     ``seconds`` > 0); ``win_table`` (float32 [unseen][2 * S + 1], or None) gives the win
-    chance.  ``run(step)`` works for at most about ``step`` seconds (0: until it stops)
+    chance; ``cpu_time``: the budget counts the process's CPU time (``seconds`` per
+    thread), not the wall clock.  ``run(step)`` works for at most about ``step`` seconds (0: until it stops)
     with the GIL released; ``arms()`` reads the statistics.  The root state, the
     generator (its lexicon, word map and keys) and the table are kept alive here."""
     cdef WsSim *sim
@@ -71,7 +72,7 @@ cdef class Simulation:
 
     def __cinit__(self, GameState root not None, Generator gen not None, LeaveTable table not None,
                   swap_ceiling, candidates, plies, sampling, threads, iterations, seconds, seed,
-                  win_table=None, delta=0.05, min_iterations=16):
+                  win_table=None, delta=0.05, min_iterations=16, bint cpu_time=False):
         cdef WsAction *acts = NULL
         cdef int n, i, rc
         cdef const uint8_t[::1] raw
@@ -99,6 +100,7 @@ cdef class Simulation:
         if self.cfg.max_iterations == 0 and secs == 0.0:
             raise WordSalvoError("simulation: expected an iteration limit or a time limit, got neither")
         self.cfg.seconds = secs
+        self.cfg.cpu_clock = 1 if cpu_time else 0
         d = float(delta)
         if not 0.0 < d < 1.0:
             raise WordSalvoError(f"delta: expected a probability strictly between 0 and 1, got {delta!r}")

@@ -25,6 +25,7 @@ cdef extern from "ws_sim.h" nogil:
         int32_t min_iterations
         int64_t max_iterations
         double seconds
+        int32_t cpu_clock
         double delta
         uint64_t seed
         WsSelfplayPlayer player
@@ -45,6 +46,7 @@ cdef extern from "ws_sim.h" nogil:
         int64_t iterations
         int64_t nodes
         double seconds
+        int32_t cpu_clock
         int32_t alive
         int32_t stop
 

@@ -97,6 +97,18 @@ def load_lexicon(path: str | None, rules: Rules) -> Lexicon:
     return lex
 
 
+def load_leaves(path: str | None, rules: Rules):
+    """``--leaves FILE``: a leave table file (.wsl), or ``leave,value`` lines (.csv) for
+    ``rules``; None: None (the caller's default)."""
+    if path is None:
+        return None
+    from ..leaves import Leaves
+
+    if str(path).lower().endswith(".csv"):
+        return Leaves.from_csv(path, rules)
+    return Leaves.load(path, rules)
+
+
 def read_text(source: str) -> str:
     """The text of a file, or of standard input for ``-``."""
     if source == "-":
@@ -166,6 +178,6 @@ def progress_bar(total: int, unit: str, description: str | None = None):
 
 __all__ = [
     "progress_bar", "checked_path", "is_file", "read_bytes",
-    "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "read_text",
+    "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "load_leaves", "read_text",
     "is_position_line", "read_position", "apply_rack", "RulesError",
 ]

@@ -167,7 +167,9 @@ class Simulator:
     """A simulation set up and run in steps (:func:`simulate` runs one to the end).
 
     The arguments are :func:`simulate`'s; ``model`` is the win-probability model
-    (default: the one shipped for the rule set, if any; False: none).  ``step(s)``
+    (default: the one shipped for the rule set, if any; False: none); ``cpu_time``:
+    ``seconds`` counts the CPU time of the simulation's threads (``seconds`` each), not
+    the wall clock, so other work on a loaded machine does not shorten it.  ``step(s)``
     works for about ``s`` seconds (whole rounds) and returns whether it is done;
     ``result()`` is the table so far.
     """
@@ -175,7 +177,7 @@ class Simulator:
     def __init__(self, game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *,
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
-                 model: WinModel | bool | None = None):
+                 model: WinModel | bool | None = None, cpu_time: bool = False):
         from ..game import Game
 
         plays = _whole(plays, "plays", 1, _movegen.SIM_MAX_CANDIDATES - 1)
@@ -265,7 +267,7 @@ class Simulator:
         table = win_table(model, rules.tile_count) if model is not None else None
         self._sim = _movegen.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
                                         threads, iterations or 0, seconds or 0.0, seed, table, DELTA,
-                                        MIN_ITERATIONS)
+                                        MIN_ITERATIONS, bool(cpu_time))
         self.done = False
 
     # -- candidates ---------------------------------------------------------------------
@@ -293,9 +295,12 @@ class Simulator:
 
     def _action(self, m) -> Action:
         view = self._view
+        given = m
         if isinstance(m, Play):
             m = m.move
         if isinstance(m, Move):
+            if self._game is not None and view is self._game._position() and m._token is self._game._token:
+                return given if isinstance(given, Play) else Play(m, equity=m.equity)  # the game's own move
             m = m.notation
         if isinstance(m, Pass):
             return Pass()
@@ -321,7 +326,7 @@ class Simulator:
             problem = self._probe.swap_check(counts)
             if problem is not None:
                 raise PositionError(f"exchange {text!r}: not allowed now ({problem})")
-            return Swap(tiles, "", None)
+            return given if isinstance(given, Swap) else Swap(tiles, "", None)
         move = self._gen.validate(view, text)
         return Play(move)
 
