@@ -245,3 +245,78 @@ def test_the_c_wrapper_checks_what_it_hands_to_c(small_lexicon):
     assert sim.run() == "iterations"
     assert sim.run() == "iterations"  # done stays done
     assert isinstance(Swap("A"), Swap) and isinstance(Pass(), Pass)
+
+
+# -- the command ----------------------------------------------------------------------------------
+def test_sim_command_json_last_line(capsys):
+    import json
+
+    from wordsalvo.cli import main
+
+    line = "15/15/15/15/15/15/15/9R5/15/15/15/15/15/15/15 DOWEIST/ 0/0 0"
+    assert main(["sim", "--cgp", line, "--plays", "4", "--iterations", "6", "--sampling", "rr", "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    d = json.loads(out[-1])
+    assert set(d) == {"plays", "iterations", "seconds"} and d["iterations"] == 6
+    assert len(d["plays"]) == 5 and all(p["iterations"] == 6 for p in d["plays"])
+    assert "iterations, 2 plies, rr" in "\n".join(out[:-1])
+    assert main(["sim", "--cgp", line, "--move", "8H WO(R)DIEST", "--move=-DOW", "--iterations", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "8H WO(R)DIEST" in text and "-DOW" in text
+    assert main(["sim", "--cgp", line, "--move", "8H ZZZ", "--iterations", "3"]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+# -- analysis with simulation ---------------------------------------------------------------------
+def test_analysis_with_simulation_marks_its_verdicts():
+    from wordsalvo.analysis import SIM_MARGIN, analyze_game
+    from wordsalvo.engine.bot import Bot
+    from wordsalvo.render import report
+
+    rules = ws.Rules.preset("wordsalvo-en")
+    game = ws.Game(rules, seed=3)
+    bots = [Bot("hard", rules, seed=1), Bot("expert", rules)]
+    while not game.is_over:
+        game.apply(bots[game.to_move].choose(game))
+    plain = analyze_game(game)
+    a = analyze_game(game, sim=0.01)
+    simulated = [t for t in a.turns if t.simulated]
+    assert simulated
+    for t, s in zip(plain.turns, a.turns):
+        if not s.simulated:
+            assert s.missed == t.missed and s.note == t.note
+            continue
+        assert t.equity_lost is not None and t.equity_lost <= SIM_MARGIN
+        assert "simulated" in s.badges and "Simulated 2 turns ahead" in s.note
+        assert s.sim_candidates and s.sim_rank >= 1 and s.sim_equity_lost >= 0
+        assert s.missed == (s.sim_equity_lost >= 15.0 or (s.sim_win_lost or 0) >= 0.05)
+        assert any(c.notation == s.notation or s.kind != "play" for c in s.sim_candidates)
+    data = a.report()
+    assert report.check(data, rules) == []
+    assert sum("simulated" in t for t in data["turns"]) == len(simulated)
+    page = report.html(data, rules)
+    assert "Simulated 2 turns ahead" in page
+    bad = dict(data["turns"][0], simulated={"plies": 2, "candidates": [["8D X", 1.0, None, 2.0, 3]]})
+    assert any("simulated.candidates[0]" in p for p in report.check({**data, "turns": [bad] + data["turns"][1:]}))
+    with pytest.raises(ws.AnalysisError):
+        analyze_game(game, sim=-1)
+
+
+def test_analyze_command_sim_in_a_batch(tmp_path):
+    import json
+
+    from wordsalvo.cli import main
+    from wordsalvo.formats.gcg import to_gcg
+
+    rules = ws.Rules.preset("wordsalvo-en")
+    for seed in (1, 2):
+        game = ws.Game(rules, seed=seed)
+        while not game.is_over:
+            m = game.best_move()
+            game.play(m) if m is not None else game.pass_turn()
+        (tmp_path / f"g{seed}.gcg").write_text(to_gcg(game), "utf-8")
+    out = tmp_path / "out"
+    assert main(["analyze", str(tmp_path), "--out", str(out), "--sim", "0.005", "--jobs", "2"]) == 0
+    for seed in (1, 2):
+        turns = json.loads((out / f"g{seed}.json").read_text("utf-8"))["analysis"]["turns"]
+        assert any(t["simulated"] for t in turns)

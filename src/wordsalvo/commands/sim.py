@@ -63,7 +63,8 @@ def register(subparsers) -> None:
     p.add_argument("--plays", type=whole_number(1), default=15, metavar="N",
                    help="the best placements by static equity to simulate, plus the best exchange (default 15)")
     p.add_argument("--move", action="append", metavar="MOVE", dest="moves",
-                   help="simulate this candidate instead ('8H WORD', '-ABC' for an exchange, 'pass'); repeatable")
+                   help="simulate this candidate instead ('8H WORD', --move=-ABC or 'exch ABC' for an exchange, "
+                        "'pass'); repeatable")
     p.add_argument("--plies", type=whole_number(0), default=2, metavar="P",
                    help="turns played after the candidate (default 2)")
     limit = p.add_mutually_exclusive_group()

@@ -178,8 +178,6 @@ class Simulator:
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
                  model: WinModel | bool | None = None, cpu_time: bool = False):
-        from ..game import Game
-
         plays = _whole(plays, "plays", 1, _movegen.SIM_MAX_CANDIDATES - 1)
         plies = _whole(plies, "plies", 0, _movegen.SIM_MAX_PLIES)
         threads = _whole(threads, "threads", 1, _movegen.SIM_MAX_THREADS)
@@ -196,7 +194,7 @@ class Simulator:
         if sampling not in SAMPLINGS:
             raise WordSalvoError(f"sampling: expected one of {', '.join(SAMPLINGS)}, got {sampling!r}")
         game = None
-        if isinstance(game_or_position, Game):
+        if _is_game(game_or_position):
             game = game_or_position
             if game.is_over:
                 raise WordSalvoError(f"simulate: the game is over ({game.end_reason})")
@@ -364,6 +362,11 @@ class Simulator:
         order = sorted(enumerate(rows), key=key)
         return SimResult(tuple(r for _i, r in order), sim.iterations, sim.seconds, sim.nodes, sim.stop,
                          self.plies, self.sampling, self.threads, self.seed)
+
+
+def _is_game(x: Any) -> bool:
+    """A :class:`~wordsalvo.Game` (by its interface: the game module is above this one)."""
+    return all(callable(getattr(x, name, None)) for name in ("state", "best_moves", "generator", "apply"))
 
 
 def _notation(a: Action) -> str:
