@@ -36,7 +36,7 @@ from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, whole_number
+from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
 
 
 def register(subparsers) -> None:
@@ -58,7 +58,7 @@ def register(subparsers) -> None:
     p.add_argument("--winprob", metavar="MODEL.json", help="a win-probability model (default: the shipped one)")
     p.add_argument("--top", type=whole_number(1), default=TOP, metavar="N",
                    help=f"alternatives kept per turn (default: {TOP})")
-    p.add_argument("--sim", type=_seconds, default=None, metavar="SECONDS",
+    p.add_argument("--sim", type=seconds(), default=None, metavar="SECONDS",
                    help="judge every turn within 15 equity of the best again by simulation, for SECONDS a turn "
                         "(the verdicts it gives are marked 'simulated')")
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
@@ -70,16 +70,6 @@ def register(subparsers) -> None:
     p.add_argument("--jobs", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler (wordsalvo[dask])")
     p.set_defaults(func=run)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds of simulation per turn (> 0), got {text!r}") from None
-    if not 0 < value <= 1e6:
-        raise argparse.ArgumentTypeError(f"expected seconds of simulation per turn (> 0), got {text!r}")
-    return value
 
 
 def _options(args) -> dict[str, Any]:

@@ -15,12 +15,12 @@ import json
 import sys
 import textwrap
 
-from ..errors import WordSalvoError
 from ..wording import plural
 from ..engine.autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
 from ..parallel import Interrupted
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
+from ._common import (add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, seconds,
+                      whole_number)
 
 __all__ = ["register", "run", "format_summary"]
 
@@ -50,7 +50,7 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the run (default 0)")
     p.add_argument("--board-seed", type=whole_number(0), default=None, metavar="N",
                    help="the random board of a rule set with random boards")
-    p.add_argument("--seconds", type=float, default=None, metavar="S",
+    p.add_argument("--seconds", type=seconds(allow_zero=True), default=None, metavar="S",
                    help="master's thinking time per move (default 1; 0: it plays as expert)")
     p.add_argument("--cpu-time", action="store_true",
                    help="master's --seconds is CPU time, not wall-clock time (other work on the machine "
@@ -64,8 +64,6 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     rules = load_rules(args.rules, board_seed=args.board_seed)  # checks the name/file now, with a clear error
-    if args.seconds is not None and not 0 <= args.seconds <= 1e6:
-        raise WordSalvoError(f"--seconds: expected a number of seconds >= 0, got {args.seconds}")
     spec = AutoplaySpec(rules=args.rules, players=(args.p1, args.p2), seed=args.seed, lexicon=args.lexicon,
                         leaves=args.leaves, board_seed=args.board_seed, seconds=args.seconds,
                         cpu_time=args.cpu_time)

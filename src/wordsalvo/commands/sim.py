@@ -15,22 +15,13 @@ import json
 import sys
 
 from ..errors import WordSalvoError
-from ._common import add_lexicon_argument, add_rules_argument, load_leaves, load_lexicon, read_position, whole_number
+from ._common import (add_lexicon_argument, add_rules_argument, load_leaves, load_lexicon, read_position, seconds,
+                      whole_number)
 
 __all__ = ["register", "run"]
 
 #: seconds between two redraws of the live table
 _REDRAW = 0.25
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
-    if not 0 < value <= 1e7:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
 
 
 def register(subparsers) -> None:
@@ -69,7 +60,7 @@ def register(subparsers) -> None:
                    help="turns played after the candidate (default 2)")
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--iterations", type=whole_number(1), metavar="K", help="iterations (per candidate)")
-    limit.add_argument("--seconds", type=_seconds, metavar="S", help="time limit")
+    limit.add_argument("--seconds", type=seconds(), metavar="S", help="time limit")
     p.add_argument("--threads", type=whole_number(1), default=1, metavar="T", help="threads (default 1)")
     p.add_argument("--sampling", choices=SAMPLINGS, default="bai",
                    help="rr: round robin; bai: drop clearly worse candidates early (default)")
