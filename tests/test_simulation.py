@@ -320,3 +320,22 @@ def test_analyze_command_sim_in_a_batch(tmp_path):
     for seed in (1, 2):
         turns = json.loads((out / f"g{seed}.json").read_text("utf-8"))["analysis"]["turns"]
         assert any(t["simulated"] for t in turns)
+
+
+def test_sim_on_a_terminal_redraws_its_table_and_stops_on_ctrl_c(tmp_path):
+    pytest.importorskip("pexpect")
+    pytest.importorskip("pyte")
+    from pty_helpers import Terminal
+
+    line = "15/15/15/15/15/15/15/9R5/15/15/15/15/15/15/15 DOWEIST/ 0/0 0"
+    term = Terminal(["--cgp", line, "--plays", "8", "--sampling", "rr", "--seconds", "1.2"], tmp_path, command="sim")
+    assert term.finish() == 0
+    assert "\x1b[J" in term.raw  # the live table was drawn over itself
+    screen = term.said()
+    assert "8H WO(R)DIEST" in screen and "(stopped: seconds)" in screen
+    assert screen.count("static equity") == 1  # one table on the screen at the end
+    term = Terminal(["--cgp", line, "--plays", "8", "--sampling", "rr", "--seconds", "60"], tmp_path, command="sim")
+    term.expect("plies/s")
+    term.interrupt()
+    assert term.finish() == 130
+    assert "interrupted: the result so far" in term.said()
