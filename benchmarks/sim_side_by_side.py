@@ -18,8 +18,13 @@ players in the rollouts.  The figure is simulated plies per second: turns played
 (the candidate and each rollout ply) over the simulation's wall-clock time, as
 MAGPIE's ``Nps`` counts them.  Each engine runs in its own process pinned to the
 same core (``taskset -c``), rounds alternate A B A B, and the medians of the rounds
-and their ratio are printed with the machine, the date and the load.  With
-``--threads 2`` ours also runs on two threads pinned to two cores.
+and their ratio are printed with the machine, the date and the load.  Two figures:
+per second of wall-clock time (MAGPIE's own ``Nps``, and ours), and per second of
+CPU time (ours: the process's CPU time inside the simulation; MAGPIE's: its
+process's CPU time less that of the same run with one iteration, which loads,
+generates and sets up the same), which other work on a shared machine does not
+distort.  With ``--threads 2`` ours also runs on two threads pinned to two cores
+(wall-clock time: the speed-up a user sees).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import json
 import os
 import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,7 +57,8 @@ for line, moves in args["positions"]:
     pos = ws.parse_cgp(line, rules=rules)
     r = simulate(pos, lex, leaves, moves=moves, plies=2, iterations=args["iterations"], sampling="rr",
                  threads=args["threads"], seed=args["seed"])
-    out.append({"nodes": r.nodes, "seconds": r.seconds, "iterations": r.iterations, "best": r.best.move,
+    out.append({"nodes": r.nodes, "seconds": r.seconds, "cpu": r.cpu_seconds, "iterations": r.iterations,
+                "best": r.best.move,
                 "rows": [[x.move, x.equity, x.win] for x in r.rows]})
 print(json.dumps(out))
 """
@@ -74,7 +81,10 @@ def magpie_run(magpie: Path, lines: list[str], iterations: int, seed: int, core:
            "-plies", "2", "-numplays", str(numplays), "-sr", "rr", "-scond", "none", "-minp", str(iterations),
            "-iter", str(iterations), "-seed", str(seed), "-savesettings", "false", "-hr", "true",
            "-pfrequency", "0", "-maxnumdplays", str(numplays)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = subprocess.run(cmd, input=cmds, capture_output=True, text=True, cwd=magpie / "magpie", check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     blocks = text.split("Nps:")
     out = []
     for i in range(len(lines)):
@@ -91,8 +101,21 @@ def magpie_run(magpie: Path, lines: list[str], iterations: int, seed: int, core:
         nps = float(tail.split()[0]) if tail.split() else float("nan")
         out.append({"moves": [f"{c} {w}" for _n, (c, w, _wp) in sorted(seen.items())],
                     "win": [wp / 100 for _n, (_c, _w, wp) in sorted(seen.items())],
-                    "samples": iters, "seconds": secs, "nps": nps})
+                    "samples": iters, "seconds": secs, "nps": nps, "nodes": nps * secs,
+                    "process_cpu": cpu})  # the whole process: set-up and every position
     return out
+
+
+def magpie_figures(magpie: Path, lines: list[str], iterations: int, seed: int, core: str, wmp: bool):
+    """(plies per second of wall-clock time as MAGPIE reports it, plies per second of CPU time):
+    the CPU time of the run less that of the same run with 1 iteration (loading, move
+    generation, set-up)."""
+    base = magpie_run(magpie, lines, 1, seed, core, wmp)
+    run = magpie_run(magpie, lines, iterations, seed, core, wmp)
+    nodes = sum(p["nodes"] for p in run)
+    wall = nodes / sum(p["seconds"] for p in run)
+    cpu = (nodes - sum(p["nodes"] for p in base)) / (run[0]["process_cpu"] - base[0]["process_cpu"])
+    return wall, cpu
 
 
 def ours_run(graph: str, leaves: str, positions, iterations: int, seed: int, core: str, threads: int) -> list[dict]:
@@ -126,34 +149,44 @@ def main(argv=None) -> int:
     first = magpie_run(args.magpie, lines, 1, args.seed, args.core, False)
     positions = [[ln, p["moves"]] for ln, p in zip(lines, first)]
     modes = [("magpie", False)] + ([("magpie-wmp", True)] if args.wmp else [])
-    figures: dict[str, list[float]] = {name: [] for name, _w in modes}
-    figures["wordsalvo"] = []
+    names = ["wordsalvo"] + [name for name, _w in modes]
+    figures: dict[str, list[float]] = {n: [] for n in names}  # plies per second of wall-clock time
+    cpu_figures: dict[str, list[float]] = {n: [] for n in names}  # plies per second of CPU time
+    two = f"wordsalvo-{args.threads}t"
     if args.threads > 1:
-        figures[f"wordsalvo-{args.threads}t"] = []
+        figures[two] = []
+    loads = []
     for rnd in range(args.rounds):
+        loads.append(os.getloadavg()[0])
         ours = ours_run(args.graph, args.leaves, positions, args.iterations, args.seed, args.core, 1)
         nodes = sum(p["nodes"] for p in ours)
         figures["wordsalvo"].append(nodes / sum(p["seconds"] for p in ours))
+        cpu_figures["wordsalvo"].append(nodes / sum(p["cpu"] for p in ours))
         for name, wmp in modes:
-            mag = magpie_run(args.magpie, lines, args.iterations, args.seed, args.core, wmp)
-            # MAGPIE's Nps: turns (candidate + plies) per second of its sim
-            mnodes = sum(p["nps"] * p["seconds"] for p in mag)
-            figures[name].append(mnodes / sum(p["seconds"] for p in mag))
+            wall, cpu = magpie_figures(args.magpie, lines, args.iterations, args.seed, args.core, wmp)
+            figures[name].append(wall)
+            cpu_figures[name].append(cpu)
         if args.threads > 1:
             ours2 = ours_run(args.graph, args.leaves, positions, args.iterations, args.seed, args.cores, args.threads)
-            figures[f"wordsalvo-{args.threads}t"].append(sum(p["nodes"] for p in ours2) /
-                                                       sum(p["seconds"] for p in ours2))
-        print(f"round {rnd + 1}: " + ", ".join(f"{k} {v[-1]:,.0f} plies/s" for k, v in figures.items()),
+            figures[two].append(sum(p["nodes"] for p in ours2) / sum(p["seconds"] for p in ours2))
+        print(f"round {rnd + 1} (load {loads[-1]:.1f}): wall " +
+              ", ".join(f"{k} {v[-1]:,.0f}" for k, v in figures.items()) + "; cpu " +
+              ", ".join(f"{k} {v[-1]:,.0f}" for k, v in cpu_figures.items()) + " plies/s",
               file=sys.stderr, flush=True)
     med = {k: statistics.median(v) for k, v in figures.items()}
+    cmed = {k: statistics.median(v) for k, v in cpu_figures.items()}
     load = [round(x, 2) for x in os.getloadavg()]
     result = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores", "load": load,
               "positions": len(lines), "iterations": args.iterations, "candidates": 15, "plies": 2,
+              "load_per_round": [round(x, 2) for x in loads],
               "plies_per_second": med, "rounds": figures,
-              "ratio": {k: med["wordsalvo"] / med[k] for k in med if k.startswith("magpie")}}
+              "ratio": {k: med["wordsalvo"] / med[k] for k in med if k.startswith("magpie")},
+              "cpu_plies_per_second": cmed, "cpu_rounds": cpu_figures,
+              "cpu_ratio": {k: cmed["wordsalvo"] / cmed[k] for k in cmed if k.startswith("magpie")}}
     if args.threads > 1:
-        result["thread_speedup"] = med[f"wordsalvo-{args.threads}t"] / med["wordsalvo"]
+        result["thread_speedup"] = med[two] / med["wordsalvo"]
+        result["thread_speedup_rounds"] = [a / b for a, b in zip(figures[two], figures["wordsalvo"])]
     print(json.dumps(result, indent=1))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n", "utf-8")

@@ -63,7 +63,7 @@ struct WsSim {
     double deadline;   /* monotonic seconds; 0: none */
     int32_t started;
     int32_t stop;
-    double spent;
+    double spent, cpu_spent;
     int64_t iterations; /* of the candidates still in */
     int64_t nodes;
     /* per round: the value of item (j, slot) at [j][slot] */
@@ -88,13 +88,14 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The clock of the budget: wall-clock time, or the process's CPU time. */
-static double budget_clock(const WsSim *sim) {
-    if (!sim->cfg.cpu_clock) return now();
+static double cpu_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+/* The clock of the budget: wall-clock time, or the process's CPU time. */
+static double budget_clock(const WsSim *sim) { return sim->cfg.cpu_clock ? cpu_now() : now(); }
 
 const WsSimArm *ws_sim_arms(const WsSim *sim, int *count) {
     *count = sim->count;
@@ -415,7 +416,7 @@ static int run_round(WsSim *sim) {
 }
 
 int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status) {
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
     int rc = WS_OK;
     if (!sim->started) {
         sim->started = 1;
@@ -439,9 +440,11 @@ int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status) {
         }
     }
     sim->spent += now() - t0;
+    sim->cpu_spent += cpu_now() - c0;
     status->iterations = sim->iterations;
     status->nodes = sim->nodes;
     status->seconds = sim->spent;
+    status->cpu_seconds = sim->cpu_spent;
     status->alive = sim->alive_count;
     status->stop = sim->stop;
     return rc;

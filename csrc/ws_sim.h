@@ -90,6 +90,7 @@ typedef struct WsSimStatus {
     int64_t iterations; /* iterations of the candidates still in */
     int64_t nodes;      /* turns played in the simulation (candidates and rollout plies) */
     double seconds;     /* wall-clock time spent in ws_sim_run so far */
+    double cpu_seconds; /* the process's CPU time spent in ws_sim_run so far (every thread) */
     int32_t alive;      /* candidates still in */
     int32_t stop;       /* WS_SIM_* */
 } WsSimStatus;

@@ -193,6 +193,11 @@ cdef class Simulation:
         return self.st.seconds
 
     @property
+    def cpu_seconds(self):
+        """The process's CPU time spent in run() (every thread)."""
+        return self.st.cpu_seconds
+
+    @property
     def stop(self):
         return SIM_STOP_NAMES[self.st.stop]
 

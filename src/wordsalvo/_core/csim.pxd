@@ -46,7 +46,7 @@ cdef extern from "ws_sim.h" nogil:
         int64_t iterations
         int64_t nodes
         double seconds
-        int32_t cpu_clock
+        double cpu_seconds
         int32_t alive
         int32_t stop
 

@@ -105,6 +105,7 @@ class SimResult:
     sampling: str
     threads: int
     seed: int
+    cpu_seconds: float = 0.0  #: the process's CPU time in the simulation (every thread)
 
     @property
     def best(self) -> SimRow:
@@ -361,7 +362,7 @@ class Simulator:
 
         order = sorted(enumerate(rows), key=key)
         return SimResult(tuple(r for _i, r in order), sim.iterations, sim.seconds, sim.nodes, sim.stop,
-                         self.plies, self.sampling, self.threads, self.seed)
+                         self.plies, self.sampling, self.threads, self.seed, sim.cpu_seconds)
 
 
 def _is_game(x: Any) -> bool:
