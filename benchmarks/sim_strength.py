@@ -1,7 +1,8 @@
 """Strength of the simulating ``master`` level against ``expert``, in game pairs.
 
     python benchmarks/sim_strength.py --rules wordsalvo-en --pairs 1000 --seconds 0.1 --jobs 2 \\
-        --out benchmarks/results/sim-strength-wordsalvo-en-0.1.jsonl [--opponent expert] [--cpu-time]
+        --out benchmarks/results/sim-strength-wordsalvo-en-0.1.jsonl [--opponent expert] [--cpu-time] \\
+        [--lexicon G] [--leaves L] [--opponent-leaves L]
 
 Pair k shares the bag seed ``game_seed(seed, k)`` (wordsalvo.engine.autoplay) for two
 games with the seats swapped (master moves first in one, the opponent in the
@@ -35,24 +36,33 @@ from wordsalvo.stats import mean_interval, wilson_interval  # noqa: E402
 _BOTS: dict = {}
 
 
-def _bots(rules_name, lexicon, seconds, opponent, cpu_time):
-    key = (rules_name, lexicon, seconds, opponent, cpu_time)
+def _table(path, rules):
+    if not path:
+        return None
+    from wordsalvo.leaves import Leaves
+
+    return Leaves.from_csv(path, rules) if path.endswith(".csv") else Leaves.load(path, rules)
+
+
+def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponent_leaves=None):
+    key = (rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves)
     if key not in _BOTS:
         import wordsalvo as ws
 
         rules = ws.Rules.preset(rules_name)
         lex = ws.Lexicon.load(lexicon) if lexicon else ws.Lexicon.default(rules.alphabet.name)
         _BOTS.clear()
-        _BOTS[key] = (rules, lex, ws.Bot("master", rules, lexicon=lex, seconds=seconds, cpu_time=cpu_time),
-                      ws.Bot(opponent, rules, lexicon=lex))
+        _BOTS[key] = (rules, lex, ws.Bot("master", rules, lexicon=lex, leaves=_table(leaves, rules), seconds=seconds,
+                                         cpu_time=cpu_time),
+                      ws.Bot(opponent, rules, lexicon=lex, leaves=_table(opponent_leaves, rules)))
     return _BOTS[key]
 
 
-def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, seed, k):
+def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, seed, k):
     """The two games of pair k: [(master's seat, scores by seat, master's moves, master's seconds)]."""
     import wordsalvo as ws
 
-    rules, lex, master, other = _bots(rules_name, lexicon, seconds, opponent, cpu_time)
+    rules, lex, master, other = _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves)
     bag = game_seed(seed, k)
     out = []
     for master_seat in (0, 1):
@@ -72,8 +82,8 @@ def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, seed, k):
     return k, out
 
 
-def _chunk(rules_name, lexicon, seconds, opponent, cpu_time, seed, ks):
-    return [play_pair(rules_name, lexicon, seconds, opponent, cpu_time, seed, k) for k in ks]
+def _chunk(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, seed, ks):
+    return [play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, seed, k) for k in ks]
 
 
 def report(lines: list[dict]) -> dict:
@@ -109,6 +119,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=0.1)
     ap.add_argument("--opponent", default="expert")
+    ap.add_argument("--leaves", default=None, help="master's leave table (.wsl or .csv; default: the shipped one)")
+    ap.add_argument("--opponent-leaves", default=None, help="the opponent's leave table (.wsl or .csv)")
     ap.add_argument("--cpu-time", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
@@ -125,7 +137,8 @@ def main(argv=None) -> int:
                 continue  # a line cut short by an interruption: that pair is played again
     todo = [k for k in range(args.pairs) if k not in done]
     chunks = [todo[i:i + 5] for i in range(0, len(todo), 5)]
-    common = (args.rules, args.lexicon, args.seconds, args.opponent, args.cpu_time, args.seed)
+    common = (args.rules, args.lexicon, args.seconds, args.opponent, args.cpu_time, args.leaves, args.opponent_leaves,
+              args.seed)
     t0 = time.time()
     with out.open("a", encoding="utf-8") as f:
         if args.jobs == 1:
@@ -145,6 +158,7 @@ def main(argv=None) -> int:
     r = report([done[k] for k in sorted(done) if k < args.pairs])
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     r.update(rules=args.rules, seconds=args.seconds, opponent=args.opponent, cpu_time=args.cpu_time,
+             lexicon=args.lexicon, leaves=args.leaves, opponent_leaves=args.opponent_leaves,
              seed=args.seed, machine=f"{platform.machine()} {os.cpu_count()} cores",
              date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
              load=None if load is None else [round(x, 2) for x in load])
