@@ -4,7 +4,7 @@ Run by the package build (setup.py) right after the extensions are built:
 
     python lexicon_build/compile_embedded.py GRAPH_EXTENSION OUT_DIR
 
-It loads the freshly built graph extension, ``alphabet.py`` and ``graphfile.py``
+It loads the freshly built graph extension, ``alphabet.py`` and ``lexicon/graphfile.py``
 (with ``constants.py``, ``errors.py`` and ``inputs.py``, which they import) by path (the package is not installed yet), compiles each list into
 OUT_DIR/<output> and copies its licence notice next to it as <name>-NOTICE.txt.
 A graph newer than its source, manifest and compiler is kept.
@@ -31,11 +31,15 @@ def _load(name: str, path: Path):
 
 
 def _build_package():
-    """A stand-in package over src/wordsalvo, so ``alphabet.py`` and ``graphfile.py`` load
-    with their relative imports (constants, errors) and nothing else of the package."""
+    """Stand-in packages over src/wordsalvo and src/wordsalvo/lexicon, so ``alphabet.py`` and
+    ``lexicon/graphfile.py`` load with their relative imports (constants, errors, inputs,
+    wording) and nothing else of the package (the real ``__init__`` files import the core)."""
     pkg = types.ModuleType("_wordsalvo_build")
     pkg.__path__ = [str(ROOT / "src" / "wordsalvo")]
     sys.modules[pkg.__name__] = pkg
+    sub = types.ModuleType("_wordsalvo_build.lexicon")
+    sub.__path__ = [str(ROOT / "src" / "wordsalvo" / "lexicon")]
+    sys.modules[sub.__name__] = sub
     return pkg
 
 
@@ -43,7 +47,7 @@ def compile_embedded(graph_so: Path, out_dir: Path) -> None:
     graph_mod = _load("_graph", graph_so)  # the init symbol is PyInit__graph
     _build_package()
     alphabet_mod = importlib.import_module("_wordsalvo_build.alphabet")
-    graphfile = importlib.import_module("_wordsalvo_build.graphfile")
+    graphfile = importlib.import_module("_wordsalvo_build.lexicon.graphfile")
     out_dir.mkdir(parents=True, exist_ok=True)
     for manifest in sorted((ROOT / "lexicon_build").glob("*/manifest.toml")):
         spec = tomllib.loads(manifest.read_text("utf-8"))
