@@ -347,3 +347,57 @@ def test_an_exchange_of_unnamed_tiles_is_not_judged(model):
     assert t.notation == "-3" and t.equity_lost is None and t.win_after is None and not t.missed
     assert t.alternatives and "3 tiles" in t.note and t.win_before is not None
     assert report.check(a.report(), Rules.preset(a.rules)) == []
+
+
+def _resigned_leader_record(tmp_path) -> Path:
+    """A game of "You" against an engine in which You lead and then resign."""
+    g = Game(Rules.preset("wordsalvo-en"), players=["You", "medium"], seed=3)
+    while True:
+        m = g.best_move()
+        g.play(m) if m is not None else g.pass_turn()
+        if len(g.history) >= 6 and g.to_move == 0 and g.scores[0] > g.scores[1]:
+            break
+    g.resign(0)
+    assert g.winners == (1,)
+    path = tmp_path / "resigned.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    return path
+
+
+def test_a_resigned_game_is_won_by_the_player_still_in_it(tmp_path, model):
+    """The player who resigned loses whatever the score (as in the game and the ratings):
+    in the analysis, its report page and a batch's summary.csv; the coach speaks of the
+    engine by its name, and "You" agrees with its verb."""
+    path = _resigned_leader_record(tmp_path)
+    a = analyze_game(path.read_bytes(), model=model)
+    assert a.final_scores[0] > a.final_scores[1] and a.winners == (1,) and a.left == (0,)
+    assert a.report()["game"]["end_reason"] == "You resigned"
+    engine_notes = [t.note for t in a.turns if t.player == 1 and t.note]
+    assert engine_notes and all(n.startswith("medium ") for n in engine_notes), engine_notes
+    assert all(not t.note.startswith("medium") for t in a.turns if t.player == 0)
+    # the command line: one record with --html, and a batch
+    page = tmp_path / "resigned.html"
+    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page))
+    assert r.returncode == 0, r.stderr
+    html = page.read_text("utf-8")
+    assert "medium wins" in html and "You wins" not in html and "You resigned" in html
+    r = _cli(str(path), "--winprob", str(MODEL_PATH))
+    assert "You resigned; medium wins" in r.stdout
+    out = tmp_path / "out"
+    r = _cli(str(path), "--out", str(out), "--winprob", str(MODEL_PATH))
+    assert r.returncode == 0, r.stderr
+    rows = {row["player"]: row for row in csv.DictReader((out / "summary.csv").open(encoding="utf-8"))}
+    assert rows["You"]["won"] == "0" and rows["medium"]["won"] == "1"
+    assert int(rows["You"]["score"]) > int(rows["medium"]["score"])
+
+
+def test_you_win_agrees_with_its_verb(tmp_path, model):
+    g = Game(Rules.preset("wordsalvo-en"), players=["You", "medium"], seed=3)
+    g.play(g.best_move())
+    g.resign(1)
+    a = analyze_game(g, model=model)
+    assert a.winners == (0,) and "You win" in str(a).splitlines()[0]
+    page = tmp_path / "you.html"
+    report.write(a.report(), page, g.rules)
+    text = page.read_text("utf-8")
+    assert "You win" in text and "You wins" not in text

@@ -50,8 +50,13 @@ Flags
   swing TOWARDS the eventual winner (the winner's gain on their own turn, the
   loser's loss on theirs); None for a tie or a game without a winner.
 
-Coach notes: one sentence per entry (:func:`coach_note`), e.g. "You kept ?ERS and
-scored 24; 8B ANESTRI for 66 was a bingo (win chance 61 % → 38 %)."
+Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
+name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
+24; 8B ANESTRI for 66 was a bingo (win chance 61 % → 38 %)."
+
+Winners: a player who left the game (resigned, lost on time; :func:`players_left`)
+loses whatever the score, as in :class:`~wordsalvo.Game` and the ratings; the best
+score among the others wins.
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ from .leaves import Leaves, endgame_terms
 from .lexicon.lexicon import Lexicon
 from .movegen import MoveGenerator
 from .rules import Rules
+from .wording import YOU, possessive, verb
 from .engine.winprob import WinModel
 
 __all__ = [
@@ -176,6 +182,7 @@ class GameAnalysis:
     turning_points: tuple[int, ...]
     decisive: int | None
     title: str | None = None
+    left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "turning_points": TURNING_POINTS, "turning_min": TURNING_MIN})
@@ -192,9 +199,27 @@ class GameAnalysis:
     def __str__(self) -> str:
         head = (f"analysis of a {self.rules} game ({', '.join(self.names)}), final "
                 f"{'/'.join(map(str, self.final_scores))}" + (" (unfinished)" if self.unfinished else ""))
+        if self.left and not self.unfinished:
+            head += f"; {self.end_reason}"
+        if len(self.winners) == 1:
+            head += f"; {self.names[self.winners[0]]} {verb(self.names[self.winners[0]], 'win')}"
         if self.assumed_rules:
             head += f"\n{self.assumed_rules}"
         return head + "\n" + self.table()
+
+    @property
+    def end_reason(self) -> str:
+        """``unfinished``, ``finished``, or who left: ``Ann resigned``, ``Ann lost on time``."""
+        if self.unfinished:
+            return "unfinished"
+        if not self.left:
+            return "finished"
+        how = {"resign": "resigned", "timeout": "lost on time"}
+        return ", ".join(f"{self.names[p]} {how.get(self._left_by(p), 'left')}" for p in self.left)
+
+    def _left_by(self, player: int) -> str:
+        kinds = [t.kind for t in self.turns if t.player == player and t.kind in ("resign", "timeout")]
+        return kinds[-1] if kinds else ""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (``json.dumps`` ready), every field."""
@@ -217,7 +242,7 @@ class GameAnalysis:
             })
         game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
                 "final_scores": list(self.final_scores), "winners": list(self.winners),
-                "end_reason": "unfinished" if self.unfinished else "finished"}
+                "end_reason": self.end_reason}
         if self.title:
             game["title"] = self.title
         return {"version": 1, "game": game, "turns": turns, "turning_points": list(self.turning_points),
@@ -301,7 +326,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         raw.append(d)
     final = rp.final_scores
     unfinished = rp.record.unfinished
-    winners = () if unfinished else tuple(i for i, s in enumerate(final) if s == max(final))
+    left = players_left(rp)
+    winners = () if unfinished else _winners(final, left)
     turning, decisive = _tilts(raw, winners)
     turns = []
     for d in raw:
@@ -310,7 +336,41 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         d["note"] = coach_note(d, rp.turns[d["index"]])
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
-                        rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title)
+                        rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
+                        left=tuple(left))
+
+
+def players_left(rp: Replay) -> list[int]:
+    """The players who left the game in the record, in the order they left: a resignation,
+    a time-out where the rule set's ``[timer] on_timeout`` is ``lose``, or
+    ``eliminate_after_timeouts`` time-outs in a row (the rules of :meth:`Game.resign` and
+    :meth:`Game.timeout`)."""
+    timer = rp.rules.timer
+    in_a_row: dict[int, int] = {}
+    left: list[int] = []
+    for rt in rp.turns:
+        p = rt.player
+        if p in left:
+            continue
+        if rt.kind == "resign" or (rt.kind == "timeout" and timer.on_timeout == "lose"):
+            left.append(p)
+        elif rt.kind == "timeout":
+            in_a_row[p] = in_a_row.get(p, 0) + 1
+            if timer.eliminate_after_timeouts and in_a_row[p] >= timer.eliminate_after_timeouts:
+                left.append(p)
+        elif rt.kind in ANALYSED or rt.kind == "phony-removed":
+            in_a_row[p] = 0
+    return left
+
+
+def _winners(final: tuple[int, ...], left: list[int]) -> tuple[int, ...]:
+    """As :class:`Game` decides: a player who left loses whatever the score; of the players
+    still in, the best score wins (several on a tie); the last one still in wins alone."""
+    staying = [p for p in range(len(final)) if p not in left]
+    if not staying:
+        return ()
+    best = max(final[p] for p in staying)
+    return tuple(p for p in staying if final[p] == best)
 
 
 def _lexicon_text(rp: Replay) -> str:
@@ -507,25 +567,25 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         return (f"The tiles {d['notation']} were left on a rack: {score:+d}.")
     if kind == "resign":
         return "Resigned."
+    who = d.get("name") or YOU  # the player of the entry: "Ann kept ...", "You kept ..."
     if kind == "exchange" and d.get("equity_lost") is None:
         alts = d.get("alternatives") or ()
         best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""
-        return f"You exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
+        return f"{who} exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
     if d.get("equity_lost") is None:
         return ""
     win = ""
     if d.get("win_after") is not None:
         win = f" (win chance {_pct(d['win_before'])} → {_pct(d['win_after'])})"
     kept = d.get("leave") or ""
-    keep = f"You kept {kept}" if kept else "You kept nothing"
     if kind == "play":
-        did = f"{keep} and scored {score}" if kept else f"You played {d['notation']} for {score}"
+        did = f"{who} kept {kept} and scored {score}" if kept else f"{who} played {d['notation']} for {score}"
     elif kind == "exchange":
-        did = f"You exchanged {d['notation'][1:]}, keeping {kept or 'nothing'}"
+        did = f"{who} exchanged {d['notation'][1:]}, keeping {kept or 'nothing'}"
     elif kind == "timeout":
-        did = "Your time ran out"
+        did = f"{possessive(who).capitalize() if who == YOU else possessive(who)} time ran out"
     else:
-        did = "You passed"
+        did = f"{who} passed"
     alts = d.get("alternatives") or ()
     best = alts[0] if alts else None
     phony = ""

@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..constants import DIM
 from ..inputs import write_atomic
+from ..wording import verb
 from . import charts
 from . import svg as svg_board
 from .svg import SVG_NAMESPACE, RenderError
@@ -498,7 +499,7 @@ def _header(data: dict, names: Sequence[str]) -> str:
         head = " \u00b7 ".join(f'<span class="p{k % 4}">{_e(n)}</span> {_fmt(s)}'
                                 for k, (n, s) in enumerate(zip(names, scores)))
     if len(winners) == 1:
-        result = f"{names[winners[0]]} wins"
+        result = f"{names[winners[0]]} {verb(names[winners[0]], 'win')}"
     elif winners:
         result = "tie between " + " and ".join(names[w] for w in winners)
     else:
