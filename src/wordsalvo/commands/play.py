@@ -58,7 +58,7 @@ from typing import Callable, Iterator, Sequence, TextIO
 from ..actions import Play, Swap
 from ..engine.bot import LEVELS, Bot
 from ..errors import IllegalMoveReason, LexiconFormatError, NotationError, WordSalvoError
-from ..formats.gcg import from_gcg, to_gcg
+from ..formats.gcg import date_pragmas, from_gcg, to_gcg
 from ..game import Game
 from ..inputs import write_atomic
 from ..inputs import excerpt, is_whole_number, read_bytes
@@ -324,9 +324,12 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
     game = from_gcg(text, lexicon=lexicon)
     engines: dict[str, str] = {}
     hints = DEFAULT_HINTS
+    dated = []
     for line in text.splitlines():
         key, _, value = line.strip().partition(" ")
-        if key == "#engine":
+        if key in ("#date", "#time") and value.strip():
+            dated.append((key[1:], value.strip()))  # written back as read
+        elif key == "#engine":
             nick, _, level = value.partition(" ")
             if level.strip() not in LEVELS or nick not in game.names:
                 raise WordSalvoError(f"--resume {path}: expected '#engine NICK LEVEL' with a player of the game "
@@ -344,7 +347,7 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
                              f"`wordsalvo analyze {path}` replays it with the engine's judgement")
     levels = [engines.get(name) for name in game.names]
     return game, levels, {"board_seed": game.rules.board_seed, "game_seed": game.seed, "hints": hints,
-                          "path": path}
+                          "path": path, "dated": dated}
 
 
 def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = None) -> int:
@@ -354,7 +357,8 @@ def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = No
     game, levels, info = setup(args)
     tg = TerminalGame(game, [lv is None for lv in levels], args.level, levels=levels,
                       colour=use_colour(args.color, output), input_fn=input_fn, output=output,
-                      seed=info["game_seed"], hints=info["hints"], save_path=info["path"])
+                      seed=info["game_seed"], hints=info["hints"], save_path=info["path"],
+                      dated=info.get("dated"))
     rules = game.rules
     if info["path"] is not None:
         tg.notify(f"Resumed {info['path']}: {rules.name}, {len(game.history)} turns so far "
@@ -383,13 +387,15 @@ class TerminalGame:
     per game (None: unlimited).  ``save_path``: the file the game is saved to
     (default: a new file in :func:`default_save_dir`).  ``width`` and ``redraw``
     default to what the output is: a terminal's width and redrawing in place, or
-    80 columns appended.
+    80 columns appended.  ``dated``: the record's ``#date`` and ``#time`` pragmas
+    (default: when this front end starts; a resumed game keeps its own).
     """
 
     def __init__(self, game: Game, humans: Sequence[bool], level: str = "medium", *, colour: bool = False,
                  input_fn: Callable[[str], str] = input, output: TextIO | None = None, seed: int = 0,
                  levels: Sequence[str | None] | None = None, hints: int | None = DEFAULT_HINTS,
-                 save_path: Path | None = None, width: int | None = None, redraw: bool | None = None):
+                 save_path: Path | None = None, width: int | None = None, redraw: bool | None = None,
+                 dated: Sequence[tuple[str, str]] | None = None):
         if len(humans) != len(game.names):
             raise WordSalvoError(f"expected one human/engine flag per player ({len(game.names)}), got {len(humans)}")
         self.game = game
@@ -403,6 +409,7 @@ class TerminalGame:
         self.seed = seed
         self.hints = hints
         self.save_path = Path(save_path) if save_path is not None else None
+        self.dated = list(dated) if dated else date_pragmas()
         tty = bool(getattr(self.output, "isatty", lambda: False)())
         self.redraw = tty if redraw is None else redraw
         self._fixed_width = width
@@ -921,8 +928,9 @@ class TerminalGame:
 
     # -- saving -------------------------------------------------------------------------
     def record(self) -> str:
-        """The game as GCG, with this front end's seats and hint limit as pragmas."""
-        pragmas = [("engine", f"{n} {lv}") for n, lv in zip(self.game.names, self.levels) if lv is not None]
+        """The game as GCG, with when it started and this front end's seats and hint limit as pragmas."""
+        pragmas = list(self.dated)
+        pragmas += [("engine", f"{n} {lv}") for n, lv in zip(self.game.names, self.levels) if lv is not None]
         if self.hints is not None:
             pragmas.append(("hints", str(self.hints)))
         return to_gcg(self.game, pragmas)
