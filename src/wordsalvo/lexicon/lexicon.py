@@ -105,6 +105,13 @@ class Lexicon:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Lexicon":
+        return cls._load(path)
+
+    @classmethod
+    def _load(cls, path: str | os.PathLike[str], packaged: bool = False) -> "Lexicon":
+        """``packaged``: a graph of the package's own data folder, compiled and checked word
+        by word by the package build: at load every arc and the checksums are checked, the
+        word-level check is not run again (it is most of the load time of a large graph)."""
         p = checked_path(path, LexiconFormatError, "graph file")
         try:
             f = open(p, "rb")
@@ -118,7 +125,7 @@ class Lexicon:
                 raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            lex = cls._from_buffer(mm, size, str(p))
+            lex = cls._from_buffer(mm, size, str(p), packaged)
             lex._origin = ("path", os.path.abspath(p))
             return lex
         except BaseException:
@@ -139,7 +146,7 @@ class Lexicon:
         return lex
 
     @classmethod
-    def _from_buffer(cls, buf, size: int, name: str) -> "Lexicon":
+    def _from_buffer(cls, buf, size: int, name: str, packaged: bool = False) -> "Lexicon":
         try:
             header = unpack_header(memoryview(buf)[: HEADER_SIZE], size)
         except FormatProblem as e:
@@ -170,7 +177,8 @@ class Lexicon:
             owner = buf
         # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
         g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=HEADER_SIZE,
-                         checksums=(header.node_sum, header.node_weighted_sum))
+                         checksums=(header.node_sum, header.node_weighted_sum),
+                         trusted=(header.word_count, header.longest_word) if packaged else None)
         if g.word_count != header.word_count:
             raise LexiconFormatError(f"the header promises {header.word_count:,} words, the graph holds "
                                      f"{g.word_count:,}", name, WORD_COUNT_OFFSET)
@@ -288,7 +296,7 @@ def _default_lexicon(language: str) -> Lexicon:
         res = resources.files("wordsalvo.data").joinpath(name)
         if res.is_file():
             with resources.as_file(res) as p:
-                lex = Lexicon.load(p)
+                lex = Lexicon._load(p, packaged=True)
     except (FileNotFoundError, ModuleNotFoundError):
         lex = None
     if lex is None:
