@@ -401,3 +401,49 @@ def test_you_win_agrees_with_its_verb(tmp_path, model):
     report.write(a.report(), page, g.rules)
     text = page.read_text("utf-8")
     assert "You win" in text and "You wins" not in text
+
+
+def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
+    """Item: the win chance after the best move beside the one after the move played (the
+    best move loses nothing, a mistake shows its cost), a poor rack said separately, and a
+    brilliancy only for a clear gain in win chance over every alternative."""
+    from wordsalvo.analysis import BRILLIANCY_WIN, POOR_RACK
+    from wordsalvo.engine.bot import Bot
+
+    rules = Rules.preset("wordsalvo-en")
+    g = Game(rules, players=["Ann", "Bob"], seed=0)
+    bots = [Bot("expert", rules, seed=1), Bot("medium", rules, seed=2)]
+    while not g.is_over:
+        g.apply(bots[g.to_move].choose(g))
+    path = tmp_path / "game.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--json")
+    assert r.returncode == 0, r.stderr
+    turns = [t for t in json.loads(r.stdout)["turns"] if t["win_after"] is not None]
+    assert len(turns) > 10
+    best_moves = [t for t in turns if t["equity_lost"] < 0.01]
+    mistakes = [t for t in turns if t["missed"]]
+    assert best_moves and mistakes
+    for t in turns:
+        assert t["win_best"] >= t["win_after"] - 1e-9
+        assert t["win_lost"] == pytest.approx(t["win_best"] - t["win_after"], abs=1e-3)
+        assert t["poor_rack"] == (t["win_best"] <= t["win_before"] - POOR_RACK)
+        assert "→" not in t["note"]  # no "before → after" that reads a poor rack as a loss
+        assert ("The rack itself was poor" in t["note"]) == t["poor_rack"]
+    for t in best_moves:
+        assert t["win_lost"] == 0 and "after the best move" not in t["note"]
+        assert f"win chance {round(t['win_after'] * 100)} %" in t["note"]
+    for t in mistakes:
+        if t["win_lost"] >= 0.005:
+            assert f"{round(t['win_best'] * 100)} % after the best move" in t["note"]
+    for t in turns:
+        if t["brilliancy"]:
+            others = [a[3] for a in t["alternatives"] if a[0] != t["notation"]]
+            assert t["win_after"] - max(others) >= BRILLIANCY_WIN - 1e-9
+    # the table shows the move played beside the best move
+    table = _cli(str(path), "--winprob", str(MODEL_PATH)).stdout
+    assert "win/best" in table.splitlines()[1]
+    # the report's panel: the chance after this move beside the chance after the best move
+    page = tmp_path / "game.html"
+    assert _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page)).returncode == 0
+    assert "after this move" in page.read_text("utf-8") and "after the best move" in page.read_text("utf-8")

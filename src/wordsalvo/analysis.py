@@ -21,8 +21,14 @@ Terms
   played: ``1 - P(next player wins | spread = -(spread + score + leave value),
   tiles the next player cannot see)``.  The leave value counts as points, so a
   fishing swap that keeps a great leave is credited for it.
+* ``win_best``: the mover's win chance after the best candidate by equity (the
+  engine's move), beside ``win_after`` of the move played: what the player could act
+  on.  ``win_before`` is the model's chance for an AVERAGE rack in the position, so
+  ``win_best - win_before`` is what the rack itself was worth; ``poor_rack`` when even
+  the best move leaves at least :data:`POOR_RACK` less than that.
 * ``equity_lost`` = best candidate's equity - the played move's (>= 0);
-  ``win_lost`` = best candidate's ``win_after`` - the played move's (>= 0);
+  ``win_lost`` = ``win_best`` - the played move's ``win_after`` (>= 0): the best move
+  loses nothing, a mistake shows what it cost;
   ``rank``: 1 + the number of candidates whose equity is higher than the played
   move's (ties share a rank).
 * ``alternatives``: the :data:`TOP` (or ``top=``) best candidates by equity, each
@@ -37,9 +43,10 @@ Flags
 * **brilliancy**: a play that is best by equity (``equity_lost`` below 0.01),
   stands in the lexicon, is NOT the top-scoring play (a bingo that was simply the
   highest score, which every engine and most players find, is not a brilliancy)
-  and stands out: the next-best candidate is at least :data:`BRILLIANCY_MARGIN`
-  equity behind, or the move's ``win_after`` is at least :data:`BRILLIANCY_WIN`
-  above that of the top-scoring play.
+  and clearly gains in win chance over every alternative: the next-best candidate
+  leaves a win chance at least :data:`BRILLIANCY_WIN` lower.  (Without a win model:
+  the next-best candidate is at least :data:`BRILLIANCY_MARGIN` equity behind.)  So
+  no move of a decided game is brilliant, however far its equity stands out.
 * **phony**: a play with a word not in the lexicon (it stood, unless
   ``challenged_off``).
 * **turning points**: the at most :data:`TURNING_POINTS` turns with the largest
@@ -52,7 +59,9 @@ Flags
 
 Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
 name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
-24; 8B ANESTRI for 66 was a bingo (win chance 61 % → 38 %)."
+24; 8B ANESTRI for 66 was a bingo (win chance 38 %; 61 % after the best move)."; a
+second sentence when the rack was poor ("The rack itself was poor: even the best move
+leaves 29 %, where an average rack would have had 42 %.").
 
 Winners: a player who left the game (resigned, lost on time; :func:`players_left`)
 loses whatever the score, as in :class:`~wordsalvo.Game` and the ratings; the best
@@ -80,17 +89,20 @@ from .engine.winprob import WinModel
 
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
-    "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "TURNING_POINTS", "TURNING_MIN", "TOP",
+    "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "POOR_RACK", "TURNING_POINTS",
+    "TURNING_MIN", "TOP",
 ]
 
 #: equity lost (points) from which a turn is flagged missed
 MISSED_EQUITY = 15.0
 #: win chance lost (0..1) from which a turn is flagged missed
 MISSED_WIN = 0.05
-#: the next-best candidate at least this much equity behind makes a best play stand out
+#: without a win model: the next-best candidate at least this much equity behind makes a best play stand out
 BRILLIANCY_MARGIN = 10.0
-#: ... or a win chance this much above the top-scoring play's
+#: a brilliancy leaves every other candidate at least this much win chance behind
 BRILLIANCY_WIN = 0.05
+#: the rack was poor when even the best move leaves this much less win chance than an average rack
+POOR_RACK = 0.10
 #: at most this many turning points per game
 TURNING_POINTS = 3
 #: a swing of at least this win chance can be a turning point
@@ -138,9 +150,11 @@ class TurnAnalysis:
     equity: float | None = None
     best_equity: float | None = None
     equity_lost: float | None = None
-    win_before: float | None = None
-    win_after: float | None = None
+    win_before: float | None = None  #: the model's chance for an average rack in the position
+    win_after: float | None = None  #: after the move played
+    win_best: float | None = None  #: after the best move by equity
     win_lost: float | None = None
+    poor_rack: bool = False  #: even the best move leaves POOR_RACK less than an average rack
     rank: int | None = None
     candidates: int | None = None  #: legal plays + exchanges considered
     alternatives: tuple[Candidate, ...] = ()
@@ -185,12 +199,13 @@ class GameAnalysis:
     left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
-        "brilliancy_win": BRILLIANCY_WIN, "turning_points": TURNING_POINTS, "turning_min": TURNING_MIN})
+        "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
+        "turning_min": TURNING_MIN})
 
     def table(self) -> str:
-        rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win':>11}  note"]
+        rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win/best':>11}  note"]
         for t in self.turns:
-            win = "" if t.win_after is None else f"{t.win_before:4.0%}>{t.win_after:4.0%}"
+            win = "" if t.win_after is None else f"{t.win_after:4.0%}/{t.win_best:4.0%}"
             lost = "" if t.equity_lost is None else f"{t.equity_lost:7.1f}"
             rows.append(f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
                         f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
@@ -237,6 +252,7 @@ class GameAnalysis:
                 "notation": t.notation, "score": t.score, "totals": list(t.totals),
                 "tiles": [list(x) for x in t.tiles], "board": t.board,
                 "equity_lost": t.equity_lost, "win_before": t.win_before, "win_after": t.win_after,
+                "win_best": t.win_best,
                 "alternatives": [c.as_list() for c in t.alternatives],
                 "note": t.note, "badges": list(t.badges), "words": list(t.words),
             })
@@ -470,9 +486,13 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         before = float(model.probability(spread, unseen))
         cand_win = win_after(cand_eq, cand_tiles) if len(cand_eq) else np.zeros(0)
         played_win = float(win_after(played_eq, played_tiles))
-        best_win = float(max(cand_win.max(), played_win)) if len(cand_win) else played_win
-        out.update(win_before=round(before, 4), win_after=round(played_win, 4),
-                   win_lost=round(max(0.0, best_win - played_win), 4))
+        # the engine's move: the best candidate by equity (the move played when it is at least as good)
+        best_win = float(cand_win[int(np.argmax(cand_eq))]) if len(cand_eq) else played_win
+        if not len(cand_eq) or played_eq >= float(cand_eq.max()) - 1e-4:
+            best_win = max(best_win, played_win)
+        out.update(win_before=round(before, 4), win_after=round(played_win, 4), win_best=round(best_win, 4),
+                   win_lost=round(max(0.0, best_win - played_win), 4),
+                   poor_rack=bool(best_win <= before - POOR_RACK))
     out["alternatives"] = _alternatives(moves, cand_eq, equities, cand_win, swap, top, rules.rack_size)
     # flags
     lost = out["equity_lost"]
@@ -480,12 +500,14 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
     if kind == "play" and not rt.invalid_words and lost < 0.01 and len(scores):
         top_score = scores.max()
         if move.score < top_score:
-            others = np.delete(cand_eq, idx) if idx is not None else cand_eq
-            margin = played_eq - (others.max() if len(others) else -np.inf)
-            gain = 0.0
-            if cand_win is not None:
-                gain = out["win_after"] - float(cand_win[int(np.argmax(scores))])
-            out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN or gain >= BRILLIANCY_WIN)
+            if cand_win is not None:  # the win chance it gains over every other candidate
+                others = np.delete(cand_win, idx) if idx is not None else cand_win
+                gain = out["win_after"] - (float(others.max()) if len(others) else 0.0)
+                out["brilliancy"] = bool(gain >= BRILLIANCY_WIN)
+            else:  # no win model: the equity it gains
+                others = np.delete(cand_eq, idx) if idx is not None else cand_eq
+                margin = played_eq - (others.max() if len(others) else -np.inf)
+                out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN)
     return out
 
 
@@ -574,9 +596,16 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         return f"{who} exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
     if d.get("equity_lost") is None:
         return ""
-    win = ""
+    win = rack = ""
     if d.get("win_after") is not None:
-        win = f" (win chance {_pct(d['win_before'])} → {_pct(d['win_after'])})"
+        best_win = d.get("win_best", d["win_after"])
+        if d.get("win_lost", 0.0) < 0.005:
+            win = f" (win chance {_pct(d['win_after'])})"
+        else:
+            win = f" (win chance {_pct(d['win_after'])}; {_pct(best_win)} after the best move)"
+        if d.get("poor_rack"):
+            rack = (f" The rack itself was poor: even the best move leaves {_pct(best_win)}, where an average "
+                    f"rack would have had {_pct(d['win_before'])}.")
     kept = d.get("leave") or ""
     if kind == "play":
         did = f"{who} kept {kept} and scored {score}" if kept else f"{who} played {d['notation']} for {score}"
@@ -594,11 +623,15 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         phony = (f"; {words} is not a word and was challenged off" if d.get("challenged_off")
                  else f"; {words} is not a word: a challenge would have taken it off")
     if d.get("brilliancy"):
-        return f"{did}: a brilliant find, better than every other move by a distance{win}{phony}."
+        ahead = ""
+        alts_win = [c.win for c in alts if c.win is not None and c.notation != d.get("notation")]
+        if d.get("win_after") is not None and alts_win:
+            ahead = f", {round((d['win_after'] - max(alts_win)) * 100)} points of win chance ahead of the next"
+        return f"{did}: a brilliant find{ahead}{win}{phony}.{rack}"
     if d["equity_lost"] < 0.5 or best is None:
-        return f"{did}: the best move{win}{phony}."
+        return f"{did}: the best move{win}{phony}.{rack}"
     what = "a bingo" if best.bingo else f"worth {best.equity - d['equity']:.0f} more in equity"
     how = f"{best.notation} for {best.score}" if not best.notation.startswith("-") else f"exchanging {best.notation[1:]}"
     if not d.get("missed"):
-        return f"{did}: close to the best, {how} ({what}){win}{phony}."
-    return f"{did}; {how} was {what}{win}{phony}."
+        return f"{did}: close to the best, {how} ({what}){win}{phony}.{rack}"
+    return f"{did}; {how} was {what}{win}{phony}.{rack}"

@@ -41,6 +41,7 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
         "equity_lost": 0.0,                  # equity given up against the best move, or None
         "win_before": 0.50,                  # the player's chance to win before the turn, 0..1, or None
         "win_after": 0.62,                   # the same player's chance after the turn, 0..1, or None
+        "win_best": 0.62,                    # optional: the chance after the best move, 0..1, or None
         "alternatives": [                    # the engine's top moves, best first (may be empty)
           ["8D RETAINS", 74, 74.0, 0.62],    #   notation, score, equity (or None), win chance (or None)
         ],
@@ -201,7 +202,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
                 p.append(f"{w}.board: expected 225 characters or 225 tile codes, got {t['board']!r:.60}")
         if t.get("equity_lost") is not None and not _is_num(t["equity_lost"]):
             p.append(f"{w}.equity_lost: expected a number or None, got {t['equity_lost']!r}")
-        for key in ("win_before", "win_after"):
+        for key in ("win_before", "win_after", "win_best"):
             if not _is_chance(t.get(key)):
                 p.append(f"{w}.{key}: expected a chance 0..1 or None, got {t[key]!r}")
         alts = t.get("alternatives", [])
@@ -299,7 +300,18 @@ def _rack(rack: str, rules: "Rules") -> str:
 
 
 def _win_row(t: dict, name: str) -> str:
-    before, after = t["win_before"], t["win_after"]
+    before, after, best = t["win_before"], t["win_after"], t.get("win_best")
+    if after is not None and best is not None:
+        # what the player can act on: the move played beside the best move (its cost, if any)
+        d = round((after - best) * 100)
+        cls = "down" if d < 0 else "same"
+        delta = f' <span class="delta {cls}">({d} pts)</span>'.replace("-", "\u2212") if d < 0 else ""
+        bar = (f'<div class="meter" role="img" aria-label="{_e(name)}: {_pct(after)} chance to win">'
+               f'<div class="fill p{t["player"] % 4}" style="width:{after * 100:.1f}%"></div>'
+               f'<div class="tick" style="left:{best * 100:.1f}%" title="after the best move"></div></div>')
+        return (f'<div class="win"><span class="label">Win chance of {_e(name)}</span> '
+                f'<strong>{_pct(after)}</strong> after this move \u00b7 {_pct(best)} after the best move'
+                f'{delta}{bar}</div>')
     if before is None and after is None:
         return ""
     delta = ""
