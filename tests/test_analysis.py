@@ -447,3 +447,27 @@ def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
     page = tmp_path / "game.html"
     assert _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page)).returncode == 0
     assert "after this move" in page.read_text("utf-8") and "after the best move" in page.read_text("utf-8")
+
+
+def test_games_of_more_than_two_players_have_no_win_chances_and_say_why(tmp_path):
+    g = Game(Rules.preset("wordsalvo-en"), players=["Ann", "Bob", "Cid", "Dee"], seed=4)
+    for _ in range(8):
+        m = g.best_move()
+        g.play(m) if m is not None else g.pass_turn()
+    path = tmp_path / "four.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--json")
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert "4 players" in a["win_note"] and "two-player" in a["win_note"]
+    judged = [t for t in a["turns"] if t["equity_lost"] is not None]
+    assert len(judged) == 8
+    assert all(t["win_before"] is None and t["win_after"] is None and t["win_best"] is None for t in judged)
+    assert all("win chance" not in t["note"] for t in judged)
+    table = _cli(str(path), "--winprob", str(MODEL_PATH)).stdout
+    assert "No win chances in a game of 4 players" in table
+    page = tmp_path / "four.html"
+    assert _cli(str(path), "--html", str(page)).returncode == 0
+    assert "No win chances in a game of 4 players" in page.read_text("utf-8")
+    two = analyze_game(self_play(1), model=WinModel.load(MODEL_PATH))
+    assert two.win_note is None and any(t.win_after is not None for t in two.turns)

@@ -15,7 +15,9 @@ Terms
   scores 0, so its equity is the value of its leave; a pass or time-out keeps
   the whole rack (valued as its best leave of ``rack_size - 1`` tiles).  A phony that is not among the legal plays gets score + leave
   value the same way.
-* **win chance** (``win_before``): the win-probability model
+* **win chance** (``win_before``; two-player games only: the models are fitted on
+  two-player self-play, so a game of 3 or 4 players is judged by equity alone and
+  :attr:`GameAnalysis.win_note` says why): the win-probability model
   (:class:`~wordsalvo.engine.winprob.WinModel`, P(win | spread, tiles unseen) of the
   player on turn).  ``win_after`` of a candidate is the mover's chance once it is
   played: ``1 - P(next player wins | spread = -(spread + score + leave value),
@@ -109,6 +111,10 @@ TURNING_POINTS = 3
 TURNING_MIN = 0.10
 #: alternatives kept per turn by default
 TOP = 5
+#: why a game of more than two players has no win chances
+MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are fitted on two-player games, "
+                    "and with more players a chance depends on every opponent's score and rack, which the "
+                    "model cannot see; the moves are judged by equity alone.")
 #: the entries the engine looks at (the player had a rack and a choice)
 ANALYSED = ("play", "exchange", "pass", "timeout")
 
@@ -197,6 +203,7 @@ class GameAnalysis:
     decisive: int | None
     title: str | None = None
     left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
+    win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -220,6 +227,8 @@ class GameAnalysis:
             head += f"; {self.names[self.winners[0]]} {verb(self.names[self.winners[0]], 'win')}"
         if self.assumed_rules:
             head += f"\n{self.assumed_rules}"
+        if self.win_note:
+            head += f"\n{self.win_note}"
         return head + "\n" + self.table()
 
     @property
@@ -261,6 +270,8 @@ class GameAnalysis:
                 "end_reason": self.end_reason}
         if self.title:
             game["title"] = self.title
+        if self.win_note:
+            game["win_note"] = self.win_note
         return {"version": 1, "game": game, "turns": turns, "turning_points": list(self.turning_points),
                 "decisive": self.decisive, "stats": stats or []}
 
@@ -311,6 +322,11 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             leaves = Leaves.default(rules_obj)
         except WordSalvoError:
             leaves = Leaves.zeros(rules_obj)
+    win_note = None
+    if len(rp.final_scores) > 2 and win:
+        # the models are fitted on two-player games: with more players the chance depends on every
+        # opponent's score and rack, which P(win | spread to the best opponent, unseen) cannot see
+        win, win_note = False, MULTIPLAYER_NOTE.format(n=len(rp.final_scores))
     if model is None and win:
         try:
             model = WinModel.default(rules_obj)
@@ -353,7 +369,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
-                        left=tuple(left))
+                        left=tuple(left), win_note=win_note)
 
 
 def players_left(rp: Replay) -> list[int]:

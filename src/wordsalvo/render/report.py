@@ -25,6 +25,7 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
         "winners": [0],                      # player indexes; two or more: a tie; []: nobody (abandoned)
         "end_reason": "out",                 # optional free text
         "title": "Club night, round 3",      # optional
+        "win_note": "...",                   # optional: why there are no win chances (free text)
       },
       "turns": [{                            # every entry of the game, in order
         "index": 0,                          # 0-based; equals the entry's place in the list
@@ -146,7 +147,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
         players = len(names)
     if not isinstance(game.get("rules"), str) or not game.get("rules"):
         p.append(f"game.rules: expected a rule set name, got {game.get('rules')!r}")
-    for key in ("lexicon", "end_reason", "title"):
+    for key in ("lexicon", "end_reason", "title", "win_note"):
         if game.get(key) is not None and not isinstance(game[key], str):
             p.append(f"game.{key}: expected text, got {game[key]!r}")
     if "lexicon" not in game:
@@ -519,8 +520,9 @@ def _header(data: dict, names: Sequence[str]) -> str:
     meta = [game["rules"], f"lexicon {game['lexicon']}" if game.get("lexicon") else "",
             f"{len(data['turns'])} turns", f"ended: {game['end_reason']}" if game.get("end_reason") else "", result]
     title = f'<p class="title">{_e(game["title"])}</p>' if game.get("title") else ""
+    note = f'<p class="meta win-note">{_e(game["win_note"])}</p>' if game.get("win_note") else ""
     return (f'<header class="summary">{title}<h1>{head}</h1><p class="meta">'
-            + " \u00b7 ".join(_e(m) for m in meta if m) + "</p></header>")
+            + " \u00b7 ".join(_e(m) for m in meta if m) + f"</p>{note}</header>")
 
 
 _CSS = """
