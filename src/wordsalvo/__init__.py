@@ -48,6 +48,16 @@ __all__ = [
 ]
 
 
+def _load_pictures() -> None:
+    """Registers the notebook pictures of the core's objects (:mod:`wordsalvo.display`)."""
+    from .render import notebook  # noqa: F401  (registers on import)
+
+
+from . import display as _display  # noqa: E402  (stdlib only)
+
+_display.set_loader(_load_pictures)
+
+
 def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
