@@ -300,6 +300,8 @@ def test_cli_fetch_de_drops_abbreviations_and_names_and_lists_them(monkeypatch, 
     words = gzip.decompress((cache / "de.txt.gz").read_bytes()).decode().split()
     # HM: an interjection without a vowel; NEWS: a word, though NEW is not
     assert words == ["AUTO", "AUTOS", "HAUS", "HAUSES", "HM", "NEWS", "ULME", "ULMEN"]
+    # the engine levels' vocabularies are built with the lexicon, not at the first game's start
+    assert sorted(p.name.split("-")[1] for p in (cache / "levels").glob("de-*.wsg")) == ["easy", "hard", "medium"]
 
 
 def test_every_curated_german_drop_is_an_uppercase_word_of_the_alphabet():

@@ -457,5 +457,20 @@ def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache:
     finally:
         tmp.unlink(missing_ok=True)
     rep.seconds["compile"] = round(time.perf_counter() - t0, 2)
+    t1 = time.perf_counter()
+    say("building the engine levels' vocabularies")
+    build_vocabularies(graph, folder)
+    rep.seconds["vocabularies"] = round(time.perf_counter() - t1, 2)
     write_atomic(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
     return FetchResult(lang, rep, wl, graph)
+
+
+def build_vocabularies(graph: Path, folder: Path) -> None:
+    """The weaker levels' vocabularies of a fetched lexicon, into ``folder``'s ``levels/``
+    (:mod:`wordsalvo.lexicon.vocabulary`), so that no game start builds them."""
+    from .lexicon import Lexicon
+    from .vocabulary import VOCABULARIES, level_vocabulary
+
+    lexicon = Lexicon.load(graph)
+    for level in VOCABULARIES:
+        level_vocabulary(level, lexicon, cache=folder)

@@ -119,9 +119,10 @@ def vocabulary_words(level: str, lang: str, has: Callable[[str], bool], every_wo
 _LOADED: dict[tuple[str, str], "Lexicon | None"] = {}
 
 
-def level_vocabulary(level: str, lexicon: "Lexicon") -> "Lexicon | None":
+def level_vocabulary(level: str, lexicon: "Lexicon", cache: Path | None = None) -> "Lexicon | None":
     """The vocabulary of ``level`` for ``lexicon`` (None: the whole lexicon), from the
-    package's prebuilt graphs, else the cache folder, else built now and cached."""
+    package's prebuilt graphs, else the cache folder (``cache``, default the user's), else
+    built now and cached."""
     from .graphfile import compile_bytes
     from .lexicon import Lexicon, _graph, _is_subset
     from ..errors import LexiconFormatError, WordSalvoError
@@ -138,7 +139,7 @@ def level_vocabulary(level: str, lexicon: "Lexicon") -> "Lexicon | None":
     key = vocabulary_key(lexicon.sha256, level, lang, ranked_sha)
     vocab = None
     shipped = resources.files("wordsalvo").joinpath("data", "levels", f"{key}.wsg")
-    cached = cache_dir() / "levels" / f"{key}.wsg"
+    cached = (cache if cache is not None else cache_dir()) / "levels" / f"{key}.wsg"
     for candidate, packaged in ((Path(str(shipped)), True), (cached, False)):
         if candidate.is_file():
             try:
