@@ -34,29 +34,15 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from recipe_tools import EMBEDDED_LISTS, load_alphabets, read_words  # noqa: E402
 ROOT = HERE.parent.parent
 OUT = ROOT / "src" / "wordsalvo" / "data" / "levels"
 #: words kept per language (the largest vocabulary that reads a ranked list takes fewer)
 KEEP = 40_000
 #: the lexicon each language's words must be in
-LEXICONS = {"en": ROOT / "lexicon_build" / "en" / "scowl-en.txt.gz",
-            "nl": ROOT / "lexicon_build" / "nl" / "words.txt.gz",
-            "tr": ROOT / "lexicon_build" / "tr" / "words.txt.gz"}
+LEXICONS = EMBEDDED_LISTS
 WORDFREQ_VERSION = "3.1.1"
-
-
-def load_alphabets():
-    try:
-        import wordsalvo.alphabet as mod
-    except ImportError:
-        sys.path.insert(0, str(ROOT / "src"))
-        import wordsalvo.alphabet as mod
-    return mod.ALPHABETS
-
-
-def read_words(path: Path) -> set[str]:
-    data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    return set(data.decode("utf-8").split())
 
 
 def german_names(dic: Path) -> set[str]:

@@ -21,35 +21,20 @@ when a file would change.
 from __future__ import annotations
 
 import argparse
-import gzip
 import sys
 import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from recipe_tools import EMBEDDED_LISTS, load_alphabets, read_words  # noqa: E402
 ROOT = HERE.parent.parent
 OUT = ROOT / "src" / "wordsalvo" / "data" / "offensive"
 LANGUAGES = ("en", "nl", "de", "tr")
 #: the committed word list each language's forms are looked up in (German: --de-words)
-WORD_LISTS = {"en": ROOT / "lexicon_build" / "en" / "scowl-en.txt.gz",
-              "nl": ROOT / "lexicon_build" / "nl" / "words.txt.gz",
-              "tr": ROOT / "lexicon_build" / "tr" / "words.txt.gz"}
+WORD_LISTS = EMBEDDED_LISTS
 SOURCE = ("LDNOOBW, List of Dirty, Naughty, Obscene, and Otherwise Bad Words (Shutterstock), "
           "commit 5faf2ba42d7b1c0977169ec3611df25a3c08eb13, CC BY 4.0")
-
-
-def load_alphabets():
-    try:
-        import wordsalvo.alphabet as mod
-    except ImportError:
-        sys.path.insert(0, str(ROOT / "src"))
-        import wordsalvo.alphabet as mod
-    return mod.ALPHABETS
-
-
-def read_words(path: Path) -> set[str]:
-    data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    return set(data.decode("utf-8").split())
 
 
 def normalise(alphabet, entries, where: str) -> list[str]:
