@@ -65,8 +65,8 @@ Kinds
 
     (vocabulary: the most frequent words of the language that the lexicon has;
     len: the longest word, in brackets outside English.)  Measured (``benchmarks/levels.py``, round robins in the
-    README): on wordsalvo-en easy 17.5 points a turn, medium 24.7, hard 30.4,
-    expert 40.9, each level beating the one below in 88-98 % of games.
+    README): on wordsalvo-en easy 12.5 points a turn, medium 23.0, hard 30.6,
+    expert 41.1, each level beating the one below in 93-100 % of games.
 
     The guards, at every level (a person who would do these is not weak but
     careless, and a weak opponent that does them is no fun to beat): a play
