@@ -258,6 +258,17 @@ def test_fetch_compiles_graph_that_default_finds(monkeypatch, tmp_path):
     assert "KEDİ" in lex and "ADI" in lex and "ADİ" in lex and "KEDI" not in lex
     assert len(lex) == res.report.words
     assert "compile" in res.report.seconds
+    # checked word by word once, at fetch: a start loads it with the arc and checksum checks alone
+    from wordsalvo.lexicon.lexicon import load_cached
+
+    assert (tmp_path / "tr.wsg.checked").is_file()
+    assert load_cached(res.graph)._graph.words_cross_checked == 0
+    assert Lexicon.load(str(res.graph))._graph.words_cross_checked > 0  # the public load checks everything
+    import os
+
+    st = res.graph.stat()
+    os.utime(res.graph, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # another file: checked again
+    assert load_cached(res.graph)._graph.words_cross_checked > 0
 
 
 def test_cli_build_and_info(capsys, tmp_path):

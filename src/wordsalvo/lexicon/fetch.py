@@ -466,11 +466,12 @@ def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache:
 
 
 def build_vocabularies(graph: Path, folder: Path) -> None:
-    """The weaker levels' vocabularies of a fetched lexicon, into ``folder``'s ``levels/``
-    (:mod:`wordsalvo.lexicon.vocabulary`), so that no game start builds them."""
-    from .lexicon import Lexicon
+    """Check the fetched graph word by word once (its ``.checked`` stamp), and build the
+    weaker levels' vocabularies of it into ``folder``'s ``levels/``
+    (:mod:`wordsalvo.lexicon.vocabulary`), so that no game start does either."""
+    from .lexicon import write_checked_stamp
     from .vocabulary import VOCABULARIES, level_vocabulary
 
-    lexicon = Lexicon.load(graph)
+    lexicon = write_checked_stamp(graph)  # the full check, once: later loads skip the word level
     for level in VOCABULARIES:
         level_vocabulary(level, lexicon, cache=folder)

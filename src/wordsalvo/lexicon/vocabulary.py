@@ -124,7 +124,7 @@ def level_vocabulary(level: str, lexicon: "Lexicon", cache: Path | None = None) 
     package's prebuilt graphs, else the cache folder (``cache``, default the user's), else
     built now and cached."""
     from .graphfile import compile_bytes
-    from .lexicon import Lexicon, _graph, _is_subset
+    from .lexicon import Lexicon, _graph, _is_subset, load_cached, write_checked_stamp
     from ..errors import LexiconFormatError, WordSalvoError
     from ..inputs import write_atomic
 
@@ -143,7 +143,7 @@ def level_vocabulary(level: str, lexicon: "Lexicon", cache: Path | None = None) 
     for candidate, packaged in ((Path(str(shipped)), True), (cached, False)):
         if candidate.is_file():
             try:
-                vocab = Lexicon._load(candidate, packaged=packaged)
+                vocab = Lexicon._load(candidate, checked=True) if packaged else load_cached(candidate)
                 break
             except LexiconFormatError:  # a damaged cache file: built again below
                 continue
@@ -156,7 +156,7 @@ def level_vocabulary(level: str, lexicon: "Lexicon", cache: Path | None = None) 
         data, _stats = compile_bytes(text, lexicon.alphabet, _graph, source=f"vocabulary {key}")
         try:
             write_atomic(cached, data)
-            vocab = Lexicon.load(cached)
+            vocab = write_checked_stamp(cached)
         except (OSError, WordSalvoError):  # the cache folder cannot be written: this process only
             vocab = Lexicon.from_bytes(data, name=f"vocabulary {key}")
     _is_subset(vocab, lexicon, known=True)  # made from the words of this very lexicon (the key says so)
