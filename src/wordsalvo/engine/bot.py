@@ -170,21 +170,15 @@ class Bot:
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
-        self.leaves = None
-        if level != "score":
-            from ..leaves import Leaves, LeavesError
-
-            try:
-                self.leaves = leaves if leaves is not None else Leaves.default(rules)
-            except LeavesError:  # no table shipped for this rule set: leaves count 0
-                self.leaves = None
+        #: the leave table given, or None: the shipped one, loaded at the first move (a game's
+        #: start does not wait for it)
+        self._leaves = leaves
+        self._leaves_loaded = level == "score" or leaves is not None
         self.policy = LEVEL_POLICIES.get(level)
         #: the words the level knows (None: all of the game's lexicon)
         self.vocabulary = None
         if self.policy is not None:
             self.vocabulary = level_vocabulary(level, self.lexicon)
-        #: no swap can be worth more than the best leave of the table
-        self._swap_ceiling = self.leaves.best_value if self.leaves is not None else 0.0
         self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
         #: the levels never play an offensive word; the plain players score and equity are
         #: engine benchmarks and do not filter
@@ -192,6 +186,25 @@ class Bot:
         self.offensive = OffensiveWords.default(self.lexicon.alphabet.name)
         self.rng = random.Random()
         self.reset(seed)
+
+    @property
+    def leaves(self):
+        """The leave table (None: leaves count 0; the ``score`` player has none)."""
+        if not self._leaves_loaded:
+            from ..leaves import Leaves, LeavesError
+
+            try:
+                self._leaves = Leaves.default(self.rules)
+            except LeavesError:  # no table shipped for this rule set: leaves count 0
+                self._leaves = None
+            self._leaves_loaded = True
+        return None if self.level == "score" else self._leaves
+
+    @property
+    def _swap_ceiling(self) -> float:
+        """No swap can be worth more than the best leave of the table."""
+        leaves = self.leaves
+        return leaves.best_value if leaves is not None else 0.0
 
     def reset(self, seed: int) -> None:
         """Re-seed the bot's random choices (the same seed replays the same choices)."""
