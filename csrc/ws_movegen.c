@@ -318,6 +318,15 @@ int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_b
     return best;
 }
 
+void ws_gen_leave_counts(const WsGen *g, int idx, uint8_t *kept) {
+    memset(kept, 0, WS_MAX_LETTERS + 1);
+    for (int i = 0; i < g->leave_types; i++) {
+        int t = g->leave_type[i];
+        kept[t] = (uint8_t)(idx % (g->rack[t] + 1));
+        idx /= g->rack[t] + 1;
+    }
+}
+
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     int total = 0;
     uint64_t letters = 0;

@@ -218,6 +218,10 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack);
  * the order of ranking's ranks (NULL: index order). */
 int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_bag, int whole_rack, int must_cover);
 
+/* The tile counts (by code) of the sub-multiset of the current rack at leave index idx
+ * (an index into leave_value, e.g. of ws_gen_best_swap): what that leave keeps. */
+void ws_gen_leave_counts(const WsGen *g, int idx, uint8_t *kept);
+
 /* Equity terms for the next racks: a leave table (values by rank; NULL: every leave
  * is worth 0), or with endgame = 1 the settlement terms: keeping nothing is worth
  * out_value, keeping tiles costs keep_factor x their face value.  Call before

@@ -1,15 +1,12 @@
 /* Self-play at engine speed: a whole two-player game between the `score` and
  * `equity` engine players, in C, without Python objects per turn.
  *
- * It plays exactly the game that wordsalvo.Game with wordsalvo.bot.Bot plays for
- * the same rule set and seed (the tests compare every turn): the bag in the rule
- * set's order drawn with Python's generator (ws_rng.h), the first deal's vowels and
- * consonants, plays, swaps and passes, the pass and scoreless counters, the end rules
- * and the rack settlement.  Those rules are Game's (wordsalvo/game.py, the one place
- * they are defined); this is their fast twin for engine games, held to them by the
- * tests, as ws_movegen.c is held to the Python reference generator.
+ * The game itself is a WsGame (ws_game.h): the first deal, the draws, plays, swaps,
+ * passes, the counters, the end rules and the settlement are the state's, the same
+ * code wordsalvo.Game runs.  This file adds only the players' choices (Bot.choose)
+ * and the history records; the tests compare every turn with Game and Bot.
  *
- * Player kinds (wordsalvo.bot): `score` plays the best score and, with no play,
+ * Player kinds (wordsalvo.engine.bot): `score` plays the best score and, with no play,
  * swaps its whole rack (unless its last turn was such a swap) or passes; `equity`
  * plays the best equity (score + leave value) unless the best swap keeps a leave
  * worth more, and passes when it can do neither.
@@ -18,51 +15,9 @@
 #define WS_SELFPLAY_H
 
 #include "ws_defs.h"
+#include "ws_game.h"
 #include "ws_leaves.h"
 #include "ws_movegen.h"
-#include "ws_rng.h"
-
-#define WS_SP_MAX_BAG 4096 /* tiles of a rule set (33 types x at most 100) */
-
-/* kinds of turn records */
-#define WS_TURN_PLAY 0
-#define WS_TURN_SWAP 1
-#define WS_TURN_PASS 2
-#define WS_TURN_SETTLE 3
-
-/* end reasons */
-#define WS_END_NONE 0
-#define WS_END_OUT 1
-#define WS_END_PASSES 2
-#define WS_END_SCORELESS 3
-
-/* settlement modes */
-#define WS_SETTLE_NONE 0
-#define WS_SETTLE_SUBTRACT 1
-#define WS_SETTLE_PLAY_OUT 2
-
-typedef struct WsSelfplayRules {
-    int32_t rack_size;
-    int32_t bag_count;
-    uint8_t bag[WS_SP_MAX_BAG];   /* the starting bag, tile codes in the rule set's order (0 = blank) */
-    uint64_t vowels;              /* bit t: tile code t is a vowel ([deal]) */
-    int32_t first_vowels;         /* [deal] first_deal_min_vowels */
-    int32_t first_consonants;     /* [deal] first_deal_min_consonants */
-    int32_t swap_min_bag;         /* [swap] min_bag */
-    int32_t swap_whole_rack;      /* [swap] whole_rack */
-    int32_t swap_must_cover;      /* [swap] bag_must_cover_swap */
-    int32_t swap_draw_first;      /* [swap] draw_before_return */
-    int32_t swap_resets_pass;     /* [swap] resets_pass_counter */
-    int32_t rack_out;             /* [end] rack_out */
-    int32_t all_pass_rounds;      /* [end] all_pass_rounds */
-    int32_t consecutive_passes;   /* [end] consecutive_passes */
-    int32_t scoreless_turns;      /* [end] scoreless_turns */
-    int32_t scoreless_bag_below;  /* [end] scoreless_turns_bag_below */
-    int32_t scoreless_pass, scoreless_swap, scoreless_zero_play; /* [end] scoreless_turn_kinds */
-    int32_t settle_out, settle_passes, settle_scoreless;        /* WS_SETTLE_* per end */
-    float keep_factor, out_factor; /* end-game equity terms of two players (wordsalvo.leaves) */
-    int32_t turn_limit;           /* turns after which the game is an error (a rules bug) */
-} WsSelfplayRules;
 
 typedef struct WsSelfplayPlayer {
     int32_t by_equity;      /* 0: best score; 1: best equity and swaps */
@@ -70,6 +25,24 @@ typedef struct WsSelfplayPlayer {
     int32_t zero;           /* every value is 0: no ranking while the bag holds tiles */
     float swap_ceiling;     /* the table's best value: no swap is worth more */
 } WsSelfplayPlayer;
+
+/* What a player does on a turn (ws_player_choose), for ws_action_apply. */
+typedef struct WsAction {
+    int32_t kind;   /* WS_TURN_PLAY, WS_TURN_SWAP or WS_TURN_PASS */
+    float equity;   /* PLAY / SWAP of an equity player: the action's equity; else 0 */
+    WsMove move;    /* PLAY */
+    uint8_t swap[WS_MAX_LETTERS + 1]; /* SWAP: the tiles put back, counts by code */
+} WsAction;
+
+/* The choice of engine player P for the player on turn of s (Bot.choose of the score
+ * and equity kinds): loads s into g and searches.  last_kind: that player's last turn
+ * kind (WS_TURN_*, -1 for none: a score player does not swap twice in a row).  The
+ * static player of self-play, and of a simulation's rollouts.  WS_E_ARGUMENT: a rack
+ * the leave table cannot value. */
+int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a);
+
+/* Plays a on s (ws_game_play, ws_game_swap or ws_game_pass), undo record u (or NULL). */
+int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u);
 
 /* One entry of a game's history (wordsalvo.game.Turn, compact). */
 typedef struct WsTurnRecord {
@@ -79,7 +52,7 @@ typedef struct WsTurnRecord {
     int32_t total;       /* the player's score after it */
     int32_t bag_before;  /* tiles in the bag before the turn */
     uint8_t player;      /* seat, 0 = the player who moved first */
-    uint8_t kind;        /* WS_TURN_* */
+    uint8_t kind;        /* WS_TURN_PLAY, _SWAP, _PASS, _SETTLE (ws_game.h) */
     uint8_t rack_len;
     uint8_t tiles_len;
     uint8_t rack[WS_RACK_MAX];  /* the rack before the turn, in rack order (letters, blanks last);
@@ -91,20 +64,11 @@ typedef struct WsTurnRecord {
 } WsTurnRecord;
 
 typedef struct WsSelfplay {
-    WsSelfplayRules rules;
+    const WsGameRules *rules;   /* two players */
     WsSelfplayPlayer player[2]; /* by seat */
-    /* the game */
-    WsRng rng;
-    uint8_t bag[WS_SP_MAX_BAG];
-    int32_t bag_count;
-    uint8_t rack[2][WS_MAX_LETTERS + 1]; /* counts by tile code, [0] = blanks */
-    int32_t rack_total[2];
-    uint8_t board[WS_SQUARES];
-    int32_t score[2];
-    int32_t pass_count, scoreless_count;
-    int32_t to_move;
+    int32_t turn_limit;         /* turns after which the game is an error (a rules bug) */
+    WsGame game;
     int32_t last_kind[2]; /* each seat's last turn kind (-1: none yet) */
-    int32_t end_reason;
     int32_t turns;        /* turns taken (settlement entries not counted) */
     /* the history */
     WsTurnRecord *out;
@@ -113,11 +77,12 @@ typedef struct WsSelfplay {
 } WsSelfplay;
 
 /* Plays a whole game on generator g (set up for the rule set's board and lexicon,
- * alphagrams optional) from the random seed key (see ws_rng_seed); sp->rules and
- * sp->player are the caller's.  The history goes to out[0..*count).
+ * alphagrams optional) from the random seed key (see ws_rng_seed); sp->rules,
+ * sp->player and sp->turn_limit are the caller's.  The history goes to out[0..*count);
+ * the final state is sp->game.
  * WS_E_CAPACITY: more entries than capacity (nothing past it is written);
- * WS_E_ARGUMENT: bad rules (a first deal the bag cannot make), a rack the leave
- * table cannot rank, or no end within rules.turn_limit turns. */
+ * WS_E_ARGUMENT: rules not for two players, a first deal the bag cannot make, a rack
+ * the leave table cannot value, or no end within turn_limit turns. */
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                      size_t capacity, size_t *count);
 

@@ -45,6 +45,7 @@ def _build_package():
     pkg = types.ModuleType("_wordsalvo_build")
     pkg.__path__ = [str(ROOT / "src" / "wordsalvo")]
     sys.modules[pkg.__name__] = pkg
+    # the lexicon sub-package without its __init__ (which loads the whole Lexicon)
     sub = types.ModuleType("_wordsalvo_build.lexicon")
     sub.__path__ = [str(ROOT / "src" / "wordsalvo" / "lexicon")]
     sys.modules[sub.__name__] = sub

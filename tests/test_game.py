@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from game_helpers import lexicon_for, snapshot, tiles_in_play
+from game_helpers import lexicon_for, set_state, snapshot, tiles_in_play
 
 import wordsalvo as ws
 from wordsalvo import Game, GameError, IllegalMoveError, IllegalMoveReason, Rules, WordSalvoError
@@ -22,16 +22,6 @@ def de(tmp_path_factory):
 
 def make(name: str, players=2, seed=0, lexicon=None, **kw) -> Game:
     return Game(Rules.preset(name), lexicon=lexicon, players=players, seed=seed, **kw)
-
-
-def set_state(game: Game, racks=None, bag=None, scores=None) -> None:
-    """Put the game in a scripted state (tests only; tile conservation is not kept)."""
-    if racks is not None:
-        game._s.racks = list(racks)
-    if bag is not None:
-        game._s.bag = list(bag)
-    if scores is not None:
-        game._s.scores = list(scores)
 
 
 def kinds(game: Game) -> list[str]:
@@ -369,10 +359,10 @@ def test_every_failing_call_leaves_the_game_as_it_was(monkeypatch):
         with pytest.raises(WordSalvoError):
             call()
         assert snapshot(g) == before
-    # a failure half-way through a play or a swap (after the board or the bag changed)
-    def boom(n):
-        raise RuntimeError("draw failed")
-    monkeypatch.setattr(g, "_draw", boom)
+    # a failure half-way through a play or a swap (after the C state changed)
+    def boom(turn):
+        raise RuntimeError("recording failed")
+    monkeypatch.setattr(g, "_end_turn", boom)
     move = g.best_move()
     with pytest.raises(RuntimeError):
         g.play(move)
@@ -617,8 +607,7 @@ def test_a_failed_challenge_costs_what_the_rule_set_says(penalty, points):
 
 def test_a_challenge_of_the_last_play_comes_before_the_settlement():
     g = Game(_penalty("points", 5), players=2, seed=1, challenges=True)
-    set_state(g, racks=["AB", "XYZ"], bag=[])
-    g._s.pos.board.tiles[7 * 15 + 6] = g.rules.alphabet.code("T")
+    set_state(g, racks=["AB", "XYZ"], bag=[], squares={(7, 6): "T"})
     g.play("8G (T)AB")  # out: the game ends at once
     assert g.is_over and g.can_challenge and g.challenger == 1
     r = g.challenge()

@@ -107,18 +107,27 @@ def test_no_import_cycle_in_the_package():
     assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-@pytest.mark.parametrize("layer", ["formats", "commands", "render"])
+@pytest.mark.parametrize("layer", ["formats", "commands", "render", "tui"])
 def test_the_core_never_imports_the_layers_above_it(layer):
-    """formats/, commands/ and render/ import the core; the core imports none of them
-    (the package's ``__init__``, the public facade, ``analysis``, which reads GCG
+    """formats/, commands/, render/ and tui/ (the terminal game) import the core; the core
+    imports none of them (the package's ``__init__``, the public facade, ``analysis``, which reads GCG
     text, and ``autoplay``, which writes the games it plays as GCG, may import formats:
     they orchestrate the core and sit above it)."""
     edges = import_graph(PACKAGE)
     above = f"{NAME}.{layer}"
-    allowed_users = {NAME, f"{NAME}.analysis", f"{NAME}.engine.autoplay", f"{NAME}.cli"} | {m for m in edges if m.startswith(f"{NAME}.commands")}
+    allowed_users = {NAME, f"{NAME}.analysis", f"{NAME}.engine.autoplay", f"{NAME}.cli"} | {
+        m for m in edges if m.startswith((f"{NAME}.commands", f"{NAME}.tui"))}
     offenders = sorted(
         m for m, targets in edges.items()
         if not m.startswith(above) and m not in allowed_users
         and any(t == above or t.startswith(above + ".") for t in targets)
     )
     assert not offenders, f"modules below {layer}/ that import it: {offenders}"
+
+
+def test_the_terminal_game_never_imports_the_commands():
+    """tui/ is the session under ``wordsalvo play``: the command imports it, never the reverse."""
+    edges = import_graph(PACKAGE)
+    offenders = sorted(m for m, targets in edges.items() if m.startswith(f"{NAME}.tui")
+                       and any(t.startswith(f"{NAME}.commands") for t in targets))
+    assert not offenders, f"tui/ modules that import commands/: {offenders}"

@@ -17,12 +17,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from game_helpers import set_state
 
 from wordsalvo import Game, Rules
 from wordsalvo.formats.gcg import from_gcg, to_gcg
 from wordsalvo.cli import build_parser, main
 from wordsalvo.commands import play
-from wordsalvo.commands.play import TerminalGame
+from wordsalvo.tui import engine_seed
+from wordsalvo.tui import TerminalGame
 from wordsalvo.actions import Play
 from wordsalvo.engine.bot import LEVELS, Bot
 from wordsalvo.render.terminal import changed_squares, render_board, render_preview, render_rack
@@ -117,10 +119,47 @@ def test_illegal_move_lists_every_reason_and_asks_again():
 
 
 def test_lowercase_letters_are_blanks_and_the_screen_says_so():
-    tg, out, _ = terminal_game(["8d zerda", "quit"])
+    tg, out, _ = terminal_game(["8D zERDA", "quit"])  # one blank asked for, and there is none
     tg.run()
     assert "lowercase letters are blanks" in out.getvalue()
     assert tg.game.history == ()
+
+
+def test_a_word_typed_all_in_lowercase_is_offered_in_capitals():
+    code, text, script = session(["8d zerda", "", "quit"], *CLASSIC, "--player", "Ann", "--bot", "easy")
+    assert code == 0
+    said = flat(text)
+    assert "note: lowercase letters are blanks, so '8d zerda' asks for a blank for every letter; " \
+           "in capitals: 8D ZERDA" in said
+    assert "Enter = play 8D ZERDA, n = cancel" in script.prompts[1]
+    assert "Ann played 8D ZERDA for 50" in said
+
+
+def test_a_lowercase_word_the_blanks_can_make_is_offered_both_ways():
+    # rack QI?? and more: 8H QI in capitals (20 on the centre 2W) or 8H qi with two blanks (0)
+    for answer, notation, score in (("", "8H QI", 22), ("b", "8H qi", 0)):
+        tg, out, script = terminal_game(["8h qi", answer, "quit"])
+        tg.game.set_rack(0, "QI??EST")
+        tg.run()
+        assert "Enter = play 8H QI, b = play 8h qi with blanks" in script.prompts[1]
+        first = tg.game.history[0]
+        assert (first.notation, first.score) == (notation, score)
+    # only the blanks can make it: said so, and the blanks are offered
+    tg, out, script = terminal_game(["8h qi", "", "quit"])
+    tg.game.set_rack(0, "??ESTAR")
+    tg.run()
+    assert "8H QI is not possible; as typed, with blanks:" in flat(out.getvalue())
+    assert tg.game.history[0].notation == "8H qi"
+
+
+def test_help_promises_a_score_preview_only_where_the_rules_show_one():
+    for rules, promised in (("classic-en", False), ("wordsalvo-en", True)):
+        code, text, _ = session(["help", "quit"], "--rules", rules, "--game-seed", "1", "--color", "never")
+        assert code == 0
+        assert ("You first see the words and the score" in text) is promised
+        if not promised:
+            assert "the score once played: classic-en shows none before" in flat(text)
+            assert "score: shown once played" in flat(session(["8D ZERDA", "n", "quit"], *CLASSIC)[1])
 
 
 @pytest.mark.parametrize("line", ["foo", "20Z WORD", "8H", "8H W0RD", "swap 123", "moves x", "pass now", "\t", "Ω"])
@@ -134,7 +173,7 @@ def test_bad_input_never_crashes(line):
 
 # -- commands ---------------------------------------------------------------------------
 def test_swap_some_tiles_and_the_whole_rack():
-    tg, out, _ = terminal_game(["swap xyz", "swap aeg", "swap", "quit"])
+    tg, out, _ = terminal_game(["swap xyz", "swap aeg", "swap", "", "quit"])
     rack = tg.game.rack
     tg.run()
     g = tg.game
@@ -146,9 +185,23 @@ def test_swap_some_tiles_and_the_whole_rack():
     assert len(swaps) == 2 and len(swaps[1].tiles) == 7  # `swap` alone: the whole rack
 
 
+def test_swap_alone_asks_first_like_a_move():
+    code, text, script = session(["swap", "n", "swap", "pass", "swap", "", "quit"], *CLASSIC,
+                                 "--player", "Ann", "--bot", "easy")
+    assert code == 0
+    said = flat(text)
+    assert "swap: all 7 tiles (ADEGORZ) go back into the bag, 7 new ones come out" in said
+    assert script.prompts[1].startswith("Enter = swap, n = cancel")
+    assert "Cancelled." in said
+    game = from_gcg(next(Path(os.environ["WORDSALVO_GAMES_DIR"]).glob("*.gcg")).read_text("utf-8"))
+    # the second `swap` was answered by `pass` (another command instead), the third by Enter
+    assert [t.kind for t in game.history if t.player == 0] == ["pass", "swap"]
+    assert game.history[2].tiles and len(game.history[2].tiles) == 7
+
+
 def test_swap_refused_when_the_bag_is_too_small():
     tg, out, _ = terminal_game(["swap", "quit"])
-    tg.game._s.bag = tg.game._s.bag[:3]  # scripted state: 3 tiles left
+    set_state(tg.game, bag=tg.game.bag[:3])  # scripted state: 3 tiles left
     tg.run()
     assert "not possible: swap: the bag must hold at least 7" in out.getvalue()
     assert tg.game.history == ()
@@ -374,7 +427,7 @@ def test_the_terminal_engine_is_the_bot_of_its_level():
         game.pass_turn()
         twin.pass_turn()
         tg.engine_turn()
-        expected = Bot(level, twin.rules, seed=play.engine_seed(5, 1, 1)).choose(twin)
+        expected = Bot(level, twin.rules, seed=engine_seed(5, 1, 1)).choose(twin)
         twin.apply(expected)
         assert [t.kind for t in game.history] == [t.kind for t in twin.history]
         assert game.board.tiles == twin.board.tiles and game.scores == twin.scores, level
@@ -414,7 +467,7 @@ def test_play_runs_on_a_rule_set_without_a_leave_table(monkeypatch):
 # -- drawing ----------------------------------------------------------------------------
 def test_plain_board_tells_blanks_and_the_last_move_apart():
     game = Game(Rules.preset("classic-en"), seed=1)
-    game._s.racks[0] = "ADEGOR?"
+    set_state(game, racks=["ADEGOR?", game.racks[1]])
     before = game.board.tiles
     game.play("8D zERDA")
     last = changed_squares(before, game.board.tiles)
@@ -564,11 +617,11 @@ def test_quit_saves_and_resume_continues_bag_and_all(tmp_path, monkeypatch):
     bot = Bot("hard", twin.rules)
     for _ in range(2):
         if twin.to_move == 1:
-            bot.reset(play.engine_seed(1, len(twin.history), 1))
+            bot.reset(engine_seed(1, len(twin.history), 1))
             twin.apply(bot.choose(twin))
         else:
             twin.pass_turn()
-    bot.reset(play.engine_seed(1, len(twin.history), 1))
+    bot.reset(engine_seed(1, len(twin.history), 1))
     twin.apply(bot.choose(twin))
     again = from_gcg(saved.read_text("utf-8"))
     assert again.history == twin.history and again.bag == twin.bag and again.racks == twin.racks
@@ -634,3 +687,86 @@ def test_settlement_says_your_rack_not_yous():
     t = Turn(1, "settle", "AB", 18, 300, tiles="AB", rack_owner=0)
     assert describe_turn(t, ["You", "Engine"]) == "Engine +18 for your rack (AB)"
     assert describe_turn(t, ["Ann", "Engine"]) == "Engine +18 for Ann's rack (AB)"
+
+
+# -- the clock: --move-time ------------------------------------------------------------------
+class FakeClock:
+    """A clock the script moves on: ``late(answer)`` is an answer typed after the time ran out."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def late(self, answer: str, seconds: float = 10.0**7):
+        def typed(_prompt: str) -> str:
+            self.now += seconds
+            return answer
+        return typed
+
+
+def clocked_game(lines, rules: str, move_time: int, players=("You", "Engine"), lexicon=None):
+    game = Game(Rules.preset(rules), lexicon, players=list(players), seed=2)
+    out = io.StringIO()
+    clock = FakeClock()
+    script = Script([clock.late(ln[0]) if isinstance(ln, tuple) else ln for ln in lines], out)  # (late,)
+    humans = [name != "Engine" for name in players]
+    tg = TerminalGame(game, humans, "easy", input_fn=script, output=out, seed=2, move_time=move_time, clock=clock)
+    return tg, out, clock
+
+
+def test_running_out_of_time_ends_the_turn_where_the_rules_say_so():
+    # wordsalvo-en: running out ends the turn; the engine is not timed and answers
+    tg, out, _ = clocked_game([("pass",), "pass", "quit"], "wordsalvo-en", 30)
+    tg.run()
+    game = tg.game
+    assert kinds(game)[:3] == ["timeout", kinds(game)[1], "pass"] and game.history[1].player == 1
+    assert "Time is up (0:30 per move): You ran out of time." in flat(out.getvalue())
+    assert "time per move: 0:30" in out.getvalue()
+
+
+def test_running_out_of_time_loses_a_turkish_game():
+    tg, out, _ = clocked_game([("8H WORD",)], "turkish", 86400)
+    tg.run()
+    game = tg.game
+    assert game.is_over and game.end_reason == "timeout" and game.winners == (1,)
+    assert "Time is up (24:00:00 per move): You ran out of time and leave the game." in flat(out.getvalue())
+
+
+def test_three_time_outs_in_a_row_eliminate_a_woodword_player(tmp_path):
+    from game_helpers import lexicon_for
+
+    rules = Rules.preset("woodword-de")
+    # a time-out, a pass (the count starts again), then three time-outs in a row
+    tg, out, _ = clocked_game([("pass",), "pass", ("pass",), ("pass",), ("pass",)], "woodword-de", 120,
+                              players=("Ann", "Engine"), lexicon=lexicon_for(rules, tmp_path))
+    tg.run()
+    game = tg.game
+    assert [t.kind for t in game.history if t.player == 0] == ["timeout", "pass", "timeout", "timeout", "timeout"]
+    assert game.is_over and game.end_reason == "elimination" and game.winners == (1,)
+    text = flat(out.getvalue())
+    assert "Time is up (2:00 per move): Ann ran out of time and leaves the game (3 time-outs in a row)." in text
+
+
+def test_a_late_answer_at_the_confirmation_does_not_play_the_move():
+    tg, out, _ = clocked_game(["8D DOWAR", ("",), "quit"], "wordsalvo-en", 60)
+    tg.run()
+    assert kinds(tg.game)[0] == "timeout"  # the move was typed in time, confirmed too late
+
+
+def test_move_time_is_checked_against_the_rule_set_and_kept_on_resume(tmp_path, monkeypatch, capsys):
+    assert main(["play", "--move-time", "30"]) == 2  # classic-en has no clock
+    assert "--move-time: rule set 'classic-en' has no per-move clock" in capsys.readouterr().err
+    assert main(["play", "--rules", "wordsalvo-en", "--move-time", "5"]) == 2
+    assert "expected a time per move of 30 to 259200 seconds" in capsys.readouterr().err
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path))
+    code, text, _ = session(["quit"], "--rules", "wordsalvo-en", "--move-time", "45", "--game-seed", "3",
+                            "--color", "never")
+    assert code == 0 and "time per move: 0:45" in text
+    saved = next(tmp_path.glob("*.gcg"))
+    assert "#move-time 45\n" in saved.read_text("utf-8")
+    code, text, _ = session(["help", "quit"], "--resume", str(saved), "--color", "never")
+    assert code == 0 and "time per move: 0:45" in text and "The clock: 0:45 per move" in flat(text)
+    assert main(["play", "--resume", str(saved), "--move-time", "60"]) == 2
+    assert "expected none of --move-time" in capsys.readouterr().err

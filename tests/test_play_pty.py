@@ -2,7 +2,7 @@
 draws the screen as a terminal would).
 
 Oracles: a mirror :class:`Game` with the same seed, seats and moves (the engine's
-choices through the same :class:`Bot` and :func:`play.engine_seed`) says which
+choices through the same :class:`Bot` and :func:`engine_seed`) says which
 rack each screen must show and what the saved record must hold; every line the
 program writes is measured with wcwidth (none may be wider than 80 columns) and
 the board rows must stay on their screen rows; ``wordsalvo analyze`` reads the
@@ -12,7 +12,6 @@ finished record.
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import signal
 import subprocess
@@ -23,7 +22,7 @@ import pytest
 
 from wordsalvo import Game, Rules
 from wordsalvo.engine.bot import Bot
-from wordsalvo.commands import play
+from wordsalvo.tui import engine_seed
 from wordsalvo.errors import IllegalMoveReason
 from wordsalvo.formats.gcg import from_gcg
 
@@ -31,67 +30,9 @@ pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 wcwidth = pytest.importorskip("wcwidth")
 
-ROWS, COLS = 24, 80
-_CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+from pty_helpers import COLS, ROWS, Terminal  # noqa: E402 - after the skips
+
 _SUBSCRIPTS = re.compile(r"[\u2080-\u20890-9\s]")
-
-
-def _default_signals() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-class Terminal:
-    """``wordsalvo play ARGS`` in a pty of 24 x 80, its screen kept by pyte."""
-
-    def __init__(self, args: list[str], games: Path, colour: bool = True):
-        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
-        env.update(WORDSALVO_GAMES_DIR=str(games), TERM="xterm-256color")
-        # a test run started in the background by a shell ignores SIGINT, and a child would
-        # inherit that: the game must see Ctrl-C as a terminal's foreground program does
-        self.child = pexpect.spawn(sys.executable, ["-m", "wordsalvo", "play", *args], dimensions=(ROWS, COLS),
-                                   env=env, encoding="utf-8", timeout=120, cwd=str(Path(__file__).parent),
-                                   preexec_fn=_default_signals)
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.Stream(self.screen)
-        self.raw = ""
-        self.checked = 0
-
-    def expect(self, text: str) -> str:
-        """Wait for ``text``; returns everything written since the last expect."""
-        try:
-            self.child.expect_exact(text)
-        except (pexpect.EOF, pexpect.TIMEOUT):  # pragma: no cover - say what the screen showed
-            raise AssertionError(f"expected {text!r}; the screen:\n" + "\n".join(self.screen.display)) from None
-        got = self.child.before + self.child.after
-        self.stream.feed(got)
-        self.raw += got
-        return got
-
-    def send(self, line: str) -> None:
-        self.child.sendline(line)
-
-    def display(self) -> list[str]:
-        return list(self.screen.display)
-
-    def check_fits(self) -> None:
-        """No line written since the last check is wider than the terminal, and the
-        board rows are where they belong on the screen."""
-        new = self.raw[self.checked:]
-        self.checked = len(self.raw)
-        for line in _CSI.sub("", new).replace("\r", "").split("\n"):
-            assert wcwidth.wcswidth(line) <= COLS, f"{wcwidth.wcswidth(line)} columns: {line!r}"
-        shown = self.display()
-        top = next((i for i, ln in enumerate(shown) if ln.startswith("     A  B  C")), None)
-        if top is not None and top + 15 < ROWS:
-            for r in range(1, 16):
-                assert shown[top + r].startswith(f"{r:>3} "), (r, shown)
-
-    def finish(self) -> int:
-        self.child.expect(pexpect.EOF)
-        self.stream.feed(self.child.before)
-        self.raw += self.child.before
-        self.child.close()
-        return self.child.exitstatus
 
 
 def rack_on_screen(term: Terminal, name: str) -> str:
@@ -133,7 +74,7 @@ class Table:
         g = self.game
         p = g.to_move
         bot = self.bots[p]
-        bot.reset(play.engine_seed(g.seed, len(g.history), p))
+        bot.reset(engine_seed(g.seed, len(g.history), p))
         g.apply(bot.choose(g))
 
     def engine_challenges(self) -> None:
@@ -339,3 +280,168 @@ def test_a_closed_terminal_and_ctrl_c_save_the_game(tmp_path):
     again = from_gcg(saved[0].read_text("utf-8"))
     assert [t.kind for t in again.history][2] == "pass" and len(again.history) == 4
     assert f"Saved to {saved[0]}" in " ".join(term.raw.split())
+
+
+def test_an_opponents_swap_shows_how_many_tiles_never_which(tmp_path):
+    """Ann swaps her whole rack; every screen Bob can see (his hand-over screen, his own
+    turn, the undo question, Ann's hand-over screen after his pass) says 7 tiles; only
+    Ann's own screen names them."""
+    mirror = Game(Rules.preset("classic-en"), players=["Ann", "Bob"], seed=5)
+    swapped = mirror.rack
+    term = Terminal(["--player", "Ann", "--player", "Bob", "--game-seed", "5"], tmp_path)
+    term.expect("Ann: press Enter to see your rack")
+    term.send("")
+    term.expect("Ann> ")
+    term.send("swap")
+    term.expect("Enter = swap, n = cancel")  # the whole rack: asked first
+    term.send("")
+    term.expect("Bob: press Enter to see your rack")
+    assert "Ann swap 7" in term.said() and swapped not in term.said()
+    term.send("undo")  # Bob is asked whether Ann may take her swap back: he must not learn the tiles
+    term.expect("Do you agree?")
+    assert "take back Ann swap 7?" in term.said() and swapped not in term.said()
+    term.send("n")
+    term.expect("Bob: press Enter to see your rack")
+    term.send("")
+    term.expect("Bob> ")
+    assert "Ann swap 7" in term.said() and swapped not in term.said()
+    term.send("pass")
+    term.expect("Ann: press Enter to see your rack")  # Bob still holds the device
+    assert "Ann swap 7" in term.said() and swapped not in term.said()
+    term.send("")
+    term.expect("Ann> ")
+    assert f"Ann swap {swapped}" in term.said()  # her own swap, on her own screen
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def _first_screen(term: Terminal, prompt: str) -> list[str]:
+    term.expect(prompt)
+    term.check_fits()
+    return term.display()
+
+
+@pytest.mark.parametrize("args", [
+    ["--rules", "wordsalvo-en", "--seed", "2147483647", "--game-seed", "2147483646"],  # ten-digit seeds
+    ["--rules", "turkish", "--random", "--game-seed", "1999999999"],  # the three-line legend
+    ["--rules", "wordsalvo-nl", "--game-seed", "1234567890"],
+    ["--game-seed", "2147483647"],
+], ids=["wordsalvo-en", "turkish", "wordsalvo-nl", "classic-en"])
+def test_the_first_screen_shows_the_column_letters_at_80_by_24(tmp_path, args):
+    term = Terminal(args, tmp_path)
+    shown = _first_screen(term, "You> ")
+    assert shown[0].startswith("     A  B  C  D  E  F  G  H  I  J  K  L  M  N  O"), shown
+    assert any(ln.startswith("Your rack:") for ln in shown)
+    seed = args[args.index("--game-seed") + 1]
+    assert f"game seed {seed}" in term.said()  # the panel says it, on one line
+    term.send("help")  # help says how to play the same game again
+    term.expect("You> ")
+    assert f"--game-seed {seed}" in " ".join(term.lines())
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_the_hand_over_screen_of_four_long_names_shows_the_column_letters(tmp_path):
+    args = ["--rules", "wordsalvo-en", "--random", "--game-seed", "1999999999"]
+    for name in ("Alexandrina", "Bartholomew", "Konstantinos", "Maximiliana"):
+        args += ["--player", name]
+    term = Terminal(args, tmp_path)
+    shown = _first_screen(term, "Alexandrina: press Enter to see your rack")
+    assert shown[0].startswith("     A  B  C"), shown
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_a_ten_point_tile_does_not_run_into_the_next_square(tmp_path):
+    term = Terminal(["--game-seed", "1", "--player", "Ann", "--bot", "easy"], tmp_path)
+    term.expect("Ann> ")
+    term.send("8D ZERDA")  # Z is worth 10
+    term.expect("Enter = play it")
+    term.send("")
+    term.expect("Ann> ")
+    term.check_fits()
+    row = next(ln for ln in term.display() if ln.startswith("  8 "))
+    assert "Z\u2081\u2080 E\u2081" in row, row
+    header = term.display()[0]
+    assert header.index("E") - row.index("E\u2081") == header.index("A") - 4, (header, row)  # columns stay put
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_the_exit_message_keeps_the_resume_command_on_one_line(tmp_path):
+    games = tmp_path / ("a-folder-with-a-long-name-" * 3) / "my games"  # and a space: quoted
+    games.mkdir(parents=True)
+    term = Terminal(["--game-seed", "1"], games)
+    term.expect("You> ")
+    term.send("save")
+    term.expect("resume it with:")
+    term.expect("You> ")
+    term.send("quit")
+    assert term.finish() == 0
+    saved = next(games.glob("*.gcg"))
+    command = f"wordsalvo play --resume '{saved}'"
+    assert len(command) > COLS
+    lines = term.lines()
+    assert sum(ln.strip() == command for ln in lines) == 2, lines[-8:]  # after `save` and after `quit`
+
+
+def _time_left(term: Terminal) -> str | None:
+    prompt = next((ln for ln in reversed(term.display()) if ln.startswith("Ann> ")), "")
+    m = re.search(r"(\d+:\d\d) left\s*$", prompt)
+    return m.group(1) if m else None
+
+
+def test_the_move_clock_counts_down_beside_what_is_typed_and_resume_keeps_it(tmp_path):
+    args = ["--rules", "wordsalvo-en", "--move-time", "300", "--game-seed", "1", "--player", "Ann", "--bot", "easy"]
+    mirror = Game(Rules.preset("wordsalvo-en"), players=["Ann", "Engine"], seed=1)
+    move = mirror.best_move().notation
+    term = Terminal(args, tmp_path)
+    term.expect("Ann> ")
+    term.expect(" left")  # the first second's tick
+    first = _time_left(term)
+    assert first is not None and first.startswith("4:5"), term.display()[-3:]
+    assert any("time per move: 5:00" in ln for ln in term.display())
+    term.child.send(move[:4])  # half a move typed ...
+    term.expect(" left")  # ... while the clock ticks on
+    term.expect(" left")
+    assert _time_left(term) != first
+    term.send(move[4:])  # ... and the rest: the line is whole
+    term.expect("Enter = play it")
+    words = mirror.preview(move).words
+    assert f"words: {words[0].word}" in term.said()
+    term.send("")
+    mirror.play(move)
+    term.expect("Ann> ")
+    term.send("quit")
+    assert term.finish() == 0
+    saved = next(tmp_path.glob("*.gcg"))
+    record = saved.read_text("utf-8")
+    assert "#move-time 300\n" in record and from_gcg(record).history[0].notation == move
+    assert "timeout" not in [t.kind for t in from_gcg(record).history]  # the engine answered in time
+
+    term = Terminal(["--resume", str(saved)], tmp_path)
+    term.expect("Ann> ")
+    assert any("time per move: 5:00" in ln for ln in term.display())
+    term.send("quit")
+    assert term.finish() == 0
+
+
+def test_running_out_of_time_in_the_terminal_ends_the_turn(tmp_path):
+    from importlib import resources
+
+    text = resources.files("wordsalvo.rulesets").joinpath("wordsalvo-en.toml").read_text("utf-8")
+    assert "\nmin_seconds = 30\n" in text
+    quick = tmp_path / "quick.toml"  # a table's own rule set that allows a two-second clock
+    quick.write_text(text.replace("\nmin_seconds = 30\n", "\nmin_seconds = 1\n"), "utf-8")
+    term = Terminal(["--rules", str(quick), "--move-time", "2", "--game-seed", "1", "--player", "Ann",
+                     "--bot", "easy"], tmp_path)
+    term.expect("Ann> ")
+    term.child.send("8H AB")  # typed, never sent: the time runs out
+    term.expect("Time is up (0:02 per move): Ann ran out of time.")
+    term.expect("Ann> ")  # the engine has moved; Ann's turn again, with nothing left of what she typed
+    term.send("quit")
+    assert term.finish() == 0
+    record = next(tmp_path.glob("*.gcg")).read_text("utf-8")
+    assert ">Ann: " in record and "(time) +0" in record
+    after = re.sub(r"\x1b(\[[0-9;?]*[A-Za-z]|[78])", "", term.raw).split("Time is up", 1)[1]
+    assert "8H AB" not in after  # what was typed is gone with the turn

@@ -10,12 +10,12 @@ the numpy best-swap search this replaced for MoveGenerator.best_swap.
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from game_helpers import VARIANTS, variant
 from hypothesis import strategies as st
 
 import wordsalvo as ws
@@ -25,7 +25,6 @@ from wordsalvo.leaves import Leaves
 from wordsalvo.moves import Swap
 from wordsalvo.engine.selfplay import SelfPlay, engine_supported
 
-RULESETS = Path(ws.__file__).parent / "rulesets"
 
 
 # -- the random numbers ---------------------------------------------------------------
@@ -89,26 +88,6 @@ def test_random_boards_and_star_squares():
     same_games(AutoplaySpec("turkish", ("equity", "equity"), seed=2, board_seed=4), range(3))
 
 
-def variant(tmp_path: Path, base: str, **sections) -> str:
-    """A rule file: the preset ``base`` with ``section={key: toml value}`` replaced."""
-    text = (RULESETS / f"{base}.toml").read_text("utf-8")
-    for section, keys in sections.items():
-        head = text.index(f"[{section}]")
-        end = text.find("\n[", head + 1)
-        end = len(text) if end < 0 else end
-        body = text[head:end]
-        for key, value in keys.items():
-            line = f"{key} = {value}"
-            body, n = re.subn(rf"(?m)^{key} = .*$", line, body)
-            if not n:
-                body = body.rstrip("\n") + f"\n{line}\n"
-        text = text[:head] + body + text[end:]
-    text = re.sub(r'(?m)^name = ".*"$', 'name = "variant"', text)
-    path = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}.toml"
-    path.write_text(text, "utf-8")
-    return str(path)
-
-
 @pytest.fixture(scope="module")
 def tiny_lexicon(tmp_path_factory):
     """Few words: players often cannot play, so swaps, passes and scoreless ends happen."""
@@ -124,20 +103,6 @@ def tiny_lexicon(tmp_path_factory):
     return str(folder / "tiny.wsg")
 
 
-VARIANTS = {
-    "swap-after-return": dict(swap={"draw_before_return": "false", "bag_must_cover_swap": "false", "min_bag": "1"}),
-    "whole-rack": dict(swap={"whole_rack": "true", "resets_pass_counter": "false"}),
-    "passes-end": dict(end={"all_pass_rounds": "1", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"},
-                       settlement={"after_passes": '"play-out"'}),
-    "consecutive": dict(end={"consecutive_passes": "3", "scoreless_turns": "0"}, swap={"resets_pass_counter": "false"}),
-    "scoreless-bag": dict(end={"scoreless_turns": "3", "scoreless_turns_bag_below": "90",
-                               "scoreless_turn_kinds": '["pass", "swap"]'},
-                          settlement={"after_scoreless": '"none"'}),
-    "subtract": dict(settlement={"after_out": '"subtract-only"'}),
-    "no-settlement": dict(settlement={"after_out": '"none"'}),
-    "no-rack-out": dict(end={"rack_out": "false", "scoreless_turns": "2"}),
-    "first-deal": dict(deal={"first_deal_min_vowels": "3", "first_deal_min_consonants": "2"}),
-}
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -72,6 +72,7 @@ score among the others wins.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -209,16 +210,25 @@ class GameAnalysis:
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
         "turning_min": TURNING_MIN})
 
-    def table(self) -> str:
+    def table(self, width: int | None = None) -> str:
+        """One row per entry.  ``width`` (a terminal's columns): a note that does not fit
+        beside its row goes on lines of its own under it, wrapped and indented."""
         rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win/best':>11}  note"]
         for t in self.turns:
             win = "" if t.win_after is None else f"{t.win_after:4.0%}/{t.win_best:4.0%}"
             lost = "" if t.equity_lost is None else f"{t.equity_lost:7.1f}"
-            rows.append(f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
-                        f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
+            row = (f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
+                   f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
+            if width is None or len(row) <= width:
+                rows.append(row)
+                continue
+            rows.append(row[:len(row) - len(t.note)].rstrip())
+            rows += textwrap.wrap(t.note, width, initial_indent=" " * 5, subsequent_indent=" " * 5,
+                                  break_on_hyphens=False)
         return "\n".join(rows)
 
-    def __str__(self) -> str:
+    def text(self, width: int | None = None) -> str:
+        """The heading and :meth:`table` (``width``: see there)."""
         head = (f"analysis of a {self.rules} game ({', '.join(self.names)}), final "
                 f"{'/'.join(map(str, self.final_scores))}" + (" (unfinished)" if self.unfinished else ""))
         if self.left and not self.unfinished:
@@ -229,7 +239,12 @@ class GameAnalysis:
             head += f"\n{self.assumed_rules}"
         if self.win_note:
             head += f"\n{self.win_note}"
-        return head + "\n" + self.table()
+        if width is not None:
+            head = "\n".join(textwrap.fill(line, width, subsequent_indent="  ") for line in head.split("\n"))
+        return head + "\n" + self.table(width)
+
+    def __str__(self) -> str:
+        return self.text()
 
     @property
     def end_reason(self) -> str:

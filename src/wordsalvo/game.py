@@ -6,10 +6,20 @@ rule sets is read from the rule set's data (``rules.swap``, ``rules.end``,
 ``rules.strict``, ``rules.deal``; see :mod:`wordsalvo.rules_schema`), never
 from its name.
 
+The state and the rules of a turn
+---------------------------------
+A game's board, racks, bag, scores, counters and end live in one C game state
+(:class:`~wordsalvo.gamestate.GameState`, ``csrc/ws_game.c``), and the rules of a
+turn are the C state's: the draws, the counters, the end rules and the
+settlement are written there once and shared with the engine's self-play (and
+its simulator and endgame solver).  This class keeps what only Python needs:
+checking moves and notation, the history, challenges, undo and notes.
+
 The bag
 -------
-The bag starts as the rule set's tiles in file order and is drawn from with a
-``random.Random(seed)``: each draw takes ``bag[rng.randrange(len(bag))]``
+The bag starts as the rule set's tiles in file order and is drawn from with
+``random.Random(seed)``'s numbers (the C state's copy of Python's generator):
+each draw takes ``bag[rng.randrange(len(bag))]``
 (swapped with the last tile, then popped), returned tiles are appended.  The
 same seed and the same actions therefore give the same game, which is how a
 GCG record with ``#seed`` replays exactly.  With ``[deal]
@@ -63,18 +73,16 @@ exactly as it was.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from .actions import Pass, Play, Swap
-from .alphabet import BLANK_BIT
 from .board import Board
-from .constants import DIM
 from .display import Displayable
-from .errors import GameError, IllegalMoveError, IllegalMoveReason
+from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
+from .gamestate import GameState, game_rules, letter_counts
 from .inputs import excerpt
 from .lexicon.lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
@@ -164,66 +172,20 @@ class Challenge:
 
 @dataclass
 class _State:
-    """Everything that changes during a game (copied whole for atomic calls).
+    """Everything that changes during a game (copied whole for atomic calls and undo).
 
-    The board, racks, scores, player on turn and scoreless count are the game's one
-    :class:`~wordsalvo.Position` (``pos``, racks and scores in player order)."""
+    ``c`` is the C state: board, racks, bag, scores, player on turn, counters,
+    time-outs, who left, the end and its settlement, and the bag's random stream."""
 
-    pos: Position
-    bag: list[str]
+    c: GameState
     history: list[Turn]
-    pass_count: int = 0
-    timeouts: list[int] = field(default_factory=list)
-    out: list[bool] = field(default_factory=list)  # resigned / lost / eliminated
-    is_over: bool = False
-    end_reason: str | None = None
-    winners: tuple[int, ...] = ()
     #: the racks came from the seeded bag alone (False once a rack was set from a record)
     seeded: bool = True
     #: index in ``history`` of the play whose challenge was decided (it cannot be challenged again)
     challenged: int = -1
 
     def copy(self) -> "_State":
-        return _State(self.pos.copy(), list(self.bag), list(self.history), self.pass_count,
-                      list(self.timeouts), list(self.out), self.is_over, self.end_reason, self.winners,
-                      self.seeded, self.challenged)
-
-    # the position's parts, by the names the game uses
-    @property
-    def board(self) -> bytearray:
-        return self.pos.board.tiles
-
-    @property
-    def racks(self) -> list[str]:
-        return self.pos.racks
-
-    @racks.setter
-    def racks(self, racks: list[str]) -> None:
-        self.pos.racks = list(racks)
-
-    @property
-    def scores(self) -> list[int]:
-        return self.pos.scores
-
-    @scores.setter
-    def scores(self, scores: list[int]) -> None:
-        self.pos.scores = list(scores)
-
-    @property
-    def to_move(self) -> int:
-        return self.pos.to_move
-
-    @to_move.setter
-    def to_move(self, player: int) -> None:
-        self.pos.to_move = player
-
-    @property
-    def scoreless_count(self) -> int:
-        return self.pos.scoreless_turns
-
-    @scoreless_count.setter
-    def scoreless_count(self, count: int) -> None:
-        self.pos.scoreless_turns = count
+        return _State(self.c.copy(), list(self.history), self.seeded, self.challenged)
 
 
 class Game(Displayable):
@@ -289,32 +251,36 @@ class Game(Displayable):
         self._token = object()
         #: plays refused in non-strict mode, as (player, notation, invalid words), for a table that shows them
         self.refused_attempts: list[tuple[int, str, tuple[str, ...]]] = []
-        #: the state before each step, for undo: (state, random state, refused attempts)
-        self._undo: list[tuple[_State, object, int]] = []
+        #: the state before each step, for undo: (state, refused attempts)
+        self._undo: list[tuple[_State, int]] = []
         #: remarks: [number of history entries before the note, text]
         self._notes: list[list] = []
-        bag = [letter for letter, (count, _v) in rules.tiles.items() for _ in range(count)]
         n = len(names)
-        self._s = _State(Position(rules, Board(rules.alphabet), [""] * n, [0] * n), bag, [],
-                         timeouts=[0] * n, out=[False] * n)
-        self._rng = random.Random(seed)
-        #: the range of every draw from ``_rng`` since the seed: rewinding the random state
-        #: is re-seeding and drawing them again (cheaper than saving the state every turn)
-        self._draws: list[int] = []
-        self._first_deal()
+        try:  # the C state deals the first racks ([deal])
+            state = GameState(game_rules(rules, n), seed)
+        except RulesError:
+            raise GameError(f"rule set {rules.name!r}: the bag holds too few vowels or consonants "
+                            f"for the first deal of {n} players") from None
+        except WordSalvoError as e:
+            raise GameError(f"seed: expected a whole number of at most 2048 bits, got {excerpt(seed)} ({e})") from None
+        self._s = _State(state, [])
+        self._letters = ("?",) + tuple(rules.alphabet.letters)  # by tile code
+        #: the Position of the current state (made when asked for): (C state, version, position)
+        self._pos: tuple | None = None
 
     # -- pickling ---------------------------------------------------------------------
     def __getstate__(self) -> dict:
         """Everything but the move generators (C working memory; rebuilt on unpickling).
         The lexicon pickles by path or language (see :class:`~wordsalvo.Lexicon`)."""
         state = dict(self.__dict__)
-        del state["_gen"], state["_gens"]
+        del state["_gen"], state["_gens"], state["_pos"]
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._gen = MoveGenerator(self.lexicon, self.rules)
         self._gens = {}
+        self._pos = None
         self._token = object()  # moves listed before pickling are checked again when played
 
     # -- the bag ----------------------------------------------------------------------
@@ -322,42 +288,34 @@ class Game(Displayable):
         """``letters`` in the order racks are written: the alphabet's order, blanks (``?``) last."""
         return self.rules.alphabet.sort_rack(letters)
 
-    def _draw_one(self, pool: list[int] | None = None) -> str:
-        bag = self._s.bag
-        n = len(bag) if pool is None else len(pool)
-        self._draws.append(n)
-        i = self._rng.randrange(n)
-        if pool is not None:
-            i = pool[i]
-        bag[i], bag[-1] = bag[-1], bag[i]
-        return bag.pop()
+    def _letters_of(self, codes: bytes) -> str:
+        """Tile codes (0 = blank) as rack letters."""
+        letters = self._letters
+        return "".join([letters[c] for c in codes])
 
-    def _draw(self, n: int) -> list[str]:
-        return [self._draw_one() for _ in range(min(n, len(self._s.bag)))]
+    def _changed(self) -> None:
+        """The state changed: moves made before are checked again, the position is made again."""
+        self._token = object()
+        self._pos = None
 
-    def _first_deal(self) -> None:
-        deal = self.rules.deal
-        vowels = set(deal.vowels)
-        size = self.rules.rack_size
-        for p in range(len(self.names)):
-            tiles: list[str] = []
-            for want, is_kind in ((deal.first_deal_min_vowels, lambda t: t in vowels),
-                                  (deal.first_deal_min_consonants, lambda t: t != "?" and t not in vowels)):
-                for _ in range(want):
-                    pool = [i for i, t in enumerate(self._s.bag) if is_kind(t)]
-                    if not pool:
-                        raise GameError(f"rule set {self.rules.name!r}: the bag holds too few vowels or consonants "
-                                        f"for the first deal of {len(self.names)} players")
-                    tiles.append(self._draw_one(pool))
-            tiles += self._draw(size - len(tiles))
-            self._s.racks[p] = self.sort_rack(tiles)
+    def _position(self) -> Position:
+        """The game's position (board, racks, scores in player order, player on turn,
+        scoreless count), made from the C state when it changed; not to be changed."""
+        c = self._s.c
+        hit = self._pos
+        if hit is not None and hit[0] is c and hit[1] == c.version:
+            return hit[2]
+        racks = [self._letters_of(c.rack_codes(p)) for p in range(len(self.names))]
+        pos = Position._trusted(self.rules, c.board, racks, list(c.scores), c.scoreless_count, c.to_move)
+        self._pos = (c, c.version, pos)
+        return pos
 
     # -- state ------------------------------------------------------------------------
     @contextmanager
     def _atomic(self) -> Iterator[None]:
-        saved = (self._s.copy(), len(self._draws), len(self.refused_attempts))
+        saved = (self._s.copy(), len(self.refused_attempts))
         steps = len(self._undo)
-        self._token = object()
+        self._changed()
         try:
             yield
         except BaseException:
@@ -367,51 +325,48 @@ class Game(Displayable):
 
     def _push_undo(self) -> None:
         """Remember the state before a step (see :meth:`undo`)."""
-        self._undo.append((self._s.copy(), len(self._draws), len(self.refused_attempts)))
+        self._undo.append((self._s.copy(), len(self.refused_attempts)))
 
     def _restore(self, saved: tuple) -> None:
         """Back to a state that :meth:`_push_undo` (or :meth:`_atomic`) saved."""
-        state, draws, attempts = saved
+        state, attempts = saved  # the random stream is part of the state
         self._s = state
+        self._changed()
         del self.refused_attempts[attempts:]
-        if draws != len(self._draws):
-            del self._draws[draws:]
-            self._rng.seed(self.seed)
-            for n in self._draws:
-                self._rng.randrange(n)
 
     @property
     def board(self) -> Board:
         """A copy of the board."""
-        return self._s.pos.board.copy()
+        return self._position().board.copy()
 
     @property
     def racks(self) -> list[str]:
         """Every player's rack, in player order (``?`` = blank)."""
-        return list(self._s.racks)
+        return list(self._position().racks)
 
     @property
     def rack(self) -> str:
         """The rack of the player on turn."""
-        return self._s.racks[self._s.to_move]
+        pos = self._position()
+        return pos.racks[pos.to_move]
 
     @property
     def bag(self) -> list[str]:
         """The tiles in the bag, sorted (a copy)."""
-        return list(self.sort_rack(self._s.bag))
+        return list(self.sort_rack(self._letters_of(self._s.c.bag)))
 
     @property
     def bag_count(self) -> int:
-        return len(self._s.bag)
+        return self._s.c.bag_count
 
     @property
     def scores(self) -> list[int]:
-        return list(self._s.scores)
+        return list(self._s.c.scores)
 
     @property
     def to_move(self) -> int:
         """Index of the player on turn (meaningless once the game is over)."""
-        return self._s.to_move
+        return self._s.c.to_move
 
     @property
     def history(self) -> tuple[Turn, ...]:
@@ -419,22 +374,22 @@ class Game(Displayable):
 
     @property
     def is_over(self) -> bool:
-        return self._s.is_over
+        return self._s.c.is_over
 
     @property
     def end_reason(self) -> str | None:
         """One of :data:`END_REASONS`, or None while the game runs."""
-        return self._s.end_reason
+        return self._s.c.end_reason
 
     @property
     def winners(self) -> tuple[int, ...]:
         """Indices of the winners (several on a tie; empty while the game runs)."""
-        return self._s.winners
+        return self._s.c.winners
 
     @property
     def players_left(self) -> tuple[int, ...]:
         """Players still in the game (not resigned, lost on time or eliminated)."""
-        return tuple(i for i, o in enumerate(self._s.out) if not o)
+        return self._s.c.players_left
 
     @property
     def is_seeded(self) -> bool:
@@ -443,15 +398,21 @@ class Game(Displayable):
 
     @property
     def pass_count(self) -> int:
-        return self._s.pass_count
+        return self._s.c.pass_count
 
     @property
     def scoreless_count(self) -> int:
-        return self._s.scoreless_count
+        return self._s.c.scoreless_count
 
     def position(self) -> Position:
         """The position for the player on turn: racks and scores rotated so theirs come first."""
-        return self._s.pos.rotated()
+        return self._position().rotated()
+
+    def state(self) -> GameState:
+        """A copy of the game's C state (:class:`~wordsalvo.gamestate.GameState`): board,
+        racks, bag in draw order, scores, counters and the bag's random stream, for code
+        that plays on in C (a simulation, an endgame search)."""
+        return self._s.c.copy()
 
     def __repr__(self) -> str:
         names = self.names
@@ -462,7 +423,7 @@ class Game(Displayable):
             state = f"{names[self.to_move]} to move"
         plays = [t for t in self._s.history if t.kind == "play"]
         last = f", last {names[plays[-1].player]} {plays[-1].notation} {plays[-1].score}" if plays else ""
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, self._s.scores))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, self.scores))
         return (f"<Game {self.rules.name} seed={self.seed}: {scores}; {plural(len(self._s.history), 'turn')}"
                 f"{last}; {state}>")
 
@@ -493,7 +454,7 @@ class Game(Displayable):
         with ``leaves`` the list also has ``equity`` and ``leave_value`` columns; with
         ``vocabulary`` only the moves whose words are all in that smaller lexicon."""
         self._check_running()
-        moves = self.generator(leaves, vocabulary).generate(self._s.pos)
+        moves = self.generator(leaves, vocabulary).generate(self._position())
         moves._token = self._token
         return moves
 
@@ -521,7 +482,7 @@ class Game(Displayable):
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
         gen = self.generator(leaves if by == "equity" else None)
-        moves = gen.best(self._s.pos, n=1, by=by)
+        moves = gen.best(self._position(), n=1, by=by)
         moves._token = self._token
         if not len(moves):
             return None
@@ -537,7 +498,7 @@ class Game(Displayable):
     def _best_clean(self, gen: MoveGenerator, by: str):
         """The best move that forms no offensive word (the best one does): the next few
         best first, then every move in order."""
-        pos = self._s.pos
+        pos = self._position()
         for moves in (gen.best(pos, n=_CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
             moves._token = self._token
             move = self.offensive.first_clean(moves)
@@ -553,7 +514,7 @@ class Game(Displayable):
             from .leaves import Leaves
 
             leaves = Leaves.default(self.rules)
-        return self.generator(leaves).best_swap(self._s.pos)
+        return self.generator(leaves).best_swap(self._position())
 
     def apply(self, action) -> Turn:
         """Carry out an action (:mod:`wordsalvo.actions`): a Play, a Swap or a Pass."""
@@ -569,8 +530,9 @@ class Game(Displayable):
         """The one validation path: a notation is read (NotationError when it cannot be) and
         judged by :func:`~wordsalvo.validate.check_notation`, a Move by
         :func:`~wordsalvo.placement.check_move`."""
-        board = self._s.pos.board
-        counts = rack_counts(self.rules, self.rack)
+        pos = self._position()
+        board = pos.board
+        counts = rack_counts(self.rules, pos.racks[pos.to_move])
         if isinstance(move, Move):
             placement = (move.row, move.col, move.direction, move.tiles)
         elif isinstance(move, str):
@@ -601,9 +563,13 @@ class Game(Displayable):
         self._check_running()
         if isinstance(move, Move) and move._token is self._token:
             self._push_undo()
-            return self._play_move(move)
+            try:
+                return self._play_move(move)
+            except BaseException:  # atomic: back to the state just saved (costs nothing otherwise)
+                self._restore(self._undo.pop())
+                raise
         result = self._check(move)  # reads only
-        player = self._s.to_move
+        player = self._s.c.to_move
         rack = self.rack
         if not result.legal:
             if result.reasons == (IllegalMoveReason.INVALID_WORDS,):
@@ -611,9 +577,10 @@ class Game(Displayable):
                 if self.strict:
                     with self._atomic():
                         self._push_undo()
-                        turn = Turn(player, "refused-play", rack, 0, self._s.scores[player], notation,
+                        turn = Turn(player, "refused-play", rack, 0, self._s.c.scores[player], notation,
                                     words=tuple(w.word for w in result.words), attempt_score=result.score)
-                        self._end_turn(turn, "refused-play")
+                        self._s.c.refused()
+                        self._end_turn(turn)
                         return turn
                 if not self.challenges:
                     # the attempt is seen by the table; the game itself does not change
@@ -621,46 +588,41 @@ class Game(Displayable):
             if not (self.challenges and result.reasons == (IllegalMoveReason.INVALID_WORDS,)):
                 result.raise_if_illegal()  # with challenges a phony stands until it is challenged
         row, col, direction, tiles = result.placement
-        checked = Move(row, col, direction, tiles, result.score, bytes(self._s.board), self.rules.alphabet,
+        checked = Move(row, col, direction, tiles, result.score, self._s.c.board, self.rules.alphabet,
                        words=tuple(result.words), rack_size=self.rules.rack_size)
         with self._atomic():
             self._push_undo()
             return self._play_move(checked, tuple(w.word for w in result.words))
 
     def _play_move(self, move: Move, words: tuple[str, ...] | None = None) -> Turn:
-        """Play a legal, scored move of the player on turn: the position changes, the rack
-        is refilled from the bag, the turn is recorded and the end rules are checked.
-        Nothing here raises for a legal move, so the trusted path needs no snapshot."""
-        s = self._s
-        pos = s.pos
-        player = pos.to_move
+        """Play a legal, scored move of the player on turn: the C state places it, refills
+        the rack, ends the turn or the game; the turn is recorded."""
+        c = self._s.c
+        player = c.to_move
+        pos = self._position()
         rack = pos.racks[player]
         notation = move.notation
         if words is None:
             words = move.formed_words()
-        scoreless = pos.scoreless_turns
-        pos.play(move, "".join(self._draw(move.tiles_played)))
-        self._token = object()
-        turn = Turn(player, "play", rack, move.score, pos.scores[player], notation, words=words)
-        if self.rules.end.rack_out and not s.bag and not pos.racks[player]:
-            pos.to_move = player  # the game is over with the player who went out
-            s.history.append(turn)
-            self._finish("out", self.rules.settlement.after_out, finisher=player)
-            return turn
-        self._end_turn(turn, "play" if move.score else "zero-score-play", scoreless)
+        total = c.scores[player] + move.score
+        try:
+            c.play(move.row, move.col, int(move.direction), bytes(move.tiles), move.score)
+        except PositionError:
+            raise IllegalMoveError(f"{notation}: does not fit the position (a square taken or off the board, or a "
+                                   f"tile not on the rack {rack!r})", IllegalMoveReason.TILE_NOT_ON_RACK) from None
+        self._changed()
+        turn = Turn(player, "play", rack, move.score, total, notation, words=words)
+        self._end_turn(turn)
         return turn
 
     def _notation(self, result: PlacementResult) -> str:
         row, col, direction, tiles = result.placement
-        return format_notation(self._s.pos.board, row, col, direction, tiles)
+        return format_notation(self._position().board, row, col, direction, tiles)
 
-    def swap(self, tiles: str | None = None) -> Turn:
-        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
-
-        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
-        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
-        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
-        """
+    def check_swap(self, tiles: str | None = None) -> str:
+        """The tiles :meth:`swap` would put back (normalised: lowercase letters are tiles,
+        ``?`` a blank; None: the whole rack), or GameError saying why it cannot; nothing
+        changes.  A front end asks this before it asks the player to confirm."""
         self._check_running()
         sw = self.rules.swap
         rack = self.rack
@@ -671,34 +633,46 @@ class Game(Displayable):
         tiles = normalize_rack(self.rules, tiles.strip(), where="swap")  # lowercase letters are tiles too
         if not tiles:
             raise GameError("swap: expected at least one tile to swap, got none (use pass_turn to pass)")
-        missing = Counter(tiles) - Counter(rack)
-        if missing:
+        c = self._s.c
+        problem = c.swap_check(letter_counts(self.rules, tiles))  # the rules of [swap] are the C state's
+        if problem == "not-on-rack":
+            missing = Counter(tiles) - Counter(rack)
             raise GameError(f"swap: expected tiles from the rack {rack!r}, got {tiles!r} "
                             f"({''.join(sorted(missing.elements()))} not on the rack)")
-        if sw.whole_rack and len(tiles) != len(rack):
+        if problem == "whole-rack":
             raise GameError(f"swap: rule set {self.rules.name!r} swaps the whole rack only: expected {rack!r}, "
                             f"got {tiles!r}")
-        bag = len(self._s.bag)
-        if bag < sw.min_bag:
-            raise GameError(f"swap: the bag must hold at least {sw.min_bag} tiles, it holds {bag}")
-        if sw.bag_must_cover_swap and bag < len(tiles):
+        if problem == "bag-min":
+            raise GameError(f"swap: the bag must hold at least {sw.min_bag} tiles, it holds {c.bag_count}")
+        if problem == "bag-cover":
             raise GameError(f"swap: the bag must hold at least as many tiles as are swapped ({len(tiles)}), "
-                            f"it holds {bag}")
+                            f"it holds {c.bag_count}")
+        return tiles
+
+    def swap(self, tiles: str | None = None) -> Turn:
+        """Exchange ``tiles`` (letters, ``?`` for a blank; None: the whole rack).
+
+        Allowed per ``[swap]``: while the bag holds at least ``min_bag`` tiles (and, with
+        ``bag_must_cover_swap``, at least as many as are swapped); ``whole_rack`` rule
+        sets swap the whole rack only.  Raises :class:`~wordsalvo.GameError` otherwise.
+        """
+        tiles = self.check_swap(tiles)
+        rack = self.rack
         with self._atomic():
             self._push_undo()
-            player = self._s.to_move
-            tiles = self.sort_rack(tiles)  # back into the bag in a fixed order, so a record replays the same draws
-            if sw.draw_before_return:
-                drawn = self._draw(len(tiles))
-                self._s.bag.extend(tiles)
-            else:
-                self._s.bag.extend(tiles)
-                drawn = self._draw(len(tiles))
-            scoreless = self._s.scoreless_count
-            self._s.pos.swap(tiles, "".join(drawn))
-            turn = Turn(player, "swap", rack, 0, self._s.scores[player], tiles=self.sort_rack(tiles))
-            self._end_turn(turn, "swap", scoreless)
+            c = self._s.c
+            player = c.to_move
+            turn = Turn(player, "swap", rack, 0, c.scores[player], tiles=self.sort_rack(tiles))
+            c.swap(letter_counts(self.rules, tiles))  # back into the bag in rack order, drawn per [swap]
+            self._end_turn(turn)
             return turn
+
+    def can_swap(self, n: int) -> bool:
+        """Whether the player on turn may swap ``n`` tiles now (``[swap]``: the bag's
+        minimum, ``bag_must_cover_swap``, ``whole_rack``; the C state's rule)."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise GameError(f"can_swap: expected a number of tiles, got {n!r}")
+        return 0 <= n <= self.rules.rack_size and self._s.c.swap_allowed(n)
 
     def pass_turn(self) -> Turn:
         """Pass: the turn ends with no play."""
@@ -708,11 +682,11 @@ class Game(Displayable):
             return self._pass()
 
     def _pass(self, **fields) -> Turn:
-        player = self._s.to_move
-        turn = Turn(player, "pass", self.rack, 0, self._s.scores[player], **fields)
-        scoreless = self._s.scoreless_count
-        self._s.pos.pass_turn()
-        self._end_turn(turn, "pass", scoreless)
+        c = self._s.c
+        player = c.to_move
+        turn = Turn(player, "pass", self.rack, 0, c.scores[player], **fields)
+        c.pass_turn()
+        self._end_turn(turn)
         return turn
 
     def timeout(self) -> Turn:
@@ -726,17 +700,11 @@ class Game(Displayable):
                             "so no time-out can happen")
         with self._atomic():
             self._push_undo()
-            player = self._s.to_move
-            turn = Turn(player, "timeout", self.rack, 0, self._s.scores[player])
-            if t.on_timeout == "lose":
-                self._s.history.append(turn)
-                self._leave(player, "timeout")
-                return turn
-            self._s.timeouts[player] += 1
-            self._end_turn(turn, "timeout")
-            if (t.eliminate_after_timeouts and not self._s.is_over
-                    and self._s.timeouts[player] >= t.eliminate_after_timeouts):
-                self._leave(player, "elimination")
+            c = self._s.c
+            player = c.to_move
+            turn = Turn(player, "timeout", self.rack, 0, c.scores[player])
+            c.timeout()
+            self._end_turn(turn)
             return turn
 
     def resign(self, player: int | None = None) -> Turn:
@@ -748,9 +716,10 @@ class Game(Displayable):
         player = self._player(player)
         with self._atomic():
             self._push_undo()
-            turn = Turn(player, "resign", self._s.racks[player], 0, self._s.scores[player])
-            self._s.history.append(turn)
-            self._leave(player, "resign")
+            c = self._s.c
+            turn = Turn(player, "resign", self.racks[player], 0, c.scores[player])
+            c.resign(player)
+            self._end_turn(turn)
             return turn
 
     def abandon(self, player: int | None = None) -> Turn:
@@ -759,7 +728,7 @@ class Game(Displayable):
         if self.rules.resign.abandon_counts_as_resign:
             return self.resign(player)
         player = self._player(player)
-        if player != self._s.to_move:
+        if player != self._s.c.to_move:
             raise GameError(f"abandon: player {player + 1} is not on turn; in rule set {self.rules.name!r} an "
                             "abandoned game runs out of time on the player's own turn")
         return self.timeout()
@@ -793,13 +762,14 @@ class Game(Displayable):
         if not self.can_challenge:
             return None
         s = self._s
-        if not s.is_over:
-            return s.to_move
+        if not s.c.is_over:
+            return s.c.to_move
         n = len(self.names)
         p = s.history[self._last_turn_index()].player
+        left = s.c.players_left
         for k in range(1, n):
             q = (p + k) % n
-            if not s.out[q]:
+            if q in left:
                 return q
         return None  # pragma: no cover - a game over by a play has two players left
 
@@ -822,24 +792,25 @@ class Game(Displayable):
         invalid = tuple(dict.fromkeys(w for w in play.words if w not in self.lexicon))
         rules = self.rules.challenge
         with self._atomic():
-            before, draws, attempts = self._undo[-1]  # the state before the play
+            before, attempts = self._undo[-1]  # the state before the play
             self._push_undo()
             if invalid:
-                self._restore((before.copy(), draws, attempts))
+                self._restore((before.copy(), attempts))
                 player = play.player
-                turn = Turn(player, "refused-play", play.rack, 0, self._s.scores[player], play.notation,
+                turn = Turn(player, "refused-play", play.rack, 0, self._s.c.scores[player], play.notation,
                             words=play.words, attempt_score=play.score, challenge="won")
-                self._end_turn(turn, "refused-play")
+                self._s.c.refused()
+                self._end_turn(turn)
                 return Challenge(play, challenger, invalid, rules.penalty, turn)
             s = self._s
             s.challenged = i
             if rules.penalty == "turn":
-                turn = None if s.is_over else self._pass(notation=play.notation, challenge="lost")
+                turn = None if s.c.is_over else self._pass(notation=play.notation, challenge="lost")
                 return Challenge(play, challenger, (), rules.penalty, turn)
             bonus = rules.points if rules.penalty == "points" else 0
             p = play.player
-            s.scores[p] += bonus
-            turn = Turn(p, "challenge-bonus", play.rack, bonus, s.scores[p], play.notation)
+            s.c.add_score(p, bonus)  # the winners of a game over follow the scores
+            turn = Turn(p, "challenge-bonus", play.rack, bonus, s.c.scores[p], play.notation)
             # before any settlement the play caused; the settlement totals follow the bonus
             s.history.insert(i + 1, turn)
             if bonus:
@@ -847,10 +818,6 @@ class Game(Displayable):
                     t = s.history[k]
                     if t.player == p:
                         s.history[k] = replace(t, total=t.total + bonus)
-                if s.is_over:
-                    left = self.players_left
-                    best = max(s.scores[q] for q in left)
-                    s.winners = tuple(q for q in left if s.scores[q] == best)
             return Challenge(play, challenger, (), rules.penalty, turn)
 
     @property
@@ -904,7 +871,6 @@ class Game(Displayable):
             self._restore(self._undo.pop())
             if target is None or len(self._s.history) <= target:
                 break
-        self._token = object()
         kept = len(self._s.history)
         for note in self._notes:
             note[0] = min(note[0], kept)
@@ -928,122 +894,55 @@ class Game(Displayable):
         """Give ``player`` exactly ``rack`` (for replaying records without a bag seed): the current
         rack goes back to the bag and the tiles are taken from the bag, or, when the bag
         lacks one, from another player's rack, who gets a random tile from the bag for it."""
-        s = self._s
         rack = normalize_rack(self.rules, rack, where=f"rack of player {player + 1}")  # lowercase: the same tiles
-        if s.racks[player] == rack:
+        if self.racks[player] == rack:
             return
         rack_counts(self.rules, rack, where=f"rack of player {player + 1}")  # checks the size
+        code = self.rules.alphabet._code  # type: ignore[attr-defined]
         with self._atomic():
+            s = self._s
+            c = s.c
             s.seeded = False
-            s.bag.extend(s.racks[player])
-            s.racks[player] = ""
+            c.return_rack(player)
             for ch in rack:
-                if ch in s.bag:
-                    s.bag.remove(ch)
+                t = 0 if ch == "?" else code[ch]
+                if t in c.bag:
+                    c.take_from_bag(player, t)
                     continue
                 for other in range(len(self.names)):
-                    if other != player and ch in s.racks[other] and s.bag:
-                        rest = list(s.racks[other])
-                        rest.remove(ch)
-                        s.racks[other] = self.sort_rack(rest + self._draw(1))
+                    if other != player and c.rack(other)[t] and c.bag_count:
+                        c.give_tile(other, player, t)
+                        c.draw(other, 1)  # a random tile of the bag for it
                         break
                 else:
                     raise GameError(f"rack {rack!r} of player {player + 1}: expected tiles that are not on the "
                                     f"board, got {ch!r} (none left)")
-            s.racks[player] = self.sort_rack(rack)
 
     # -- turn machinery -----------------------------------------------------------------
     def _player(self, player: int | None) -> int:
         if player is None:
-            return self._s.to_move
+            return self._s.c.to_move
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
             raise GameError(f"expected a player index 0..{len(self.names) - 1}, got {player!r}")
-        if self._s.out[player]:
+        if player not in self._s.c.players_left:
             raise GameError(f"player {player + 1} ({self.names[player]}) has already left the game")
         return player
 
     def _check_running(self) -> None:
-        if self._s.is_over:
-            raise GameError(f"the game is over ({self._s.end_reason}); expected a running game")
+        if self._s.c.is_over:
+            raise GameError(f"the game is over ({self._s.c.end_reason}); expected a running game")
 
-    def _end_turn(self, turn: Turn, kind: str, scoreless_before: int | None = None) -> None:
-        """Record a turn of the player on turn, update the counters, check the end rules, move on.
-        ``scoreless_before``: the scoreless count before the turn changed the position."""
+    def _end_turn(self, turn: Turn) -> None:
+        """Record a turn the C state has just taken (its counters, end rules and next
+        player are the C state's), and the settlement when it ended the game."""
         s = self._s
-        if scoreless_before is None:
-            scoreless_before = s.scoreless_count
-        rules = self.rules
         s.history.append(turn)
-        if kind != "timeout":
-            s.timeouts[turn.player] = 0
-        counts_as_pass = (
-            kind in ("pass", "refused-play")
-            or (kind == "swap" and not rules.swap.resets_pass_counter)
-            or (kind == "timeout" and rules.timer.timeout_counts_as_pass)
-        )
-        s.pass_count = s.pass_count + 1 if counts_as_pass else 0
-        s.scoreless_count = scoreless_before + 1 if kind in rules.end.scoreless_turn_kinds else 0
-        end = rules.end
-        active = len(self.players_left)
-        if (end.all_pass_rounds and s.pass_count >= end.all_pass_rounds * active) or (
-                end.consecutive_passes and s.pass_count >= end.consecutive_passes):
-            self._finish("passes", rules.settlement.after_passes)
-            return
-        if end.scoreless_turns and s.scoreless_count >= end.scoreless_turns and (
-                not end.scoreless_turns_bag_below or len(s.bag) < end.scoreless_turns_bag_below):
-            self._finish("scoreless", rules.settlement.after_scoreless)
-            return
-        self._advance(turn.player)
-
-    def _advance(self, p: int) -> None:
-        """The next player after ``p`` who is still in the game is on turn."""
-        s = self._s
-        n = len(self.names)
-        for _ in range(n):
-            p = (p + 1) % n
-            if not s.out[p]:
-                s.to_move = p
-                return
-
-    def _leave(self, player: int, reason: str) -> None:
-        s = self._s
-        s.out[player] = True
-        left = self.players_left
-        if len(left) <= 1:
-            s.is_over = True
-            s.end_reason = reason
-            s.winners = left
-            return
-        if s.to_move == player:
-            self._advance(player)
-
-    def _finish(self, reason: str, settlement: str, finisher: int | None = None) -> None:
-        s = self._s
-        values = self.rules.tile_values
-        alphabet = self.rules.alphabet
-
-        def rack_value(rack: str) -> int:
-            return sum(0 if ch == "?" else values[alphabet.code(ch)] for ch in rack)
-
-        left = self.players_left
-        if settlement in ("play-out", "subtract-only"):
-            for p in left:
-                if p != finisher and s.racks[p]:
-                    v = rack_value(s.racks[p])
-                    s.scores[p] -= v
-                    s.history.append(Turn(p, "settle", s.racks[p], -v, s.scores[p], tiles=s.racks[p],
-                                          rack_owner=p))
-            if settlement == "play-out" and finisher is not None:
-                for p in left:
-                    if p != finisher and s.racks[p]:
-                        v = rack_value(s.racks[p])
-                        s.scores[finisher] += v
-                        s.history.append(Turn(finisher, "settle", s.racks[p], v, s.scores[finisher],
-                                              tiles=s.racks[p], rack_owner=p))
-        s.is_over = True
-        s.end_reason = reason
-        best = max(s.scores[p] for p in left)
-        s.winners = tuple(p for p in left if s.scores[p] == best)
+        self._changed()
+        c = s.c
+        if c.is_over:
+            for p, owner, score, total in c.settlement:
+                rack = self._letters_of(c.rack_codes(owner))
+                s.history.append(Turn(p, "settle", rack, score, total, tiles=rack, rack_owner=owner))
 
 
 def _check_subset(small: Lexicon, big: Lexicon) -> None:

@@ -85,6 +85,24 @@ class Position(Displayable):
     def empty(cls, rules: Rules, rack: str = "") -> "Position":
         return cls(rules, Board(rules.alphabet), [rack, ""], [0, 0])
 
+    @classmethod
+    def _trusted(cls, rules: Rules, tiles: bytes, racks: list[str], scores: list[int], scoreless_turns: int,
+                 to_move: int) -> "Position":
+        """A position from parts already checked (a game's C state), without checking them again."""
+        pos = cls.__new__(cls)
+        pos.rules = rules
+        board = Board.__new__(Board)
+        board.alphabet = rules.alphabet
+        board.tiles = bytearray(tiles)
+        pos.board = board
+        pos.racks = racks
+        pos.scores = scores
+        pos.scoreless_turns = scoreless_turns
+        pos.opcodes = {}
+        pos.to_move = to_move
+        pos._stack = []
+        return pos
+
     # -- racks ----------------------------------------------------------------------
     @property
     def rack(self) -> str:

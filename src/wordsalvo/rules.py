@@ -22,7 +22,7 @@ from typing import Any
 from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .constants import CENTRE, DIM, RACK_MAX, SQUARES
-from .errors import RulesError
+from .errors import GameError, RulesError
 from .inputs import excerpt, list_problems, read_bytes
 from .rules_schema import (
     RANDOM_MODES,
@@ -146,6 +146,24 @@ class Rules:
 
     def distribution(self) -> dict[str, int]:
         return {k: c for k, (c, _v) in self.tiles.items()}
+
+    def check_move_time(self, seconds: int) -> int:
+        """``seconds`` per move as a table of this rule set may set them (``[timer]``): in
+        ``min_seconds..max_seconds`` when the table may choose, else the rule set's own
+        ``per_move_seconds``; GameError for a rule set without a clock or a time outside."""
+        t = self.timer
+        if t.table_may_choose:
+            if not t.min_seconds <= seconds <= t.max_seconds:
+                raise GameError(f"rule set {self.name!r}: expected a time per move of {t.min_seconds} to "
+                                f"{t.max_seconds} seconds ([timer]), got {seconds}")
+            return seconds
+        if not t.per_move_seconds:
+            raise GameError(f"rule set {self.name!r} has no per-move clock ([timer] per_move_seconds = 0 and "
+                            f"table_may_choose = false), so a time per move cannot be set; got {seconds}")
+        if seconds != t.per_move_seconds:
+            raise GameError(f"rule set {self.name!r} has a fixed clock of {t.per_move_seconds} seconds per move "
+                            f"([timer] table_may_choose = false): expected {t.per_move_seconds}, got {seconds}")
+        return seconds
 
     def value(self, letter: str) -> int:
         return self.tiles.get(letter, (0, 0))[1]

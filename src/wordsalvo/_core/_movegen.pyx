@@ -47,6 +47,13 @@ assert sizeof(_probe.score) == 4
 
 cdef extern from "ws_movegen.h" nogil:
     size_t WS_GEN_SIZE "sizeof(WsGen)"
+    size_t WS_BOARD_DATA_SIZE "sizeof(WsBoardData)"
+
+cdef extern from *:
+    """
+    static const char *ws_gen_board_bytes(const WsGen *g) { return (const char *)&g->board; }
+    """
+    const char *ws_gen_board_bytes(const WsGen *g)
 
 # The "one thread inside a generator" guard: an atomic exchange, so that two threads
 # cannot both pass it even without a GIL (free-threaded Python).
@@ -427,6 +434,11 @@ cdef class Generator:
         last best-move search."""
         return self.g.anchor_count, self.g.anchors_visited, self.g.wordmap_reads
 
+    def board_data(self):
+        """The board data derived from the last board (cross sets, cross scores, lanes) as
+        bytes: a function of the tiles alone, whatever boards came before (tests)."""
+        return ws_gen_board_bytes(self.g)[:WS_BOARD_DATA_SIZE]
+
     def cross_set(self, direction, square):
         """(letter mask with bit 0 = has a cross word, cross score) of one square, from scratch."""
         cdef int d = <int>check_whole(direction, 0, 1, WordSalvoError, "direction")
@@ -440,4 +452,5 @@ cdef class Generator:
         finally:
             ws_guard_leave(&self.busy)
         return m, cs
+include "_game.pxi"
 include "_selfplay.pxi"

@@ -1,5 +1,6 @@
-# Included by _movegen.pyx: the self-play loop (csrc/ws_selfplay.c) runs on a
-# Generator's working memory, so it lives in the same extension.
+# Included by _movegen.pyx (after _game.pxi): the self-play loop (csrc/ws_selfplay.c)
+# runs on a Generator's working memory and a game state, so it lives in the same
+# extension.
 from wordsalvo._core.cselfplay cimport *
 
 #: one WsTurnRecord (csrc/ws_selfplay.h), 68 bytes
@@ -29,103 +30,73 @@ assert TURN_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_turn_probe.tiles[0] - 
 assert TURN_DTYPE.fields["rack_owner"][1] == <size_t>(<char*>&_turn_probe.rack_owner - <char*>&_turn_probe)
 assert TURN_DTYPE.fields["other_len"][1] == <size_t>(<char*>&_turn_probe.other_len - <char*>&_turn_probe)
 
-#: turn kinds and end reasons of the records, by their C values
-TURN_KIND_NAMES = {WS_TURN_PLAY: "play", WS_TURN_SWAP: "swap", WS_TURN_PASS: "pass", WS_TURN_SETTLE: "settle"}
-END_REASON_NAMES = {WS_END_OUT: "out", WS_END_PASSES: "passes", WS_END_SCORELESS: "scoreless"}
-SETTLEMENT_MODES = {"none": WS_SETTLE_NONE, "subtract-only": WS_SETTLE_SUBTRACT, "play-out": WS_SETTLE_PLAY_OUT}
-#: longest seed key (32-bit words) of SelfPlay.play
-SEED_WORDS_MAX = 64
 
-
-def seed_key(seed):
-    """The 32-bit words, least significant first, with which CPython seeds
-    random.Random(seed) from a whole number (its absolute value)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise WordSalvoError(f"seed: expected a whole number, got {seed!r}")
-    n = -seed if seed < 0 else seed
-    words = []
-    while True:
-        words.append(n & 0xFFFFFFFF)
-        n >>= 32
-        if not n:
-            return words
-
-
-def rng_draws(seed, bounds):
-    """randrange(b) for each b of ``bounds`` (1..2**31) from the C twin of
-    random.Random(seed) (csrc/ws_rng.c), for the tests and the self-check."""
-    cdef WsRng rng
-    cdef uint32_t key[64]
-    words = seed_key(seed)
-    if len(words) > SEED_WORDS_MAX:
-        raise WordSalvoError(f"seed: expected at most {32 * SEED_WORDS_MAX} bits, got {len(words) * 32}")
-    for i, w in enumerate(words):
-        key[i] = w
-    ws_rng_seed(&rng, key, len(words))
-    out = []
-    for b in bounds:
-        out.append(ws_rng_below(&rng, <uint32_t>check_whole(b, 1, 1 << 31, WordSalvoError, "bound")))
-    return out
+def engine_turn(GameState state not None, Generator gen not None, LeaveTable table=None, double swap_ceiling=0.0,
+                last_kind=None):
+    """One turn of the static engine player (csrc ws_player_choose, ws_action_apply) for
+    the player on turn of ``state``, undoable with state.undo(): by score without
+    ``table``, by equity with swaps with it (``swap_ceiling``: the table's best value).
+    ``last_kind``: that player's last turn kind name (a score player does not swap
+    twice in a row).  Returns (kind name, equity)."""
+    cdef WsSelfplayPlayer P
+    cdef WsAction a
+    cdef int rc, last = -1
+    if last_kind is not None:
+        last = next((k for k, v in TURN_KIND_NAMES.items() if v == last_kind), -2)
+        if last == -2:
+            raise WordSalvoError(f"last_kind: expected a turn kind name or None, got {last_kind!r}")
+    if state.s.end_reason != WS_END_NONE:
+        raise PositionError("engine turn: the game is over")
+    if table is not None and (table.values is None or table.types != state.rules.alphabet_size + 1):
+        raise WordSalvoError(f"leave table: expected values for {state.rules.alphabet_size + 1} tile types")
+    if gen.alphabet_size != state.rules.alphabet_size:
+        raise WordSalvoError("generator: expected one of the state's alphabet")
+    memset(&P, 0, sizeof(P))
+    P.by_equity = table is not None
+    P.leaves = &table.L if table is not None else NULL
+    P.zero = table.all_zero if table is not None else 0
+    P.swap_ceiling = <float>swap_ceiling
+    cdef WsUndo *u = state._push()
+    gen._enter()
+    try:
+        gen.leaves = table
+        with nogil:
+            rc = ws_player_choose(state.s, gen.g, &P, last, &a)
+            if rc == WS_OK:
+                rc = ws_action_apply(state.s, &a, u)
+    finally:
+        ws_guard_leave(&gen.busy)
+    state._done(rc, "engine turn")
+    return TURN_KIND_NAMES[a.kind], a.equity
 
 
 cdef class SelfPlay:
-    """Whole games of the score and equity players on a Generator, in C
-    (wordsalvo.engine.selfplay builds the rule values; see csrc/ws_selfplay.h)."""
+    """Whole games of the score and equity players on a Generator and the game state
+    of two-player GameRules, in C (wordsalvo.engine.selfplay; see csrc/ws_selfplay.h)."""
     cdef WsSelfplay *sp
     cdef Generator gen
+    cdef readonly GameRules rules
     cdef object tables   # the two seats' LeaveTables (alive while C points into them)
     cdef object buf      # numpy TURN_DTYPE records
 
-    def __cinit__(self, Generator gen, bytes bag, int rack_size, uint64_t vowels, dict values):
-        cdef WsSelfplayRules *R
-        if not 1 <= rack_size <= WS_RACK_MAX:
-            raise RulesError(f"rack size: expected 1..{WS_RACK_MAX}, got {rack_size}")
-        if len(bag) > WS_SP_MAX_BAG:
-            raise RulesError(f"bag: expected at most {WS_SP_MAX_BAG} tiles, got {len(bag)}")
-        for t in bag:
-            if t > gen.alphabet_size:
-                raise RulesError(f"bag: tile code {t} outside the alphabet (0..{gen.alphabet_size})")
+    def __cinit__(self, Generator gen not None, GameRules rules not None, int turn_limit):
+        if rules.players != 2:
+            raise RulesError(f"self-play: expected the rules of two players, got {rules.players}")
+        if rules.alphabet_size != gen.alphabet_size:
+            raise RulesError(f"self-play: the rules have {rules.alphabet_size} letters, the generator "
+                             f"{gen.alphabet_size}")
+        if not 1 <= turn_limit <= (1 << 20):
+            raise RulesError(f"turn limit: expected 1..{1 << 20}, got {turn_limit}")
         self.sp = <WsSelfplay*>malloc(sizeof(WsSelfplay))
         if self.sp == NULL:
             raise MemoryError("self-play: out of memory")
         memset(self.sp, 0, sizeof(WsSelfplay))
         self.gen = gen
-        R = &self.sp.rules
-        R.rack_size = rack_size
-        R.bag_count = len(bag)
-        if bag:
-            memcpy(R.bag, <const char*>bag, len(bag))
-        R.vowels = vowels
-
-        def whole(key, low, high):
-            return <int32_t>check_whole(values[key], low, high, RulesError, key)
-
-        R.first_vowels = whole("first_vowels", 0, rack_size)
-        R.first_consonants = whole("first_consonants", 0, rack_size)
-        R.swap_min_bag = whole("swap_min_bag", 0, 1 << 20)
-        R.swap_whole_rack = whole("swap_whole_rack", 0, 1)
-        R.swap_must_cover = whole("swap_must_cover", 0, 1)
-        R.swap_draw_first = whole("swap_draw_first", 0, 1)
-        R.swap_resets_pass = whole("swap_resets_pass", 0, 1)
-        R.rack_out = whole("rack_out", 0, 1)
-        R.all_pass_rounds = whole("all_pass_rounds", 0, 1 << 20)
-        R.consecutive_passes = whole("consecutive_passes", 0, 1 << 20)
-        R.scoreless_turns = whole("scoreless_turns", 0, 1 << 20)
-        R.scoreless_bag_below = whole("scoreless_bag_below", 0, 1 << 20)
-        R.scoreless_pass = whole("scoreless_pass", 0, 1)
-        R.scoreless_swap = whole("scoreless_swap", 0, 1)
-        R.scoreless_zero_play = whole("scoreless_zero_play", 0, 1)
-        R.settle_out = whole("settle_out", 0, 2)
-        R.settle_passes = whole("settle_passes", 0, 2)
-        R.settle_scoreless = whole("settle_scoreless", 0, 2)
-        R.turn_limit = whole("turn_limit", 1, 1 << 20)
-        keep, out = float(values["keep_factor"]), float(values["out_factor"])
-        if not (0.0 <= keep <= 100.0 and 0.0 <= out <= 100.0):
-            raise RulesError(f"end-game terms: expected factors 0..100, got {keep} and {out}")
-        R.keep_factor = <float>keep
-        R.out_factor = <float>out
+        self.rules = rules
+        self.sp.rules = rules.R
+        self.sp.turn_limit = turn_limit
         self.tables = [None, None]
-        self.buf = np.zeros(R.turn_limit + 16, dtype=TURN_DTYPE)
+        self.buf = np.zeros(turn_limit + 16, dtype=TURN_DTYPE)
 
     def __dealloc__(self):
         free(self.sp)
@@ -153,27 +124,27 @@ cdef class SelfPlay:
         end reason, turns taken).  The records are a new TURN_DTYPE array."""
         cdef uint32_t key[64]
         cdef size_t count = 0
-        cdef int rc, n
+        cdef int rc
         cdef uint8_t[::1] raw
         cdef size_t capacity = <size_t>self.buf.shape[0]
-        words = seed_key(seed)
-        if len(words) > SEED_WORDS_MAX:
-            raise WordSalvoError(f"seed: expected at most {32 * SEED_WORDS_MAX} bits, got {len(words) * 32}")
-        n = len(words)
-        for i, w in enumerate(words):
-            key[i] = w
+        cdef int n = fill_key(seed, key)
         raw = self.buf.view(np.uint8)
         self.gen._enter()
         try:
             with nogil:
-                rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity,
-                                      &count)
+                rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity, &count)
         finally:
             ws_guard_leave(&self.gen.busy)
         if rc == WS_E_ARGUMENT:
             raise WordSalvoError(f"self-play of seed {seed}: the rules cannot be played (a first deal the bag "
                                  f"cannot make, a rack the leave table cannot value, or no end within "
-                                 f"{self.sp.rules.turn_limit} turns)")
+                                 f"{self.sp.turn_limit} turns)")
         check_status(rc, WordSalvoError, f"self-play of seed {seed}")
-        return (self.buf[:count].copy(), (self.sp.score[0], self.sp.score[1]),
-                END_REASON_NAMES.get(self.sp.end_reason, ""), self.sp.turns)
+        return (self.buf[:count].copy(), (self.sp.game.score[0], self.sp.game.score[1]),
+                END_REASON_NAMES.get(self.sp.game.end_reason, ""), self.sp.turns)
+
+    def final_state(self):
+        """The state the last game ended in (a GameState copy)."""
+        cdef GameState st = GameState.__new__(GameState, self.rules, None, True)
+        ws_game_copy(st.s, &self.sp.game)
+        return st

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import io
 import json
+import os
+import shutil
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import textwrap
+from contextlib import closing
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
@@ -27,6 +31,7 @@ from ..inputs import write_atomic
 from ..inputs import checked_path, path_problem, read_bytes
 from ..formats.replay import replay
 from ..instant import instant_stats
+from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
 from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from ..engine.winprob import WinModel
@@ -64,7 +69,15 @@ def register(subparsers) -> None:
 
 
 def _options(args) -> dict[str, Any]:
-    return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top}
+    return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top,
+            "width": _text_width()}
+
+
+def _text_width() -> int | None:
+    """The columns the text is wrapped to: a terminal's (or $COLUMNS), else None (one line a row)."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return max(40, shutil.get_terminal_size().columns - 1)
+    return None
 
 
 _CACHE: dict[tuple, Any] = {}
@@ -99,9 +112,19 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         book.add(rp, game=path)
         return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
                 "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
-                "text": f"{analysis}\n\n{_instant_text(stats, len(rp.turns))}\n\n{_book_text(book)}"}
+                "text": _text(analysis, stats, len(rp.turns), book, options.get("width"))}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
+
+
+def _text(analysis, stats, entries: int, book: WordBook, width: int | None) -> str:
+    """The analysis, the instant stats and the Word Book as text (``width``: wrapped to it)."""
+    rest = f"{_instant_text(stats, entries)}\n\n{_book_text(book)}"
+    if width is not None:
+        rest = "\n".join(textwrap.fill(line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2),
+                                        break_long_words=False, break_on_hyphens=False) if line else ""
+                         for line in rest.split("\n"))
+    return f"{analysis.text(width)}\n\n{rest}"
 
 
 def _instant_text(stats, entries: int) -> str:
@@ -160,11 +183,13 @@ def run(args) -> int:
             book = WordBook()
             book.add_entries(result["words"])
             _write_book(book, args.wordbook)
+            print(f"wrote the Word Book to {args.wordbook}", file=sys.stderr if args.json else sys.stdout)
         if args.html:
             from ..render import report
             page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
             output_file(page, "--html")
             report.write(result["report"], page, Rules.preset(result["analysis"]["rules"]))
+            print(f"wrote the report to {page}", file=sys.stderr if args.json else sys.stdout)
         if args.json:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
             sys.stdout.write("\n")
@@ -180,28 +205,27 @@ def run(args) -> int:
 
 
 def _iter_results(todo: list[str], options: dict, jobs: int, scheduler: str | None) -> Iterator[dict]:
+    """Each game's result as it finishes: here, in ``jobs`` processes or on Dask (Ctrl-C
+    stops the workers at once, see :mod:`wordsalvo.parallel`)."""
+    tasks = [(p, options) for p in todo]
     if scheduler:
-        try:
-            from distributed import Client, as_completed
-        except ImportError:
-            raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'") from None
-        with Client(scheduler) as client:
-            futures = client.map(analyze_path, todo, [options] * len(todo), pure=False)
-            for fut in as_completed(futures):
-                yield fut.result()
+        if importlib.util.find_spec("distributed") is None:
+            raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
+        yield from dask_map_unordered(analyze_path, tasks, scheduler)
         return
     if jobs <= 1:
         for p in todo:
             yield analyze_path(p, options)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(analyze_path, todo, [options] * len(todo), chunksize=4)
+    yield from map_unordered(analyze_path, tasks, jobs)
 
 
 def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: int = 1,
           scheduler: str | None = None, progress: bool = False) -> dict[str, int]:
     """Analyse ``paths`` into ``out`` (see the module docstring); returns counts
-    ``{"analysed", "skipped", "failed"}``."""
+    ``{"analysed", "skipped", "failed"}``.  Ctrl-C stops the workers at once; what finished
+    is kept (and in ``summary.csv``) and :class:`~wordsalvo.parallel.Interrupted` carries
+    the counts."""
     out.mkdir(parents=True, exist_ok=True)
     used: dict[str, int] = {}
     stems = {p: _stem(p, used) for p in paths}
@@ -209,27 +233,40 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
     counts = {"analysed": 0, "skipped": len(paths) - len(todo), "failed": 0}
     bar = progress_bar(len(todo), "game", "analyze") if progress else None
     errors: list[str] = []
-    for result in _iter_results(todo, options, jobs, scheduler):
-        stem = stems[result["path"]]
-        if "error" in result:
-            counts["failed"] += 1
-            errors.append(result["error"])
-            print(f"skipped: {result['error']}", file=sys.stderr)
-        else:
-            if html:
-                from ..render import report
-                report.write(result["report"], out / f"{stem}.html", Rules.preset(result["analysis"]["rules"]))
-            _write_atomic(out / f"{stem}.json", json.dumps(
-                {"path": result["path"], "analysis": result["analysis"], "instant": result["instant"],
-                 "words": result["words"]},
-                ensure_ascii=False))
-            counts["analysed"] += 1
+    try:
+        with closing(_iter_results(todo, options, jobs, scheduler)) as results:
+            for result in results:
+                with interrupts_deferred():  # a game's files written whole, and counted
+                    _keep(result, stems[result["path"]], out, html, counts, errors)
+                if bar is not None:
+                    bar.update(1)
+    except KeyboardInterrupt:
         if bar is not None:
-            bar.update(1)
+            bar.close()
+        with interrupts_deferred():
+            _summary(paths, stems, out, errors)
+        raise Interrupted(counts) from None
     if bar is not None:
         bar.close()
     _summary(paths, stems, out, errors)
     return counts
+
+
+def _keep(result: dict, stem: str, out: Path, html: bool, counts: dict[str, int], errors: list[str]) -> None:
+    """One game's result into ``out`` (its JSON last: the mark of a game done)."""
+    if "error" in result:
+        counts["failed"] += 1
+        errors.append(result["error"])
+        print(f"skipped: {result['error']}", file=sys.stderr)
+        return
+    if html:
+        from ..render import report
+        report.write(result["report"], out / f"{stem}.html", Rules.preset(result["analysis"]["rules"]))
+    _write_atomic(out / f"{stem}.json", json.dumps(
+        {"path": result["path"], "analysis": result["analysis"], "instant": result["instant"],
+         "words": result["words"]},
+        ensure_ascii=False))
+    counts["analysed"] += 1
 
 
 def word_book(paths: list[str], out: Path) -> WordBook:
@@ -264,7 +301,15 @@ def _summary(paths: list[str], stems: dict[str, str], out: Path, errors: list[st
 
 
 def _batch(paths, options, out, html, jobs, scheduler) -> int:
-    counts = batch(paths, options, out, html, jobs, scheduler, progress=True)
+    try:
+        counts = batch(paths, options, out, html, jobs, scheduler, progress=True)
+    except Interrupted as stop:
+        counts = stop.partial
+        left = len(paths) - sum(counts.values())
+        print(f"Interrupted: {counts['analysed']} analysed, {counts['skipped']} already done, "
+              f"{counts['failed']} failed, {left} not yet; results (and summary.csv of those) in {out}; "
+              f"the same command again analyses the rest.", file=sys.stderr)
+        return 130
     print(f"{counts['analysed']} analysed, {counts['skipped']} already done, {counts['failed']} failed; "
           f"results in {out}")
     return 0

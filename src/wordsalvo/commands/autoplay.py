@@ -13,10 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
 from ..wording import plural
 from ..engine.autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
+from ..parallel import Interrupted
 from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
 
 __all__ = ["register", "run", "format_summary"]
@@ -58,30 +60,43 @@ def run(args) -> int:
     spec = AutoplaySpec(rules=args.rules, players=(args.p1, args.p2), seed=args.seed, lexicon=args.lexicon,
                         leaves=args.leaves, board_seed=args.board_seed)
     del rules
+    gcg_dir = output_folder(args.gcg, "--gcg") if args.gcg else None  # its note before the progress bar
     bar = progress_bar(args.games, "game")
+    interrupted = False
     try:
         summary, _results = run_autoplay(spec, args.games, jobs=args.jobs, scheduler=args.scheduler,
-                                         gcg_dir=output_folder(args.gcg, "--gcg") if args.gcg else None,
+                                         gcg_dir=gcg_dir,
                                          progress=(lambda _r: bar.update(1)) if bar else None)
+    except Interrupted as stop:  # Ctrl-C: the workers are stopped; the games finished so far
+        summary, _results = stop.partial
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
-    print(format_summary(summary, jobs=args.jobs, scheduler=args.scheduler))
+    if interrupted:
+        print(f"Interrupted after {summary.games} of {plural(args.games, 'game')}"
+              + (f" (their records are in {gcg_dir})" if gcg_dir is not None else "")
+              + (": the summary of those." if summary.games else "."), file=sys.stderr)
+    if summary.games or not interrupted:
+        print(format_summary(summary, jobs=args.jobs, scheduler=args.scheduler))
     if args.json:
-        print(json.dumps(summary.to_dict(), sort_keys=True))
-    return 0
+        print(json.dumps({**summary.to_dict(), "interrupted": interrupted}, sort_keys=True))
+    return 130 if interrupted else 0
 
 
-def format_summary(s: AutoplaySummary, jobs: int = 1, scheduler: str | None = None) -> str:
+def format_summary(s: AutoplaySummary, jobs: int = 1, scheduler: str | None = None, width: int = 79) -> str:
+    """The summary in two small tables that fit ``width`` columns (80 with the cursor's)."""
     where = f"on {scheduler}" if scheduler else plural(jobs, "job")
-    lines = [f"{s.rules}: {plural(s.games, 'game')} in {s.seconds:.1f} s ({s.games_per_second:.1f} games/s, {where}), "
-             f"seed {s.seed}, {s.mean_turns:.1f} turns per game"]
-    head = (f"{'player':<16} {'wins':>6} {'draws':>5} {'win rate (95 % CI)':>24} {'mean score':>10} "
-            f"{'mean spread (95 % CI)':>24} {'bingos/game':>11} {'points/turn':>11}")
-    lines.append(head)
+    head = (f"{s.rules}: {plural(s.games, 'game')} in {s.seconds:.1f} s ({s.games_per_second:.1f} games/s, "
+            f"{where}), seed {s.seed}, {s.mean_turns:.1f} turns per game")
+    lines = textwrap.wrap(head, width, subsequent_indent="  ", break_on_hyphens=False)
+    name = max([6, *(len(p.name) for p in s.players)])
+    lines.append(f"{'player':<{name}} {'wins':>6} {'draws':>5}  {'win rate (95 % CI)':<21} mean spread (95 % CI)")
     for p in s.players:
         rate = f"{100 * p.win_rate:.1f} % ({100 * p.win_rate_low:.1f}-{100 * p.win_rate_high:.1f})"
         spread = f"{p.mean_spread:+.1f} ({p.spread_low:+.1f} to {p.spread_high:+.1f})"
-        lines.append(f"{p.name:<16} {p.wins:>6} {p.draws:>5} {rate:>24} {p.mean_score:>10.1f} {spread:>24} "
-                     f"{p.bingos_per_game:>11.2f} {p.points_per_turn:>11.1f}")
+        lines.append(f"{p.name:<{name}} {p.wins:>6} {p.draws:>5}  {rate:<21} {spread}")
+    lines.append(f"{'player':<{name}} {'mean score':>10} {'bingos/game':>12} {'points/turn':>12}")
+    for p in s.players:
+        lines.append(f"{p.name:<{name}} {p.mean_score:>10.1f} {p.bingos_per_game:>12.2f} {p.points_per_turn:>12.1f}")
     return "\n".join(lines)

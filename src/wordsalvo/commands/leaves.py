@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import argparse
+import shlex
+import sys
 
 from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
 
@@ -33,6 +35,8 @@ def register(subparsers) -> None:
     t.add_argument("--out", required=True, metavar="FILE", help="the leave table to write")
     t.add_argument("--jobs", type=whole_number(1), default=1, metavar="J", help="worker processes (default 1)")
     t.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed (default 0)")
+    t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
+                   help="games between two saves of the state (default 500): what Ctrl-C can lose")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
     t.set_defaults(func=run_train)
 
@@ -59,7 +63,7 @@ def run_train(args) -> int:
 
     load_rules(args.rules)  # a clear error for a bad name before any game is played
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
-                            lexicon=args.lexicon, jobs=args.jobs)
+                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every)
     bar = progress_bar(args.games * args.rounds, "game")
     state = {"last": 0}
 
@@ -72,12 +76,37 @@ def run_train(args) -> int:
 
     try:
         table = train_leaves(config, output_file(args.out, "--out"), resume=args.resume, progress=progress)
+    except KeyboardInterrupt:  # the workers are stopped; the state of the last whole chunk is saved
+        if bar is not None:
+            bar.close()
+            bar = None
+        again = ["wordsalvo", "leaves", "train", "--rules", args.rules, "--games", args.games, "--rounds",
+                 args.rounds, "--seed", args.seed, "--out", args.out]
+        again += (["--lexicon", args.lexicon] if args.lexicon else []) + ["--jobs", args.jobs]
+        again += (["--save-every", args.save_every] if args.save_every != 500 else []) + ["--resume"]
+        print(f"Interrupted: {_saved_progress(args.out, args.rounds, args.games)}. This continues it:\n  "
+              + " ".join(shlex.quote(str(a)) for a in again), file=sys.stderr)
+        return 130
     finally:
         if bar is not None:
             bar.close()
     print(f"{args.out}: {len(table):,} leaves, trained on {args.rounds} x {args.games:,} games "
           f"(seed {args.seed}) for {args.rules}")
     return 0
+
+
+def _saved_progress(out: str, rounds: int, games: int) -> str:
+    """What the saved state of a training run to ``out`` holds, in words."""
+    import json
+    from pathlib import Path
+
+    state_dir = Path(f"{out}.state")
+    try:
+        state = json.loads((state_dir / "state.json").read_text("utf-8"))
+        where = f"round {state['round'] + 1} of {rounds}, {state['games_done']:,} of {games:,} games"
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"nothing finished is saved yet in {state_dir}/"
+    return f"the state is saved in {state_dir}/ ({where} done)"
 
 
 def run_export(args) -> int:

@@ -18,16 +18,18 @@ megabytes of pickled data.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ..errors import WordSalvoError
 from ..inputs import checked_path
+from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
 from ..stats import mean_interval, wilson_interval
 
 __all__ = ["AutoplaySpec", "GameResult", "PlayerSummary", "AutoplaySummary", "play_game", "run_autoplay",
@@ -296,30 +298,19 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
         return
     size = max(1, min(50, games // (jobs * 8) or 1))
     chunks = [range(c.start + start, c.stop + start) for c in _chunks(games, size)]
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("forkserver" if sys.platform != "win32" else "spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = [pool.submit(_play_chunk, spec, list(c), want_gcg, trace) for c in chunks]
-        from concurrent.futures import as_completed
-
-        for fut in as_completed(futures):
-            yield from fut.result()
+    tasks = [(spec, list(c), want_gcg, trace) for c in chunks]
+    for chunk in map_unordered(_play_chunk, tasks, jobs, "forkserver" if sys.platform != "win32" else "spawn"):
+        yield from chunk
 
 
 def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
                trace: bool = False) -> Iterator[GameResult]:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'") from None
+    if importlib.util.find_spec("distributed") is None:
+        raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
     size = max(1, min(50, len(indices) // 64 or 1))
     chunks = [list(indices[i:i + size]) for i in range(0, len(indices), size)]
-    with Client(scheduler) as client:
-        futures = client.map(_play_chunk, [spec] * len(chunks), chunks, [want_gcg] * len(chunks),
-                             [trace] * len(chunks), pure=False)
-        for fut in as_completed(futures):
-            yield from fut.result()
+    for chunk in dask_map_unordered(_play_chunk, [(spec, c, want_gcg, trace) for c in chunks], scheduler):
+        yield from chunk
 
 
 # -- summaries --------------------------------------------------------------------------------
@@ -391,7 +382,9 @@ def run_autoplay(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str |
                  gcg_dir: str | Path | None = None,
                  progress: Callable[[GameResult], None] | None = None) -> tuple[AutoplaySummary, list[GameResult]]:
     """Play ``games`` games and summarise them; with ``gcg_dir`` every game is written there
-    as ``game-<index>.gcg`` (atomically)."""
+    as ``game-<index>.gcg`` (atomically).  Ctrl-C stops the workers at once and raises
+    :class:`~wordsalvo.parallel.Interrupted` whose ``partial`` is ``(summary, results)`` of
+    the games finished."""
     from ..inputs import write_atomic
 
     out_dir = checked_path(gcg_dir, WordSalvoError, "record folder") if gcg_dir is not None else None
@@ -399,13 +392,19 @@ def run_autoplay(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str |
         out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     results = []
-    for r in iter_games(spec, games, jobs, scheduler, want_gcg=out_dir is not None):
-        if out_dir is not None and r.gcg is not None:
-            write_atomic(out_dir / f"game-{r.index:06d}.gcg", r.gcg.encode("utf-8"))
-            r = GameResult(**{**asdict(r), "gcg": None})
-        results.append(r)
-        if progress is not None:
-            progress(r)
+    try:
+        with closing(iter_games(spec, games, jobs, scheduler, want_gcg=out_dir is not None)) as finished:
+            for r in finished:
+                with interrupts_deferred():  # a finished game is written whole, and counted
+                    if out_dir is not None and r.gcg is not None:
+                        write_atomic(out_dir / f"game-{r.index:06d}.gcg", r.gcg.encode("utf-8"))
+                        r = GameResult(**{**asdict(r), "gcg": None})
+                    results.append(r)
+                if progress is not None:
+                    progress(r)
+    except KeyboardInterrupt:  # the workers are stopped (closing the iterator): the games finished so far
+        results.sort(key=lambda r: r.index)
+        raise Interrupted((summarize(spec, results, time.perf_counter() - started), results)) from None
     seconds = time.perf_counter() - started
     results.sort(key=lambda r: r.index)
     return summarize(spec, results, seconds), results

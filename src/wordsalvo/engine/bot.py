@@ -146,12 +146,9 @@ LEVEL_POLICIES: dict[str, LevelPolicy] = {
 
 
 def swap_allowed(game, n: int) -> bool:
-    """Whether the player on turn may swap ``n`` tiles now (the rule set's ``[swap]``)."""
-    sw = game.rules.swap
-    bag = game.bag_count
-    if n < 1 or n > len(game.rack) or bag < sw.min_bag or (sw.bag_must_cover_swap and bag < n):
-        return False
-    return not (sw.whole_rack and n != len(game.rack))
+    """Whether the player on turn may swap ``n`` tiles now (the rule set's ``[swap]``,
+    as the game state applies it: :meth:`Game.can_swap <wordsalvo.Game.can_swap>`)."""
+    return game.can_swap(n)
 
 
 class Bot:

@@ -41,6 +41,7 @@ file is written atomically.
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -162,10 +163,13 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
                  progress: Callable[[int, int, int], None] | None = None):
     """Train a leave table (see the module docstring) and write it to ``out``; returns the Leaves.
 
-    ``progress(round, games_done, games_per_round)`` is called after every chunk.
+    ``progress(round, games_done, games_per_round)`` is called after every chunk.  Ctrl-C
+    stops the workers at once; the state saved after the last whole chunk stays, and
+    ``resume=True`` continues from it.
     """
     from .autoplay import AutoplaySpec, iter_games
     from ..inputs import write_atomic
+    from ..parallel import interrupts_deferred
     from ..leaves import Leaves
     from ..rules import Rules
 
@@ -208,27 +212,30 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
                             lexicon=config.lexicon, leaves=str(table_path))
         while done < config.games:
             k = min(config.chunk, config.games - done)
-            results = list(iter_games(spec, k, jobs=config.jobs, start=done, trace=True))
+            with closing(iter_games(spec, k, jobs=config.jobs, start=done, trace=True)) as games:
+                results = list(games)
             kept, scores = observations(results)
             if kept:
                 ranks = np.fromiter((table.rank(x) for x in kept), dtype=np.int64, count=len(kept))
                 sums += np.bincount(ranks, weights=np.asarray(scores, dtype=np.float64), minlength=n).astype(np.int64)
                 counts += np.bincount(ranks, minlength=n)
             done += k
-            tmp = state_dir / "sums.tmp.npz"
-            np.savez(tmp, sums=sums, counts=counts)
-            tmp.replace(sums_path)
-            state = {"config": want, "round": rnd, "games_done": done}
-            write_atomic(state_file, json.dumps(state).encode())
+            with interrupts_deferred():  # the sums and the count of games they hold, saved together
+                tmp = state_dir / "sums.tmp.npz"
+                np.savez(tmp, sums=sums, counts=counts)
+                tmp.replace(sums_path)
+                state = {"config": want, "round": rnd, "games_done": done}
+                write_atomic(state_file, json.dumps(state).encode())
             if progress is not None:
                 progress(rnd, done, config.games)
         values = smooth_values(structure, sums.astype(np.float64), counts.astype(np.float64))
         table = Leaves.from_values(rules, values)
-        table.save(state_dir / f"round-{rnd + 1}.wsl")
-        state = {"config": want, "round": rnd + 1, "games_done": 0}
-        if sums_path.exists():
-            sums_path.unlink()
-        write_atomic(state_file, json.dumps(state).encode())
+        with interrupts_deferred():  # the round's table and the state that names it, together
+            table.save(state_dir / f"round-{rnd + 1}.wsl")
+            state = {"config": want, "round": rnd + 1, "games_done": 0}
+            if sums_path.exists():
+                sums_path.unlink()
+            write_atomic(state_file, json.dumps(state).encode())
     final = Leaves.load(state_dir / f"round-{config.rounds}.wsl")
     # the shipped precision: 1/256 point in int16 (half the size of float32)
     Leaves.from_values(rules, np.clip(final.values, -127.0, 127.0)).save(out, precision="int16")

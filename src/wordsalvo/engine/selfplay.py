@@ -3,15 +3,13 @@
 A :class:`SelfPlay` plays two-player games between the engine players ``score``
 (best score) and ``equity`` (best equity, swapping when the best swap keeps a
 leave worth more; :mod:`wordsalvo.engine.bot`) without a Python object per turn: the
-C loop (``csrc/ws_selfplay.c``) keeps the board, the racks as counts and the bag
-as tile codes, asks the generator for the best move or swap, plays it, draws
-with the same random numbers as :class:`~wordsalvo.Game` (Python's Mersenne
-Twister, reproduced in ``csrc/ws_rng.c``) and applies the rule set's end rules
-and settlement.  The games are exactly the games ``Game`` and ``Bot`` play for
-the same seed, turn for turn (``tests/test_selfplay.py`` compares them on every
-rule set); the rules stay defined in :mod:`wordsalvo.game`, and this is their
-fast twin for engine games, as the C generator is the fast twin of the Python
-reference generator.
+C loop (``csrc/ws_selfplay.c``) asks the generator for the best move or swap and
+plays it on the C game state (:mod:`wordsalvo.gamestate`, ``csrc/ws_game.c``),
+whose draws, end rules and settlement are the ones :class:`~wordsalvo.Game` plays
+by: the rules of a turn are written once, in C.  The games are exactly the games
+``Game`` and ``Bot`` play for the same seed, turn for turn
+(``tests/test_selfplay.py`` compares them on every rule set); the loop itself adds
+only the players' choices, mirroring :class:`~wordsalvo.engine.bot.Bot`.
 
 Use it through :mod:`wordsalvo.engine.autoplay` (``wordsalvo autoplay``, leave
 training, win-probability fitting), which falls back to ``Game`` for the
@@ -27,7 +25,8 @@ import numpy as np
 
 from .._core import _movegen
 from ..errors import WordSalvoError
-from ..leaves import _TWO_PLAYER_TERMS, Leaves
+from ..gamestate import game_rules
+from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
 from ..movegen import MoveGenerator
 from ..rules import Rules
@@ -93,35 +92,9 @@ class SelfPlay:
         self.lexicon = lexicon
         self._movegen = MoveGenerator(lexicon, rules)
         self._movegen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
-        alphabet = rules.alphabet
-        bag = bytes(0 if letter == "?" else alphabet.code(letter)
-                    for letter, (count, _v) in rules.tiles.items() for _ in range(count))
-        vowels = 0
-        for letter in rules.deal.vowels:
-            if letter != "?" and letter in alphabet.letters:
-                vowels |= 1 << alphabet.code(letter)
-        sw, end, st = rules.swap, rules.end, rules.settlement
-        keep_factor, out_factor = _TWO_PLAYER_TERMS.get(st.after_out, (0.0, 0.0))
-        modes = _movegen.SETTLEMENT_MODES
-        values = {
-            "first_vowels": rules.deal.first_deal_min_vowels,
-            "first_consonants": rules.deal.first_deal_min_consonants,
-            "swap_min_bag": sw.min_bag, "swap_whole_rack": int(sw.whole_rack),
-            "swap_must_cover": int(sw.bag_must_cover_swap), "swap_draw_first": int(sw.draw_before_return),
-            "swap_resets_pass": int(sw.resets_pass_counter),
-            "rack_out": int(end.rack_out), "all_pass_rounds": end.all_pass_rounds,
-            "consecutive_passes": end.consecutive_passes, "scoreless_turns": end.scoreless_turns,
-            "scoreless_bag_below": end.scoreless_turns_bag_below,
-            "scoreless_pass": int("pass" in end.scoreless_turn_kinds),
-            "scoreless_swap": int("swap" in end.scoreless_turn_kinds),
-            "scoreless_zero_play": int("zero-score-play" in end.scoreless_turn_kinds),
-            "settle_out": modes[st.after_out], "settle_passes": modes[st.after_passes],
-            "settle_scoreless": modes[st.after_scoreless],
-            "keep_factor": keep_factor, "out_factor": out_factor,
-            # as wordsalvo.engine.autoplay: no game lasts longer than this
-            "turn_limit": 4 * rules.tile_count + 100,
-        }
-        self._sp = _movegen.SelfPlay(self._movegen._gen, bag, rules.rack_size, vowels, values)
+        # as wordsalvo.engine.autoplay: no game lasts longer than this
+        turn_limit = 4 * rules.tile_count + 100
+        self._sp = _movegen.SelfPlay(self._movegen._gen, game_rules(rules, 2), turn_limit)
         self.set_players(players, leaves)
 
     def set_players(self, players, leaves=(None, None)) -> None:

@@ -1,7 +1,7 @@
 """Drawing a running game for a terminal: board with tiles, rack, turns, previews.
 
 Every function returns text (no trailing newline) and never prints, so the
-terminal game (:mod:`wordsalvo.commands.play`) and its tests decide where it
+terminal game (:mod:`wordsalvo.tui.session`) and its tests decide where it
 goes.  ``colour=True`` adds ANSI codes; ``colour=False`` gives plain text that
 still tells everything apart:
 
@@ -13,8 +13,9 @@ still tells everything apart:
   and a tile shows its value: ``A1``, ``Q10``, a blank ``a``; the last move's
   tiles are marked ``A1*``.
 
-With colour a tile always shows its value as a subscript (``A₁``, ``Q₁₀``) in the
-3 characters; the last move's tiles are underlined on bluish green.  The
+With colour a tile always shows its value as a subscript (``A₁``) in the 3
+characters (a column holding a tile worth 10 or more, ``Q₁₀``, is 4 wide); the
+last move's tiles are underlined on bluish green.  The
 premium colours and labels are those of :func:`wordsalvo.render.premiums.render_ansi`
 (the Okabe-Ito palette, and a label on every premium, so that no square is told
 apart by its colour alone).
@@ -90,7 +91,8 @@ def _premium_cell(rules: "Rules", sym: str, *, centre: bool, colour: bool) -> st
 
 
 def board_width(*, colour: bool = False, values: bool = False) -> int:
-    """Columns :func:`render_board` takes with these options."""
+    """Columns :func:`render_board` takes with these options (with colour, at least: a
+    column holding a tile worth 10 or more takes one more)."""
     return 4 + DIM * (4 if values and not colour else 3)
 
 
@@ -105,14 +107,21 @@ def render_board(rules: "Rules", board: Board, highlight: Collection[tuple[int, 
     symbols = board_symbols(rules)
     centre = tuple(rules.centre)
     wide = values and not colour
-    lines = ["    " + "".join(f" {c}  " if wide else f" {c} " for c in COLUMNS)]
+    # with colour a column holding a tile worth 10 or more is a column wider, so that its
+    # two-digit value does not run into the next square (J₁₀ 3L, not J₁₀3L)
+    spacer = [" " if wide else "" for _ in range(DIM)]
+    if colour:
+        for i, code in enumerate(board.tiles):
+            if code and not code & BLANK_BIT and rules.tile_values[code] >= 10:
+                spacer[i % DIM] = " "
+    lines = ["    " + "".join(f" {c} {spacer[i]}" for i, c in enumerate(COLUMNS))]
     for r in range(DIM):
         cells = []
         for c in range(DIM):
             code = board.tiles[r * DIM + c]
             if not code:
                 cell = _premium_cell(rules, symbols[r][c], centre=(r, c) == centre, colour=colour)
-                cells.append(cell + " " if wide else cell)
+                cells.append(cell + spacer[c])
                 continue
             letter = board.alphabet.board_letter(code)
             blank = bool(code & BLANK_BIT)
@@ -120,7 +129,8 @@ def render_board(rules: "Rules", board: Board, highlight: Collection[tuple[int, 
             value = "" if blank else str(rules.tile_values[code])
             if colour:
                 style = (_LAST_BLANK if blank else _LAST) if last else (_BLANK if blank else _TILE)
-                cells.append(_paint(style, f"{letter}{_subscript(value):<2}" if value else f" {letter} ", True))
+                cells.append(_paint(style, f"{letter}{_subscript(value):<2}" if value else f" {letter} ", True)
+                             + spacer[c])
             elif wide:
                 cells.append(f"{letter}{value:<2}{'*' if last else ' '}")
             else:

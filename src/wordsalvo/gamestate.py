@@ -1,0 +1,136 @@
+"""The C game state: one state and one set of turn rules for Game, self-play, the
+simulator and the endgame solver.
+
+:class:`GameState` (``csrc/ws_game.c`` through Cython) holds a game's board, racks
+as tile counts, the bag in draw order, scores, the player on turn, the pass and
+scoreless counters, time-outs, who left, the end and its settlement, the game's
+random stream (Python's Mersenne Twister in C) and a Zobrist hash.  Every turn
+kind (play, swap, pass, refused play, time-out, resignation) is a C function with
+an exact undo.  :class:`GameRules` is a rule set's ``[swap]``, ``[end]``,
+``[settlement]``, ``[timer]`` and ``[deal]`` as the C state reads them, built here,
+once, from a :class:`~wordsalvo.Rules` (:func:`game_rules`).
+
+:class:`~wordsalvo.Game` plays on a GameState (the rules of a turn are written only
+in C); :func:`state_from_position` makes one from a :class:`~wordsalvo.Position`
+(the unseen tiles in the bag, or the bag given), :meth:`Game.state
+<wordsalvo.Game.state>` copies a game's.  See ``docs/game-state.md`` for the C API.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+
+from ._core import _movegen
+from .errors import PositionError, RulesError
+from .leaves import _MULTI_PLAYER_TERMS, _TWO_PLAYER_TERMS
+from .position import normalize_rack
+from .rules import Rules
+
+__all__ = ["GameRules", "GameState", "game_rules", "rule_values", "state_from_position", "rack_letters",
+           "letter_counts"]
+
+GameRules = _movegen.GameRules
+GameState = _movegen.GameState
+
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def rule_values(rules: Rules) -> dict:
+    """The rule values of :class:`GameRules` (everything but the tile set and the
+    end-game terms) from a rule set's sections."""
+    sw, end, st, timer, deal = rules.swap, rules.end, rules.settlement, rules.timer, rules.deal
+    modes = _movegen.SETTLEMENT_MODES
+    kinds = 0
+    for kind in end.scoreless_turn_kinds:
+        kinds |= _movegen.SCORELESS_BITS[kind]
+    return {
+        "first_vowels": deal.first_deal_min_vowels, "first_consonants": deal.first_deal_min_consonants,
+        "swap_min_bag": sw.min_bag, "swap_whole_rack": int(sw.whole_rack),
+        "swap_must_cover": int(sw.bag_must_cover_swap), "swap_draw_first": int(sw.draw_before_return),
+        "swap_resets_pass": int(sw.resets_pass_counter),
+        "rack_out": int(end.rack_out), "all_pass_rounds": end.all_pass_rounds,
+        "consecutive_passes": end.consecutive_passes, "scoreless_turns": end.scoreless_turns,
+        "scoreless_bag_below": end.scoreless_turns_bag_below, "scoreless_kinds": kinds,
+        "timeout_counts_as_pass": int(timer.timeout_counts_as_pass), "timeout_loses": int(timer.on_timeout == "lose"),
+        "eliminate_after": timer.eliminate_after_timeouts,
+        "settle_out": modes[st.after_out], "settle_passes": modes[st.after_passes],
+        "settle_scoreless": modes[st.after_scoreless],
+    }
+
+
+def game_rules(rules: Rules, players: int) -> GameRules:
+    """The C rules of ``rules`` for a game of ``players`` (made once per distinct rule
+    data: rule sets that differ only in their board share them)."""
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a Rules object, got {type(rules).__name__}")
+    alphabet = rules.alphabet
+    bag = bytes(0 if letter == "?" else alphabet.code(letter)
+                for letter, (count, _v) in rules.tiles.items() for _ in range(count))
+    vowels = 0
+    for letter in rules.deal.vowels:
+        if letter != "?" and letter in alphabet.letters:
+            vowels |= 1 << alphabet.code(letter)
+    values = rule_values(rules)
+    terms = _TWO_PLAYER_TERMS if players <= 2 else _MULTI_PLAYER_TERMS
+    values["keep_factor"], values["out_factor"] = terms.get(rules.settlement.after_out, (0.0, 0.0))
+    tile_values = tuple(rules.tile_values)
+    key = (players, rules.rack_size, tile_values, bag, vowels, tuple(sorted(values.items())))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
+    made = GameRules(players, rules.rack_size, tile_values, bag, vowels, values)
+    _CACHE[key] = made
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return made
+
+
+def letter_counts(rules: Rules, letters) -> bytes:
+    """33 counts by tile code of rack letters (``?`` = blank; no size check)."""
+    code = rules.alphabet._code  # type: ignore[attr-defined]
+    counts = bytearray(33)
+    for ch in letters:
+        counts[0 if ch == "?" else code[ch]] += 1
+    return bytes(counts)
+
+
+def rack_letters(rules: Rules, codes: bytes) -> str:
+    """Tile codes (0 = blank) as rack letters."""
+    letters = rules.alphabet.letters
+    return "".join("?" if c == 0 else letters[c - 1] for c in codes)
+
+
+def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState:
+    """A GameState of a :class:`~wordsalvo.Position`: its board, every rack, scores,
+    player on turn and scoreless count; the bag holds ``bag`` (rack letters) or, by
+    default, the tiles nobody can see (the tile set less the board and every rack),
+    in the alphabet's order.  The random stream is seeded with ``seed``.
+
+    For a simulation: give the opponent's rack as "" and draw it from the bag
+    (``state.return_rack(p); state.draw(p, 7)``); for an endgame: both racks, and the
+    bag is empty when the position uses every tile.  PositionError when the position
+    uses more of a tile than the set holds (``bag`` given: it is taken as it is)."""
+    rules = pos.rules
+    players = len(pos.racks)
+    state = GameState(game_rules(rules, players))
+    state.set_board(bytes(pos.board.tiles))
+    racks = [pos.rack_counts(r) for r in pos.racks]
+    if bag is None:
+        left = Counter(rules.distribution())
+        left.subtract(pos._board_tiles())
+        for r in pos.racks:
+            left.subtract(r)
+        over = sorted(k for k, n in left.items() if n < 0)
+        if over:
+            raise PositionError(f"the position uses more {', '.join(over)} than the {rules.name} tile set holds")
+        bag = rules.alphabet.sort_rack(list(left.elements()))
+    else:
+        bag = normalize_rack(rules, bag, where="bag")
+    codes = bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in bag)
+    state.set_tiles(racks, codes)
+    state.set_scores(pos.scores)
+    state.set_turn(pos.to_move, pos.scoreless_turns, 0)
+    state.seed(seed)
+    return state

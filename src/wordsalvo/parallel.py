@@ -1,0 +1,127 @@
+"""Long work spread over processes (this machine's or a Dask cluster's) that one Ctrl-C stops at once.
+
+A terminal's Ctrl-C sends SIGINT to every process of its foreground group: the
+parent and each worker.  Left alone, a worker of a ``ProcessPoolExecutor`` dies
+with a traceback of its own, or catches the interrupt as its task's error and
+goes on to the next task, while the parent, leaving its ``with`` block, waits
+for every queued task to finish.  So here:
+
+* the workers never see SIGINT (they start with it blocked, and ignore it):
+  only the parent decides;
+* the parent, interrupted while it waits (or stopped by its caller, or by a
+  task's error), cancels what has not started, terminates the workers and lets
+  the exception go on; the caller reports what finished
+  (:class:`Interrupted` carries it);
+* on a Dask cluster (:func:`dask_map_unordered`) the client cancels every
+  future; a task already running on a worker thread finishes there, unseen;
+* :func:`interrupts_deferred` holds a Ctrl-C back while a state that spans
+  several files is written, so that a resumed run never reads half of it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+__all__ = ["Interrupted", "map_unordered", "dask_map_unordered", "interrupts_deferred"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a long run; ``partial`` is what it had finished (its caller's summary)."""
+
+    def __init__(self, partial: Any = None):
+        super().__init__()
+        self.partial = partial
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel the tasks that have not started and end the workers now."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    # earlier versions: the executor's own table of its worker processes (shutdown forgets it)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(5)
+    pool.shutdown(wait=True)
+
+
+def map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], jobs: int,
+                  context: str | None = None) -> Iterator[Any]:
+    """``fn(*task)`` for every task in ``jobs`` worker processes (``context``: the
+    multiprocessing start method, default the platform's), each result as it finishes.
+    A task's error is raised here and stops the rest, as Ctrl-C does."""
+    ctx = multiprocessing.get_context(context) if context else None
+    pool = None
+    try:
+        with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
+            futures = [pool.submit(fn, *task) for task in tasks]  # this starts the workers
+        for fut in as_completed(futures):
+            yield fut.result()
+    except BaseException:  # Ctrl-C, the caller stopping early (GeneratorExit), a task's error
+        if pool is not None:
+            _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+@contextmanager
+def _interrupts_blocked() -> Iterator[None]:
+    """SIGINT blocked in this process while the block starts worker processes: a blocked
+    signal stays blocked in a child (forked or exec'd), so a worker never sees a Ctrl-C, not
+    even while it imports, before its initializer runs; here it is delivered on leaving."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield  # Windows: no process groups, a console's Ctrl-C is another matter
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def dask_map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], scheduler: str) -> Iterator[Any]:
+    """``fn(*task)`` for every task on the Dask distributed cluster at ``scheduler``, each
+    result as it finishes; Ctrl-C (or the caller stopping) cancels the rest."""
+    from distributed import Client, as_completed as dask_completed
+
+    with Client(scheduler) as client:
+        futures = client.map(fn, *zip(*tasks), pure=False) if tasks else []
+        try:
+            for fut in dask_completed(futures):
+                yield fut.result()
+        except BaseException:
+            with interrupts_deferred():
+                client.cancel(futures, force=True)
+            raise
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Run the block whole: a Ctrl-C during it is raised as KeyboardInterrupt after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt

@@ -1,0 +1,154 @@
+"""The terminal game's saved games: where they go, the record written, the record read back.
+
+A saved game is a GCG record (:func:`wordsalvo.formats.gcg.to_gcg`, bag seed
+and all) with the front end's own pragmas: ``#engine NICK LEVEL`` for each seat
+an engine plays, ``#hints N`` for the hints each person may ask for and
+``#move-time SECONDS`` for the per-move clock.  Every
+write is atomic (:func:`wordsalvo.inputs.write_atomic`): a game is never half
+saved.  Unless a file is named, games go to :func:`default_save_dir`, one file
+per game named after the rule set and the time it was first saved.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..engine.bot import LEVELS
+from ..errors import WordSalvoError
+from ..formats.gcg import date_pragmas, from_gcg, to_gcg
+from ..game import Game
+from ..inputs import excerpt, is_whole_number, read_bytes, write_atomic
+from ..lexicon.lexicon import Lexicon
+
+__all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_record", "write_record",
+           "typed_path", "SavedGame", "read_saved_game"]
+
+
+def default_save_dir() -> Path:
+    """Where games are saved unless a file is named: ``$WORDSALVO_GAMES_DIR``, else
+    ``$XDG_DATA_HOME/wordsalvo/games`` (``~/.local/share/wordsalvo/games``; on Windows
+    ``%LOCALAPPDATA%\\wordsalvo\\games``)."""
+    if os.environ.get("WORDSALVO_GAMES_DIR"):
+        return Path(os.environ["WORDSALVO_GAMES_DIR"]).expanduser()
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "wordsalvo" / "games"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "wordsalvo" / "games"
+
+
+def new_save_path(rules_name: str) -> Path:
+    """A file in :func:`default_save_dir` that does not exist yet, named after the rule set and the time."""
+    folder = default_save_dir()
+    stem = f"{rules_name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path = folder / f"{stem}.gcg"
+    k = 2
+    while path.exists():
+        path = folder / f"{stem}-{k}.gcg"
+        k += 1
+    return path
+
+
+def fallback_save_path(rules_name: str) -> Path:
+    """The last resort when neither the game's file nor the default folder can be written:
+    the system's temporary folder."""
+    return Path(tempfile.gettempdir()) / new_save_path(rules_name).name
+
+
+def game_record(game: Game, levels: Sequence[str | None], hints: int | None, move_time: int | None = None,
+                dated: Sequence[tuple[str, str]] = ()) -> str:
+    """The game as GCG, with when it started (``dated``: the ``#date`` and ``#time``
+    pragmas, default now), the seats the engines play (``levels[i]``, None for a person),
+    the hint limit (None: unlimited) and the time per move (None: no clock) as pragmas."""
+    pragmas = list(dated) or date_pragmas()
+    pragmas += [("engine", f"{n} {lv}") for n, lv in zip(game.names, levels) if lv is not None]
+    if hints is not None:
+        pragmas.append(("hints", str(hints)))
+    if move_time is not None:
+        pragmas.append(("move-time", str(move_time)))
+    return to_gcg(game, pragmas)
+
+
+def write_record(path: Path, text: str, *, create: bool) -> str | None:
+    """Write ``text`` to ``path`` atomically; None when written, else why not.  A missing
+    folder is made only with ``create``."""
+    try:
+        if path.is_dir():
+            return f"{path} is a folder"
+        if not path.parent.is_dir():
+            if not create:
+                return f"the folder {path.parent} does not exist"
+            path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text.encode("utf-8"))
+    except (OSError, ValueError) as e:  # a name the system refuses: too long, a NUL byte ...
+        return f"cannot write {path}: {getattr(e, 'strerror', None) or e}"
+    return None
+
+
+def typed_path(name: str) -> Path | None:
+    """A file name typed in the game as a path (``.gcg`` added when it has no suffix);
+    None when it cannot be one."""
+    try:
+        path = Path(name).expanduser()
+    except (RuntimeError, ValueError):
+        return None
+    return path.with_suffix(".gcg") if path.suffix == "" else path
+
+
+@dataclass
+class SavedGame:
+    """A saved game read back: the game, each seat's engine level (None for a person), the
+    hint limit and the time per move its record names (None when it names none)."""
+
+    game: Game
+    levels: list[str | None]
+    hints: int | None
+    move_time: int | None = None
+    #: the record's ``#date`` and ``#time`` pragmas, as read (written back unchanged)
+    dated: list[tuple[str, str]] | None = None
+
+
+def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
+    """Read a saved game (``lexicon_path``: the lexicon to replay it with, else its rule
+    set's).  WordSalvoError on a file that is missing, not UTF-8, not a record, or whose
+    front-end pragmas are malformed."""
+    data = read_bytes(path, WordSalvoError, "saved game")  # no such file, a name the OS refuses, a folder
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise WordSalvoError(f"expected a GCG record (UTF-8 text), got {path} with a byte that is not "
+                             f"UTF-8 at offset {e.start}") from None
+    # the game checks that the lexicon's alphabet is its rule set's
+    lexicon = Lexicon.load(lexicon_path) if lexicon_path else None
+    game = from_gcg(text, lexicon=lexicon)
+    engines: dict[str, str] = {}
+    hints = move_time = None
+    dated: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        key, _, value = line.strip().partition(" ")
+        if key in ("#date", "#time") and value.strip():
+            dated.append((key[1:], value.strip()))
+        elif key == "#engine":
+            nick, _, level = value.partition(" ")
+            if level.strip() not in LEVELS or nick not in game.names:
+                raise WordSalvoError(f"{path}: expected '#engine NICK LEVEL' with a player of the game "
+                                     f"and a level ({', '.join(LEVELS)}), got {line.strip()!r}")
+            engines[nick] = level.strip()
+        elif key == "#hints":
+            if not is_whole_number(value.strip(), digits=4):
+                raise WordSalvoError(f"{path}: expected '#hints N' with N a whole number (the hints "
+                                     f"each player may ask for), got {excerpt(line.strip())}")
+            hints = int(value)
+        elif key == "#move-time":
+            if not is_whole_number(value.strip(), digits=7):
+                raise WordSalvoError(f"{path}: expected '#move-time SECONDS' with a whole number of seconds, "
+                                     f"got {excerpt(line.strip())}")
+            try:
+                move_time = game.rules.check_move_time(int(value))
+            except WordSalvoError as e:
+                raise WordSalvoError(f"{path}: {line.strip()}: {e}") from None
+    return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time, dated or None)
