@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -53,7 +54,8 @@ def test_pictures_load_the_render_layer_only_when_asked_for():
             "svg = g.position()._repr_svg_()\n"
             "assert svg.startswith('<svg') and 'wordsalvo.render.notebook' in sys.modules\n"
             "print('ok')\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONPATH": SRC})
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=SRC))  # LD_PRELOAD of a sanitizer run too
     assert r.returncode == 0 and r.stdout == "ok\n", r.stderr
 
 
