@@ -347,3 +347,127 @@ def test_an_exchange_of_unnamed_tiles_is_not_judged(model):
     assert t.notation == "-3" and t.equity_lost is None and t.win_after is None and not t.missed
     assert t.alternatives and "3 tiles" in t.note and t.win_before is not None
     assert report.check(a.report(), Rules.preset(a.rules)) == []
+
+
+def _resigned_leader_record(tmp_path) -> Path:
+    """A game of "You" against an engine in which You lead and then resign."""
+    g = Game(Rules.preset("wordsalvo-en"), players=["You", "medium"], seed=3)
+    while True:
+        m = g.best_move()
+        g.play(m) if m is not None else g.pass_turn()
+        if len(g.history) >= 6 and g.to_move == 0 and g.scores[0] > g.scores[1]:
+            break
+    g.resign(0)
+    assert g.winners == (1,)
+    path = tmp_path / "resigned.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    return path
+
+
+def test_a_resigned_game_is_won_by_the_player_still_in_it(tmp_path, model):
+    """The player who resigned loses whatever the score (as in the game and the ratings):
+    in the analysis, its report page and a batch's summary.csv; the coach speaks of the
+    engine by its name, and "You" agrees with its verb."""
+    path = _resigned_leader_record(tmp_path)
+    a = analyze_game(path.read_bytes(), model=model)
+    assert a.final_scores[0] > a.final_scores[1] and a.winners == (1,) and a.left == (0,)
+    assert a.report()["game"]["end_reason"] == "You resigned"
+    engine_notes = [t.note for t in a.turns if t.player == 1 and t.note]
+    assert engine_notes and all(n.startswith("medium ") for n in engine_notes), engine_notes
+    assert all(not t.note.startswith("medium") for t in a.turns if t.player == 0)
+    # the command line: one record with --html, and a batch
+    page = tmp_path / "resigned.html"
+    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page))
+    assert r.returncode == 0, r.stderr
+    html = page.read_text("utf-8")
+    assert "medium wins" in html and "You wins" not in html and "You resigned" in html
+    r = _cli(str(path), "--winprob", str(MODEL_PATH))
+    assert "You resigned; medium wins" in r.stdout
+    out = tmp_path / "out"
+    r = _cli(str(path), "--out", str(out), "--winprob", str(MODEL_PATH))
+    assert r.returncode == 0, r.stderr
+    rows = {row["player"]: row for row in csv.DictReader((out / "summary.csv").open(encoding="utf-8"))}
+    assert rows["You"]["won"] == "0" and rows["medium"]["won"] == "1"
+    assert int(rows["You"]["score"]) > int(rows["medium"]["score"])
+
+
+def test_you_win_agrees_with_its_verb(tmp_path, model):
+    g = Game(Rules.preset("wordsalvo-en"), players=["You", "medium"], seed=3)
+    g.play(g.best_move())
+    g.resign(1)
+    a = analyze_game(g, model=model)
+    assert a.winners == (0,) and "You win" in str(a).splitlines()[0]
+    page = tmp_path / "you.html"
+    report.write(a.report(), page, g.rules)
+    text = page.read_text("utf-8")
+    assert "You win" in text and "You wins" not in text
+
+
+def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
+    """Item: the win chance after the best move beside the one after the move played (the
+    best move loses nothing, a mistake shows its cost), a poor rack said separately, and a
+    brilliancy only for a clear gain in win chance over every alternative."""
+    from wordsalvo.analysis import BRILLIANCY_WIN, POOR_RACK
+    from wordsalvo.engine.bot import Bot
+
+    rules = Rules.preset("wordsalvo-en")
+    g = Game(rules, players=["Ann", "Bob"], seed=0)
+    bots = [Bot("expert", rules, seed=1), Bot("medium", rules, seed=2)]
+    while not g.is_over:
+        g.apply(bots[g.to_move].choose(g))
+    path = tmp_path / "game.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--json")
+    assert r.returncode == 0, r.stderr
+    turns = [t for t in json.loads(r.stdout)["turns"] if t["win_after"] is not None]
+    assert len(turns) > 10
+    best_moves = [t for t in turns if t["equity_lost"] < 0.01]
+    mistakes = [t for t in turns if t["missed"]]
+    assert best_moves and mistakes
+    for t in turns:
+        assert t["win_best"] >= t["win_after"] - 1e-9
+        assert t["win_lost"] == pytest.approx(t["win_best"] - t["win_after"], abs=1e-3)
+        assert t["poor_rack"] == (t["win_best"] <= t["win_before"] - POOR_RACK)
+        assert "→" not in t["note"]  # no "before → after" that reads a poor rack as a loss
+        assert ("The rack itself was poor" in t["note"]) == t["poor_rack"]
+    for t in best_moves:
+        assert t["win_lost"] == 0 and "after the best move" not in t["note"]
+        assert f"win chance {round(t['win_after'] * 100)} %" in t["note"]
+    for t in mistakes:
+        if t["win_lost"] >= 0.005:
+            assert f"{round(t['win_best'] * 100)} % after the best move" in t["note"]
+    for t in turns:
+        if t["brilliancy"]:
+            others = [a[3] for a in t["alternatives"] if a[0] != t["notation"]]
+            assert t["win_after"] - max(others) >= BRILLIANCY_WIN - 1e-9
+    # the table shows the move played beside the best move
+    table = _cli(str(path), "--winprob", str(MODEL_PATH)).stdout
+    assert "win/best" in table.splitlines()[1]
+    # the report's panel: the chance after this move beside the chance after the best move
+    page = tmp_path / "game.html"
+    assert _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page)).returncode == 0
+    assert "after this move" in page.read_text("utf-8") and "after the best move" in page.read_text("utf-8")
+
+
+def test_games_of_more_than_two_players_have_no_win_chances_and_say_why(tmp_path):
+    g = Game(Rules.preset("wordsalvo-en"), players=["Ann", "Bob", "Cid", "Dee"], seed=4)
+    for _ in range(8):
+        m = g.best_move()
+        g.play(m) if m is not None else g.pass_turn()
+    path = tmp_path / "four.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--json")
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert "4 players" in a["win_note"] and "two-player" in a["win_note"]
+    judged = [t for t in a["turns"] if t["equity_lost"] is not None]
+    assert len(judged) == 8
+    assert all(t["win_before"] is None and t["win_after"] is None and t["win_best"] is None for t in judged)
+    assert all("win chance" not in t["note"] for t in judged)
+    table = _cli(str(path), "--winprob", str(MODEL_PATH)).stdout
+    assert "No win chances in a game of 4 players" in table
+    page = tmp_path / "four.html"
+    assert _cli(str(path), "--html", str(page)).returncode == 0
+    assert "No win chances in a game of 4 players" in page.read_text("utf-8")
+    two = analyze_game(self_play(1), model=WinModel.load(MODEL_PATH))
+    assert two.win_note is None and any(t.win_after is not None for t in two.turns)

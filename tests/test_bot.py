@@ -10,7 +10,8 @@ import pytest
 import wordsalvo as ws
 import wordsalvo.engine.bot
 from wordsalvo.actions import Pass, Play, Swap
-from wordsalvo.engine.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot, level_lexicon
+from wordsalvo.engine.bot import LEVEL_POLICIES, LEVELS, PLAYER_KINDS, Bot
+from wordsalvo.lexicon.vocabulary import VOCABULARIES, level_vocabulary
 from wordsalvo.errors import GameError
 from wordsalvo.leaves import Leaves
 
@@ -95,12 +96,14 @@ OTHER_LANGUAGES = [pytest.param(p, lv, marks=pytest.mark.slow) for p in ("wordsa
 def test_levels_never_play_absurd_moves(preset, level):
     """On many positions: no blank or S spent for a few points, never less than half the
     best play the level would make (so never half of a natural play, one that spends no
-    blank and no S), and only words of the level's vocabulary (in Dutch and Turkish: of
-    up to the level's proxy word length)."""
+    blank and no S), and only words of the level's vocabulary; moves that form an
+    offensive word are no alternative (no level plays them)."""
     rules = ws.Rules.preset(preset)
     leaves = Leaves.default(rules)
     pol = LEVEL_POLICIES[level]
-    vocab = level_lexicon(pol, ws.Lexicon.default(rules.alphabet.name))
+    lexicon = ws.Lexicon.default(rules.alphabet.name)
+    vocab = level_vocabulary(level, lexicon) or lexicon
+    limit = VOCABULARIES[level].limit(rules.alphabet.name)
     s_code = rules.alphabet.code("S") if preset == "wordsalvo-en" else -1
     rng = random.Random(level)
     sample = rng.sample(positions(rules=rules), 60)
@@ -114,13 +117,14 @@ def test_levels_never_play_absurd_moves(preset, level):
         if not isinstance(action, Play):
             continue
         move = action.move
-        seen = game.legal_moves(leaves=leaves, vocabulary=bot.vocabulary).to_numpy()
+        listed = game.legal_moves(leaves=leaves, vocabulary=bot.vocabulary)
+        # a move that forms an offensive word is no alternative: the level never plays it
+        clean = np.array([not bot.offensive.is_offensive(m) for m in listed], dtype=bool)
+        seen = listed.to_numpy()[clean] if len(listed) else listed.to_numpy()
         if len(seen) == 0:
             continue
         checked += 1
-        assert all(w in vocab for w in move.formed_words()), move
-        if preset != "wordsalvo-en":
-            assert all(len(w) <= pol.proxy_word_length for w in move.formed_words()), move
+        assert all(w in vocab and len(w) <= limit for w in move.formed_words()), move
         score = seen["score"].astype(int)
         bingo = seen["tiles_played"] >= rules.rack_size
         blanks = seen["blank_mask"] != 0
@@ -131,16 +135,17 @@ def test_levels_never_play_absurd_moves(preset, level):
         move_bingo = move.tiles_played >= rules.rack_size
 
         def fits(view):
-            """The move obeys the guards when the level saw the plays of ``view``."""
+            """The move obeys the guards when the level saw the plays of ``view``: a blank
+            must beat the best play without one, then an S the best play without one among
+            the plays left (a blank play that failed its guard is no alternative)."""
             allowed = view.copy()
-            for uses, margin in ((blanks, pol.blank_margin), (uses_s, pol.s_margin)):
-                without = allowed & ~uses
-                if without.any():
-                    allowed &= ~uses | bingo | (score >= score[without].max() + margin)
             for uses, used, margin in ((blanks, move_blank, pol.blank_margin), (uses_s, move_s, pol.s_margin)):
-                without = view & ~uses
-                if used and not move_bingo and without.any() and move.score < score[without].max() + margin:
+                without = allowed & ~uses
+                if not without.any():
+                    continue
+                if used and not move_bingo and move.score < score[without].max() + margin:
                     return False  # a blank or an S spent for a few points
+                allowed &= ~uses | bingo | (score >= score[without].max() + margin)
             return move.score * 2 >= score[allowed].max()  # never half of a natural play
 
         every = np.ones(len(seen), dtype=bool)
@@ -148,20 +153,36 @@ def test_levels_never_play_absurd_moves(preset, level):
     assert checked >= 30
 
 
-def test_level_vocabularies_are_in_the_lexicon():
+def test_level_vocabularies_are_the_frequent_words_of_the_lexicon(monkeypatch, tmp_path):
+    """easy knows the 5,000 most frequent words the lexicon has (up to 6 letters), medium
+    30,000 (up to 7), hard every word up to 7 letters in English: none of QI, AEQ, FID,
+    VAV, RAJ (what easy played with its old 116,000-word list) is an easy word."""
+    from wordsalvo.lexicon.vocabulary import ranked_list, ranked_list_path
+
     en = ws.Lexicon.default("en")
-    common = level_lexicon(LEVEL_POLICIES["easy"], en)
-    assert common is not en and "AAL" in en and "AAL" not in common and "CAT" in common
-    assert len(common) == 10_860 and all(len(w) <= LEVEL_POLICIES["easy"].max_word_length for w in common)
-    every_common = level_lexicon(wordsalvo.engine.bot.LevelPolicy("common", None, None, 0.0, 7, 1.0, 1, 1.0), en)
-    assert len(every_common) == 116_492  # SCOWL 10-70, all of them in the embedded list
-    full7 = level_lexicon(LEVEL_POLICIES["hard"], en)
-    assert "AAL" in full7 and len(full7) == sum(1 for w in en if len(w) <= 7)
+    ranked, _sha = ranked_list(ranked_list_path("en"))
+    easy, medium, hard = (level_vocabulary(lv, en) for lv in ("easy", "medium", "hard"))
+    known = [w for w in ranked if w in en]
+    assert sorted(easy) == sorted(w for w in known[:5000] if len(w) <= 6) and len(easy) == 2_692
+    assert sorted(medium) == sorted(w for w in known[:30000] if len(w) <= 7) and len(medium) == 15_704
+    assert len(hard) == sum(1 for w in en if len(w) <= 7) and "AAL" in hard
+    assert {"CAT", "HOUSE", "WATER"} <= set(easy) and not {"QI", "AEQ", "FID", "VAV", "RAJ"} & set(easy)
+    assert not {"AEQ", "FID", "VAV"} & set(medium)
+    assert level_vocabulary("expert", en) is None
+    # the embedded lexicons' vocabularies ship with the package; another lexicon's are built
+    # once into the cache folder, named by the content of everything they are made from
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    small = tmp_path / "small.txt"
+    small.write_text("\n".join(["CAT", "CATS", "DOG", "HOUSE", "AEQ", "QI", "WATERFALLS"]) + "\n")
+    ws.compile_lexicon(small, tmp_path / "small.wsg", alphabet="en")
+    mine = ws.Lexicon.load(tmp_path / "small.wsg")
+    vocab = level_vocabulary("easy", mine)  # the 5,000 most frequent words it has: all but the rare
+    assert set(vocab) == {"CAT", "CATS", "DOG", "HOUSE", "QI"}  # AEQ (unranked) and the 10-letter word
+    (cached,) = (tmp_path / "levels").glob("en-easy-*.wsg")
+    assert set(ws.Lexicon.load(cached)) == set(vocab)
     nl = ws.Lexicon.default("nl")
-    short = level_lexicon(LEVEL_POLICIES["easy"], nl)
-    limit = LEVEL_POLICIES["easy"].proxy_word_length  # no common-word list: word length is the proxy
-    assert all(len(w) <= limit for w in short)
-    assert len(short) == sum(1 for w in nl if len(w) <= limit) and all(w in nl for w in list(short)[:2000])
+    assert all(w in nl and len(w) <= 6 for w in level_vocabulary("easy", nl))
+    assert not list((tmp_path / "levels").glob("nl-*.wsg"))  # shipped, not built
 
 
 def test_game_best_move_by_level(leaves):

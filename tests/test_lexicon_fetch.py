@@ -258,6 +258,17 @@ def test_fetch_compiles_graph_that_default_finds(monkeypatch, tmp_path):
     assert "KEDİ" in lex and "ADI" in lex and "ADİ" in lex and "KEDI" not in lex
     assert len(lex) == res.report.words
     assert "compile" in res.report.seconds
+    # checked word by word once, at fetch: a start loads it with the arc and checksum checks alone
+    from wordsalvo.lexicon.lexicon import load_cached
+
+    assert (tmp_path / "tr.wsg.checked").is_file()
+    assert load_cached(res.graph)._graph.words_cross_checked == 0
+    assert Lexicon.load(str(res.graph))._graph.words_cross_checked > 0  # the public load checks everything
+    import os
+
+    st = res.graph.stat()
+    os.utime(res.graph, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # another file: checked again
+    assert load_cached(res.graph)._graph.words_cross_checked > 0
 
 
 def test_cli_build_and_info(capsys, tmp_path):
@@ -279,3 +290,38 @@ def test_cli_info_bad_file(capsys, tmp_path):
     bad.write_bytes(b"not a graph at all" * 20)
     assert main(["lexicon", "info", str(bad)]) == 2
     assert "bad.wsg" in capsys.readouterr().err
+
+
+def test_cli_fetch_de_drops_abbreviations_and_names_and_lists_them(monkeypatch, capsys, tmp_path):
+    """The German clean-up (wordsalvo/data/de-drops.toml): words without a vowel but
+    interjections, curated abbreviations with a vowel and curated names; every one listed."""
+    import wordsalvo.lexicon.hunspell as hs
+
+    monkeypatch.setattr(hs, "find_checker", lambda base, prefer=None: AcceptAll())
+    cache = tmp_path / "cache"
+    rc = main(["lexicon", "fetch", "de", "--dictionary", str(DATA / "de_cleanup"), "--cache-dir", str(cache), "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert f"dropped         7  {lf.DROP_VOWELLESS}" in out
+    assert f"dropped         1  {lf.DROP_ABBREVIATION}" in out and f"dropped         6  {lf.DROP_NAME}" in out
+    report = json.loads((cache / "de.json").read_text(encoding="utf-8"))
+    assert report["listed"] == {lf.DROP_VOWELLESS: ["BSP", "HTTP", "KFZ", "KM", "LKW", "PKW", "PKWS"],
+                                lf.DROP_ABBREVIATION: ["TEL"],
+                                lf.DROP_NAME: ["EVA", "EVAS", "ULM", "ULMS", "ZEWEN", "ZEWENS"]}
+    words = gzip.decompress((cache / "de.txt.gz").read_bytes()).decode().split()
+    # HM: an interjection without a vowel; NEWS: a word, though NEW is not
+    assert words == ["AUTO", "AUTOS", "HAUS", "HAUSES", "HM", "NEWS", "ULME", "ULMEN"]
+    # the engine levels' vocabularies are built with the lexicon, not at the first game's start
+    assert sorted(p.name.split("-")[1] for p in (cache / "levels").glob("de-*.wsg")) == ["easy", "hard", "medium"]
+
+
+def test_every_curated_german_drop_is_an_uppercase_word_of_the_alphabet():
+    from wordsalvo.alphabet import get_alphabet
+
+    cleanup = lf.clean_up("de")
+    de = get_alphabet("de")
+    for word in cleanup.abbreviations | cleanup.names | cleanup.vowelless_kept:
+        assert de.normalize(word) == (word, 0), word
+    assert not cleanup.abbreviations & cleanup.names
+    assert all(not cleanup.vowels.intersection(w) for w in cleanup.vowelless_kept)
+    assert lf.clean_up("tr") is None

@@ -112,3 +112,50 @@ def test_whole_games_of_the_levels_play_no_offensive_word(rules):
             game.apply(bots[game.to_move].choose(game))
         for turn in game.history:
             assert not set(turn.words or ()) & offensive.words, (level, turn)
+
+
+def _build_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("offensive_build", ROOT / "lexicon_build" / "offensive" / "build.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "tr"])
+def test_every_form_one_suffix_away_from_a_listed_word_is_listed(lang):
+    """The forms check: a word of the language's list one suffix away from a listed word
+    (JEW of JEWED, NEUKT of NEUKEN, PİÇİ of PİÇ) is listed too, unless curation.toml names it
+    an ordinary word (not_forms, not_stems).  German is checked when build.py is given the
+    German list (--de-words), which is never committed."""
+    import tomllib
+
+    build = _build_module()
+    cur = tomllib.loads((ROOT / "lexicon_build" / "offensive" / "curation.toml").read_text("utf-8"))[lang]
+    word_list = build.read_words(build.WORD_LISTS[lang])
+    listed = OffensiveWords.default(lang).words
+    assert build.inconsistencies(lang, cur, ws.get_alphabet(lang), listed, word_list) == []
+
+
+def test_the_forms_check_finds_a_missing_stem():
+    build = _build_module()
+    cur = {"suffixes": ["ed", "ing"], "not_forms": [], "not_stems": []}
+    words = {"JEW", "JEWED", "JEWING", "JEWS"}
+    assert build.inconsistencies("en", cur, ws.get_alphabet("en"), {"JEWED", "JEWING"}, words) == [
+        "en: JEW (of JEWED = JEW + ED) is a word of the list but not listed",
+        "en: JEW (of JEWING = JEW + ING) is a word of the list but not listed"]
+
+
+def test_jew_is_listed_with_its_forms_and_the_levels_do_not_play_it(rules):
+    en = OffensiveWords.default("en")
+    assert {"JEW", "JEWS", "JEWED", "JEWING", "BOLLOCK"} <= en.words
+    game = ws.Game(rules, seed=2)
+    game.set_rack(0, "JEWXKVQ")  # its words: EWK EX JEW KEX VEX WE, JEW the best
+    assert game.best_move().word == "JEW"
+    clean = game.best_move(avoid_offensive=True)
+    assert clean is not None and clean.word != "JEW"
+    for level in LEVELS:
+        action = Bot(level, rules, seed=1).choose(game)
+        move = getattr(action, "move", None)
+        assert move is None or not en.forms(move), (level, move)

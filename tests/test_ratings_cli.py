@@ -231,3 +231,87 @@ def test_help_lists_the_command(capsys):
         main(["--help"])
     assert "ratings" in capsys.readouterr().out
     assert Path(ws.__file__).parent.joinpath("data", "tiers.toml").is_file()
+
+
+def _wordsalvo(*args, env=None, stdin=None, cwd=None):
+    """The installed command as a user runs it (the package the tests import)."""
+    import os
+    import subprocess
+    import sys
+
+    full = dict(os.environ, PYTHONPATH=str(Path(ws.__file__).resolve().parents[1]), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "wordsalvo", *args], capture_output=True, text=True, env=full,
+                          input=stdin, cwd=cwd, timeout=600)
+
+
+def test_ratings_of_autoplay_games_by_folder_by_files_and_without_dates(tmp_path):
+    """autoplay --gcg writes #date and #time; ratings takes its folder and its files;
+    records without dates are refused per day but rated in file order with --period game."""
+    games = tmp_path / "auto"
+    r = _wordsalvo("autoplay", "--rules", "wordsalvo-en", "--games", "4", "--p1", "easy", "--p2", "medium",
+                   "--gcg", str(games), "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    files = sorted(games.glob("*.gcg"))
+    assert len(files) == 4
+    for f in files:
+        head = f.read_text("utf-8").splitlines()
+        dates = [line for line in head if line.startswith("#date ")]
+        times = [line for line in head if line.startswith("#time ")]
+        assert len(dates) == 1 and datetime.date.fromisoformat(dates[0].split()[1])
+        assert len(times) == 1 and len(times[0].split()[1]) == len("21:40:03+00:00")
+    by_folder = _wordsalvo("ratings", str(games), "--json")
+    assert by_folder.returncode == 0, by_folder.stderr
+    doc = json.loads(by_folder.stdout)
+    assert doc["games"] == 4 and {p["player"] for p in doc["players"]} == {"p1-easy", "p2-medium"}
+    by_files = _wordsalvo("ratings", *map(str, files), "--json", "--period", "game")
+    assert by_files.returncode == 0 and json.loads(by_files.stdout)["games"] == 4
+    # the same games without their dates: a day needs one, a game does not
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for f in files:
+        text = "".join(line for line in f.read_text("utf-8").splitlines(True)
+                       if not line.startswith(("#date", "#time")))
+        (bare / f.name).write_text(text, "utf-8")
+    refused = _wordsalvo("ratings", str(bare))
+    assert refused.returncode == 2 and "expected a '#date YYYY-MM-DD' header line, got none" in refused.stderr
+    assert "--period game" in refused.stderr
+    in_order = _wordsalvo("ratings", str(bare), "--period", "game", "--json")
+    assert in_order.returncode == 0, in_order.stderr
+    assert "4 games of 4 without a #date line: every game rated in the order given" in in_order.stderr
+    expected = rate_games([rated_game_from_gcg(f.read_text("utf-8"), str(f), dates=False)
+                           for f in sorted(bare.glob("*.gcg"))], period="game")
+    got = json.loads(in_order.stdout)["players"]
+    assert [(p["player"], round(p["rating"], 6)) for p in got] == \
+        [(s.player, round(s.rating.rating, 6)) for s in expected]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = _wordsalvo("ratings", str(empty))
+    assert r.returncode == 2 and "expected a folder with GCG records" in r.stderr
+
+
+def test_games_of_one_day_are_rated_in_the_order_of_their_time():
+    early = RatedGame(datetime.date(2026, 3, 1), ("Ann", "Bob"), (1, 2), "a", time=datetime.time(9, 0))
+    late = RatedGame(datetime.date(2026, 3, 1), ("Ann", "Bob"), (2, 1), "b", time=datetime.time(21, 0))
+    assert [s.to_dict() for s in rate_games([late, early], period="game")] == \
+        [s.to_dict() for s in rate_games([early, late], period="game")]
+    assert [s.to_dict() for s in rate_games([late, early], period="game")] != \
+        [s.to_dict() for s in rate_games([late, RatedGame(early.date, early.players, early.places, "a2",
+                                                           time=datetime.time(22, 0))], period="game")]
+    with pytest.raises(RatingError, match="expected a date for rating periods of a day"):
+        rate_games([RatedGame(None, ("Ann", "Bob"), (1, 2), "x.gcg")])
+
+
+def test_play_writes_the_date_and_time_and_a_resumed_game_keeps_them(tmp_path):
+    saves = tmp_path / "saves"
+    r = _wordsalvo("play", "--rules", "wordsalvo-en", "--game-seed", "5", stdin="quit\n",
+                   env={"WORDSALVO_GAMES_DIR": str(saves)})
+    assert r.returncode == 0, r.stderr
+    (saved,) = saves.glob("*.gcg")
+    text = saved.read_text("utf-8")
+    date = [line for line in text.splitlines() if line.startswith(("#date ", "#time "))]
+    assert [line.split()[0] for line in date] == ["#date", "#time"]
+    assert datetime.date.fromisoformat(date[0].split()[1])
+    r = _wordsalvo("play", "--resume", str(saved), stdin="pass\nquit\n", env={"WORDSALVO_GAMES_DIR": str(saves)})
+    assert r.returncode == 0, r.stderr
+    again = saved.read_text("utf-8")
+    assert again != text and [line for line in again.splitlines() if line.startswith(("#date ", "#time "))] == date

@@ -5,8 +5,11 @@
 For each language (en, nl, de, tr): the single-word entries of the LDNOOBW list
 (``ldnoobw/<lang>``, CC BY 4.0) that ``curation.toml`` does not mark ``ordinary``,
 plus its curated ``add`` words, plus the forms of those words that the language's
-word list holds (``suffixes``, ``prefixes``, ``contains``; minus ``not_forms``),
-normalised with the package's alphabet, 2..15 letters.  Writes
+word list holds (``suffixes``, applied again to the forms they make, ``prefixes``,
+``contains``; minus ``not_forms``), normalised with the package's alphabet, 2..15
+letters.  The forms check (:func:`inconsistencies`) then asks that every word of the
+list one suffix away from a listed word, either way, is listed or named ordinary
+(``not_forms``, ``not_stems``): JEWED listed and JEW not is an error.  Writes
 ``src/wordsalvo/data/offensive/<lang>.txt``.  The word lists are the committed
 sources of the embedded lexicons (English SCOWL, Dutch OpenTaal, Turkish
 Hunspell); German is never shipped, so its forms come from the list that
@@ -18,35 +21,20 @@ when a file would change.
 from __future__ import annotations
 
 import argparse
-import gzip
 import sys
 import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from recipe_tools import EMBEDDED_LISTS, load_alphabets, read_words  # noqa: E402
 ROOT = HERE.parent.parent
 OUT = ROOT / "src" / "wordsalvo" / "data" / "offensive"
 LANGUAGES = ("en", "nl", "de", "tr")
 #: the committed word list each language's forms are looked up in (German: --de-words)
-WORD_LISTS = {"en": ROOT / "lexicon_build" / "en" / "scowl-en.txt.gz",
-              "nl": ROOT / "lexicon_build" / "nl" / "words.txt.gz",
-              "tr": ROOT / "lexicon_build" / "tr" / "words.txt.gz"}
+WORD_LISTS = EMBEDDED_LISTS
 SOURCE = ("LDNOOBW, List of Dirty, Naughty, Obscene, and Otherwise Bad Words (Shutterstock), "
           "commit 5faf2ba42d7b1c0977169ec3611df25a3c08eb13, CC BY 4.0")
-
-
-def load_alphabets():
-    try:
-        import wordsalvo.alphabet as mod
-    except ImportError:
-        sys.path.insert(0, str(ROOT / "src"))
-        import wordsalvo.alphabet as mod
-    return mod.ALPHABETS
-
-
-def read_words(path: Path) -> set[str]:
-    data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    return set(data.decode("utf-8").split())
 
 
 def normalise(alphabet, entries, where: str) -> list[str]:
@@ -72,6 +60,32 @@ def source_words(alphabet, lang: str) -> tuple[list[str], int]:
     return words, skipped
 
 
+def endings(alphabet, suffixes) -> list[str]:
+    """The curated suffixes in the alphabet's letters (Turkish: ı -> I, i -> İ)."""
+    return ["".join(alphabet.mapping[ch] for ch in s) for s in suffixes]
+
+
+def inconsistencies(lang: str, cur: dict, alphabet, words, word_list: set[str]) -> list[str]:
+    """The forms check: every word of ``word_list`` that a listed word extends by one of the
+    language's ``suffixes`` is listed (or an ordinary word of ``not_forms``), and every word of
+    ``word_list`` that a listed word is made from by one of them is listed (or an ordinary
+    word of ``not_stems``).  Returns one line per word missing (JEW, when JEWED is listed)."""
+    listed = set(words)
+    suffixes = endings(alphabet, cur["suffixes"])
+    not_forms = set(normalise(alphabet, cur["not_forms"], f"{lang}.not_forms"))
+    not_stems = set(normalise(alphabet, cur.get("not_stems", ()), f"{lang}.not_stems"))
+    problems = []
+    for w in sorted(listed):
+        for s in suffixes:
+            form = w + s
+            if form in word_list and form not in listed and form not in not_forms:
+                problems.append(f"{lang}: {form} ({w} + {s}) is a word of the list but not listed")
+            stem = w[: -len(s)] if len(w) - len(s) >= 2 and w.endswith(s) else None
+            if stem and stem in word_list and stem not in listed and stem not in not_stems:
+                problems.append(f"{lang}: {stem} (of {w} = {stem} + {s}) is a word of the list but not listed")
+    return sorted(set(problems))
+
+
 def build(lang: str, cur: dict, alphabet, word_list: set[str] | None) -> tuple[list[str], dict]:
     src, skipped = source_words(alphabet, lang)
     ordinary = set(normalise(alphabet, cur["ordinary"], f"{lang}.ordinary"))
@@ -83,9 +97,12 @@ def build(lang: str, cur: dict, alphabet, word_list: set[str] | None) -> tuple[l
     not_forms = set(normalise(alphabet, cur["not_forms"], f"{lang}.not_forms"))
     forms: set[str] = set()
     if word_list is not None:
-        suffixes = [s.upper() for s in cur["suffixes"]]
-        for w in base:
-            forms.update(w + s for s in suffixes if w + s in word_list)
+        suffixes = endings(alphabet, cur["suffixes"])
+        todo = set(base)
+        while todo:  # forms of forms too (FUCK, FUCKER, FUCKERS), never through an ordinary word
+            new = {w + s for w in todo for s in suffixes if w + s in word_list} - not_forms - forms - base
+            forms |= new
+            todo = new
         for stem in normalise(alphabet, cur["prefixes"], f"{lang}.prefixes"):
             forms.update(w for w in word_list if w.startswith(stem))
         for part in normalise(alphabet, cur["contains"], f"{lang}.contains"):
@@ -131,6 +148,10 @@ def main(argv=None) -> int:
         else:
             word_list = None
         words, report = build(lang, curation[lang], alphabets[lang], word_list)
+        if word_list is not None:
+            for problem in inconsistencies(lang, curation[lang], alphabets[lang], words, word_list):
+                print(problem, file=sys.stderr)
+                changed.append(f"{lang} forms")
         if word_list is None and path.is_file():  # keep the forms found the last time
             kept = [w for w in path.read_text("utf-8").split("\n") if w and not w.startswith("#")]
             words = sorted(set(words) | set(kept))
@@ -144,7 +165,8 @@ def main(argv=None) -> int:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, "utf-8")
     if args.check and changed:
-        print("would change: " + ", ".join(str(p.relative_to(ROOT)) for p in changed), file=sys.stderr)
+        print("would change: " + ", ".join(str(p.relative_to(ROOT)) if isinstance(p, Path) else p for p in changed),
+              file=sys.stderr)
         return 1
     return 0
 

@@ -4,7 +4,7 @@ The package build does NOT run this: it compiles the committed words.txt.gz.
 Run it to check or refresh the committed list (needs the Debian/Ubuntu package
 hunspell-tr and the `hunspell` program, or spylls):
 
-    PYTHONPATH=src python lexicon_build/tr/recipe.py [--dictionary /usr/share/hunspell/tr_TR]
+    python lexicon_build/tr/recipe.py [--dictionary /usr/share/hunspell/tr_TR]    # with wordsalvo installed
 
 It is the same build as `wordsalvo lexicon fetch tr`: the project's own
 expander (wordsalvo.lexicon.hunspell), a Hunspell check of every form, and the

@@ -15,14 +15,22 @@ Terms
   scores 0, so its equity is the value of its leave; a pass or time-out keeps
   the whole rack (valued as its best leave of ``rack_size - 1`` tiles).  A phony that is not among the legal plays gets score + leave
   value the same way.
-* **win chance** (``win_before``): the win-probability model
+* **win chance** (``win_before``; two-player games only: the models are fitted on
+  two-player self-play, so a game of 3 or 4 players is judged by equity alone and
+  :attr:`GameAnalysis.win_note` says why): the win-probability model
   (:class:`~wordsalvo.engine.winprob.WinModel`, P(win | spread, tiles unseen) of the
   player on turn).  ``win_after`` of a candidate is the mover's chance once it is
   played: ``1 - P(next player wins | spread = -(spread + score + leave value),
   tiles the next player cannot see)``.  The leave value counts as points, so a
   fishing swap that keeps a great leave is credited for it.
+* ``win_best``: the mover's win chance after the best candidate by equity (the
+  engine's move), beside ``win_after`` of the move played: what the player could act
+  on.  ``win_before`` is the model's chance for an AVERAGE rack in the position, so
+  ``win_best - win_before`` is what the rack itself was worth; ``poor_rack`` when even
+  the best move leaves at least :data:`POOR_RACK` less than that.
 * ``equity_lost`` = best candidate's equity - the played move's (>= 0);
-  ``win_lost`` = best candidate's ``win_after`` - the played move's (>= 0);
+  ``win_lost`` = ``win_best`` - the played move's ``win_after`` (>= 0): the best move
+  loses nothing, a mistake shows what it cost;
   ``rank``: 1 + the number of candidates whose equity is higher than the played
   move's (ties share a rank).
 * ``alternatives``: the :data:`TOP` (or ``top=``) best candidates by equity, each
@@ -37,9 +45,10 @@ Flags
 * **brilliancy**: a play that is best by equity (``equity_lost`` below 0.01),
   stands in the lexicon, is NOT the top-scoring play (a bingo that was simply the
   highest score, which every engine and most players find, is not a brilliancy)
-  and stands out: the next-best candidate is at least :data:`BRILLIANCY_MARGIN`
-  equity behind, or the move's ``win_after`` is at least :data:`BRILLIANCY_WIN`
-  above that of the top-scoring play.
+  and clearly gains in win chance over every alternative: the next-best candidate
+  leaves a win chance at least :data:`BRILLIANCY_WIN` lower.  (Without a win model:
+  the next-best candidate is at least :data:`BRILLIANCY_MARGIN` equity behind.)  So
+  no move of a decided game is brilliant, however far its equity stands out.
 * **phony**: a play with a word not in the lexicon (it stood, unless
   ``challenged_off``).
 * **turning points**: the at most :data:`TURNING_POINTS` turns with the largest
@@ -64,8 +73,15 @@ simulation's best, and the verdict follows the simulation: **missed** when it lo
 **brilliancy** only if the simulation ranks it first.  Such a turn is marked
 ``simulated`` (a badge) and its note says what the simulation found.
 
-Coach notes: one sentence per entry (:func:`coach_note`), e.g. "You kept ?ERS and
-scored 24; 8B ANESTRI for 66 was a bingo (win chance 61 % → 38 %)."
+Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
+name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
+24; 8B ANESTRI for 66 was a bingo (win chance 38 %; 61 % after the best move)."; a
+second sentence when the rack was poor ("The rack itself was poor: even the best move
+leaves 29 %, where an average rack would have had 42 %.").
+
+Winners: a player who left the game (resigned, lost on time; :func:`players_left`)
+loses whatever the score, as in :class:`~wordsalvo.Game` and the ratings; the best
+score among the others wins.
 """
 
 from __future__ import annotations
@@ -85,28 +101,35 @@ from .leaves import Leaves, endgame_terms
 from .lexicon.lexicon import Lexicon
 from .movegen import MoveGenerator
 from .rules import Rules
+from .wording import YOU, possessive, verb
 from .engine.winprob import WinModel
 
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
-    "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "TURNING_POINTS", "TURNING_MIN", "TOP",
-    "SimCandidate", "SIM_MARGIN", "SIM_PLIES",
+    "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "POOR_RACK", "TURNING_POINTS",
+    "TURNING_MIN", "TOP", "SimCandidate", "SIM_MARGIN", "SIM_PLIES",
 ]
 
 #: equity lost (points) from which a turn is flagged missed
 MISSED_EQUITY = 15.0
 #: win chance lost (0..1) from which a turn is flagged missed
 MISSED_WIN = 0.05
-#: the next-best candidate at least this much equity behind makes a best play stand out
+#: without a win model: the next-best candidate at least this much equity behind makes a best play stand out
 BRILLIANCY_MARGIN = 10.0
-#: ... or a win chance this much above the top-scoring play's
+#: a brilliancy leaves every other candidate at least this much win chance behind
 BRILLIANCY_WIN = 0.05
+#: the rack was poor when even the best move leaves this much less win chance than an average rack
+POOR_RACK = 0.10
 #: at most this many turning points per game
 TURNING_POINTS = 3
 #: a swing of at least this win chance can be a turning point
 TURNING_MIN = 0.10
 #: alternatives kept per turn by default
 TOP = 5
+#: why a game of more than two players has no win chances
+MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are fitted on two-player games, "
+                    "and with more players a chance depends on every opponent's score and rack, which the "
+                    "model cannot see; the moves are judged by equity alone.")
 #: with ``sim``: turns within this much equity of the best move are judged again by simulation
 SIM_MARGIN = 15.0
 #: with ``sim``: turns played after each candidate
@@ -171,9 +194,11 @@ class TurnAnalysis:
     equity: float | None = None
     best_equity: float | None = None
     equity_lost: float | None = None
-    win_before: float | None = None
-    win_after: float | None = None
+    win_before: float | None = None  #: the model's chance for an average rack in the position
+    win_after: float | None = None  #: after the move played
+    win_best: float | None = None  #: after the best move by equity
     win_lost: float | None = None
+    poor_rack: bool = False  #: even the best move leaves POOR_RACK less than an average rack
     rank: int | None = None
     candidates: int | None = None  #: legal plays + exchanges considered
     alternatives: tuple[Candidate, ...] = ()
@@ -222,16 +247,19 @@ class GameAnalysis:
     turning_points: tuple[int, ...]
     decisive: int | None
     title: str | None = None
+    left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
+    win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
-        "brilliancy_win": BRILLIANCY_WIN, "turning_points": TURNING_POINTS, "turning_min": TURNING_MIN})
+        "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
+        "turning_min": TURNING_MIN})
 
     def table(self, width: int | None = None) -> str:
         """One row per entry.  ``width`` (a terminal's columns): a note that does not fit
         beside its row goes on lines of its own under it, wrapped and indented."""
-        rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win':>11}  note"]
+        rows = [f"{'#':>3}  {'player':<10} {'rack':<8} {'move':<20} {'score':>5}  {'eq.lost':>7} {'win/best':>11}  note"]
         for t in self.turns:
-            win = "" if t.win_after is None else f"{t.win_before:4.0%}>{t.win_after:4.0%}"
+            win = "" if t.win_after is None else f"{t.win_after:4.0%}/{t.win_best:4.0%}"
             lost = "" if t.equity_lost is None else f"{t.equity_lost:7.1f}"
             row = (f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
                    f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
@@ -247,14 +275,34 @@ class GameAnalysis:
         """The heading and :meth:`table` (``width``: see there)."""
         head = (f"analysis of a {self.rules} game ({', '.join(self.names)}), final "
                 f"{'/'.join(map(str, self.final_scores))}" + (" (unfinished)" if self.unfinished else ""))
+        if self.left and not self.unfinished:
+            head += f"; {self.end_reason}"
+        if len(self.winners) == 1:
+            head += f"; {self.names[self.winners[0]]} {verb(self.names[self.winners[0]], 'win')}"
         if self.assumed_rules:
             head += f"\n{self.assumed_rules}"
+        if self.win_note:
+            head += f"\n{self.win_note}"
         if width is not None:
             head = "\n".join(textwrap.fill(line, width, subsequent_indent="  ") for line in head.split("\n"))
         return head + "\n" + self.table(width)
 
     def __str__(self) -> str:
         return self.text()
+
+    @property
+    def end_reason(self) -> str:
+        """``unfinished``, ``finished``, or who left: ``Ann resigned``, ``Ann lost on time``."""
+        if self.unfinished:
+            return "unfinished"
+        if not self.left:
+            return "finished"
+        how = {"resign": "resigned", "timeout": "lost on time"}
+        return ", ".join(f"{self.names[p]} {how.get(self._left_by(p), 'left')}" for p in self.left)
+
+    def _left_by(self, player: int) -> str:
+        kinds = [t.kind for t in self.turns if t.player == player and t.kind in ("resign", "timeout")]
+        return kinds[-1] if kinds else ""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (``json.dumps`` ready), every field."""
@@ -272,6 +320,7 @@ class GameAnalysis:
                 "notation": t.notation, "score": t.score, "totals": list(t.totals),
                 "tiles": [list(x) for x in t.tiles], "board": t.board,
                 "equity_lost": t.equity_lost, "win_before": t.win_before, "win_after": t.win_after,
+                "win_best": t.win_best,
                 "alternatives": [c.as_list() for c in t.alternatives],
                 "note": t.note, "badges": list(t.badges), "words": list(t.words),
             })
@@ -280,9 +329,11 @@ class GameAnalysis:
                                           "candidates": [c.as_list() for c in t.sim_candidates]}
         game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
                 "final_scores": list(self.final_scores), "winners": list(self.winners),
-                "end_reason": "unfinished" if self.unfinished else "finished"}
+                "end_reason": self.end_reason}
         if self.title:
             game["title"] = self.title
+        if self.win_note:
+            game["win_note"] = self.win_note
         return {"version": 1, "game": game, "turns": turns, "turning_points": list(self.turning_points),
                 "decisive": self.decisive, "stats": stats or []}
 
@@ -337,6 +388,11 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             leaves = Leaves.default(rules_obj)
         except WordSalvoError:
             leaves = Leaves.zeros(rules_obj)
+    win_note = None
+    if len(rp.final_scores) > 2 and win:
+        # the models are fitted on two-player games: with more players the chance depends on every
+        # opponent's score and rack, which P(win | spread to the best opponent, unseen) cannot see
+        win, win_note = False, MULTIPLAYER_NOTE.format(n=len(rp.final_scores))
     if model is None and win:
         try:
             model = WinModel.default(rules_obj)
@@ -370,7 +426,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         raw.append(d)
     final = rp.final_scores
     unfinished = rp.record.unfinished
-    winners = () if unfinished else tuple(i for i, s in enumerate(final) if s == max(final))
+    left = players_left(rp)
+    winners = () if unfinished else _winners(final, left)
     turning, decisive = _tilts(raw, winners)
     turns = []
     for d in raw:
@@ -381,7 +438,41 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             d["note"] = f"{d['note']} {_sim_note(d)}".strip()
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
-                        rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title)
+                        rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
+                        left=tuple(left), win_note=win_note)
+
+
+def players_left(rp: Replay) -> list[int]:
+    """The players who left the game in the record, in the order they left: a resignation,
+    a time-out where the rule set's ``[timer] on_timeout`` is ``lose``, or
+    ``eliminate_after_timeouts`` time-outs in a row (the rules of :meth:`Game.resign` and
+    :meth:`Game.timeout`)."""
+    timer = rp.rules.timer
+    in_a_row: dict[int, int] = {}
+    left: list[int] = []
+    for rt in rp.turns:
+        p = rt.player
+        if p in left:
+            continue
+        if rt.kind == "resign" or (rt.kind == "timeout" and timer.on_timeout == "lose"):
+            left.append(p)
+        elif rt.kind == "timeout":
+            in_a_row[p] = in_a_row.get(p, 0) + 1
+            if timer.eliminate_after_timeouts and in_a_row[p] >= timer.eliminate_after_timeouts:
+                left.append(p)
+        elif rt.kind in ANALYSED or rt.kind == "phony-removed":
+            in_a_row[p] = 0
+    return left
+
+
+def _winners(final: tuple[int, ...], left: list[int]) -> tuple[int, ...]:
+    """As :class:`Game` decides: a player who left loses whatever the score; of the players
+    still in, the best score wins (several on a tie); the last one still in wins alone."""
+    staying = [p for p in range(len(final)) if p not in left]
+    if not staying:
+        return ()
+    best = max(final[p] for p in staying)
+    return tuple(p for p in staying if final[p] == best)
 
 
 def _lexicon_text(rp: Replay) -> str:
@@ -481,9 +572,13 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         before = float(model.probability(spread, unseen))
         cand_win = win_after(cand_eq, cand_tiles) if len(cand_eq) else np.zeros(0)
         played_win = float(win_after(played_eq, played_tiles))
-        best_win = float(max(cand_win.max(), played_win)) if len(cand_win) else played_win
-        out.update(win_before=round(before, 4), win_after=round(played_win, 4),
-                   win_lost=round(max(0.0, best_win - played_win), 4))
+        # the engine's move: the best candidate by equity (the move played when it is at least as good)
+        best_win = float(cand_win[int(np.argmax(cand_eq))]) if len(cand_eq) else played_win
+        if not len(cand_eq) or played_eq >= float(cand_eq.max()) - 1e-4:
+            best_win = max(best_win, played_win)
+        out.update(win_before=round(before, 4), win_after=round(played_win, 4), win_best=round(best_win, 4),
+                   win_lost=round(max(0.0, best_win - played_win), 4),
+                   poor_rack=bool(best_win <= before - POOR_RACK))
     out["alternatives"] = _alternatives(moves, cand_eq, equities, cand_win, swap, top, rules.rack_size)
     # flags
     lost = out["equity_lost"]
@@ -491,12 +586,14 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
     if kind == "play" and not rt.invalid_words and lost < 0.01 and len(scores):
         top_score = scores.max()
         if move.score < top_score:
-            others = np.delete(cand_eq, idx) if idx is not None else cand_eq
-            margin = played_eq - (others.max() if len(others) else -np.inf)
-            gain = 0.0
-            if cand_win is not None:
-                gain = out["win_after"] - float(cand_win[int(np.argmax(scores))])
-            out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN or gain >= BRILLIANCY_WIN)
+            if cand_win is not None:  # the win chance it gains over every other candidate
+                others = np.delete(cand_win, idx) if idx is not None else cand_win
+                gain = out["win_after"] - (float(others.max()) if len(others) else 0.0)
+                out["brilliancy"] = bool(gain >= BRILLIANCY_WIN)
+            else:  # no win model: the equity it gains
+                others = np.delete(cand_eq, idx) if idx is not None else cand_eq
+                margin = played_eq - (others.max() if len(others) else -np.inf)
+                out["brilliancy"] = bool(margin >= BRILLIANCY_MARGIN)
     return out
 
 
@@ -631,25 +728,32 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         return (f"The tiles {d['notation']} were left on a rack: {score:+d}.")
     if kind == "resign":
         return "Resigned."
+    who = d.get("name") or YOU  # the player of the entry: "Ann kept ...", "You kept ..."
     if kind == "exchange" and d.get("equity_lost") is None:
         alts = d.get("alternatives") or ()
         best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""
-        return f"You exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
+        return f"{who} exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
     if d.get("equity_lost") is None:
         return ""
-    win = ""
+    win = rack = ""
     if d.get("win_after") is not None:
-        win = f" (win chance {_pct(d['win_before'])} → {_pct(d['win_after'])})"
+        best_win = d.get("win_best", d["win_after"])
+        if d.get("win_lost", 0.0) < 0.005:
+            win = f" (win chance {_pct(d['win_after'])})"
+        else:
+            win = f" (win chance {_pct(d['win_after'])}; {_pct(best_win)} after the best move)"
+        if d.get("poor_rack"):
+            rack = (f" The rack itself was poor: even the best move leaves {_pct(best_win)}, where an average "
+                    f"rack would have had {_pct(d['win_before'])}.")
     kept = d.get("leave") or ""
-    keep = f"You kept {kept}" if kept else "You kept nothing"
     if kind == "play":
-        did = f"{keep} and scored {score}" if kept else f"You played {d['notation']} for {score}"
+        did = f"{who} kept {kept} and scored {score}" if kept else f"{who} played {d['notation']} for {score}"
     elif kind == "exchange":
-        did = f"You exchanged {d['notation'][1:]}, keeping {kept or 'nothing'}"
+        did = f"{who} exchanged {d['notation'][1:]}, keeping {kept or 'nothing'}"
     elif kind == "timeout":
-        did = "Your time ran out"
+        did = f"{possessive(who).capitalize() if who == YOU else possessive(who)} time ran out"
     else:
-        did = "You passed"
+        did = f"{who} passed"
     alts = d.get("alternatives") or ()
     best = alts[0] if alts else None
     phony = ""
@@ -658,11 +762,15 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
         phony = (f"; {words} is not a word and was challenged off" if d.get("challenged_off")
                  else f"; {words} is not a word: a challenge would have taken it off")
     if d.get("brilliancy"):
-        return f"{did}: a brilliant find, better than every other move by a distance{win}{phony}."
+        ahead = ""
+        alts_win = [c.win for c in alts if c.win is not None and c.notation != d.get("notation")]
+        if d.get("win_after") is not None and alts_win:
+            ahead = f", {round((d['win_after'] - max(alts_win)) * 100)} points of win chance ahead of the next"
+        return f"{did}: a brilliant find{ahead}{win}{phony}.{rack}"
     if d["equity_lost"] < 0.5 or best is None:
-        return f"{did}: the best move{win}{phony}."
+        return f"{did}: the best move{win}{phony}.{rack}"
     what = "a bingo" if best.bingo else f"worth {best.equity - d['equity']:.0f} more in equity"
     how = f"{best.notation} for {best.score}" if not best.notation.startswith("-") else f"exchanging {best.notation[1:]}"
     if not d.get("missed"):
-        return f"{did}: close to the best, {how} ({what}){win}{phony}."
-    return f"{did}; {how} was {what}{win}{phony}."
+        return f"{did}: close to the best, {how} ({what}){win}{phony}.{rack}"
+    return f"{did}; {how} was {what}{win}{phony}.{rack}"

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from .alphabet import BLANK_BIT, Alphabet
 from .constants import COLUMNS, DIM, SQUARES
+from .display import Displayable
 from .errors import PositionError
 
 
-
-class Board:
-    """A mutable board of tile codes (``DIM`` x ``DIM``, row-major); it does not hash."""
+class Board(Displayable):
+    """A mutable board of tile codes (``DIM`` x ``DIM``, row-major); it does not hash.
+    In a notebook it shows itself as a picture (plain squares: a board does not know its
+    rule set; a :class:`~wordsalvo.Position` shows the premiums)."""
 
     __slots__ = ("alphabet", "tiles")
+    _display_kind = "Board"
 
     def __init__(self, alphabet: Alphabet, tiles: bytes | bytearray | None = None):
         self.alphabet = alphabet
@@ -83,7 +86,16 @@ class Board:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<Board {self.tile_count} tiles>"
+        """``<Board en, 7 tiles: 8 ...KAGOOL.....>``: the alphabet, the tile count and the
+        rows that hold tiles (at most three, then the range of rows)."""
+        rows = [(r + 1, row) for r, row in enumerate(self.rows()) if row.strip(".")]
+        if not rows:
+            return f"<Board {self.alphabet.name}, empty>"
+        if len(rows) <= 3:
+            held = ", ".join(f"{n} {row}" for n, row in rows)
+        else:
+            held = f"rows {rows[0][0]}-{rows[-1][0]}"
+        return f"<Board {self.alphabet.name}, {self.tile_count} tiles: {held}>"
 
 
 def square_name(row: int, col: int) -> str:

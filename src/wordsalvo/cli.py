@@ -18,14 +18,16 @@ COMMAND_MODULES = ("best", "moves", "validate", "lexicon", "board", "play", "ana
                    "winprob", "ratings")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the command ``only`` alone (a command's start
+    then imports that command's module and what it needs, not every other one's)."""
     parser = argparse.ArgumentParser(
         prog="wordsalvo",
         description="Move generation, validation and games for crossword-style tile games.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         try:
             mod = importlib.import_module(f"wordsalvo.commands.{name}")
         except ModuleNotFoundError as e:
@@ -37,8 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(given[0] if given and given[0] in COMMAND_MODULES else None)
+    args = parser.parse_args(given)
     try:
         return int(args.func(args) or 0)
     except WordSalvoError as e:

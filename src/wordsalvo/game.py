@@ -80,6 +80,7 @@ from typing import Iterator, Sequence
 
 from .actions import Pass, Play, Swap
 from .board import Board
+from .display import Displayable
 from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
 from .gamestate import GameState, game_rules, letter_counts
 from .inputs import excerpt
@@ -92,6 +93,7 @@ from .placement import PlacementResult, check_move
 from .position import Position, normalize_rack, rack_counts
 from .rules import Rules
 from .validate import check_notation
+from .wording import plural
 
 __all__ = ["Game", "Turn", "Challenge", "TURN_KINDS", "END_REASONS"]
 
@@ -186,7 +188,7 @@ class _State:
         return _State(self.c.copy(), list(self.history), self.seeded, self.challenged)
 
 
-class Game:
+class Game(Displayable):
     """One game of a rule set.
 
     ``players``: the number of players (names ``Player1``...) or their names
@@ -198,6 +200,9 @@ class Game:
     challenges (see the module docstring; needs ``[challenge] table_may_choose``,
     and excludes strict mode).
     """
+
+    #: in a notebook: the board with the last move, the scores and the player on turn
+    _display_kind = "Game"
 
     def __init__(
         self,
@@ -410,9 +415,17 @@ class Game:
         return self._s.c.copy()
 
     def __repr__(self) -> str:
-        state = f"over ({self.end_reason})" if self.is_over else f"player {self.to_move + 1} to move"
-        return (f"<Game {self.rules.name} seed={self.seed} {len(self._s.history)} turns, "
-                f"scores {'/'.join(map(str, self._s.c.scores))}, {state}>")
+        names = self.names
+        if self.is_over:
+            won = " and ".join(names[w] for w in self.winners)
+            state = f"over ({self.end_reason}{', ' + won + ' won' if won else ''})"
+        else:
+            state = f"{names[self.to_move]} to move"
+        plays = [t for t in self._s.history if t.kind == "play"]
+        last = f", last {names[plays[-1].player]} {plays[-1].notation} {plays[-1].score}" if plays else ""
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, self.scores))
+        return (f"<Game {self.rules.name} seed={self.seed}: {scores}; {plural(len(self._s.history), 'turn')}"
+                f"{last}; {state}>")
 
     # -- moves ------------------------------------------------------------------------
     def generator(self, leaves=None, vocabulary: Lexicon | None = None) -> MoveGenerator:

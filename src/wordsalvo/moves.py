@@ -16,6 +16,7 @@ import numpy as np
 from ._core import _movegen
 from .alphabet import BLANK_BIT, Alphabet
 from .constants import ACROSS, DIM, LETTER_MASK, RACK_MAX, Direction
+from .display import Displayable
 from .notation import format_coordinate, format_placement_word
 
 #: the 28-byte move record of the C generator (defined next to the C struct it mirrors)
@@ -298,10 +299,14 @@ class Swap:
 
 
 
-class MoveList(Sequence[Move]):
-    """Moves as a numpy structured array; ``Move`` objects are made on indexing."""
+class MoveList(Sequence[Move], Displayable):
+    """Moves as a numpy structured array; ``Move`` objects are made on indexing.  Its
+    ``repr`` names the first moves; in a notebook it shows them as a table."""
 
     __slots__ = ("_records", "_board", "_alphabet", "_rack_size", "_token", "_leave_values")
+    _display_kind = "MoveList"
+    #: moves named by ``repr``
+    REPR_MOVES = 5
 
     def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
                  _token: object = None, leave_values: LeaveValues | None = None):
@@ -435,4 +440,9 @@ class MoveList(Sequence[Move]):
         return out
 
     def __repr__(self) -> str:
-        return f"<MoveList of {len(self)} moves>"
+        n = len(self)
+        if n == 0:
+            return "<MoveList of 0 moves>"
+        shown = ", ".join(str(m) for m in self[: self.REPR_MOVES])
+        more = f", ... {n - self.REPR_MOVES} more" if n > self.REPR_MOVES else ""
+        return f"<MoveList of {n} move{'s' if n != 1 else ''}: {shown}{more}>"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .alphabet import BLANK_BIT
 from .board import Board, square_name
 from .constants import DIM, LETTER_MASK
+from .display import Displayable
 from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, PositionError
 from .inputs import excerpt
 from .rules import Rules
@@ -23,15 +24,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from .moves import Move
 
 
-class Position:
+class Position(Displayable):
     """Everything a move generator needs, and what a CGP line holds.
 
     ``racks`` and ``scores`` are in player order; ``racks[to_move]`` is the rack
     of the player on turn (0 unless given), written as letters with ``?`` for a
     blank.  ``opcodes`` keeps the CGP opcodes (``lex CSW24;`` ...) in order.
+
+    Two positions are equal when they hold the same board, racks, scores, player on
+    turn and scoreless-turn count under the same rule set (the same object, or one of
+    the same name, board seed, layout, star squares, tiles and rack size); the CGP
+    opcodes and the undo stack do not count.  A position changes, so it does not hash.
+    In a notebook it shows itself as its board with the rule set's premiums.
     """
 
     __slots__ = ("rules", "board", "racks", "scores", "scoreless_turns", "opcodes", "to_move", "_stack")
+    _display_kind = "Position"
 
     def __init__(
         self,
@@ -260,8 +268,25 @@ class Position:
                         self.scores[k:] + self.scores[:k], self.scoreless_turns, dict(self.opcodes))
 
     def __repr__(self) -> str:
-        return (f"<Position {self.rules.name} {self.board.tile_count} tiles, racks {'/'.join(self.racks)}, "
-                f"scores {'/'.join(map(str, self.scores))}>")
+        racks = "/".join(r or "-" for r in self.racks)
+        return (f"<Position {self.rules.name}, {self.board.tile_count} tiles, racks {racks}, "
+                f"scores {'/'.join(map(str, self.scores))}, player {self.to_move + 1} to move>")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (same_rules(self.rules, other.rules) and self.board == other.board and self.racks == other.racks
+                and self.scores == other.scores and self.to_move == other.to_move
+                and self.scoreless_turns == other.scoreless_turns)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def same_rules(a: Rules, b: Rules) -> bool:
+    """Whether two rule sets play the same positions: the same object, or the same name,
+    board seed, layout, star squares, tiles and rack size."""
+    return a is b or (a.name, a.board_seed, a.layout, a.star_squares, a.tiles, a.rack_size) == (
+        b.name, b.board_seed, b.layout, b.star_squares, b.tiles, b.rack_size)
 
 
 def sort_rack(rules: Rules, letters: str | list[str]) -> str:

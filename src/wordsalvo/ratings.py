@@ -508,19 +508,25 @@ class RatingPool:
 class RatedGame:
     """One finished game for the ratings: its date, its players and their places
     (1 = first; equal places for players who tied).  ``source`` says where it came
-    from (a file and line), for messages."""
+    from (a file and line), for messages.  ``date`` None: not known (such a game is
+    rated only with ``period="game"``); ``time``: the clock time, which orders the
+    games of one day."""
 
-    date: datetime.date
+    date: datetime.date | None
     players: tuple[str, ...]
     places: tuple[int, ...]
     source: str = ""
+    time: datetime.time | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "places", tuple(self.places))
         problems = []
-        if not isinstance(self.date, datetime.date) or isinstance(self.date, datetime.datetime):
-            problems.append(f"expected a date, got {self.date!r}")
+        if self.date is not None and (not isinstance(self.date, datetime.date)
+                                      or isinstance(self.date, datetime.datetime)):
+            problems.append(f"expected a date (or None), got {self.date!r}")
+        if self.time is not None and not isinstance(self.time, datetime.time):
+            problems.append(f"expected a time (or None), got {self.time!r}")
         if len(self.players) < 2:
             problems.append(f"expected two or more players, got {len(self.players)}")
         for p in self.players:
@@ -570,6 +576,11 @@ def game_places(game) -> tuple[int, ...]:
     return tuple(1 + sum(k > key for k in keys) for key in keys)
 
 
+def _clock(time: datetime.time | None) -> int:
+    """Seconds since midnight on the game's own clock (-1 without a time: first)."""
+    return -1 if time is None else time.hour * 3600 + time.minute * 60 + time.second
+
+
 def period_key(date: datetime.date, period: str) -> int:
     """The number of the rating period holding ``date``: consecutive periods have
     consecutive numbers (days, ISO weeks from Monday, calendar months)."""
@@ -606,12 +617,14 @@ class _Count:
 
 def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingPool | None = None,
                tau: float = DEFAULT_TAU) -> list[Standing]:
-    """Rate ``games`` in date order (games of one date keep their given order) and
-    return every player's standing, best rating first.
+    """Rate ``games`` in date order (games of one date by their time, games without a
+    time first; otherwise they keep their given order) and return every player's
+    standing, best rating first.
 
     ``period``: ``day``, ``week`` or ``month`` puts the games of one calendar
     period into one rating period, and every period without games between two
-    periods with games is an idle period; ``game`` makes each game its own period.
+    periods with games is an idle period; ``game`` makes each game its own period,
+    and when some game has no date (None) every game is rated in the order given.
     Ratings are those after the last period with games.  ``pool`` (default: a new
     pool with ``tau``) receives the results; its players keep their ratings.
     """
@@ -620,11 +633,18 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
     games = list(games)
     bad = [f"item {i + 1}: expected a RatedGame, got {g!r}" for i, g in enumerate(games)
            if not isinstance(g, RatedGame)]
+    if period != "game":
+        bad += [f"{g.source or f'item {i + 1}'}: expected a date for rating periods of a {period}, got none "
+                "(period='game' rates games without dates in the order given)"
+                for i, g in enumerate(games) if isinstance(g, RatedGame) and g.date is None]
     if bad:
         _raise("rate_games", bad)
     if pool is None:
         pool = RatingPool(tau=tau)
-    order = sorted(range(len(games)), key=lambda i: (games[i].date, i))
+    if any(g.date is None for g in games):
+        order = list(range(len(games)))
+    else:
+        order = sorted(range(len(games)), key=lambda i: (games[i].date, _clock(games[i].time), i))
     groups: list[tuple[int, list[RatedGame]]] = []
     for k, i in enumerate(order):
         key = k if period == "game" else period_key(games[i].date, period)

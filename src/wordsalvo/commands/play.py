@@ -55,8 +55,10 @@ def register(subparsers) -> None:
                "  --player Ann --bot hard --bot easy    one person, two engines\n"
                "  (without --player/--bot: you against --players - 1 engines of --level)\n"
                "levels (difficulty changes the engine's move choice only, never the rules):\n"
-               "  easy    common short words, few long plays, no thought for the tiles kept\n"
-               "  medium  common words, sometimes a bingo, a little thought for the tiles kept\n"
+               "  easy    the 5,000 most frequent words (up to 6 letters), few long plays, no\n"
+               "          thought for the tiles kept\n"
+               "  medium  the 30,000 most frequent words, sometimes a bingo, a little thought for\n"
+               "          the tiles kept\n"
                "  hard    most words, often the bingo, part of the value of the tiles kept\n"
                "  expert  the best move by equity (score + value of the tiles kept)\n"
                "  master  looks ahead: simulates its best moves two turns on, a second a move\n"
@@ -220,7 +222,7 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
         raise WordSalvoError(f"--resume: the game in {path} is over ({game.end_reason}); "
                              f"`wordsalvo analyze {path}` replays it with the engine's judgement")
     return game, saved.levels, {"board_seed": game.rules.board_seed, "game_seed": game.seed, "hints": hints,
-                                "path": path, "move_time": saved.move_time}
+                                "path": path, "move_time": saved.move_time, "dated": saved.dated}
 
 
 def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = None) -> int:
@@ -231,6 +233,6 @@ def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = No
     tg = TerminalGame(game, [lv is None for lv in levels], args.level, levels=levels,
                       colour=use_colour(args.color, output), input_fn=input_fn, output=output,
                       seed=info["game_seed"], hints=info["hints"], save_path=info["path"],
-                      move_time=info["move_time"])
+                      move_time=info["move_time"], dated=info.get("dated"))
     tg.introduce(resumed=info["path"])
     return tg.run()

@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 
-from ..formats.results import read_rated_games
+from ..formats.results import game_files, read_rated_games
 from ..lexicon.lexicon import Lexicon
 from ..ratings import DEFAULT_TAU, PERIODS, RatingError, rate_games
+from ..wording import plural
 from ._common import progress_bar
 
 #: show a progress bar (on standard error, when it is a terminal) from this many files on
@@ -23,8 +24,10 @@ def register(subparsers) -> None:
                     "Glicko-2 system\") in date order, and print every player's rating, RD,\n"
                     "volatility, tier, games, wins, draws and losses, best rating first.\n"
                     "New players start at 1500 / RD 350 / volatility 0.06.\n\n"
-                    "Inputs: GCG game records (replayed; each needs a '#date YYYY-MM-DD' line) and\n"
-                    "CSV files of results (name ending in .csv), one game per line:\n"
+                    "Inputs: GCG game records (replayed; each needs a '#date YYYY-MM-DD' line, and\n"
+                    "a '#time HH:MM' line orders the games of a day; with --period game records\n"
+                    "without dates are rated in the order given), CSV files of results (name\n"
+                    "ending in .csv) and folders of both. A results CSV holds one game per line:\n"
                     "  date,player1,player2,score1,score2    e.g. 2026-03-01,Ann,Bob,412,388\n"
                     "  date,player1,player2,result           result 1-0, 0-1 or 1/2-1/2\n"
                     "(the header line is optional).\n\n"
@@ -34,11 +37,13 @@ def register(subparsers) -> None:
                     "games lets every RD grow.",
         epilog="examples:\n"
                "  wordsalvo ratings games/*.gcg\n"
+               "  wordsalvo ratings --period game auto200/\n"
                "  wordsalvo ratings --period week results.csv\n"
                "  wordsalvo ratings --json club.csv > ratings.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("games", nargs="+", metavar="GAMES", help="GCG records and/or results CSV files")
+    p.add_argument("games", nargs="+", metavar="GAMES",
+                   help="GCG records, results CSV files, and folders of them (every *.gcg and *.csv inside)")
     p.add_argument("--period", choices=PERIODS, default="day",
                    help="the rating period: the games of one day, ISO week (from Monday) or calendar "
                         "month are rated together; 'game': every game is its own period (default: day)")
@@ -63,15 +68,20 @@ def _tau(text: str) -> float:
 
 def run(args) -> int:
     lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
-    bar = progress_bar(len(args.games), "file", "reading") if len(args.games) >= PROGRESS_FROM else None
+    files = game_files(args.games)
+    bar = progress_bar(len(files), "file", "reading") if len(files) >= PROGRESS_FROM else None
     try:
-        games = read_rated_games(args.games, lexicon=lexicon,
+        games = read_rated_games(files, lexicon=lexicon, dates=args.period != "game",
                                  progress=(lambda done, total: bar.update(done - bar.n)) if bar else None)
     finally:
         if bar is not None:
             bar.close()
     if not games:
         raise RatingError(f"expected at least one game in {', '.join(args.games)}, got none")
+    undated = sum(g.date is None for g in games)
+    if undated:
+        print(f"{plural(undated, 'game')} of {len(games):,} without a #date line: every game rated in the "
+              "order given", file=sys.stderr)
     table = rate_games(games, period=args.period, tau=args.tau)
     if args.json:
         doc = {"period": args.period, "tau": args.tau, "games": len(games),

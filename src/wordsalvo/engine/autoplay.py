@@ -263,9 +263,9 @@ def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: 
         scores[p] = game.scores[seat]
     gcg = None
     if want_gcg:
-        from ..formats.gcg import to_gcg
+        from ..formats.gcg import date_pragmas, to_gcg
 
-        gcg = to_gcg(game)
+        gcg = to_gcg(game, date_pragmas())  # when it was played: the ratings order games by it
     return GameResult(index, seed, first, (scores[0], scores[1]), turns, (bingos[0], bingos[1]),
                       (plays[0], plays[1]), (points[0], points[1]), game.end_reason or "", gcg,
                       tuple(leave_trace) if trace else None, tuple(states) if trace else None)

@@ -38,14 +38,15 @@ Kinds
     Weaker in the ways people are weaker; every level takes the same four
     steps with its own numbers (:data:`LEVEL_POLICIES`):
 
-    1. *What it knows*: its vocabulary.  In English the common words (SCOWL up
-       to size 70, ``data/en-common.wsg``, all of them in the full list) for
-       easy and medium, every word for hard, and only words up to
-       ``max_word_length`` letters.  For a language without a common-word list
-       (Dutch, Turkish) word length is the proxy (``proxy_word_length``): a
-       person learns the short words of a language first and knows few long
-       ones.  Every word it
-       plays, cross-words included, is in its vocabulary.
+    1. *What it knows*: its vocabulary (:mod:`wordsalvo.lexicon.vocabulary`).  A
+       person learns the frequent words of a language first: easy knows the 5,000
+       most frequent words of the language that the lexicon has (of up to 6
+       letters; English: 2,692 words), medium the 30,000 most frequent (up to 7
+       letters; English: 15,704), hard every word of up to 7 letters (8 outside
+       English), all from frequency-ranked lists shipped per language.  Every word
+       it plays, cross-words included, is in its vocabulary.  The vocabularies of
+       the embedded lexicons are built when the package is built, any other
+       lexicon's on first use into the user's cache folder.
     2. *What it sees this turn*: plays of more than ``max_tiles`` tiles are seen
        only on a ``long_play_chance`` of turns (so it often misses the bingo,
        the way a person does not find the seven-letter anagram every time).
@@ -59,24 +60,24 @@ Kinds
        swap (scaled by the same ``leave_weight``) beats its pick; so easy
        swaps only when it cannot play.
 
-    ========  ===========  ======  ============  =====  ====================================
-    level     vocabulary   len     long plays    leave  feels like
-    ========  ===========  ======  ============  =====  ====================================
-    easy      common (en)  5 (4)   >3 tiles 5 %  0      a casual player: short everyday
-                                                        words, points now, a bingo almost
-                                                        never; picks among its 12 best,
-                                                        loosely
-    medium    common (en)  7 (6)   >4 tiles 20 % 0.3    a regular: everyday words, a bingo
-                                                        now and then, an eye on the rack
-    hard      all          7 (8)   >4 tiles 35 % 0.4    a club player: knows the odd words,
-                                                        finds many bingos, minds the leave,
-                                                        yet often misses the best play
-    ========  ===========  ======  ============  =====  ====================================
+    ========  ============  ======  ============  =====  ====================================
+    level     vocabulary    len     long plays    leave  feels like
+    ========  ============  ======  ============  =====  ====================================
+    easy      5,000 words   6       >3 tiles 5 %  0      a casual player: everyday words,
+                                                         points now, a bingo almost never;
+                                                         picks among its 12 best, loosely
+    medium    30,000 words  7       >4 tiles 20 % 0.3    a regular: the words of newspapers
+                                                         and talk, a bingo now and then, an
+                                                         eye on the rack
+    hard      all           7 (8)   >4 tiles 35 % 0.4    a club player: knows the odd words,
+                                                         finds many bingos, minds the leave,
+                                                         yet often misses the best play
+    ========  ============  ======  ============  =====  ====================================
 
-    (len: the longest word in English, in brackets the proxy length in Dutch
-    and Turkish.)  Measured (``benchmarks/levels.py``, round robins in the
-    README): on wordsalvo-en easy 17.5 points a turn, medium 24.7, hard 30.4,
-    expert 40.9, each level beating the one below in 88-98 % of games.
+    (vocabulary: the most frequent words of the language that the lexicon has;
+    len: the longest word, in brackets outside English.)  Measured (``benchmarks/levels.py``, round robins in the
+    README): on wordsalvo-en easy 12.5 points a turn, medium 23.0, hard 30.6,
+    expert 41.1, each level beating the one below in 93-100 % of games.
 
     The guards, at every level (a person who would do these is not weak but
     careless, and a weak opponent that does them is no fun to beat): a play
@@ -109,13 +110,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from importlib import resources
 
 import numpy as np
 
 from ..actions import Action, Pass, Play, Swap
 from ..errors import GameError
-from ..lexicon.lexicon import Lexicon, _is_subset
+from ..lexicon.lexicon import Lexicon
+from ..lexicon.vocabulary import level_vocabulary
 from ..offensive import OffensiveWords
 from ..rules import Rules
 
@@ -130,15 +131,9 @@ PLAYER_KINDS = ("score", "equity", *LEVELS)
 
 @dataclass(frozen=True)
 class LevelPolicy:
-    """How a weaker level chooses (see the module docstring)."""
+    """How a weaker level chooses (see the module docstring; the words it knows are in
+    :data:`wordsalvo.lexicon.vocabulary.VOCABULARIES`)."""
 
-    #: English: "common" (SCOWL 10-70) or "full"; other languages have no common-word list
-    vocabulary: str
-    #: English: the longest word the level knows (None: every length)
-    max_word_length: int | None
-    #: a language without a common-word list: the longest word the level knows, the proxy of
-    #: a smaller vocabulary (None: every length)
-    proxy_word_length: int | None
     #: the fraction of a play's leave value the level counts
     leave_weight: float
     #: plays of more than this many tiles are seen only with probability ``long_play_chance``
@@ -165,9 +160,9 @@ _CLEAN_SPARE = 5
 
 #: the policy of each weaker level (expert plays the best equity move)
 LEVEL_POLICIES: dict[str, LevelPolicy] = {
-    "easy": LevelPolicy("common", 5, 4, 0.0, 3, 0.05, 12, 12.0),
-    "medium": LevelPolicy("common", 7, 6, 0.3, 4, 0.2, 6, 6.0),
-    "hard": LevelPolicy("full", 7, 8, 0.4, 4, 0.35, 5, 6.0),
+    "easy": LevelPolicy(0.0, 3, 0.05, 12, 12.0),
+    "medium": LevelPolicy(0.3, 4, 0.2, 6, 6.0),
+    "hard": LevelPolicy(0.4, 4, 0.35, 5, 6.0),
 }
 
 
@@ -175,52 +170,6 @@ def swap_allowed(game, n: int) -> bool:
     """Whether the player on turn may swap ``n`` tiles now (the rule set's ``[swap]``,
     as the game state applies it: :meth:`Game.can_swap <wordsalvo.Game.can_swap>`)."""
     return game.can_swap(n)
-
-
-_VOCABULARIES: dict = {}
-
-
-def _compiled(words: list[str], alphabet: str, name: str) -> Lexicon:
-    import tempfile
-    from pathlib import Path
-
-    from ..lexicon.lexicon import compile_lexicon
-
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "words.txt"
-        src.write_text("\n".join(words) + "\n", "utf-8")
-        dest = Path(tmp) / "words.wsg"
-        compile_lexicon(src, dest, alphabet=alphabet)
-        return Lexicon.from_bytes(dest.read_bytes(), name=name)
-
-
-def level_lexicon(policy: LevelPolicy, lexicon: Lexicon) -> Lexicon:
-    """The words a level knows, all of them words of ``lexicon`` (built once, then cached):
-    in English the common words (SCOWL 10-70) that ``lexicon`` has, or all of ``lexicon``
-    with ``vocabulary="full"``; only the words of up to ``policy.max_word_length`` letters in
-    English, ``policy.proxy_word_length`` in another language."""
-    lang = lexicon.alphabet.name
-    common = lang == "en" and policy.vocabulary == "common"
-    limit = policy.max_word_length if lang == "en" else policy.proxy_word_length
-    if not common and limit is None:
-        return lexicon
-    key = (lexicon.sha256, common, limit)
-    hit = _VOCABULARIES.get(key)
-    if hit is not None:
-        return hit
-    base = lexicon
-    if common:
-        base = Lexicon.load(str(resources.files("wordsalvo") / "data" / "en-common.wsg"))
-    words = [w for w in base if (limit is None or len(w) <= limit) and (base is lexicon or w in lexicon)]
-    if base is not lexicon and limit is None and len(words) == len(base):
-        vocab = base
-    else:
-        what = "common words" if common else "words"
-        upto = f" of up to {limit} letters" if limit is not None else ""
-        vocab = _compiled(words, lang, f"{what}{upto} of {lexicon!r}")
-    _is_subset(vocab, lexicon, known=True)  # built from words of lexicon: no need to check each one again
-    _VOCABULARIES[key] = vocab
-    return vocab
 
 
 class Bot:
@@ -253,22 +202,15 @@ class Bot:
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
-        self.leaves = None
-        if level != "score":
-            from ..leaves import Leaves, LeavesError
-
-            try:
-                self.leaves = leaves if leaves is not None else Leaves.default(rules)
-            except LeavesError:  # no table shipped for this rule set: leaves count 0
-                self.leaves = None
+        #: the leave table given, or None: the shipped one, loaded at the first move (a game's
+        #: start does not wait for it)
+        self._leaves = leaves
+        self._leaves_loaded = level == "score" or leaves is not None
         self.policy = LEVEL_POLICIES.get(level)
         #: the words the level knows (None: all of the game's lexicon)
         self.vocabulary = None
         if self.policy is not None:
-            vocab = level_lexicon(self.policy, self.lexicon)
-            self.vocabulary = None if vocab is self.lexicon else vocab
-        #: no swap can be worth more than the best leave of the table
-        self._swap_ceiling = self.leaves.best_value if self.leaves is not None else 0.0
+            self.vocabulary = level_vocabulary(level, self.lexicon)
         self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
         #: the levels never play an offensive word; the plain players score and equity are
         #: engine benchmarks and do not filter
@@ -276,6 +218,25 @@ class Bot:
         self.offensive = OffensiveWords.default(self.lexicon.alphabet.name)
         self.rng = random.Random()
         self.reset(seed)
+
+    @property
+    def leaves(self):
+        """The leave table (None: leaves count 0; the ``score`` player has none)."""
+        if not self._leaves_loaded:
+            from ..leaves import Leaves, LeavesError
+
+            try:
+                self._leaves = Leaves.default(self.rules)
+            except LeavesError:  # no table shipped for this rule set: leaves count 0
+                self._leaves = None
+            self._leaves_loaded = True
+        return None if self.level == "score" else self._leaves
+
+    @property
+    def _swap_ceiling(self) -> float:
+        """No swap can be worth more than the best leave of the table."""
+        leaves = self.leaves
+        return leaves.best_value if leaves is not None else 0.0
 
     def reset(self, seed: int) -> None:
         """Re-seed the bot's random choices (the same seed replays the same choices)."""

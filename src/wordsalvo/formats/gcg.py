@@ -30,6 +30,12 @@ Turn lines (``>nickname:`` then the rack before the turn)::
     >Bob:  (BLNTV) -11 473                  settlement: a rack's value subtracted ...
     >Ann:  (BLNTV) +11 544                  ... or credited to the player who went out
 
+The records ``wordsalvo play`` and ``autoplay --gcg`` write carry the day and the
+time the game was played (:func:`date_pragmas`; the ratings read them)::
+
+    #date 2026-12-01
+    #time 21:40:03+01:00             local time with its offset from UTC
+
 ``#note`` lines are the game's notes (:meth:`Game.add_note`: hints asked for,
 moves taken back), each after the turn it follows.  Other ``#`` lines
 (``#title`` ...) and blank lines are ignored.
@@ -44,6 +50,7 @@ What each event means for a replay is in :class:`GCGRecord`'s docstring.
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -57,7 +64,7 @@ from ..rules import Rules
 from .opcodes import format_stars, rules_from_opcodes
 from ..wording import plural
 
-__all__ = ["GCGError", "to_gcg", "from_gcg"]
+__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas"]
 
 
 _NUMBER = re.compile(r"^[+-][0-9]{1,9}$")  # ASCII digits, bounded (int() refuses 4,300+)
@@ -119,6 +126,14 @@ def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
             raise WordSalvoError(f"GCG: no line form for a turn of kind {excerpt(t.kind)}")
         lines.extend(f"#note {text}" for text in notes.get(k, ()))
     return "\n".join(lines) + "\n"
+
+
+def date_pragmas(when: datetime.datetime | None = None) -> list[tuple[str, str]]:
+    """The ``#date YYYY-MM-DD`` and ``#time HH:MM:SS+HH:MM`` header lines of a game played
+    at ``when`` (default: now, local time with its UTC offset), as :func:`to_gcg`'s
+    ``pragmas``.  A naive ``when`` is taken as local time."""
+    when = (when or datetime.datetime.now()).astimezone()
+    return [("date", when.date().isoformat()), ("time", when.timetz().isoformat("seconds"))]
 
 
 #: how the note of a turn lost by a failed challenge starts (the reader replays it as one)

@@ -96,6 +96,11 @@ class Replay:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.record.players)
 
+    def __repr__(self) -> str:
+        players = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.final_scores))
+        state = " (unfinished)" if self.record.unfinished else ""
+        return f"<Replay {self.rules.name}: {players}; {len(self.turns)} entries{state}>"
+
 
 def read_game(source: str | bytes | GCGRecord, *, path: str | None = None, rules: Rules | str | None = None,
               lexicon: Lexicon | None = None) -> Replay:

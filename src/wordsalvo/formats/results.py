@@ -27,8 +27,14 @@ A game of three or four players goes in as its pairs (see
 A GCG record (see :mod:`wordsalvo.formats.gcg`) is replayed, and its places
 come from the replayed game (:func:`wordsalvo.ratings.game_places`): the player
 who left loses, the others are placed by final score.  Its date is a
-``#date YYYY-MM-DD`` header line, which is required; players are the
-nicknames of the ``#player`` lines.
+``#date YYYY-MM-DD`` header line, and a ``#time HH:MM[:SS]`` line (an offset from
+UTC may follow, as ``wordsalvo play`` and ``autoplay --gcg`` write it) orders the
+games of one day.  The date is required unless the caller rates every game as its
+own period (``dates=False``: undated records are rated in the order given); players
+are the nicknames of the ``#player`` lines.
+
+A folder given to :func:`read_rated_games` stands for every ``*.gcg`` and ``*.csv``
+file in it and its subfolders, in the order of their paths.
 
 Every reader collects all the problems of its input (each with file and line)
 and raises one :class:`~wordsalvo.ratings.RatingError` listing them.
@@ -43,11 +49,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import WordSalvoError
-from ..inputs import read_bytes
+from ..inputs import path_problem, read_bytes
 from ..ratings import RatedGame, RatingError, game_places
 from ..wording import plural
 
-__all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "CSV_HEADERS"]
+__all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "game_files", "CSV_HEADERS"]
 
 #: the two header lines a results CSV may start with
 CSV_HEADERS = (("date", "player1", "player2", "score1", "score2"), ("date", "player1", "player2", "result"))
@@ -133,37 +139,67 @@ def read_results_csv(text: str, source: str = "<csv>") -> list[RatedGame]:
     return games
 
 
-def gcg_date(text: str, source: str = "<gcg>") -> datetime.date:
-    """The date of a GCG record: its one ``#date YYYY-MM-DD`` header line."""
+_TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9]))?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$")
+
+
+def _header_line(text: str, keyword: str, source: str) -> tuple[int, str] | None:
+    """(line number, value) of the one ``#keyword`` header line, None without one."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
         key, _, value = line.strip().partition(" ")
-        if key == "#date":
+        if key == keyword:
             found.append((number, value.strip()))
-    if not found:
-        raise RatingError(f"{source}: expected a '#date YYYY-MM-DD' header line, got none")
     if len(found) > 1:
-        raise RatingError(f"{source} line {found[1][0]}: expected one #date line, got a second one")
-    number, value = found[0]
+        raise RatingError(f"{source} line {found[1][0]}: expected one {keyword} line, got a second one")
+    return found[0] if found else None
+
+
+def gcg_date(text: str, source: str = "<gcg>", required: bool = True) -> datetime.date | None:
+    """The date of a GCG record: its one ``#date YYYY-MM-DD`` header line (None without
+    one when not ``required``)."""
+    found = _header_line(text, "#date", source)
+    if found is None:
+        if not required:
+            return None
+        raise RatingError(f"{source}: expected a '#date YYYY-MM-DD' header line, got none "
+                          "(or --period game, which rates records without dates in the order given)")
+    number, value = found
     date = parse_date(value)
     if date is None:
         raise RatingError(f"{source} line {number}: expected '#date YYYY-MM-DD', got {value!r}")
     return date
 
 
-def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None) -> RatedGame:
+def gcg_time(text: str, source: str = "<gcg>") -> datetime.time | None:
+    """The clock time of a GCG record's one ``#time HH:MM[:SS]`` line (any offset from UTC
+    that follows is read and dropped: games of one day are ordered by their local time);
+    None without one."""
+    found = _header_line(text, "#time", source)
+    if found is None:
+        return None
+    number, value = found
+    m = _TIME.match(value)
+    if m is None:
+        raise RatingError(f"{source} line {number}: expected '#time HH:MM[:SS]' (and an offset such as "
+                          f"+01:00), got {value!r}")
+    return datetime.time(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+
+
+def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None, dates: bool = True) -> RatedGame:
     """The game of a GCG record, replayed (with ``lexicon``, default: the rule set's
-    language), for the ratings.  This is the one place the ratings read GCG."""
+    language), for the ratings.  This is the one place the ratings read GCG.
+    ``dates``: the record must have a ``#date`` line (else its date may be None)."""
     from .gcg import from_gcg
 
-    date = gcg_date(text, source)
+    date = gcg_date(text, source, required=dates)
+    time = gcg_time(text, source)
     try:
         game = from_gcg(text, lexicon=lexicon)
         places = game_places(game)
     except WordSalvoError as e:
         problems = [f"{source}: {p}" for p in getattr(e, "problems", None) or [str(e)]]
         raise _problems_error(source, problems) from None
-    return RatedGame(date, tuple(game.names), places, source)
+    return RatedGame(date, tuple(game.names), places, source, time=time)
 
 
 def _read(path: str) -> str:
@@ -174,12 +210,31 @@ def _read(path: str) -> str:
         raise RatingError(f"{path}: expected UTF-8 text, got a bad byte at offset {e.start}") from None
 
 
+def game_files(paths: Iterable[str]) -> list[str]:
+    """``paths`` with every folder replaced by the ``*.gcg`` and ``*.csv`` files in it and its
+    subfolders, sorted by path."""
+    out: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if not path_problem(str(path)) and p.is_dir():
+            found = sorted(str(q) for q in p.rglob("*") if q.suffix.lower() in (".gcg", ".csv") and q.is_file())
+            if not found:
+                raise RatingError(f"{path}: expected a folder with GCG records (*.gcg) or results (*.csv), "
+                                  "got none in it")
+            out += found
+        else:
+            out.append(str(path))
+    return out
+
+
 def read_rated_games(paths: Iterable[str], lexicon=None,
-                     progress: Callable[[int, int], None] | None = None) -> list[RatedGame]:
-    """The games of every file: ``*.csv`` files are results CSVs, anything else a
-    GCG record.  Reads every file and raises one :class:`RatingError` with every
-    problem of every file.  ``progress(done, total)`` is called after each file."""
-    paths = list(paths)
+                     progress: Callable[[int, int], None] | None = None, dates: bool = True) -> list[RatedGame]:
+    """The games of every file (a folder: its ``*.gcg`` and ``*.csv`` files, see
+    :func:`game_files`): ``*.csv`` files are results CSVs, anything else a GCG record.
+    Reads every file and raises one :class:`RatingError` with every problem of every
+    file.  ``progress(done, total)`` is called after each file.  ``dates=False``: a GCG
+    record may lack its ``#date`` line (its game's date is then None)."""
+    paths = game_files(paths)
     games: list[RatedGame] = []
     problems: list[str] = []
     for k, path in enumerate(paths, 1):
@@ -188,7 +243,7 @@ def read_rated_games(paths: Iterable[str], lexicon=None,
             if str(path).lower().endswith(".csv"):
                 games.extend(read_results_csv(text, str(path)))
             else:
-                games.append(rated_game_from_gcg(text, str(path), lexicon))
+                games.append(rated_game_from_gcg(text, str(path), lexicon, dates))
         except RatingError as e:
             problems.extend(e.problems if len(e.problems) > 1 else [str(e)])
         if progress is not None:

@@ -12,7 +12,13 @@ one table of :mod:`wordsalvo.alphabet`):
 
 * German: drop all-caps acronyms (ADAC) and forms with an inner capital
   (``AachenerIn``, ``AStA``); then the ``de`` alphabet uppercases, writes
-  ß as SS and drops forms with any other letter (é, à, ñ) and outside 2..15.
+  ß as SS and drops forms with any other letter (é, à, ñ) and outside 2..15;
+  then the clean-up of ``wordsalvo/data/de-drops.toml`` (the rules and why are
+  in that file): every word without a vowel but a few interjections (Bsp,
+  Pkw, Lkw, Kfz, km, http: abbreviations and unit symbols), curated
+  abbreviations with a vowel (Tel, Sek, dpa) and curated names (Eva, Ulm,
+  Zewen).  The report lists every word these rules dropped
+  (:attr:`BuildReport.listed`).
 * Turkish: drop forms with an uppercase letter (proper nouns); apostrophes
   drop as non-letters; the ``tr`` alphabet uppercases the Turkish way
   (i -> İ, ı -> I), writes â î û as A İ U and keeps 2..15.
@@ -62,6 +68,46 @@ DROP_ACRONYM = "all-caps acronym"
 DROP_INNER_CAPITAL = "inner capital"
 DROP_CAPITALISED = "contains an uppercase letter (proper noun)"
 DROP_DUPLICATE = "duplicate after normalisation"
+DROP_VOWELLESS = "abbreviation or symbol (no vowel)"
+DROP_ABBREVIATION = "abbreviation with a vowel (curated)"
+DROP_NAME = "proper name (curated)"
+#: the drop reasons whose every word the report lists
+LISTED_REASONS = (DROP_VOWELLESS, DROP_ABBREVIATION, DROP_NAME)
+
+
+@dataclass(frozen=True)
+class CleanUp:
+    """A language's clean-up after normalisation (``wordsalvo/data/<lang>-drops.toml``)."""
+
+    vowels: frozenset[str]
+    vowelless_kept: frozenset[str]
+    abbreviations: frozenset[str]
+    names: frozenset[str]
+
+    def reason(self, word: str) -> str | None:
+        """Why ``word`` is dropped, or None."""
+        if not self.vowels.intersection(word) and word not in self.vowelless_kept:
+            return DROP_VOWELLESS
+        stem = word[:-1] if word.endswith("S") else None  # a genitive in -s goes with its word
+        if word in self.abbreviations or stem in self.abbreviations:
+            return DROP_ABBREVIATION
+        if word in self.names or stem in self.names:
+            return DROP_NAME
+        return None
+
+
+def clean_up(lang: str) -> CleanUp | None:
+    """The clean-up of ``lang`` (None: the language has none)."""
+    import tomllib
+    from importlib import resources
+
+    res = resources.files("wordsalvo.data").joinpath(f"{lang}-drops.toml")
+    if not res.is_file():
+        return None
+    spec = tomllib.loads(res.read_text("utf-8"))
+    return CleanUp(frozenset(spec["vowels"]), frozenset(spec.get("vowelless_kept", ())),
+                   frozenset(spec.get("abbreviations", {}).get("words", ())),
+                   frozenset(spec.get("names", {}).get("words", ())))
 
 
 @dataclass(frozen=True)
@@ -241,12 +287,18 @@ class BuildReport:
     examples: dict[str, list[str]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     yardstick: int = 0
+    #: every word the clean-up dropped (:data:`LISTED_REASONS`), by reason, sorted
+    listed: dict[str, list[str]] = field(default_factory=dict)
 
     def drop(self, reason: str, form: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
         ex = self.examples.setdefault(reason, [])
         if len(ex) < 5:
             ex.append(form)
+        if reason in LISTED_REASONS:
+            words = self.listed.setdefault(reason, [])
+            words.append(form)
+            words.sort()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, indent=1, sort_keys=True)
@@ -274,6 +326,7 @@ def game_filter(forms: Iterable[str], lang: str, report: BuildReport | None = No
     rep = report if report is not None else BuildReport(lang)
     rule = case_rule or _recipe(lang).case_rule
     alphabet = get_alphabet(lang)
+    cleanup = clean_up(lang)
     out: set[str] = set()
     for w in forms:
         if rule == "german":
@@ -295,6 +348,11 @@ def game_filter(forms: Iterable[str], lang: str, report: BuildReport | None = No
             continue
         if word in out:
             rep.drop(DROP_DUPLICATE, w)
+            continue
+        why = cleanup.reason(word) if cleanup is not None else None
+        if why is not None:
+            if word not in rep.listed.get(why, ()):
+                rep.drop(why, word)
             continue
         out.add(word)
     return sorted(out)
@@ -399,5 +457,21 @@ def fetch(lang: str, *, dictionary: str | os.PathLike[str] | None = None, cache:
     finally:
         tmp.unlink(missing_ok=True)
     rep.seconds["compile"] = round(time.perf_counter() - t0, 2)
+    t1 = time.perf_counter()
+    say("building the engine levels' vocabularies")
+    build_vocabularies(graph, folder)
+    rep.seconds["vocabularies"] = round(time.perf_counter() - t1, 2)
     write_atomic(folder / f"{lang}.json", rep.to_json().encode("utf-8"))
     return FetchResult(lang, rep, wl, graph)
+
+
+def build_vocabularies(graph: Path, folder: Path) -> None:
+    """Check the fetched graph word by word once (its ``.checked`` stamp), and build the
+    weaker levels' vocabularies of it into ``folder``'s ``levels/``
+    (:mod:`wordsalvo.lexicon.vocabulary`), so that no game start does either."""
+    from .lexicon import write_checked_stamp
+    from .vocabulary import VOCABULARIES, level_vocabulary
+
+    lexicon = write_checked_stamp(graph)  # the full check, once: later loads skip the word level
+    for level in VOCABULARIES:
+        level_vocabulary(level, lexicon, cache=folder)

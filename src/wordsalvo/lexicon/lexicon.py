@@ -105,6 +105,14 @@ class Lexicon:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Lexicon":
+        return cls._load(path)
+
+    @classmethod
+    def _load(cls, path: str | os.PathLike[str], checked: bool = False) -> "Lexicon":
+        """``checked``: a graph this package compiled and checked word by word itself (its
+        embedded graphs, checked by the package build; a cache file with a matching
+        :func:`checked_stamp`): at load every arc and the checksums are checked, the
+        word-level check is not run again (it is most of the load time of a large graph)."""
         p = checked_path(path, LexiconFormatError, "graph file")
         try:
             f = open(p, "rb")
@@ -118,7 +126,7 @@ class Lexicon:
                 raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            lex = cls._from_buffer(mm, size, str(p))
+            lex = cls._from_buffer(mm, size, str(p), checked)
             lex._origin = ("path", os.path.abspath(p))
             return lex
         except BaseException:
@@ -139,7 +147,7 @@ class Lexicon:
         return lex
 
     @classmethod
-    def _from_buffer(cls, buf, size: int, name: str) -> "Lexicon":
+    def _from_buffer(cls, buf, size: int, name: str, checked: bool = False) -> "Lexicon":
         try:
             header = unpack_header(memoryview(buf)[: HEADER_SIZE], size)
         except FormatProblem as e:
@@ -170,7 +178,8 @@ class Lexicon:
             owner = buf
         # checks every arc and the checksums; raises LexiconFormatError (never builds a bad graph)
         g = _graph.Graph(owner, view, header.alphabet_size, name=name, offset=HEADER_SIZE,
-                         checksums=(header.node_sum, header.node_weighted_sum))
+                         checksums=(header.node_sum, header.node_weighted_sum),
+                         trusted=(header.word_count, header.longest_word) if checked else None)
         if g.word_count != header.word_count:
             raise LexiconFormatError(f"the header promises {header.word_count:,} words, the graph holds "
                                      f"{g.word_count:,}", name, WORD_COUNT_OFFSET)
@@ -279,6 +288,44 @@ def _is_subset(small: Lexicon, big: Lexicon, known: bool | None = None) -> bool:
     return ok
 
 
+def _stamp_path(path: Path) -> Path:
+    return path.with_name(path.name + ".checked")
+
+
+def _file_identity(path: Path) -> dict:
+    st = path.stat()
+    with open(path, "rb") as f:
+        head = f.read(HEADER_SIZE)
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "header": head.hex()}
+
+
+def write_checked_stamp(path: str | os.PathLike[str]) -> Lexicon:
+    """Load the graph this package has just written into the cache folder with the full
+    check, and write ``<file>.checked`` beside it (its size, modification time and
+    header): :func:`load_cached` then skips the word-level check while the file is the
+    same.  Returns the lexicon."""
+    import json
+
+    p = Path(path)
+    lex = Lexicon.load(p)
+    write_atomic(_stamp_path(p), json.dumps(_file_identity(p)).encode("ascii"))
+    return lex
+
+
+def load_cached(path: str | os.PathLike[str]) -> Lexicon:
+    """A graph of the cache folder: without the word-level check when its ``.checked`` stamp
+    (:func:`write_checked_stamp`) matches the file, else with the full check."""
+    import json
+
+    p = Path(path)
+    checked = False
+    try:
+        checked = json.loads(_stamp_path(p).read_text("ascii")) == _file_identity(p)
+    except (OSError, ValueError):
+        pass
+    return Lexicon._load(p, checked=checked)
+
+
 def _default_lexicon(language: str) -> Lexicon:
     lex = _DEFAULTS.get(language)
     if lex is not None:
@@ -288,13 +335,13 @@ def _default_lexicon(language: str) -> Lexicon:
         res = resources.files("wordsalvo.data").joinpath(name)
         if res.is_file():
             with resources.as_file(res) as p:
-                lex = Lexicon.load(p)
+                lex = Lexicon._load(p, checked=True)
     except (FileNotFoundError, ModuleNotFoundError):
         lex = None
     if lex is None:
         p = cached_graph_path(language)  # built on demand (German, ...)
         if p is not None and Path(p).is_file():
-            lex = Lexicon.load(p)
+            lex = load_cached(p)
     if lex is None:
         if language in BUILT_ON_DEMAND:
             hint = f"not built yet: `wordsalvo lexicon fetch {language}` builds it on this machine"

@@ -25,6 +25,7 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
         "winners": [0],                      # player indexes; two or more: a tie; []: nobody (abandoned)
         "end_reason": "out",                 # optional free text
         "title": "Club night, round 3",      # optional
+        "win_note": "...",                   # optional: why there are no win chances (free text)
       },
       "turns": [{                            # every entry of the game, in order
         "index": 0,                          # 0-based; equals the entry's place in the list
@@ -41,6 +42,7 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
         "equity_lost": 0.0,                  # equity given up against the best move, or None
         "win_before": 0.50,                  # the player's chance to win before the turn, 0..1, or None
         "win_after": 0.62,                   # the same player's chance after the turn, 0..1, or None
+        "win_best": 0.62,                    # optional: the chance after the best move, 0..1, or None
         "alternatives": [                    # the engine's top moves, best first (may be empty)
           ["8D RETAINS", 74, 74.0, 0.62],    #   notation, score, equity (or None), win chance (or None)
         ],
@@ -77,6 +79,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..constants import DIM
 from ..inputs import write_atomic
+from ..wording import verb
 from . import charts
 from . import svg as svg_board
 from .svg import SVG_NAMESPACE, RenderError
@@ -151,7 +154,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
         players = len(names)
     if not isinstance(game.get("rules"), str) or not game.get("rules"):
         p.append(f"game.rules: expected a rule set name, got {game.get('rules')!r}")
-    for key in ("lexicon", "end_reason", "title"):
+    for key in ("lexicon", "end_reason", "title", "win_note"):
         if game.get(key) is not None and not isinstance(game[key], str):
             p.append(f"game.{key}: expected text, got {game[key]!r}")
     if "lexicon" not in game:
@@ -207,7 +210,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
                 p.append(f"{w}.board: expected 225 characters or 225 tile codes, got {t['board']!r:.60}")
         if t.get("equity_lost") is not None and not _is_num(t["equity_lost"]):
             p.append(f"{w}.equity_lost: expected a number or None, got {t['equity_lost']!r}")
-        for key in ("win_before", "win_after"):
+        for key in ("win_before", "win_after", "win_best"):
             if not _is_chance(t.get(key)):
                 p.append(f"{w}.{key}: expected a chance 0..1 or None, got {t[key]!r}")
         alts = t.get("alternatives", [])
@@ -320,7 +323,18 @@ def _rack(rack: str, rules: "Rules") -> str:
 
 
 def _win_row(t: dict, name: str) -> str:
-    before, after = t["win_before"], t["win_after"]
+    before, after, best = t["win_before"], t["win_after"], t.get("win_best")
+    if after is not None and best is not None:
+        # what the player can act on: the move played beside the best move (its cost, if any)
+        d = round((after - best) * 100)
+        cls = "down" if d < 0 else "same"
+        delta = f' <span class="delta {cls}">({d} pts)</span>'.replace("-", "\u2212") if d < 0 else ""
+        bar = (f'<div class="meter" role="img" aria-label="{_e(name)}: {_pct(after)} chance to win">'
+               f'<div class="fill p{t["player"] % 4}" style="width:{after * 100:.1f}%"></div>'
+               f'<div class="tick" style="left:{best * 100:.1f}%" title="after the best move"></div></div>')
+        return (f'<div class="win"><span class="label">Win chance of {_e(name)}</span> '
+                f'<strong>{_pct(after)}</strong> after this move \u00b7 {_pct(best)} after the best move'
+                f'{delta}{bar}</div>')
     if before is None and after is None:
         return ""
     delta = ""
@@ -537,7 +551,7 @@ def _header(data: dict, names: Sequence[str]) -> str:
         head = " \u00b7 ".join(f'<span class="p{k % 4}">{_e(n)}</span> {_fmt(s)}'
                                 for k, (n, s) in enumerate(zip(names, scores)))
     if len(winners) == 1:
-        result = f"{names[winners[0]]} wins"
+        result = f"{names[winners[0]]} {verb(names[winners[0]], 'win')}"
     elif winners:
         result = "tie between " + " and ".join(names[w] for w in winners)
     else:
@@ -545,8 +559,9 @@ def _header(data: dict, names: Sequence[str]) -> str:
     meta = [game["rules"], f"lexicon {game['lexicon']}" if game.get("lexicon") else "",
             f"{len(data['turns'])} turns", f"ended: {game['end_reason']}" if game.get("end_reason") else "", result]
     title = f'<p class="title">{_e(game["title"])}</p>' if game.get("title") else ""
+    note = f'<p class="meta win-note">{_e(game["win_note"])}</p>' if game.get("win_note") else ""
     return (f'<header class="summary">{title}<h1>{head}</h1><p class="meta">'
-            + " \u00b7 ".join(_e(m) for m in meta if m) + "</p></header>")
+            + " \u00b7 ".join(_e(m) for m in meta if m) + f"</p>{note}</header>")
 
 
 _CSS = """

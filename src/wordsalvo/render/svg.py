@@ -221,6 +221,7 @@ def board(
     squares: bool = True,
     title: str | None = None,
     style: Style = DEFAULT_STYLE,
+    values: bool = True,
 ) -> Svg:
     """The board of ``rules`` with ``tiles`` on it, as SVG text.
 
@@ -232,7 +233,8 @@ def board(
     only, no labels or values).  ``squares=False`` leaves out the frame and the
     squares: a transparent layer of tiles to lay over a board drawn once with
     the same ``size``, ``coordinates`` and ``mini``.  ``title``: the accessible
-    name (``<title>`` and ``aria-label``).
+    name (``<title>`` and ``aria-label``).  ``values=False``: the tiles without their
+    values (a board drawn without its rule set).
 
     Raises :class:`RenderError` (a :class:`~wordsalvo.WordSalvoError`) listing
     every bad square or highlight entry.
@@ -307,6 +309,7 @@ def board(
                 _el(g, "text", label, x=x + SQUARE / 2, y=y + 25, font_size=13, fill=ink)
 
     layer = _el(root, "g", class_="tiles", font_weight="bold", fill=style.tile_text)
+    show_values = values
     values = rules.tile_values
     for index in range(SQUARES):
         t = codes[index]
@@ -316,7 +319,7 @@ def board(
         x, y = margin + c * SQUARE, margin + r * SQUARE
         is_blank = bool(t & BLANK_BIT)
         letter = rules.alphabet.letter(t)
-        value = 0 if is_blank else values[t]
+        value = 0 if is_blank or not show_values else values[t]
         lit_here = index in lit
         cls = "tile" + (" blank" if is_blank else "") + (" highlight" if lit_here else "")
         g = _el(layer, "g", class_=cls, data_square=_name(index), data_letter=letter, data_value=str(value))
@@ -329,7 +332,7 @@ def board(
             _el(g, "text", letter, x=x + SQUARE / 2, y=y + 30, font_size=28, fill=ink)
             continue
         _el(g, "text", letter, x=x + SQUARE / 2 - (0 if is_blank else 3), y=y + 28, font_size=23, fill=ink)
-        if not is_blank:
+        if not is_blank and show_values:
             _el(g, "text", str(value), x=x + SQUARE - 5, y=y + SQUARE - 6, font_size=10, font_weight="normal",
                 text_anchor="end")
     outlines = _el(root, "g", class_="highlights", fill="none", stroke=style.highlight_edge, stroke_width=3)

@@ -32,6 +32,7 @@ from ..alphabet import BLANK_BIT
 from ..board import Board
 from ..constants import COLUMNS, DIM
 from ..errors import IllegalMoveReason
+from ..wording import possessive, verb  # re-exported: the terminal game words its turns with them
 from .premiums import STYLE, board_symbols
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -219,16 +220,6 @@ def render_scores(names: Sequence[str], scores: Sequence[int], to_move: int | No
         note = "  (left the game)" if i < len(out) and out[i] else ""
         lines.append(f"{mark} {name:<{width}} {score:>4}{note}")
     return lines
-
-
-def possessive(name: str) -> str:
-    """``Ann's``; ``your`` for the default name ``You``."""
-    return "your" if name == "You" else f"{name}'s"
-
-
-def verb(name: str, base: str) -> str:
-    """``base`` agreeing with ``name``: ``Ann loses``, ``You lose``."""
-    return base if name == "You" else base + "s"
 
 
 def describe_turn(turn: "Turn", names: Sequence[str], *, show_swapped: bool = True, short: bool = False) -> str:

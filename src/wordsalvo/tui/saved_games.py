@@ -20,7 +20,7 @@ from typing import Sequence
 
 from ..engine.bot import LEVELS
 from ..errors import WordSalvoError
-from ..formats.gcg import from_gcg, to_gcg
+from ..formats.gcg import date_pragmas, from_gcg, to_gcg
 from ..game import Game
 from ..inputs import excerpt, is_whole_number, read_bytes, write_atomic
 from ..lexicon.lexicon import Lexicon
@@ -59,10 +59,13 @@ def fallback_save_path(rules_name: str) -> Path:
     return Path(tempfile.gettempdir()) / new_save_path(rules_name).name
 
 
-def game_record(game: Game, levels: Sequence[str | None], hints: int | None, move_time: int | None = None) -> str:
-    """The game as GCG, with the seats the engines play (``levels[i]``, None for a person),
+def game_record(game: Game, levels: Sequence[str | None], hints: int | None, move_time: int | None = None,
+                dated: Sequence[tuple[str, str]] = ()) -> str:
+    """The game as GCG, with when it started (``dated``: the ``#date`` and ``#time``
+    pragmas, default now), the seats the engines play (``levels[i]``, None for a person),
     the hint limit (None: unlimited) and the time per move (None: no clock) as pragmas."""
-    pragmas = [("engine", f"{n} {lv}") for n, lv in zip(game.names, levels) if lv is not None]
+    pragmas = list(dated) or date_pragmas()
+    pragmas += [("engine", f"{n} {lv}") for n, lv in zip(game.names, levels) if lv is not None]
     if hints is not None:
         pragmas.append(("hints", str(hints)))
     if move_time is not None:
@@ -105,6 +108,8 @@ class SavedGame:
     levels: list[str | None]
     hints: int | None
     move_time: int | None = None
+    #: the record's ``#date`` and ``#time`` pragmas, as read (written back unchanged)
+    dated: list[tuple[str, str]] | None = None
 
 
 def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
@@ -122,9 +127,12 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
     game = from_gcg(text, lexicon=lexicon)
     engines: dict[str, str] = {}
     hints = move_time = None
+    dated: list[tuple[str, str]] = []
     for line in text.splitlines():
         key, _, value = line.strip().partition(" ")
-        if key == "#engine":
+        if key in ("#date", "#time") and value.strip():
+            dated.append((key[1:], value.strip()))
+        elif key == "#engine":
             nick, _, level = value.partition(" ")
             if level.strip() not in LEVELS or nick not in game.names:
                 raise WordSalvoError(f"{path}: expected '#engine NICK LEVEL' with a player of the game "
@@ -143,4 +151,4 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
                 move_time = game.rules.check_move_time(int(value))
             except WordSalvoError as e:
                 raise WordSalvoError(f"{path}: {line.strip()}: {e}") from None
-    return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time)
+    return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time, dated or None)

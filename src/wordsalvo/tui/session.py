@@ -58,6 +58,7 @@ from typing import Callable, Iterator, Sequence, TextIO
 from ..actions import Play, Swap
 from ..engine.bot import Bot
 from ..errors import IllegalMoveReason, NotationError, WordSalvoError
+from ..formats.gcg import date_pragmas
 from ..game import Game
 from ..render.terminal import (
     board_width,
@@ -167,14 +168,16 @@ class TerminalGame:
     per game (None: unlimited).  ``save_path``: the file the game is saved to
     (default: a new file in :func:`~wordsalvo.tui.saved_games.default_save_dir`).  ``width`` and ``redraw``
     default to what the output is: a terminal's width and redrawing in place, or
-    80 columns appended.
+    80 columns appended.  ``dated``: the record's ``#date`` and ``#time`` pragmas
+    (default: when this front end starts; a resumed game keeps its own).
     """
 
     def __init__(self, game: Game, humans: Sequence[bool], level: str = "medium", *, colour: bool = False,
                  input_fn: Callable[[str], str] = input, output: TextIO | None = None, seed: int = 0,
                  levels: Sequence[str | None] | None = None, hints: int | None = DEFAULT_HINTS,
                  save_path: Path | None = None, width: int | None = None, redraw: bool | None = None,
-                 move_time: int | None = None, clock: Callable[[], float] = time.monotonic):
+                 move_time: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 dated: Sequence[tuple[str, str]] | None = None):
         if len(humans) != len(game.names):
             raise WordSalvoError(f"expected one human/engine flag per player ({len(game.names)}), got {len(humans)}")
         self.game = game
@@ -188,6 +191,7 @@ class TerminalGame:
         self.seed = seed
         self.hints = hints
         self.save_path = Path(save_path) if save_path is not None else None
+        self.dated = list(dated) if dated else date_pragmas()
         #: seconds per move of a person (None: no clock), checked against the rule set's [timer]
         self.move_time = game.rules.check_move_time(move_time) if move_time is not None else None
         self.clock = clock
@@ -972,8 +976,9 @@ class TerminalGame:
 
     # -- saving -------------------------------------------------------------------------
     def record(self) -> str:
-        """The game as GCG, with this front end's seats and hint limit as pragmas."""
-        return game_record(self.game, self.levels, self.hints, self.move_time)
+        """The game as GCG, with when it started and this front end's seats, hint limit and
+        clock as pragmas."""
+        return game_record(self.game, self.levels, self.hints, self.move_time, self.dated)
 
     def default_path(self) -> Path:
         return new_save_path(self.game.rules.name)
