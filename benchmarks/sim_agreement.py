@@ -41,6 +41,7 @@ def main(argv=None) -> int:
     ap.add_argument("--leaves", required=True)
     ap.add_argument("--positions", required=True)
     ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0, help="the first position (0-based)")
     ap.add_argument("--iterations", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--core", default="1")
@@ -58,6 +59,8 @@ def main(argv=None) -> int:
     lines = [_unknown_opponent(ln) for ln in lines[: args.count]]
     rows = []
     for i, line in enumerate(lines):
+        if i < args.start:
+            continue
         mag = magpie_run(args.magpie, [line], args.iterations, args.seed, args.core, False)[0]
         if len(mag["moves"]) < 2:
             continue

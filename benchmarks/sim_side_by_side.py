@@ -66,6 +66,15 @@ print(json.dumps(out))
 _ROW = re.compile(r"(\d+):\s+(\S+)\s+(\S+)((?:\s+\S+)*?)\s+(-?\d+)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)")
 
 
+def _notation(coord: str, word: str) -> str:
+    """A row of MAGPIE's table as our notation: a pass, an exchange (``-TILES``) or a play."""
+    if coord.lower() == "pass":
+        return "pass"
+    if coord.lower() in ("exch", "exchange", "xch"):
+        return "-" + word
+    return f"{coord} {word}"
+
+
 def _unknown_opponent(line: str) -> str:
     """The CGP line's first four fields with the opponent's rack removed."""
     board, racks, scores, zeros = line.split()[:4]
@@ -99,7 +108,7 @@ def magpie_run(magpie: Path, lines: list[str], iterations: int, seed: int, core:
         iters = int(re.findall(r"Iters:\s+(\d+)", block)[-1])
         secs = float(re.findall(r"Time:\s+([\d.]+)", block)[-1])
         nps = float(tail.split()[0]) if tail.split() else float("nan")
-        out.append({"moves": [f"{c} {w}" for _n, (c, w, _wp) in sorted(seen.items())],
+        out.append({"moves": [_notation(c, w) for _n, (c, w, _wp) in sorted(seen.items())],
                     "win": [wp / 100 for _n, (_c, _w, wp) in sorted(seen.items())],
                     "samples": iters, "seconds": secs, "nps": nps, "nodes": nps * secs,
                     "process_cpu": cpu})  # the whole process: set-up and every position

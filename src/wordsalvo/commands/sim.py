@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 
 from ..errors import WordSalvoError
 from ._common import (add_lexicon_argument, add_rules_argument, load_leaves, load_lexicon, read_position, seconds,
@@ -93,18 +95,21 @@ def run(args) -> int:
     interrupted = False
     try:
         while not sim.step(_REDRAW if live else 0.0):
-            text = _text(sim.result(), args.top)
+            # the live table fits the terminal (rows beyond it could not be drawn over)
+            cols, rows = shutil.get_terminal_size()
+            top = max(1, rows - 4) if args.top is None else min(args.top, max(1, rows - 4))
+            text = _text(sim.result(), top, cols)
             if drawn:
                 sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
-            drawn = text.count("\n") + 1
+            drawn = sum(max(1, -(-len(line) // cols)) for line in text.split("\n"))
     except KeyboardInterrupt:  # the table so far, then exit status 130
         interrupted = True
     result = sim.result()
     if drawn:
         sys.stdout.write(f"\x1b[{drawn}F\x1b[J")
-    print(_text(result, args.top))
+    print(_text(result, args.top, shutil.get_terminal_size().columns if live else None))
     if interrupted:
         print("interrupted: the result so far", file=sys.stderr)
     if args.json:
@@ -112,5 +117,9 @@ def run(args) -> int:
     return 130 if interrupted else 0
 
 
-def _text(result, top) -> str:
-    return result.table(top) + "\n" + result.summary()
+def _text(result, top, width=None) -> str:
+    """The table and the summary line (wrapped to ``width``, a terminal's columns)."""
+    summary = result.summary()
+    if width is not None:
+        summary = textwrap.fill(summary, max(20, width - 1), subsequent_indent="  ")
+    return result.table(top) + "\n" + summary
