@@ -45,13 +45,15 @@ directives = {
 }
 
 
-def ext(name: str, pyx: str, csources: list[str]) -> Extension:
+def ext(name: str, pyx: str, csources: list[str], threads: bool = False) -> Extension:
+    """``threads``: the C code starts POSIX threads (the simulator)."""
+    pthread = ["-pthread"] if threads and os.name != "nt" else []
     return Extension(
         name,
         sources=[pyx] + [f"csrc/{c}" for c in csources],
         include_dirs=["csrc"],
-        extra_compile_args=cflags,
-        extra_link_args=ldflags,
+        extra_compile_args=cflags + pthread,
+        extra_link_args=ldflags + pthread,
         define_macros=[] if DEBUG else [("NDEBUG", "1")],
     )
 
@@ -59,7 +61,8 @@ def ext(name: str, pyx: str, csources: list[str]) -> Extension:
 extensions = [
     ext("wordsalvo._core._graph", "src/wordsalvo/_core/_graph.pyx", ["ws_graph.c", "ws_build.c"]),
     ext("wordsalvo._core._movegen", "src/wordsalvo/_core/_movegen.pyx",
-        ["ws_graph.c", "ws_leaves.c", "ws_movegen.c", "ws_wordmap.c", "ws_rng.c", "ws_game.c", "ws_selfplay.c"]),
+        ["ws_graph.c", "ws_leaves.c", "ws_movegen.c", "ws_wordmap.c", "ws_rng.c", "ws_game.c", "ws_selfplay.c", "ws_sim.c"],
+        threads=True),
     ext("wordsalvo._core._leaves", "src/wordsalvo/_core/_leaves.pyx", ["ws_leaves.c"]),
 ]
 

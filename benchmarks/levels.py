@@ -46,7 +46,8 @@ from wordsalvo.inputs import write_atomic  # noqa: E402
 from wordsalvo.ratings import RatingPool  # noqa: E402
 from wordsalvo.stats import mean_interval, wilson_interval  # noqa: E402
 
-PLAYERS = (*LEVELS, "score", "equity")
+#: the static levels (master thinks for a time per move: benchmarks/sim_strength.py measures it)
+PLAYERS = (*(level for level in LEVELS if level != "master"), "score", "equity")
 
 
 def turns_taken(result, p: int) -> int:

@@ -327,6 +327,14 @@ void ws_gen_leave_counts(const WsGen *g, int idx, uint8_t *kept) {
     }
 }
 
+int ws_gen_leave_index(const WsGen *g, const uint8_t *kept) {
+    for (int t = 0; t <= WS_MAX_LETTERS; t++)
+        if (kept[t] > g->rack[t]) return -1;
+    int idx = 0;
+    for (int i = 0; i < g->leave_types; i++) idx += kept[g->leave_type[i]] * g->leave_weight[i];
+    return idx;
+}
+
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     int total = 0;
     uint64_t letters = 0;

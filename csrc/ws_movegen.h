@@ -222,6 +222,10 @@ int ws_gen_best_swap(const WsGen *g, const WsLeaves *ranking, int bag, int min_b
  * (an index into leave_value, e.g. of ws_gen_best_swap): what that leave keeps. */
 void ws_gen_leave_counts(const WsGen *g, int idx, uint8_t *kept);
 
+/* The leave index (into leave_value) of keeping the tiles `kept` (counts by code) of the
+ * current rack, or -1 when they are not all on it: the inverse of ws_gen_leave_counts. */
+int ws_gen_leave_index(const WsGen *g, const uint8_t *kept);
+
 /* Equity terms for the next racks: a leave table (values by rank; NULL: every leave
  * is worth 0), or with endgame = 1 the settlement terms: keeping nothing is worth
  * out_value, keeping tiles costs keep_factor x their face value.  Call before

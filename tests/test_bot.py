@@ -46,7 +46,7 @@ def replay(seed, turns, rules=RULES):
 
 
 def test_kinds_and_errors(leaves):
-    assert PLAYER_KINDS == ("score", "equity", "easy", "medium", "hard", "expert")
+    assert PLAYER_KINDS == ("score", "equity", "easy", "medium", "hard", "expert", "master")
     with pytest.raises(GameError, match="expected an engine player"):
         Bot("grandmaster", RULES)
     with pytest.raises(GameError, match="Rules"):
@@ -201,3 +201,74 @@ def test_a_vocabulary_outside_the_lexicon_is_refused(tmp_path):
     game = ws.Game(RULES, seed=1)
     with pytest.raises(GameError, match="vocabulary"):
         game.legal_moves(vocabulary=odd)
+
+
+# -- master: simulation within a budget ------------------------------------------------------------
+def test_master_without_a_budget_is_expert(leaves):
+    for seed, turns in positions(n_games=2, seed=30)[::7]:
+        game = replay(seed, turns)
+        if game.is_over:
+            continue
+        assert Bot("master", RULES, seconds=0).choose(game) == Bot("expert", RULES).choose(game)
+
+
+def test_master_simulates_and_plays_a_whole_game(leaves, monkeypatch):
+    import wordsalvo.engine.simulation as simulation
+
+    calls = []
+    real = simulation.Simulator.run
+
+    def counted(self):
+        result = real(self)
+        calls.append(result)
+        return result
+
+    monkeypatch.setattr(simulation.Simulator, "run", counted)
+    game = ws.Game(RULES, seed=12)
+    bots = [Bot("master", RULES, seconds=0.02, seed=1), Bot("expert", RULES)]
+    while not game.is_over:
+        turns = len(calls)
+        action = bots[game.to_move].choose(game)
+        if game.to_move == 0 and len(calls) > turns:  # the simulation's best is the action
+            assert action is calls[-1].best.action
+        game.apply(action)  # Game.apply raises on an illegal move
+    assert calls, "master never simulated"
+    assert all(r.plies == 2 and r.sampling == "bai" for r in calls)
+    assert all(len(r.rows) <= wordsalvo.engine.bot.MASTER_PLAYS + 1 for r in calls)
+
+
+def test_master_plays_as_expert_in_a_three_player_game():
+    game = ws.Game(RULES, players=3, seed=4)
+    assert Bot("master", RULES, seconds=5).choose(game) == Bot("expert", RULES).choose(game)
+
+
+def test_master_asks_the_endgame_solver_when_the_bag_is_empty(monkeypatch):
+    """The hook: with the bag empty, the solver's first move (a module wordsalvo.engine.endgame)."""
+    import sys
+    import types
+
+    game = ws.Game(RULES, seed=5)
+    while game.bag_count > 0 and not game.is_over:
+        game.apply(Bot("expert", RULES).choose(game))
+    assert not game.is_over
+    legal = game.legal_moves()
+    pick = legal[len(legal) - 1]  # a move no simulation would choose
+    asked = []
+
+    def solve_endgame(position, lexicon=None, *, seconds=None, threads=1):
+        asked.append(position)
+        return types.SimpleNamespace(moves=(pick,), pv=(pick.notation,))
+
+    fake = types.ModuleType("wordsalvo.engine.endgame")
+    fake.solve_endgame = solve_endgame
+    monkeypatch.setitem(sys.modules, "wordsalvo.engine.endgame", fake)
+    action = Bot("master", RULES, seconds=0.05).choose(game)
+    assert asked and isinstance(action, Play) and action.move == pick
+
+
+def test_master_arguments():
+    with pytest.raises(GameError, match="seconds"):
+        Bot("master", RULES, seconds=-1)
+    with pytest.raises(GameError, match="threads"):
+        Bot("master", RULES, threads=0)
+    assert Bot("master", RULES).seconds == wordsalvo.engine.bot.MASTER_SECONDS

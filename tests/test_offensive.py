@@ -89,7 +89,7 @@ def test_best_move_avoids_main_and_cross_words(rules):
 def test_every_level_avoids_offensive_words(rules, level):
     for game in (hooked_game(rules),):
         for seed in range(4):
-            action = Bot(level, rules, seed=seed).choose(game)
+            action = Bot(level, rules, seed=seed, seconds=0.05).choose(game)
             assert not game.offensive.is_offensive(action.move), (level, seed, action)
     game = ws.Game(rules, seed=1)
     game.set_rack(0, "FUCKERS")
@@ -107,7 +107,7 @@ def test_whole_games_of_the_levels_play_no_offensive_word(rules):
     offensive = OffensiveWords.default("en")
     for i, level in enumerate(LEVELS):
         game = ws.Game(rules, seed=40 + i)
-        bots = [Bot(level, rules, seed=i), Bot(level, rules, seed=i + 10)]
+        bots = [Bot(level, rules, seed=i, seconds=0.02), Bot(level, rules, seed=i + 10, seconds=0.02)]
         while not game.is_over:
             game.apply(bots[game.to_move].choose(game))
         for turn in game.history:

@@ -35,6 +35,7 @@ _EXPORTS = {
     "Position": "position",
     "Rating": "ratings", "RatingError": "ratings", "RatingPool": "ratings",
     "Rules": "rules",
+    "SimResult": "engine.simulation", "simulate": "engine.simulation",
 }
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
     "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
-    "Rating", "RatingPool", "RatingError",
+    "Rating", "RatingPool", "RatingError", "simulate", "SimResult",
 ]
 
 
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .board import Board
     from .constants import Direction
     from .engine.bot import Bot
+    from .engine.simulation import SimResult, simulate
     from .errors import (AlphabetError, GameError, IllegalMoveError, IllegalMoveReason, LeavesError,
                          LexiconBuildError, LexiconFormatError, NotationError, NotationMismatchError, PositionError,
                          RulesError, WordSalvoError)

@@ -59,6 +59,20 @@ Flags
   swing TOWARDS the eventual winner (the winner's gain on their own turn, the
   loser's loss on theirs); None for a tie or a game without a winner.
 
+Simulation (``sim=SECONDS``)
+----------------------------
+Every judged turn whose move is within :data:`SIM_MARGIN` equity of the best is
+judged again by simulation (:mod:`wordsalvo.engine.simulation`): the
+alternatives and the move played are each played on :data:`SIM_PLIES` turns with
+random racks for the opponent, for ``SECONDS`` per turn with best-arm
+identification.  Then ``sim_candidates`` holds the simulated candidates best
+first (notation, mean equity, its standard error, mean win chance, iterations),
+``sim_equity_lost`` / ``sim_win_lost`` / ``sim_rank`` the played move against the
+simulation's best, and the verdict follows the simulation: **missed** when it lost
+:data:`MISSED_EQUITY` equity or :data:`MISSED_WIN` win chance there, a
+**brilliancy** only if the simulation ranks it first.  Such a turn is marked
+``simulated`` (a badge) and its note says what the simulation found.
+
 Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
 name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
 24; 8B ANESTRI for 66 was a bingo (win chance 38 %; 61 % after the best move)."; a
@@ -93,7 +107,7 @@ from .engine.winprob import WinModel
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
     "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "POOR_RACK", "TURNING_POINTS",
-    "TURNING_MIN", "TOP",
+    "TURNING_MIN", "TOP", "SimCandidate", "SIM_MARGIN", "SIM_PLIES",
 ]
 
 #: equity lost (points) from which a turn is flagged missed
@@ -116,6 +130,10 @@ TOP = 5
 MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are fitted on two-player games, "
                     "and with more players a chance depends on every opponent's score and rack, which the "
                     "model cannot see; the moves are judged by equity alone.")
+#: with ``sim``: turns within this much equity of the best move are judged again by simulation
+SIM_MARGIN = 15.0
+#: with ``sim``: turns played after each candidate
+SIM_PLIES = 2
 #: the entries the engine looks at (the player had a rack and a choice)
 ANALYSED = ("play", "exchange", "pass", "timeout")
 
@@ -132,6 +150,25 @@ class Candidate:
 
     def as_list(self) -> list:
         return [self.notation, self.score, round(self.equity, 2), None if self.win is None else round(self.win, 4)]
+
+
+@dataclass(frozen=True)
+class SimCandidate:
+    """A candidate of a turn judged by simulation."""
+
+    notation: str  #: a play in notation, ``-TILES`` for an exchange, ``pass``
+    equity: float | None  #: mean equity over the iterations (None: none finished)
+    stderr: float | None
+    win: float | None  #: the mover's mean win chance (None without a model)
+    iterations: int
+
+    def as_list(self) -> list:
+        return [self.notation, _rounded(self.equity, 2), _rounded(self.stderr, 2), _rounded(self.win, 4),
+                self.iterations]
+
+
+def _rounded(x: float | None, digits: int) -> float | None:
+    return None if x is None else round(x, digits)
 
 
 @dataclass(frozen=True)
@@ -171,12 +208,19 @@ class TurnAnalysis:
     decisive: bool = False
     note: str = ""
     record_note: str = ""  #: the record's own #note after the entry
+    simulated: bool = False  #: the verdict came from a simulation (see the module docstring)
+    sim_equity_lost: float | None = None
+    sim_win_lost: float | None = None
+    sim_rank: int | None = None
+    sim_iterations: int | None = None  #: iterations of the simulation's best candidate
+    sim_candidates: tuple[SimCandidate, ...] = ()
 
     @property
     def badges(self) -> tuple[str, ...]:
         out = [b for b, on in (("brilliancy", self.brilliancy), ("missed", self.missed),
                                ("turning-point", self.turning_point), ("decisive", self.decisive),
-                               ("phony", bool(self.phony)), ("bingo", self.bingo)) if on]
+                               ("phony", bool(self.phony)), ("bingo", self.bingo),
+                               ("simulated", self.simulated)) if on]
         return tuple(out)
 
     def __str__(self) -> str:
@@ -280,6 +324,9 @@ class GameAnalysis:
                 "alternatives": [c.as_list() for c in t.alternatives],
                 "note": t.note, "badges": list(t.badges), "words": list(t.words),
             })
+            if t.simulated:
+                turns[-1]["simulated"] = {"plies": SIM_PLIES,
+                                          "candidates": [c.as_list() for c in t.sim_candidates]}
         game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
                 "final_scores": list(self.final_scores), "winners": list(self.winners),
                 "end_reason": self.end_reason}
@@ -292,7 +339,7 @@ class GameAnalysis:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, (TurnAnalysis, Candidate)):
+    if isinstance(value, (TurnAnalysis, Candidate, SimCandidate)):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -318,18 +365,22 @@ def _as_replay(source: Any, rules: Rules | str | None, lexicon: Lexicon | None, 
 
 def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *, rules: Rules | str | None = None,
                  leaves: Leaves | None = None, model: WinModel | None = None, path: str | None = None,
-                 win: bool = True) -> GameAnalysis:
+                 win: bool = True, sim: float | None = None) -> GameAnalysis:
     """Analyse a game (see the module docstring).
 
     ``lexicon``: judge and replay with it (default: the language's); ``top``: the
     alternatives kept per turn; ``rules``: overrides the record's rule set;
     ``leaves``: the leave table (default :meth:`Leaves.default`, else no leave
     values); ``model``: the win-probability model (default
-    :meth:`WinModel.default`; ``win=False`` or no shipped model: no win chances).
+    :meth:`WinModel.default`; ``win=False`` or no shipped model: no win chances);
+    ``sim``: seconds of simulation for each turn within :data:`SIM_MARGIN` of the best
+    (None: static judgement only).
     Raises :class:`AnalysisError` or :class:`~wordsalvo.formats.gcg.GCGError`.
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise AnalysisError(f"top: expected a whole number >= 1, got {top!r}")
+    if sim is not None and (isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 < sim <= 1e6):
+        raise AnalysisError(f"sim: expected seconds of simulation per turn (> 0) or None, got {sim!r}")
     rp = _as_replay(source, rules, lexicon, path)
     rules_obj = rp.rules
     if leaves is None:
@@ -370,6 +421,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             d["notation"] = f"({e.tiles})"
         if rt.kind in ANALYSED and rt.position is not None:
             d.update(_judge(gen, leaves, model, rt, top))
+            if sim is not None:
+                d.update(_sim_judge(d, rt, rp.lexicon, leaves, model, sim))
         raw.append(d)
     final = rp.final_scores
     unfinished = rp.record.unfinished
@@ -381,6 +434,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         d["turning_point"] = d["index"] in turning
         d["decisive"] = d["index"] == decisive
         d["note"] = coach_note(d, rp.turns[d["index"]])
+        if d.get("simulated"):
+            d["note"] = f"{d['note']} {_sim_note(d)}".strip()
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
@@ -584,6 +639,59 @@ def _find(moves, move) -> int | None:
         if moves[int(i)] == move:
             return int(i)
     return None
+
+
+def _sim_judge(d: dict[str, Any], rt: ReplayTurn, lexicon: Lexicon, leaves: Leaves, model: WinModel | None,
+               seconds: float) -> dict[str, Any]:
+    """The verdict of a simulation of the turn's alternatives and the move played (see the
+    module docstring), or {} for a turn it does not judge: beyond SIM_MARGIN, a phony, an
+    exchange whose tiles the record does not give, not two players."""
+    from .engine.simulation import Simulator
+
+    pos = rt.position
+    lost = d.get("equity_lost")
+    if lost is None or lost > SIM_MARGIN or d.get("phony") or len(pos.racks) != 2 or not pos.rack:
+        return {}
+    if rt.kind == "play":
+        played = d["notation"]
+    elif rt.kind == "exchange":
+        played = "-" + (rt.event.tiles or "").upper()
+    else:  # pass, time-out: the rack kept
+        played = "pass"
+    moves = list(dict.fromkeys([c.notation for c in d.get("alternatives", ())] + [played]))
+    try:
+        sim = Simulator(pos, lexicon, leaves, moves=moves, plies=SIM_PLIES, seconds=seconds, sampling="bai",
+                        seed=d["index"], model=model if model is not None else False)
+        result = sim.run()
+    except WordSalvoError:  # a move the simulator cannot take (a record that is not the engine's board)
+        return {}
+    mine = sim.actions[moves.index(played)]
+    rank = next(i for i, r in enumerate(result.rows) if r.action is mine)
+    row, best = result.rows[rank], result.rows[0]
+    if row.equity is None or best.equity is None:
+        return {}
+    eq_lost = max(0.0, best.equity - row.equity)
+    win_lost = None if row.win is None or best.win is None else max(0.0, best.win - row.win)
+    out: dict[str, Any] = {
+        "simulated": True, "sim_equity_lost": round(eq_lost, 2), "sim_rank": rank + 1,
+        "sim_win_lost": None if win_lost is None else round(win_lost, 4), "sim_iterations": best.iterations,
+        "sim_candidates": tuple(SimCandidate(r.move, r.equity, r.stderr, r.win, r.iterations) for r in result.rows),
+        "missed": eq_lost >= MISSED_EQUITY or (win_lost or 0.0) >= MISSED_WIN,
+    }
+    if d.get("brilliancy") and rank > 0:
+        out["brilliancy"] = False
+    return out
+
+
+def _sim_note(d: dict[str, Any]) -> str:
+    """What the simulation found, for the coach's note."""
+    cands = d["sim_candidates"]
+    head = f"Simulated {SIM_PLIES} turns ahead ({d['sim_iterations']} iterations):"
+    if d["sim_rank"] == 1:
+        return f"{head} the best of the {len(cands)} moves tried."
+    best = cands[0]
+    win = f", {_pct(d['sim_win_lost'])} of win chance" if d.get("sim_win_lost") else ""
+    return f"{head} {best.notation} was better by {d['sim_equity_lost']:.1f} in equity{win}."
 
 
 def _tilts(raw: list[dict[str, Any]], winners: tuple[int, ...]) -> tuple[set[int], int | None]:

@@ -490,6 +490,24 @@ class Game(Displayable):
             return self._best_clean(gen, by)
         return moves[0]
 
+    def best_moves(self, n: int, by: str = "score", leaves=None) -> MoveList:
+        """The ``n`` best placements (fewer when there are fewer) by ``"score"`` or by
+        ``"equity"`` (with ``leaves``, default: the rule set's shipped table), best first:
+        the first ``n`` of ``legal_moves(leaves).sorted(by)``, found without listing
+        them all; :meth:`play` trusts them."""
+        self._check_running()
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise GameError(f"n: expected a whole number >= 1, got {n!r}")
+        if by == "equity" and leaves is None:
+            from .leaves import Leaves
+
+            leaves = Leaves.default(self.rules)
+        elif by not in ("score", "equity"):
+            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
+        moves = self.generator(leaves if by == "equity" else None).best(self._position(), n=n, by=by)
+        moves._token = self._token
+        return moves
+
     @property
     def offensive(self) -> OffensiveWords:
         """The offensive words of the lexicon's language, which engines and hints never play."""

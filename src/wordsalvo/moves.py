@@ -163,6 +163,14 @@ class Move:
         object.__setattr__(move, "_leave_index", index)
         return move
 
+    def to_record(self) -> np.ndarray:
+        """The move as one :data:`MOVE_DTYPE` record (the inverse of :meth:`from_record`)."""
+        n = len(self.tiles)
+        mask = sum(1 << i for i, t in enumerate(self.tiles) if t & BLANK_BIT)
+        raw = [t & ~BLANK_BIT for t in self.tiles] + [0] * (15 - n)
+        packed = _RECORD.pack(self.score, mask, self.row, self.col, int(self.direction), n, self.tiles_played, *raw)
+        return np.frombuffer(packed, dtype=MOVE_DTYPE)[0]
+
     @property
     def leave(self) -> str | None:
         """The tiles kept on the rack (blank first, then letters in tile-code order), or

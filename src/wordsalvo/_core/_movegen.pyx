@@ -454,3 +454,4 @@ cdef class Generator:
         return m, cs
 include "_game.pxi"
 include "_selfplay.pxi"
+include "_sim.pxi"

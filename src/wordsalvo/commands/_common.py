@@ -59,6 +59,23 @@ def whole_number(minimum: int):
     return parse
 
 
+def seconds(allow_zero: bool = False):
+    """An argparse type: a number of seconds > 0 (or >= 0), with a clear message otherwise."""
+    what = "a number of seconds >= 0" if allow_zero else "a number of seconds > 0"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not (0 <= value <= 1e6 if allow_zero else 0 < value <= 1e6):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
 def add_rules_argument(p: argparse.ArgumentParser, from_position: bool = False) -> None:
     """``--rules``; with ``from_position`` its default is the CGP's ``rs`` opcode."""
     p.add_argument(
@@ -95,6 +112,18 @@ def load_lexicon(path: str | None, rules: Rules) -> Lexicon:
             f"(alphabet {rules.alphabet.name!r})", path,
         )
     return lex
+
+
+def load_leaves(path: str | None, rules: Rules):
+    """``--leaves FILE``: a leave table file (.wsl), or ``leave,value`` lines (.csv) for
+    ``rules``; None: None (the caller's default)."""
+    if path is None:
+        return None
+    from ..leaves import Leaves
+
+    if str(path).lower().endswith(".csv"):
+        return Leaves.from_csv(path, rules)
+    return Leaves.load(path, rules)
 
 
 def read_text(source: str) -> str:
@@ -165,7 +194,7 @@ def progress_bar(total: int, unit: str, description: str | None = None):
 
 
 __all__ = [
-    "progress_bar", "checked_path", "is_file", "read_bytes",
-    "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "read_text",
+    "progress_bar", "seconds", "checked_path", "is_file", "read_bytes",
+    "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "load_leaves", "read_text",
     "is_position_line", "read_position", "apply_rack", "RulesError",
 ]

@@ -36,7 +36,7 @@ from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, whole_number
+from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
 
 
 def register(subparsers) -> None:
@@ -47,6 +47,7 @@ def register(subparsers) -> None:
         epilog="examples:\n"
                "  wordsalvo analyze game.gcg\n"
                "  wordsalvo analyze game.gcg --html game.html\n"
+               "  wordsalvo analyze game.gcg --sim 2 --html game.html\n"
                "  wordsalvo analyze games/ --out results/ --jobs 2 --html\n"
                "  wordsalvo analyze games/ --out results/ --scheduler tcp://10.0.0.5:8786",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -57,6 +58,9 @@ def register(subparsers) -> None:
     p.add_argument("--winprob", metavar="MODEL.json", help="a win-probability model (default: the shipped one)")
     p.add_argument("--top", type=whole_number(1), default=TOP, metavar="N",
                    help=f"alternatives kept per turn (default: {TOP})")
+    p.add_argument("--sim", type=seconds(), default=None, metavar="SECONDS",
+                   help="judge every turn within 15 equity of the best again by simulation, for SECONDS a turn "
+                        "(the verdicts it gives are marked 'simulated')")
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
     p.add_argument("--html", nargs="?", const=True, default=None, metavar="OUT.html",
                    help="one game: write the report page there (default: GAME.html here); a batch: one page per game")
@@ -70,7 +74,7 @@ def register(subparsers) -> None:
 
 def _options(args) -> dict[str, Any]:
     return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top,
-            "width": _text_width()}
+            "width": _text_width(), "sim": args.sim}
 
 
 def _text_width() -> int | None:
@@ -106,7 +110,7 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         rules, lexicon, model = _resources(options, options.get("rules") or record.rules_name())
         rp = replay(record, rules=rules, lexicon=lexicon,
                     assumed=None if options.get("rules") else record.assumed_rules)
-        analysis = analyze_game(rp, top=options.get("top", TOP), model=model)
+        analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"))
         stats = instant_stats(rp)
         book = WordBook()
         book.add(rp, game=path)

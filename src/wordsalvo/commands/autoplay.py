@@ -19,7 +19,8 @@ from ..wording import plural
 from ..engine.autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
 from ..parallel import Interrupted
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, whole_number
+from ._common import (add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, seconds,
+                      whole_number)
 
 __all__ = ["register", "run", "format_summary"]
 
@@ -35,7 +36,8 @@ def register(subparsers) -> None:
         epilog="players: " + ", ".join(PLAYER_KINDS) + "\n"
                "  score   the highest-scoring play\n"
                "  equity  the best play by equity (score + leave value), or the best swap when it is worth more\n"
-               "  easy, medium, hard, expert: the difficulty levels of `wordsalvo play`",
+               "  easy, medium, hard, expert, master: the difficulty levels of `wordsalvo play`\n"
+               "  (master simulates: --seconds sets its time per move)",
     )
     add_rules_argument(p)
     add_lexicon_argument(p)
@@ -48,6 +50,11 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the run (default 0)")
     p.add_argument("--board-seed", type=whole_number(0), default=None, metavar="N",
                    help="the random board of a rule set with random boards")
+    p.add_argument("--seconds", type=seconds(allow_zero=True), default=None, metavar="S",
+                   help="master's thinking time per move (default 1; 0: it plays as expert)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="master's --seconds is CPU time, not wall-clock time (other work on the machine "
+                        "does not shorten it)")
     p.add_argument("--gcg", metavar="DIR", help="write every game as DIR/game-NNNNNN.gcg")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object on the last line")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -58,7 +65,8 @@ def register(subparsers) -> None:
 def run(args) -> int:
     rules = load_rules(args.rules, board_seed=args.board_seed)  # checks the name/file now, with a clear error
     spec = AutoplaySpec(rules=args.rules, players=(args.p1, args.p2), seed=args.seed, lexicon=args.lexicon,
-                        leaves=args.leaves, board_seed=args.board_seed)
+                        leaves=args.leaves, board_seed=args.board_seed, seconds=args.seconds,
+                        cpu_time=args.cpu_time)
     del rules
     gcg_dir = output_folder(args.gcg, "--gcg") if args.gcg else None  # its note before the progress bar
     bar = progress_bar(args.games, "game")

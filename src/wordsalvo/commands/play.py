@@ -61,6 +61,7 @@ def register(subparsers) -> None:
                "          the tiles kept\n"
                "  hard    most words, often the bingo, part of the value of the tiles kept\n"
                "  expert  the best move by equity (score + value of the tiles kept)\n"
+               "  master  looks ahead: simulates its best moves two turns on, a second a move\n"
                "  (no level spends a blank or an S for a few points; see wordsalvo.engine.bot)\n"
                "saved games: in $WORDSALVO_GAMES_DIR, else $XDG_DATA_HOME/wordsalvo/games\n"
                "  (~/.local/share/wordsalvo/games; the folder is made the first time, and the\n"

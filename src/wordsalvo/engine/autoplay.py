@@ -46,6 +46,9 @@ class AutoplaySpec:
     lexicon: str | None = None      #: a compiled lexicon file; None = the rule set's embedded lexicon
     leaves: str | None = None       #: a leave table file; None = the rule set's shipped table
     board_seed: int | None = None   #: the random board of a rule set with random boards
+    #: ``master``'s thinking time per move (None: the Bot's default) and whether it is CPU time
+    seconds: float | None = None
+    cpu_time: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ _CACHE: dict = {}
 
 def _worker_setup(spec: AutoplaySpec):
     """(rules, lexicon, players) for ``spec``, loaded once per process."""
-    key = (spec.rules, spec.lexicon, spec.leaves, spec.board_seed, spec.players)
+    key = (spec.rules, spec.lexicon, spec.leaves, spec.board_seed, spec.players, spec.seconds, spec.cpu_time)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
@@ -108,7 +111,8 @@ def _worker_setup(spec: AutoplaySpec):
         from ..leaves import Leaves
 
         leaves = Leaves.load(spec.leaves)
-    bots = tuple(Bot(kind, rules, lexicon=lexicon, leaves=leaves) for kind in spec.players)
+    bots = tuple(Bot(kind, rules, lexicon=lexicon, leaves=leaves, seconds=spec.seconds, cpu_time=spec.cpu_time)
+                 for kind in spec.players)
     _CACHE.clear()  # one spec per process at a time: keep memory flat
     _CACHE[key] = (rules, lexicon, bots)
     return _CACHE[key]

@@ -23,6 +23,17 @@ Kinds
     never plays an offensive word (below).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
+``master``
+    Looks ahead: it simulates (:mod:`wordsalvo.engine.simulation`) its best
+    :data:`MASTER_PLAYS` placements by static equity that form no offensive word,
+    plus the best exchange, two plies deep with the static equity player, for
+    ``seconds`` a move (default :data:`MASTER_SECONDS`), with best-arm
+    identification, and plays the one with the best win chance (equity breaking
+    ties).  It plays as ``expert`` when the budget is 0, in games of more than two
+    players, and when one candidate is all there is.  With the bag empty it asks
+    the endgame solver (``wordsalvo.engine.endgame``, when that module exists) and
+    simulates otherwise.  Its choice depends on how many iterations the clock
+    allows, so a seed replays it only as closely as the machine's speed does.
 ``hard``, ``medium``, ``easy``
     Weaker in the ways people are weaker; every level takes the same four
     steps with its own numbers (:data:`LEVEL_POLICIES`):
@@ -109,10 +120,11 @@ from ..lexicon.vocabulary import level_vocabulary
 from ..offensive import OffensiveWords
 from ..rules import Rules
 
-__all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed"]
+__all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
+           "MASTER_PLAYS", "MASTER_PLIES"]
 
 #: the difficulty levels, weakest first
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert", "master")
 #: every kind of engine player
 PLAYER_KINDS = ("score", "equity", *LEVELS)
 
@@ -137,6 +149,15 @@ class LevelPolicy:
     s_margin: int = 8
 
 
+#: master: the seconds it thinks per move by default, the placements it simulates (plus the
+#: best exchange) and the plies of the rollouts
+MASTER_SECONDS = 1.0
+MASTER_PLAYS = 10
+MASTER_PLIES = 2
+
+#: placements looked at beyond master's candidates, for those that spell offensive words
+_CLEAN_SPARE = 5
+
 #: the policy of each weaker level (expert plays the best equity move)
 LEVEL_POLICIES: dict[str, LevelPolicy] = {
     "easy": LevelPolicy(0.0, 3, 0.05, 12, 12.0),
@@ -156,14 +177,28 @@ class Bot:
 
     ``lexicon`` defaults to the rule set's embedded lexicon and ``leaves`` to its
     shipped leave table (with none shipped, leaves count 0).  ``bot.choose(game)`` returns the action for the player
-    on turn; the same ``seed`` replays the same choices.
+    on turn; the same ``seed`` replays the same choices.  ``seconds`` and ``threads``:
+    ``master``'s thinking time per move (None: :data:`MASTER_SECONDS`; 0: it plays as
+    expert) and its simulation threads; ``cpu_time``: ``seconds`` is CPU time per
+    thread, not wall-clock time (measurements on a loaded machine); the other kinds
+    ignore these.
     """
 
-    def __init__(self, level: str, rules: Rules, lexicon: Lexicon | None = None, leaves=None, seed: int = 0):
+    def __init__(self, level: str, rules: Rules, lexicon: Lexicon | None = None, leaves=None, seed: int = 0, *,
+                 seconds: float | None = None, threads: int = 1, cpu_time: bool = False):
         if level not in PLAYER_KINDS:
             raise GameError(f"expected an engine player ({', '.join(PLAYER_KINDS)}), got {level!r}")
         if not isinstance(rules, Rules):
             raise GameError(f"expected a Rules object, got {type(rules).__name__}")
+        if seconds is None:
+            seconds = MASTER_SECONDS
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 1e6:
+            raise GameError(f"seconds: expected a number of seconds >= 0, got {seconds!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+            raise GameError(f"threads: expected a whole number 1..64, got {threads!r}")
+        self.seconds = float(seconds)
+        self.threads = threads
+        self.cpu_time = bool(cpu_time)
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
@@ -217,6 +252,8 @@ class Bot:
             raise GameError(f"the game is over ({game.end_reason}); expected a running game")
         if self.level == "score":
             return self._choose_score(game)
+        if self.level == "master":
+            return self._choose_master(game)
         if self.policy is None:
             return self._choose_equity(game)
         return self._choose_level(game)
@@ -248,6 +285,56 @@ class Bot:
         if swap is not None:
             return Swap(swap.tiles, swap.leave, float(swap.equity))
         return Pass()
+
+    def _choose_master(self, game) -> Action:
+        """Simulation within the budget (see the module docstring)."""
+        if self.seconds <= 0 or len(game.names) != 2 or len(game.players_left) != 2 or not game.rack:
+            return self._choose_equity(game)
+        if game.bag_count == 0:
+            action = self._endgame(game)
+            if action is not None:
+                return action
+        leaves = self.leaves
+        candidates: list[Action] = []
+        if leaves is not None:
+            moves = game.best_moves(MASTER_PLAYS + _CLEAN_SPARE, by="equity", leaves=leaves)
+        else:
+            moves = game.best_moves(MASTER_PLAYS + _CLEAN_SPARE)
+        for m in moves:
+            if not self.offensive.is_offensive(m):
+                candidates.append(Play(m, equity=None if m.equity is None else float(m.equity)))
+                if len(candidates) == MASTER_PLAYS:
+                    break
+        if not candidates:  # every good play spells an offensive word: expert's search for a clean one
+            return self._choose_equity(game)
+        swap = self._best_swap(game) if leaves is not None else None
+        if swap is not None:
+            candidates.append(Swap(swap.tiles, swap.leave, float(swap.equity)))
+        if len(candidates) == 1:
+            return candidates[0]
+        from .simulation import Simulator
+
+        seed = (self.seed * 1_000_003 + len(game.history)) % (1 << 64)
+        result = Simulator(game, self.lexicon, leaves, moves=candidates, plies=MASTER_PLIES, seconds=self.seconds,
+                           threads=self.threads, sampling="bai", seed=seed, cpu_time=self.cpu_time).run()
+        return result.best.action
+
+    def _endgame(self, game) -> Action | None:
+        """The endgame solver's move with the bag empty (``wordsalvo.engine.endgame``), or
+        None when there is no solver or its move spells an offensive word (then the
+        master simulates)."""
+        try:
+            from .endgame import solve_endgame  # type: ignore[import-not-found]
+        except ImportError:  # the solver is not part of this build
+            return None
+        result = solve_endgame(game.position(), self.lexicon, seconds=self.seconds, threads=self.threads)
+        first = result.moves[0] if result.moves else None
+        if first is None:
+            return Pass() if result.pv and result.pv[0] == "pass" else None
+        move = next((m for m in game.legal_moves() if m == first), None)
+        if move is None or self.offensive.is_offensive(move):
+            return None
+        return Play(move)
 
     def _choose_level(self, game) -> Action:
         pol = self.policy

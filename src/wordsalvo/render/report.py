@@ -49,6 +49,12 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
         "note": "The best move: a bingo.",   # the coach's sentence ("" for none)
         "badges": ["brilliancy"],            # words of BADGES (others are shown as they are)
         "words": ["RETAINS"],                # optional: the words formed
+        "simulated": {                       # optional: the turn was judged by simulation
+          "plies": 2,                        #   turns played after each candidate
+          "candidates": [                    #   best first: notation, mean equity, its standard error,
+            ["8D RETAINS", 80.1, 1.2, 0.64, 300],  # mean win chance (each or None), iterations
+          ],
+        },
       }, ...],
       "turning_points": [12, 20],            # turn indexes
       "decisive": 20,                        # the decisive moment's turn index, or None
@@ -92,6 +98,7 @@ BADGES = {
     "decisive": ("\u25bc", "Decisive moment", "the turn that decided the game"),
     "phony": ("\u2717", "Phony", "a word that is not in the lexicon"),
     "bingo": ("\u2605", "Bingo", "every tile of the rack played"),
+    "simulated": ("\u2248", "Simulated", "judged by simulating the best moves a few turns ahead"),
 }
 #: turn kind -> how the move-history strip names a turn that is not a play
 KIND_LABELS = {
@@ -220,6 +227,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
             p.append(f"{w}.badges: expected a list of words such as 'brilliancy', got {badges!r}")
         if t.get("words") is not None and (not _list(t["words"]) or not all(isinstance(x, str) for x in t["words"])):
             p.append(f"{w}.words: expected a list of words, got {t['words']!r}")
+        p.extend(_check_simulated(t.get("simulated"), w))
 
     tps = data.get("turning_points", [])
     if not _list(tps) or not all(_is_int(x) and 0 <= x < n for x in tps):
@@ -237,6 +245,20 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
                 and all(v is None or isinstance(v, str) or _is_num(v) for v in row["values"])):
             p.append(f"stats[{k}]: expected {{'label': text, 'values': {players} numbers, texts or None}}, "
                      f"got {row!r}")
+    return p
+
+
+def _check_simulated(sim: Any, w: str) -> list[str]:
+    if sim is None:
+        return []
+    if not isinstance(sim, dict) or not _is_int(sim.get("plies")) or not _list(sim.get("candidates")):
+        return [f"{w}.simulated: expected {{'plies': a whole number, 'candidates': a list}}, got {sim!r:.80}"]
+    p = []
+    for k, c in enumerate(sim["candidates"]):
+        if not (_list(c) and len(c) == 5 and isinstance(c[0], str) and (c[1] is None or _is_num(c[1]))
+                and (c[2] is None or _is_num(c[2])) and _is_chance(c[3]) and _is_int(c[4]) and c[4] >= 0):
+            p.append(f"{w}.simulated.candidates[{k}]: expected [notation, equity or None, standard error or None, "
+                     f"win chance 0..1 or None, iterations], got {c!r}")
     return p
 
 
@@ -345,6 +367,23 @@ def _alternatives(t: dict) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
+def _simulated(t: dict) -> str:
+    sim = t.get("simulated")
+    if not sim or not sim["candidates"]:
+        return ""
+    played_kind = t["kind"] in ("play", "zero-score-play")
+    rows = []
+    for k, (notation, equity, stderr, chance, iterations) in enumerate(sim["candidates"]):
+        played = (played_kind and notation == t["notation"]) or (t["kind"] == "pass" and notation == "pass")
+        se = "" if stderr is None else f" \u00b1 {_fmt(stderr)}"
+        rows.append(f'<tr class="{"played" if played else ""}"><td>{k + 1}</td><td class="mono">{_e(notation)}'
+                    f'{" <small>(played)</small>" if played else ""}</td><td>{_fmt(equity)}{se}</td>'
+                    f'<td>{_pct(chance)}</td><td>{_fmt(iterations)}</td></tr>')
+    return (f'<table class="alternatives simulated"><caption>Simulated {_fmt(sim["plies"])} turns ahead</caption>'
+            '<thead><tr><th>#</th><th>move</th><th>equity</th><th>win</th><th>iterations</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
+
+
 def _panel(t: dict, names: Sequence[str], rules: "Rules", hidden: bool) -> str:
     i, pl = t["index"], t["player"]
     name = names[pl]
@@ -365,7 +404,7 @@ def _panel(t: dict, names: Sequence[str], rules: "Rules", hidden: bool) -> str:
             f'<span class="score">{_signed(t["score"])}</span></div>'
             f'<div class="row"><span class="label">Rack</span> <span class="rack">{_rack(t["rack"], rules)}</span></div>'
             f'<div class="row"><span class="label">Score</span> {totals}</div>'
-            f'{_win_row(t, name)}{lost}{note}{_alternatives(t)}{words_html}</article>')
+            f'{_win_row(t, name)}{lost}{note}{_alternatives(t)}{_simulated(t)}{words_html}</article>')
 
 
 def _chip(t: dict, names: Sequence[str], current: bool) -> str:
