@@ -328,6 +328,30 @@ def test_a_random_board_record_replays_on_its_board():
     assert rp.rules.board_seed == 5 and rp.turns[-1].board_after == bytes(g.board.tiles)
 
 
+def test_the_command_analyses_a_random_board_record_and_the_report_draws_its_board(tmp_path):
+    # the command hands replay() a Rules object: the record's #board_seed must still apply
+    # (it was refused: "expected the recorded score +40 ..., the board scores it +24")
+    rules = Rules.preset("wordsalvo-en", board_seed=5)
+    assert rules.layout != Rules.preset("wordsalvo-en").layout
+    g = Game(rules, seed=3)
+    for _ in range(8):
+        m = g.best_move()
+        g.pass_turn() if m is None else g.play(m)
+    path = tmp_path / "random.gcg"
+    path.write_text(to_gcg(g), encoding="utf-8")
+    r = _cli(str(path), "--json")
+    assert r.returncode == 0, r.stderr
+    assert str(g.scores[0]) in r.stdout and str(g.scores[1]) in r.stdout
+    html = tmp_path / "a.html"
+    r = _cli(str(path), "--html", str(html))
+    assert r.returncode == 0, r.stderr
+    rep = analyze_game(path.read_text(encoding="utf-8"), rules=Rules.preset("wordsalvo-en"), win=False).report()
+    assert rep["game"]["board_seed"] == 5
+    # the report's board is the random one, square by square
+    assert report._resolve_rules(rep, None).layout == rules.layout
+    assert html.stat().st_size > 0
+
+
 @pytest.mark.parametrize("rules", ["classic-en", "wordsalvo-nl", "turkish"])
 def test_self_play_records_of_every_language_replay_and_analyse(rules):
     g = Game(Rules.preset(rules), seed=2)

@@ -249,6 +249,7 @@ class GameAnalysis:
     title: str | None = None
     left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
     win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
+    board_seed: int | None = None  #: the seed of a random board (the record's #board_seed), None: the standard one
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -330,6 +331,8 @@ class GameAnalysis:
         game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
                 "final_scores": list(self.final_scores), "winners": list(self.winners),
                 "end_reason": self.end_reason}
+        if self.board_seed is not None:
+            game["board_seed"] = self.board_seed
         if self.title:
             game["title"] = self.title
         if self.win_note:
@@ -439,7 +442,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
-                        left=tuple(left), win_note=win_note)
+                        left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed)
 
 
 def players_left(rp: Replay) -> list[int]:

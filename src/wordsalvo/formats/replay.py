@@ -48,7 +48,7 @@ from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
 from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg
-from .opcodes import rules_from_opcodes
+from .opcodes import apply_board_opcodes, rules_from_opcodes
 
 __all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
 
@@ -121,13 +121,17 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     if rules is None:
         assumed = record.assumed_rules
         rules = record.rules_name()
+    # a random board (#board_seed) or random star squares (#stars) come with the record,
+    # whether the rules come as a name or as a Rules object (the command hands one)
+    ops = {}
+    for key, op in (("board_seed", "bseed"), ("stars", "stars")):
+        if record.pragma(key) is not None:
+            ops[op] = record.pragma(key)
+    header = f"{record.path or 'GCG'} header"
     if isinstance(rules, str):
-        # a random board (#board_seed) or random star squares (#stars) come with the record
-        ops = {"rs": rules}
-        for key, op in (("board_seed", "bseed"), ("stars", "stars")):
-            if record.pragma(key) is not None:
-                ops[op] = record.pragma(key)
-        rules = rules_from_opcodes(ops, default=rules, error=GCGError, where=f"{record.path or 'GCG'} header")
+        rules = rules_from_opcodes({"rs": rules, **ops}, default=rules, error=GCGError, where=header)
+    elif ops and isinstance(rules, Rules):
+        rules = apply_board_opcodes(rules, ops, error=GCGError, where=header)
     if lexicon is None:
         lexicon = Lexicon.default(rules.alphabet.name)
     where = record.path or "GCG"
