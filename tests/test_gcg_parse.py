@@ -173,6 +173,30 @@ def test_encodings():
         parse_gcg(12)
 
 
+def test_a_wrong_encoding_header_over_utf8_text_reads_as_utf8_with_a_warning(tmp_path):
+    # a program that wrote the header wrong: '#character-encoding ISO-8859-1' over UTF-8 text
+    text = (DATA / "tournament.gcg").read_text(encoding="utf-8")
+    wrong = text.replace("#character-encoding UTF-8", "#character-encoding ISO-8859-1").encode("utf-8")
+    r = parse_gcg(wrong, path="w.gcg")
+    assert r.encoding == "UTF-8" and r.players == parse_gcg(text).players
+    assert r.players[0].name == "Zoë Ångström"
+    assert r.warnings == ("w.gcg line 1: #character-encoding says 'ISO-8859-1', but the text is valid UTF-8; "
+                          "read as UTF-8",)
+    assert parse_gcg(text.encode("utf-8")).warnings == ()
+    # and through the command, as a user meets it: analysed, the warning on stderr
+    import os
+    import subprocess
+    import sys
+    import wordsalvo
+    path = tmp_path / "wrong-header.gcg"
+    path.write_bytes(wrong)
+    env = dict(os.environ, PYTHONPATH=str(Path(wordsalvo.__file__).resolve().parents[1]))
+    run = subprocess.run([sys.executable, "-m", "wordsalvo", "analyze", str(path)], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "but the text is valid UTF-8; read as UTF-8" in run.stderr
+
+
 # -- unfinished games, six scoreless turns, rule sets -----------------------------------
 def test_unfinished_record_with_final_racks_and_rules():
     r = read("unfinished.gcg")

@@ -116,7 +116,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         book.add(rp, game=path)
         return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
                 "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
-                "text": _text(analysis, stats, len(rp.turns), book, options.get("width"))}
+                "text": _text(analysis, stats, len(rp.turns), book, options.get("width")),
+                "warnings": list(record.warnings)}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
 
@@ -183,6 +184,8 @@ def run(args) -> int:
         result = analyze_path(paths[0], options)
         if "error" in result:
             raise GCGError(result["error"])
+        for warning in result.get("warnings", ()):
+            print(f"warning: {warning}", file=sys.stderr)
         if args.wordbook:
             book = WordBook()
             book.add_entries(result["words"])

@@ -735,6 +735,7 @@ class GCGRecord:
     unfinished: bool = False  # no end-of-game line (rack points, resignation), or #incomplete
     end_convention: str | None = None  # 'double', 'add-and-subtract', 'subtract' or None
     path: str | None = None
+    warnings: tuple[str, ...] = ()  # what was read other than written (e.g. a wrong #character-encoding)
 
     def pragma(self, keyword: str) -> str | None:
         """The value of the last ``#keyword`` line among :attr:`pragmas` (None if none)."""
@@ -779,8 +780,10 @@ class GCGRecord:
         return self.rules_assumption()
 
 
-def _decode(data: bytes, problem: Callable[[int, str], None]) -> tuple[str, str]:
-    """The text of ``data`` and the name of its encoding: a BOM, else ``#character-encoding``,
+def _decode(data: bytes, problem: Callable[[int, str], None],
+            warn: Callable[[str], None] = lambda message: None) -> tuple[str, str]:
+    """The text of ``data`` and the name of its encoding: a BOM, else ``#character-encoding``
+    (but valid UTF-8 beyond ASCII is read as UTF-8 whatever the header says, with a ``warn``),
     else UTF-8 if the bytes are UTF-8, else ISO-8859-1 (the specification's default)."""
     for bom, name in ((codecs.BOM_UTF8, "UTF-8"), (codecs.BOM_UTF16_LE, "UTF-16"),
                       (codecs.BOM_UTF16_BE, "UTF-16")):
@@ -807,6 +810,17 @@ def _decode(data: bytes, problem: Callable[[int, str], None]) -> tuple[str, str]
         except LookupError:
             problem(number, f"expected a known #character-encoding (UTF-8, ISO-8859-1 ...), got {excerpt(name)}")
         else:
+            if codec != "utf-8" and any(b > 0x7F for b in data):
+                # a program that wrote the header wrong: text that is valid UTF-8 (with letters
+                # beyond ASCII) is almost never meant as another encoding; read it as UTF-8, say so
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    pass
+                else:
+                    warn(f"line {number}: #character-encoding says {excerpt(name)}, but the text is valid UTF-8; "
+                         "read as UTF-8")
+                    return text, "UTF-8"
             try:
                 return data.decode(codec), name
             except UnicodeDecodeError as e:
@@ -889,8 +903,9 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     def problem(number: int, message: str) -> None:
         numbered.append((number, f"{where} line {number}: {message}"))
 
+    warnings: list[str] = []
     if isinstance(data, (bytes, bytearray, memoryview)):
-        text, encoding = _decode(bytes(data), problem)
+        text, encoding = _decode(bytes(data), problem, lambda message: warnings.append(f"{where} {message}"))
     elif isinstance(data, str):
         text, encoding = data, "UTF-8"
         m = re.search(r"^[ \t]*#character-encoding[ \t]+(\S+)", text, re.MULTILINE)
@@ -1093,7 +1108,7 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
         notes=tuple(text for text in map(joined, notes_before) if text),
         final_racks=final_racks, pragmas=tuple(pragmas),
         unfinished=incomplete or not any(isinstance(e, (EndRackEvent, ResignEvent)) for e in events),
-        end_convention=convention, path=path,
+        end_convention=convention, path=path, warnings=tuple(warnings),
     )
 
 
