@@ -1,7 +1,7 @@
 """Analysis of a game by equity and win probability, turn by turn, with coach notes.
 
 :func:`analyze_game` reads a game (a :class:`~wordsalvo.Game`, GCG text or bytes
-written by any program, a :class:`~wordsalvo.formats.gcg.GCGRecord` or a
+written by any program, a :class:`~wordsalvo.formats.gcg_record.GCGRecord` or a
 :class:`~wordsalvo.formats.replay.Replay`), replays it
 (:mod:`wordsalvo.formats.replay`) and, for every turn the player had a rack
 (play, exchange, pass, time-out), generates every legal play once with a leave
@@ -94,7 +94,8 @@ import numpy as np
 
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .errors import AnalysisError, WordSalvoError
-from .formats.gcg import GCGRecord, parse_gcg, to_gcg
+from .formats.gcg import to_gcg
+from .formats.gcg_record import GCGRecord, parse_gcg
 from .formats.replay import Replay, ReplayTurn, replay as replay_record
 from .game import Game
 from .leaves import Leaves, endgame_terms

@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
-from ..formats.gcg import GCGError, parse_gcg
+from ..formats.gcg_record import GCGError, parse_gcg
 from ..inputs import write_atomic
 from ..inputs import checked_path, path_problem, read_bytes
 from ..formats.replay import replay

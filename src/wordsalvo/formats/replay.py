@@ -1,7 +1,7 @@
-"""Replay a :class:`~wordsalvo.formats.gcg.GCGRecord` on a board, event by event.
+"""Replay a :class:`~wordsalvo.formats.gcg_record.GCGRecord` on a board, event by event.
 
 :func:`replay` places every play of a record (read by
-:func:`~wordsalvo.formats.gcg.parse_gcg`, whatever program wrote it) on a
+:func:`~wordsalvo.formats.gcg_record.parse_gcg`, whatever program wrote it) on a
 :class:`~wordsalvo.Position` with :meth:`Position.play`, scores it with the
 package's one legality check (:func:`wordsalvo.placement.check_move`) and
 compares that score with the record's.  The result, a :class:`Replay`, holds one
@@ -47,7 +47,7 @@ from ..notation import parse_notation
 from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
-from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg
+from .gcg_record import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg
 from .opcodes import apply_board_opcodes, rules_from_opcodes
 
 __all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
