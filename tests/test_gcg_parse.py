@@ -490,3 +490,19 @@ def test_a_record_without_rules_names_the_rule_set_it_assumed(tmp_path, capsys):
     assert main(["analyze", str(path)]) == 2
     assert "assumed classic-en" in capsys.readouterr().err
     assert main(["analyze", str(path), "--rules", "wordsalvo-en"]) == 0
+
+
+def test_an_unmarked_word_may_run_through_squares_earlier_plays_covered():
+    # some programs list only the tiles played and do not mark the letters already on the board
+    r = read("unmarked-through.gcg")
+    play = r.events[1]
+    assert play.word == "BEAST" and not play.marks_through and play.rack == "BEST"
+    assert play.tiles_played == "BEAST"  # as written; the replay infers BE(A)ST from the board
+    # a tile neither on the rack nor on a square an earlier play covered is still refused here
+    text = (DATA / "unmarked-through.gcg").read_text(encoding="utf-8").replace("H6 BEAST", "I6 BEAST")
+    with pytest.raises(GCGError) as e:
+        parse_gcg(text)
+    assert e.value.problems == [
+        "GCG line 7: expected the rack BEST to hold the tiles played (BEAST), but A is not on it",
+        # and OTTER then finds no T at 10H, where BEAST no longer runs
+        "GCG line 8: expected the rack EORT to hold the tiles played (OTTER), but T is not on it"]

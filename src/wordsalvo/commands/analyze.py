@@ -117,7 +117,7 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
                 "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
                 "text": _text(analysis, stats, len(rp.turns), book, options.get("width")),
-                "warnings": list(record.warnings)}
+                "warnings": list(rp.warnings)}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
 

@@ -86,6 +86,13 @@ class PlayEvent(GCGEvent):
     through: tuple[bool, ...]
 
     @property
+    def marks_through(self) -> bool:
+        """Whether the word marks a played-through square ('.' or parentheses).  A word
+        that marks none may still run through tiles of the board (records by some
+        programs): a replay infers those from the board."""
+        return any(self.through)
+
+    @property
     def tiles_played(self) -> str:
         """The tiles taken from the rack, as rack letters ('?' for a blank)."""
         return "".join("?" if ch.islower() else ch for ch, old in zip(self.letters, self.through) if not old)
@@ -405,6 +412,19 @@ def _split_word(word: str) -> tuple[tuple[str, ...], tuple[bool, ...], str | Non
     return tuple(letters), tuple(through), None
 
 
+def _check_unmarked_rack(event: PlayEvent, covered: dict[tuple[int, int], str],
+                         problem: Callable[[int, str], None]) -> None:
+    """The rack check of a word that marks no played-through square: the squares earlier
+    plays covered with the word's letter there may be played through (only a replay on the
+    board tells for sure), so only tiles that neither the rack nor such a square holds are
+    reported."""
+    need = "".join("?" if ch.islower() else ch for row, col, ch, _new in event.squares
+                   if covered.get((row, col), "").upper() != ch.upper())
+    if _missing(need, event.rack):
+        problem(event.line, f"expected the rack {event.rack} to hold the tiles played ({need}), but "
+                            f"{_missing(need, event.rack)} is not on it")
+
+
 def _is_rack(token: str) -> bool:
     return bool(token) and all(ch == "?" or ch.isalpha() for ch in token)
 
@@ -426,7 +446,9 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
 
     Checks, each problem naming its line with what was expected and what came: every
     line has a known form; scores and totals are numbers; each player's totals add up;
-    the rack holds the tiles a play or exchange uses; a play stays on the 15x15 board;
+    the rack holds the tiles a play or exchange uses (for a word that marks no
+    played-through square, the tiles on squares no earlier play covered with that
+    letter; a replay infers the rest from the board); a play stays on the 15x15 board;
     a ``--`` line follows a play of the same player and takes back its score; passes
     and exchanges score 0; no turn follows the end-of-game rack points; nicknames are
     declared.  Raises :class:`GCGError` with ``.problems`` listing all of them.
@@ -569,15 +591,28 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     # (after a line that could not be read)
     totals: dict[int, tuple[int, ...] | None] = {}
     end_line: int | None = None
+    # the squares the plays so far covered (letter by square; a play's own squares by line,
+    # for a '--' that takes it back); None once a line could not be read (unknown board)
+    covered: dict[tuple[int, int], str] | None = {}
+    placed: dict[int, list[tuple[int, int]]] = {}
     for k, (number, line, nick, tokens) in enumerate(raw_events):
         if nick not in index:
             problem(number, f"expected a nickname of the #player lines ({', '.join(p.nick for p in roster)}), "
                             f"got {excerpt(nick)}")
+            covered = None
             continue
         event = _event(number, line, nick, index[nick], tokens, problem)
         if event is None:
             totals[index[nick]] = None
+            covered = None
             continue
+        if isinstance(event, PlayEvent) and covered is not None:
+            if event.rack and not event.marks_through:
+                _check_unmarked_rack(event, covered, problem)
+            placed[event.line] = [(r, c) for r, c, _ch, new in event.squares
+                                  if new and (r, c) not in covered]
+            for r, c in placed[event.line]:
+                covered[(r, c)] = event.letters[(c - event.col) if event.direction == 0 else (r - event.row)]
         if notes.get(k):
             event = replace(event, note=joined(notes[k]))
         # checks that need the events before
@@ -588,6 +623,9 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
                 problem(number, f"expected a '--' line right after a play by {nick}, got it after {got}")
             else:
                 event = replace(event, play_line=prev.line)
+                if covered is not None:
+                    for square in placed.get(prev.line, ()):
+                        covered.pop(square, None)
                 if event.score != -prev.score:
                     problem(number, f"expected {-prev.score:+d} (taking back the {prev.score:+d} of line {prev.line}), "
                                     f"got {event.score:+d}")
@@ -761,7 +799,10 @@ def _play(number: int, line: str, middle: list[str], common: dict,
         return None
     event = PlayEvent(rack=rack, coordinate=coordinate.upper(), row=row, col=col, direction=direction,
                       word=word, letters=letters, through=through, **common)
-    if rack and _missing(event.tiles_played, rack):
+    # a word that marks no played-through square may still run through tiles on the board (some
+    # programs write MALTHA for MALTH(A) and list only the tiles played): only the board can
+    # tell, so a replay checks that rack (replay.py); a word with marks is checked here
+    if rack and any(through) and _missing(event.tiles_played, rack):
         problem(number, f"expected the rack {rack} to hold the tiles played ({event.tiles_played}), but "
                         f"{_missing(event.tiles_played, rack)} is not on it")
     return event
