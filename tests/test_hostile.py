@@ -356,6 +356,40 @@ def test_a_cycle_in_the_graph_is_refused():
         Lexicon.from_bytes(_refix(data))
 
 
+def test_a_graph_file_is_checked_word_by_word_once_per_content(tmp_path, monkeypatch):
+    """Lexicon.load remembers a content that passed the word-level check by its sha256 (in
+    the cache folder); the same bytes load again with the arc and checksum checks alone,
+    any other bytes (a crafted cycle that passes those) are checked in full and refused."""
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path / "cache"))
+    good = small_lexicon_bytes(WORDS)
+    path = tmp_path / "words.wsg"
+    path.write_bytes(good)
+    assert Lexicon.load(path)._graph.words_cross_checked == len(WORDS)
+    assert [m.name.split("-")[0] for m in (tmp_path / "cache" / "verified").iterdir()] == ["words1"]
+    again = Lexicon.load(path)
+    assert again._graph.words_cross_checked == 0 and len(again) == len(WORDS) and "CABS" in again
+    copy = tmp_path / "copy.wsg"  # the same content elsewhere
+    copy.write_bytes(good)
+    assert Lexicon.load(copy)._graph.words_cross_checked == 0
+    # the cycle of test_a_cycle_in_the_graph_is_refused, with its checksums repaired
+    data = bytearray(good)
+    nodes = memoryview(bytes(data[HEADER:])).cast("I")
+    root = nodes[0] & 0xFFFFFF
+    j = next(i for i in range(root, len(nodes)) if nodes[i] & 0xFFFFFF)
+    struct.pack_into("<I", data, HEADER + 4 * j, (nodes[j] & ~0xFFFFFF) | root)
+    path.write_bytes(_refix(data))
+    for _ in range(2):  # refused, and never remembered
+        with pytest.raises(LexiconFormatError, match="cycle|longer than|disagree|promises"):
+            Lexicon.load(path)
+    assert len(list((tmp_path / "cache" / "verified").iterdir())) == 1
+    # a cache folder that cannot be written costs the check again, never the load
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path / "file-not-folder"))
+    (tmp_path / "file-not-folder").write_text("x")
+    path.write_bytes(good)
+    assert Lexicon.load(path)._graph.words_cross_checked == len(WORDS)
+    assert Lexicon.load(path)._graph.words_cross_checked == len(WORDS)
+
+
 # -- 9. interrupted writes, pickling -----------------------------------------------------------
 def test_orphans_of_killed_writers_are_removed(tmp_path):
     target = tmp_path / "out.wsg"
