@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..constants import DIM
@@ -74,11 +73,6 @@ from .gcg_record import (  # noqa: E402,F401
 from . import gcg_record as _gcg_record  # noqa: E402
 
 __all__ += _gcg_record.__all__
-
-
-_NUMBER = re.compile(r"^[+-][0-9]{1,9}$")  # ASCII digits, bounded (int() refuses 4,300+)
-_TOTAL = re.compile(r"^-?[0-9]{1,9}$")
-_SETTLE = re.compile(r"^\((\S*)\)$")
 
 
 def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
@@ -146,324 +140,238 @@ def date_pragmas(when: datetime.datetime | None = None) -> list[tuple[str, str]]
 #: how the note of a turn lost by a failed challenge starts (the reader replays it as one)
 _LOST_CHALLENGE = "lost challenge:"
 
-
-@dataclass
-class _Line:
-    number: int
-    name: str
-    kind: str  # play, swap, pass, removal, timeout, resign, settle, challenge-bonus
-    rack: str
-    score: int
-    total: int
-    notation: str = ""
-    tiles: str = ""
-    text: str = ""
-    #: the #note lines after this line
-    notes: list[str] = field(default_factory=list)
+#: the header pragmas from_gcg reads (beyond #rules and #playerN), each at most once
+_GAME_PRAGMAS = ("board_seed", "stars", "seed", "strict", "challenge")
 
 
-def _parse_line(number: int, text: str, problems: list[str]) -> _Line | None:
-    expected = ("expected '>Name: RACK COORD WORD +score total', '>Name: RACK -TILES +0 total', "
-                "'>Name: RACK - +0 total', '>Name: RACK -- -score total', '>Name: RACK (time)|(resign) +0 total', "
-                "'>Name: RACK (challenge) +N total' "
-                "or '>Name: (RACK) +/-N total'")
-    head, sep, rest = text[1:].partition(":")
-    name = head.strip()
-    tokens = rest.split()
-    if not sep or not name or " " in name or not tokens:
-        problems.append(f"GCG line {number}: {expected}, got {excerpt(text)}")
-        return None
-
-    def numbers(score: str, total: str) -> tuple[int, int] | None:
-        if not _NUMBER.match(score) or not _TOTAL.match(total):
-            problems.append(f"GCG line {number}: expected a signed score and a total (e.g. '+36 136'), "
-                            f"got {excerpt(score)} {excerpt(total)} in {excerpt(text)}")
-            return None
-        return int(score), int(total)
-
-    m = _SETTLE.match(tokens[0])
-    if m and tokens[0] not in ("(time)", "(resign)"):
-        if len(tokens) != 3:
-            problems.append(f"GCG line {number}: expected '>Name: (RACK) +/-N total', got {excerpt(text)}")
-            return None
-        st = numbers(tokens[1], tokens[2])
-        return _Line(number, name, "settle", "", *st, tiles=m.group(1), text=text) if st else None
-    rack = tokens[0]
-    if len(tokens) < 4:
-        problems.append(f"GCG line {number}: {expected}, got {excerpt(text)}")
-        return None
-    action = tokens[1]
-    if len(tokens) == 5:
-        st = numbers(tokens[3], tokens[4])
-        return _Line(number, name, "play", rack, *st, notation=f"{tokens[1]} {tokens[2]}", text=text) if st else None
-    if len(tokens) != 4:
-        problems.append(f"GCG line {number}: {expected}, got {excerpt(text)}")
-        return None
-    st = numbers(tokens[2], tokens[3])
-    if st is None:
-        return None
-    if action == "-":
-        kind, tiles = "pass", ""
-    elif action == "--":
-        kind, tiles = "removal", ""
-    elif action == "(time)":
-        kind, tiles = "timeout", ""
-    elif action == "(resign)":
-        kind, tiles = "resign", ""
-    elif action == "(challenge)":
-        kind, tiles = "challenge-bonus", ""
-    elif action.startswith("-") and not is_whole_number(action[1:]):
-        kind, tiles = "swap", action[1:]
-    else:
-        problems.append(f"GCG line {number}: {expected}, got {excerpt(action)} in {excerpt(text)}"
-                        + (" (a swap must list the tiles, not their number)" if is_whole_number(action[1:]) else ""))
-        return None
-    return _Line(number, name, kind, rack, *st, tiles=tiles, text=text)
-
-
-def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
+def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
     """Replay a GCG record into a :class:`~wordsalvo.Game`.
 
-    ``rules`` overrides ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to
-    the language's default lexicon.  Raises :class:`GCGError` naming the line and what
-    was expected: first every syntax problem of the file at once, then the first turn
-    that does not replay (an illegal move, a score, total or rack that differs).
+    ``text``: the record (read by :func:`~wordsalvo.formats.gcg_record.parse_gcg`, the one
+    GCG reader) or a :class:`GCGRecord` already read.  ``rules`` overrides
+    ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to the language's default
+    lexicon.  Raises :class:`GCGError` naming the line and what was expected: first every
+    problem of the file that needs no board at once, then the first turn that does not
+    replay (an illegal move, a score, total or rack that differs).
     """
-    if not isinstance(text, str):
+    if isinstance(text, GCGRecord):
+        record = text
+    elif isinstance(text, (str, bytes)):
+        record = parse_gcg(text)
+    else:
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
     given = rules
     problems: list[str] = []
+    where = f"{record.path or 'GCG'} header"
     headers: dict[str, str] = {}
-    players: dict[int, str] = {}
-    turns: list[_Line] = []
-    first_notes: list[str] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            key, _, value = line[1:].partition(" ")
-            value = value.strip()
-            m = re.fullmatch(r"player([0-9])", key)
-            if m:
-                nick = value.split()[0] if value else ""
-                if not nick:
-                    problems.append(f"GCG line {number}: expected '#{key} nickname full name', got {excerpt(line)}")
-                else:
-                    players[int(m.group(1))] = nick
-            elif key == "note":
-                (turns[-1].notes if turns else first_notes).append(value)
-            elif key in ("rules", "board_seed", "stars", "seed", "strict", "challenge"):
-                if key in headers:
-                    problems.append(f"GCG line {number}: expected one #{key} line, got a second one")
-                headers[key] = value
-            continue
-        if line.startswith(">"):
-            parsed = _parse_line(number, line, problems)
-            if parsed is not None:
-                turns.append(parsed)
-            continue
-        problems.append(f"GCG line {number}: expected a '#' header or a '>Name:' turn line, got {excerpt(line)}")
-    if sorted(players) != list(range(1, len(players) + 1)) or len(players) < 1:
-        problems.append(f"GCG header: expected #player1, #player2 ... lines numbered from 1, got "
-                        f"{', '.join(f'#player{k}' for k in sorted(players)) or 'none'}")
+    for p in record.pragmas:
+        if p.keyword in _GAME_PRAGMAS:
+            if p.keyword in headers:
+                problems.append(f"{record.path or 'GCG'} line {p.line}: expected one #{p.keyword} line, "
+                                "got a second one")
+            headers[p.keyword] = p.value
+    if not record.players:
+        problems.append(f"{where}: expected #player1, #player2 ... lines numbered from 1, got none")
     seed = None
     if "seed" in headers:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
         if is_whole_number(headers["seed"], signed=True, digits=40):
             seed = int(headers["seed"])
         else:
-            problems.append(f"GCG header #seed: expected a whole number (at most 40 digits), "
+            problems.append(f"{where} #seed: expected a whole number (at most 40 digits), "
                             f"got {excerpt(headers['seed'])}")
     strict = None
     if "strict" in headers:
         if headers["strict"] not in ("on", "off"):
-            problems.append(f"GCG header #strict: expected 'on' or 'off', got {excerpt(headers['strict'])}")
+            problems.append(f"{where} #strict: expected 'on' or 'off', got {excerpt(headers['strict'])}")
         strict = headers["strict"] == "on"
     challenges = False
     if "challenge" in headers:
         if headers["challenge"] not in ("on", "off"):
-            problems.append(f"GCG header #challenge: expected 'on' or 'off', got {headers['challenge']!r}")
+            problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(headers['challenge'])}")
         challenges = headers["challenge"] == "on"
     if rules is None and not problems:
-        ops = {}
-        if "rules" in headers:
-            ops["rs"] = headers["rules"]
+        ops = {"rs": record.rules} if record.rules else {}
         if "board_seed" in headers:
             ops["bseed"] = headers["board_seed"]
         if "stars" in headers:
             ops["stars"] = headers["stars"]
         try:
-            rules = rules_from_opcodes(ops, default="classic-en", error=GCGError, where="GCG header")
+            rules = rules_from_opcodes(ops, default=DEFAULT_RULES, error=GCGError, where=where)
         except GCGError as e:
             problems.append(str(e))
     if problems:
-        raise GCGError(list_problems("GCG", problems, "GCGError.problems lists every one"), problems)
+        raise GCGError(list_problems(record.path or "GCG", problems, "GCGError.problems lists every one"), problems)
 
-    names = [players[k] for k in sorted(players)]
+    names = [p.nick for p in record.players]
     try:
         game = Game(rules, lexicon=lexicon, players=names, seed=seed if seed is not None else 0, strict=strict,
                     challenges=challenges)
     except WordSalvoError as e:
-        raise GCGError(f"GCG header: {e}") from None
-    for note in first_notes:
-        game.add_note(note)
+        raise GCGError(f"{where}: {e}") from None
+    for note in record.notes:
+        _add_notes(game, note)
     try:
-        _replay(game, turns, exact=seed is not None)
+        _replay(game, record, exact=seed is not None)
     except GCGError as e:
-        if given is None and "rules" not in headers:  # the failure may come from the assumed rule set
+        if given is None and not record.rules:  # the failure may come from the assumed rule set
             raise GCGError(assumption_note(str(e), f"no #rules line: assumed {rules.name}")) from None
         raise
     return game
 
 
-def _fail(line: _Line, message: str) -> GCGError:
-    return GCGError(f"GCG line {line.number}: {message} (in {excerpt(line.text)})")
+def _notes(event: GCGEvent) -> list[str]:
+    """The #note lines after ``event``, one by one."""
+    return event.note.split("\n") if event.note else []
 
 
-def _replay(game: Game, turns: list[_Line], exact: bool) -> None:
-    index = {n: i for i, n in enumerate(game.names)}
+def _add_notes(game: Game, note: str) -> None:
+    for text in note.split("\n"):
+        game.add_note(text)
+
+
+def _fail(event: GCGEvent, message: str) -> GCGError:
+    return GCGError(f"GCG line {event.line}: {message} (in {excerpt(event.text)})")
+
+
+def _notation(game: Game, event: PlayEvent) -> str:
+    """The play's notation, a '.' filled with the letter on that square of the game's board."""
+    board = game.board
+
+    def letter_at(row: int, col: int) -> str | None:
+        return board.letter_at(row, col) if board.tiles[row * DIM + col] else None
+
+    return event.notation_with(letter_at)
+
+
+def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
+    events = record.events
     settle_from = None
     i = 0
-    while i < len(turns):
-        line = turns[i]
-        if line.name not in index:
-            raise _fail(line, f"expected a player nickname ({', '.join(game.names)}), got {excerpt(line.name)}")
-        player = index[line.name]
-        if line.kind == "settle":
+    while i < len(events):
+        event = events[i]
+        player = event.player_index
+        if event.kind == "end-rack":
             if settle_from is None:
                 settle_from = i
             i += 1
             continue
         if settle_from is not None:
-            raise _fail(line, "expected only settlement lines after the first one")
-        if line.kind == "challenge-bonus":
-            _challenge_bonus(game, line, player)
+            raise _fail(event, "expected only settlement lines after the first one")
+        if event.kind == "challenge-bonus":
+            _challenge_bonus(game, event, player)
             i += 1
             continue
+        if event.kind == "time-penalty":
+            raise _fail(event, "expected a turn this package plays: a game has no time penalties "
+                               "(a turn lost to the clock is '(time) +0')")
         if game.is_over:
-            raise _fail(line, f"expected no more turns: the game is over ({game.end_reason})")
-        if line.kind == "removal":
-            raise _fail(line, "expected a '--' line only right after the play it removes")
-        if line.kind != "resign" and player != game.to_move:
-            raise _fail(line, f"expected {game.names[game.to_move]} on turn, got {line.name}")
-        rack = game.sort_rack(line.rack)
+            raise _fail(event, f"expected no more turns: the game is over ({game.end_reason})")
+        if event.kind == "phony-removed":
+            raise _fail(event, "expected a '--' line only right after the play it removes")
+        if event.kind != "resign" and player != game.to_move:
+            raise _fail(event, f"expected {game.names[game.to_move]} on turn, got {event.player}")
+        rack = game.sort_rack(event.rack)
         actual = game.racks[player]
         if exact and rack != actual:
-            raise _fail(line, f"expected rack {actual} (drawn from the bag with the #seed), got {line.rack}")
-        nxt = turns[i + 1] if i + 1 < len(turns) else None
+            raise _fail(event, f"expected rack {actual} (drawn from the bag with the #seed), got {event.rack}")
+        nxt = events[i + 1] if i + 1 < len(events) else None
         try:
             if not exact:
                 game.set_rack(player, rack)
-                if nxt is not None and nxt.kind == "settle" and line.kind == "play":
+                if nxt is not None and nxt.kind == "end-rack" and event.kind == "play":
                     # the last play: the racks the settlement lines show are the ones left at the end
-                    for later in turns[i + 1:]:
-                        if later.score < 0 and later.name in index and later.name != line.name:
-                            game.set_rack(index[later.name], game.sort_rack(later.tiles))
-            if line.kind == "play":
-                removal = nxt is not None and nxt.kind == "removal" and nxt.name == line.name
-                turn = game.play(_dots(game, line.notation) if "." in line.notation else line.notation)
+                    for later in events[i + 1:]:
+                        if later.score < 0 and later.player_index != player:
+                            game.set_rack(later.player_index, game.sort_rack(later.tiles))
+            if event.kind == "play":
+                notation = _notation(game, event)
+                removal = nxt is not None and nxt.kind == "phony-removed"
+                turn = game.play(notation)
                 if removal and turn.kind == "play" and game.can_challenge:  # challenged off
                     result = game.challenge()
                     if not result.phony:
-                        raise _fail(nxt, f"expected no removal: every word of {line.notation} is in the lexicon, "
+                        raise _fail(nxt, f"expected no removal: every word of {notation} is in the lexicon, "
                                          "so a challenge fails")
                     turn = result.turn
                 if removal:
                     if turn.kind != "refused-play":
-                        raise _fail(nxt, f"expected no removal: {line.notation} is a valid play")
-                    if line.score != turn.attempt_score or nxt.score != -turn.attempt_score:
-                        raise _fail(line, f"expected the refused play to score {turn.attempt_score}, got {line.score}")
+                        raise _fail(nxt, f"expected no removal: {notation} is a valid play")
+                    if event.score != turn.attempt_score or nxt.score != -turn.attempt_score:
+                        raise _fail(event, f"expected the refused play to score {turn.attempt_score}, "
+                                           f"got {event.score}")
                     if nxt.total != turn.total:
                         raise _fail(nxt, f"expected total {turn.total}, got {nxt.total}")
-                    for note in line.notes + nxt.notes:
+                    for note in _notes(event) + _notes(nxt):
                         game.add_note(note)
                     i += 2
                     continue
                 if turn.kind == "refused-play":
-                    raise _fail(line, f"expected a '--' line after the refused play {line.notation} "
-                                      f"(strict mode: words {', '.join(turn.words)} are not all in the lexicon)")
-                if line.score != turn.score:
-                    raise _fail(line, f"expected score {turn.score:+d} for {turn.notation}, got {line.score:+d}")
-            elif line.kind == "swap":
-                turn = game.swap(line.tiles)
-            elif line.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in line.notes):
+                    raise _fail(event, f"expected a '--' line after the refused play {notation} "
+                                       f"(strict mode: words {', '.join(turn.words)} are not all in the lexicon)")
+                if event.score != turn.score:
+                    raise _fail(event, f"expected score {turn.score:+d} for {turn.notation}, got {event.score:+d}")
+            elif event.kind == "exchange":
+                if not event.tiles:
+                    raise _fail(event, f"expected the tiles exchanged, got only their number ({event.count})")
+                turn = game.swap(event.tiles)
+            elif event.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in _notes(event)):
                 if not game.can_challenge:
-                    raise _fail(line, "expected a turn lost by a failed challenge only right after another "
-                                      "player's play, in a game with challenges (#challenge on)")
+                    raise _fail(event, "expected a turn lost by a failed challenge only right after another "
+                                       "player's play, in a game with challenges (#challenge on)")
                 result = game.challenge()
                 if result.phony or result.turn is None or result.turn.kind != "pass":
-                    raise _fail(line, f"expected a failed challenge that costs the turn, got one that "
-                                      f"{'takes the play back' if result.phony else 'costs ' + result.penalty}")
+                    raise _fail(event, f"expected a failed challenge that costs the turn, got one that "
+                                       f"{'takes the play back' if result.phony else 'costs ' + result.penalty}")
                 turn = result.turn
-            elif line.kind == "pass":
+            elif event.kind == "pass":
                 turn = game.pass_turn()
-            elif line.kind == "timeout":
+            elif event.kind == "timeout":
                 turn = game.timeout()
-            elif line.kind == "resign":
+            elif event.kind == "resign":
                 turn = game.resign(player)
-            if line.kind != "play" and line.score != 0:
-                raise _fail(line, f"expected +0 for a {line.kind}, got {line.score:+d}")
             # the total before any settlement the turn triggers
-            total = turn.total
-            if line.total != total:
-                raise _fail(line, f"expected total {total}, got {line.total}")
+            if event.total != turn.total:
+                raise _fail(event, f"expected total {turn.total}, got {event.total}")
         except GCGError:
             raise
         except WordSalvoError as e:
-            raise _fail(line, str(e)) from None
-        for note in line.notes:
+            raise _fail(event, str(e)) from None
+        for note in _notes(event):
             if not note.startswith(_LOST_CHALLENGE):
                 game.add_note(note)
         i += 1
     settles = [t for t in game.history if t.kind == "settle"]
-    lines = turns[settle_from:] if settle_from is not None else []
-    for k, line in enumerate(lines):
+    lines = events[settle_from:] if settle_from is not None else []
+    for k, event in enumerate(lines):
         if k >= len(settles):
-            raise _fail(line, f"expected no settlement line: the game {'ended without settlement' if game.is_over else 'is not over'}")
+            raise _fail(event, "expected no settlement line: the game "
+                               f"{'ended without settlement' if game.is_over else 'is not over'}")
         t = settles[k]
-        got = (index[line.name], game.sort_rack(line.tiles), line.score, line.total)
+        got = (event.player_index, game.sort_rack(event.tiles), event.score, event.total)
         want = (t.player, t.tiles, t.score, t.total)
         if got != want:
-            raise _fail(line, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
+            raise _fail(event, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
     if len(settles) > len(lines):
         t = settles[len(lines)]
         raise GCGError(f"GCG: expected a settlement line '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} "
                        f"{t.total}' after the last turn, got the end of the record")
 
 
-def _challenge_bonus(game: Game, line: _Line, player: int) -> None:
+def _challenge_bonus(game: Game, event: GCGEvent, player: int) -> None:
     """Replay ``>Name: RACK (challenge) +N total``: a failed challenge of Name's play."""
     if not game.can_challenge or game.history[game.last_turn_of(player)].kind != "play" \
             or game.last_turn_of(player) != max(game.last_turn_of(p) for p in range(len(game.names))):
-        raise _fail(line, f"expected a '(challenge)' line only right after a play by {line.name}, in a game with "
-                          "challenges (#challenge on)")
+        raise _fail(event, f"expected a '(challenge)' line only right after a play by {event.player}, in a game "
+                           "with challenges (#challenge on)")
     result = game.challenge()
     if result.phony:
-        raise _fail(line, f"expected '--': the play has words not in the lexicon "
-                          f"({', '.join(result.invalid_words)}), so a challenge takes it back")
+        raise _fail(event, f"expected '--': the play has words not in the lexicon "
+                           f"({', '.join(result.invalid_words)}), so a challenge takes it back")
     turn = result.turn
     if turn is None or turn.kind != "challenge-bonus":
-        raise _fail(line, f"expected no '(challenge)' line: in rule set {game.rules.name!r} a failed challenge "
-                          f"costs {result.penalty} (a pass line with a 'lost challenge' note)")
-    if line.score != turn.score or line.total != turn.total:
-        raise _fail(line, f"expected '(challenge) {turn.score:+d} {turn.total}'")
-    for note in line.notes:
+        raise _fail(event, f"expected no '(challenge)' line: in rule set {game.rules.name!r} a failed challenge "
+                           f"costs {result.penalty} (a pass line with a 'lost challenge' note)")
+    if event.score != turn.score or event.total != turn.total:
+        raise _fail(event, f"expected '(challenge) {turn.score:+d} {turn.total}'")
+    for note in _notes(event):
         game.add_note(note)
-
-
-def _dots(game: Game, notation: str) -> str:
-    """``8H WO.D`` -> ``8H WO(R)D``: a '.' stands for the tile already on that square."""
-    from ..notation import parse_coordinate
-
-    coord, word = notation.split()
-    row, col, direction = parse_coordinate(coord)
-    dr, dc = (0, 1) if direction == 0 else (1, 0)
-    board = game.board
-    out = []
-    for k, ch in enumerate(word):
-        r, c = row + k * dr, col + k * dc
-        if ch == "." and 0 <= r < DIM and 0 <= c < DIM and board.tiles[r * DIM + c]:
-            out.append(f"({board.letter_at(r, c)})")
-        else:
-            out.append(ch)
-    return f"{coord} {''.join(out)}"
