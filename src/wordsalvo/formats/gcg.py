@@ -233,16 +233,6 @@ def _fail(event: GCGEvent, message: str) -> GCGError:
     return GCGError(f"GCG line {event.line}: {message} (in {excerpt(event.text)})")
 
 
-def _notation(game: Game, event: PlayEvent) -> str:
-    """The play's notation, a '.' filled with the letter on that square of the game's board."""
-    board = game.board
-
-    def letter_at(row: int, col: int) -> str | None:
-        return board.letter_at(row, col) if board.tiles[row * DIM + col] else None
-
-    return event.notation_with(letter_at)
-
-
 def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
     events = record.events
     settle_from = None
@@ -284,7 +274,7 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
                         if later.score < 0 and later.player_index != player:
                             game.set_rack(later.player_index, game.sort_rack(later.tiles))
             if event.kind == "play":
-                notation = _notation(game, event)
+                notation = event.notation_on(game.board)  # a '.' is the tile on that square
                 removal = nxt is not None and nxt.kind == "phony-removed"
                 turn = game.play(notation)
                 if removal and turn.kind == "play" and game.can_challenge:  # challenged off

@@ -110,9 +110,14 @@ class PlayEvent(GCGEvent):
         record wrote as '.' stays '.' (see :meth:`notation_with`)."""
         return self.notation_with(lambda _row, _col: None)
 
+    def notation_on(self, board) -> str:
+        """The notation with every '.' filled in from ``board`` (a :class:`~wordsalvo.Board`:
+        the letter on that square, lowercase for a blank; an empty square leaves the '.')."""
+        return self.notation_with(board.letter_at)
+
     def notation_with(self, letter_at: Callable[[int, int], str | None]) -> str:
         """The notation with every '.' filled in by ``letter_at(row, col)`` (the letter
-        on the board there; None leaves the '.')."""
+        on the board there; None or '' leaves the '.')."""
         out: list[str] = []
         group: list[str] = []
         for row, col, ch, new in self.squares:

@@ -41,7 +41,6 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ..board import Board
-from ..constants import BLANK_BIT, DIM, LETTER_MASK
 from ..errors import WordSalvoError
 from ..inputs import excerpt
 from ..lexicon.lexicon import Lexicon
@@ -209,18 +208,10 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
 def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str, warnings: list[str]):
     board = pos.board
     alphabet = pos.rules.alphabet
-
-    def letter_at(row: int, col: int) -> str | None:
-        code = board.tiles[row * DIM + col] if 0 <= row < DIM and 0 <= col < DIM else 0
-        if not code:
-            return None
-        ch = alphabet.letter(code & LETTER_MASK)
-        return ch.lower() if code & BLANK_BIT else ch
-
     here = f"{where} line {event.line}"
     if not event.marks_through:
-        event = _infer_through(event, letter_at, here, warnings)
-    notation = event.notation_with(letter_at)
+        event = _infer_through(event, board, here, warnings)
+    notation = event.notation_on(board)  # a '.' is the tile on that square
     if event.rack:
         short = _missing(event.tiles_played, pos.rack)
         if short:
@@ -252,7 +243,7 @@ def _missing(need: str, rack: str) -> str:
     return "".join(sorted((Counter(need) - Counter(rack)).elements()))
 
 
-def _infer_through(event: PlayEvent, letter_at, here: str, warnings: list[str]) -> PlayEvent:
+def _infer_through(event: PlayEvent, board: Board, here: str, warnings: list[str]) -> PlayEvent:
     """A word that marks no played-through square (``6J MALTHA`` for ``6J MALTH(A)``, as some
     programs write it): every square that already holds the word's letter there is read as
     played through, with a warning.  A square holding another letter is left for the
@@ -261,8 +252,8 @@ def _infer_through(event: PlayEvent, letter_at, here: str, warnings: list[str]) 
     through = list(event.through)
     inferred = []
     for k, (row, col, ch, _new) in enumerate(event.squares):
-        got = letter_at(row, col)
-        if got is not None and got.upper() == ch.upper():
+        got = board.letter_at(row, col)
+        if got and got.upper() == ch.upper():
             letters[k], through[k] = got, True
             inferred.append(f"{got} at {format_coordinate(row, col, event.direction)}")
     if not inferred:
