@@ -279,7 +279,7 @@ class Simulator:
         actions: list[Action] = [Play(m, equity=float(m.equity)) for m in ml]
         swap = self._gen.best_swap(self._view) if self._view.rack else None
         if swap is not None and self._probe.swap_check(letter_counts(self.rules, swap.tiles)) is None:
-            actions.append(Swap(swap.tiles, swap.leave, float(swap.equity)))
+            actions.append(swap)
         return actions or [Pass()]
 
     def _given(self, moves) -> list[Action]:
