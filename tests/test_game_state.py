@@ -326,7 +326,7 @@ def test_the_state_gives_the_generators_moves(rule_sets):
     assert np.array_equal(np.sort(records["score"]), np.sort(want.to_numpy()["score"]))
     table = ws.Leaves.default(rules)
     best, equity = state.best(mg._gen, 3, leaves=table._table, by_equity=True)
-    ours = ws.MoveGenerator(lexicon, rules, leaves=table).best(game._position(), n=3, by="equity")
+    ours = ws.MoveGenerator(lexicon, rules, leaves=table).top(game._position(), 3, by="equity")
     assert [int(r["score"]) for r in best] == [m.score for m in ours]
 
 

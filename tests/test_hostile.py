@@ -504,7 +504,7 @@ def test_argument_types_give_clear_errors():
     gen = MoveGenerator(Lexicon.default("en"), CLASSIC)
     pos = Position.empty(CLASSIC, rack="ABC")
     with pytest.raises(WordSalvoError, match="n: expected a whole number >= 1 or None, got '3'"):
-        gen.best(pos, n="3")
+        gen.top(pos, "3")
     with pytest.raises(PositionError, match="rack 1: expected a string"):
         Position(CLASSIC, racks=[5])
     with pytest.raises(PositionError, match="racks: expected a list"):

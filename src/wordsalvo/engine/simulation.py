@@ -275,7 +275,7 @@ class Simulator:
         if self._game is not None and self._view is self._game._position():
             ml = self._game.best_moves(plays, by="equity", leaves=self.leaves)
         else:
-            ml = self._gen.best(self._view, n=plays, by="equity")
+            ml = self._gen.top(self._view, plays, by="equity")
         actions: list[Action] = [Play(m, equity=float(m.equity)) for m in ml]
         swap = self._gen.best_swap(self._view) if self._view.rack else None
         if swap is not None and self._probe.swap_check(letter_counts(self.rules, swap.tiles)) is None:
