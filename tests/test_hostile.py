@@ -245,7 +245,7 @@ def test_whole_number_helper():
 # -- 5. CGP fields -----------------------------------------------------------------------------
 def test_cgp_fields_are_read_strictly():
     pos = parse_cgp(f"{EMPTY} AEINRST 57 3 lex x;")
-    assert pos.scores == [57] and pos.scoreless_turns == 3 and pos.opcodes == {"lex": "x"}
+    assert pos.scores == [57] and pos.scoreless_count == 3 and pos.opcodes == {"lex": "x"}
     for tail, fragment in (("ABC DEF GHI/JKL 10/20 0 lex x;", "scores.*'DEF'"),
                            ("ABC/DEF 10/20 3x lex x;", "scoreless turns"), ("ABC/DEF 10/20 0 57 3;", "opcode name"),
                            ("ABC/DEF 10/20 0 lex a; lex b;", "one lex opcode"), ("ABC/DEF 10 0", "2 scores")):
@@ -265,8 +265,8 @@ def test_cgp_fields_are_read_strictly():
 def test_every_accepted_cgp_line_round_trips(line):
     pos = parse_cgp(line)
     again = parse_cgp(format_cgp(pos))
-    assert (again.racks, again.scores, again.scoreless_turns, bytes(again.board.tiles)) == \
-        (pos.racks, pos.scores, pos.scoreless_turns, bytes(pos.board.tiles))
+    assert (again.racks, again.scores, again.scoreless_count, bytes(again.board.tiles)) == \
+        (pos.racks, pos.scores, pos.scoreless_count, bytes(pos.board.tiles))
     assert format_cgp(again) == format_cgp(pos)
 
 

@@ -249,7 +249,7 @@ class Simulator:
             gen = MoveGenerator(lexicon, rules, leaves=leaves)
             racks = list(pos.racks)
             racks[opp] = rack_letters(rules, probe.rack_codes(opp))
-            view = Position(rules, pos.board.copy(), racks, list(pos.scores), pos.scoreless_turns, to_move=me)
+            view = Position(rules, pos.board.copy(), racks, list(pos.scores), pos.scoreless_count, to_move=me)
         gen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
         self._gen, self._view, self._game = gen, view, game
         actions = self._given(moves) if moves is not None else self._best(plays)
