@@ -367,7 +367,7 @@ def test_self_play_records_of_every_language_replay_and_analyse(rules):
 
 def test_an_exchange_of_unnamed_tiles_is_not_judged(model):
     a = analyze_game((GCG / "club-latin1.gcg").read_bytes(), model=model)
-    t = [t for t in a.turns if t.kind == "exchange"][0]
+    t = [t for t in a.turns if t.kind == "swap"][0]
     assert t.notation == "-3" and t.equity_lost is None and t.win_after is None and not t.missed
     assert t.alternatives and "3 tiles" in t.note and t.win_before is not None
     assert report.check(a.report(), Rules.preset(a.rules)) == []

@@ -74,7 +74,7 @@ def test_tournament_headers_players_and_rules():
 def test_tournament_events():
     r = read("tournament.gcg")
     counts = Counter(kinds(r))
-    assert counts == {"play": 25, "exchange": 1, "phony-removed": 1, "challenge-bonus": 1, "end-rack": 1,
+    assert counts == {"play": 25, "swap": 1, "phony-removed": 1, "challenge-bonus": 1, "end-rack": 1,
                       "time-penalty": 1}
     # every event knows its line and raw text
     text = (DATA / "tournament.gcg").read_text(encoding="utf-8").split("\n")
@@ -278,7 +278,7 @@ HEAD = "#player1 ann Ann\n#player2 bob Bob\n"
     (">ann: AB -- -8 -8\n", 3, "expected a '--' line right after a play by ann, got it after the start"),
     (">ann: AB 8H AB +8 8\n>bob: CD -- -8 -8\n", 4, "expected a '--' line right after a play by bob"),
     (">ann: ABC - +3 3\n", 3, "expected +0 for a pass, got +3"),
-    (">ann: ABC -AB +1 1\n", 3, "expected +0 for a exchange, got +1"),
+    (">ann: ABC -AB +1 1\n", 3, "expected +0 for a swap, got +1"),
     (">ann: ABC -9 +0 0\n", 3, "expected at most 3 tiles exchanged from the rack ABC, got 9"),
     (">ann: ABC -0 +0 0\n", 3, "expected at least one tile exchanged, got '-0'"),
     (">ann: ABC -A1 +0 0\n", 3, "expected '-TILES' (letters, '?' = blank) or '-N' (how many), got '-A1'"),
@@ -356,7 +356,7 @@ def test_nicknames_with_colons_and_missing_racks():
 
 
 # -- the package's own records parse, and their totals are the game's -------------------
-EVENT_OF_TURN = {"play": ["play"], "swap": ["exchange"], "pass": ["pass"], "refused-play": ["play", "phony-removed"],
+EVENT_OF_TURN = {"play": ["play"], "swap": ["swap"], "pass": ["pass"], "refused-play": ["play", "phony-removed"],
                  "timeout": ["timeout"], "resign": ["resign"], "settle": ["end-rack"]}
 
 

@@ -66,7 +66,7 @@ __all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas"]
 
 # the reader of any program's records lives in gcg_record; its names stay importable from here
 from .gcg_record import (  # noqa: E402,F401
-    DEFAULT_RULES, ChallengeBonusEvent, EndRackEvent, ExchangeEvent, GCGEvent, GCGPlayer, GCGPragma,
+    DEFAULT_RULES, ChallengeBonusEvent, EndRackEvent, ExchangeEvent, SwapEvent, GCGEvent, GCGPlayer, GCGPragma,
     GCGRecord, PassEvent, PhonyRemovedEvent, PlayEvent, ResignEvent, TimeoutEvent, TimePenaltyEvent,
     assumption_note, parse_gcg, rules_for_lexicon,
 )
@@ -300,7 +300,7 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
                                        f"(strict mode: words {', '.join(turn.words)} are not all in the lexicon)")
                 if event.score != turn.score:
                     raise _fail(event, f"expected score {turn.score:+d} for {turn.notation}, got {event.score:+d}")
-            elif event.kind == "exchange":
+            elif event.kind == "swap":
                 if not event.tiles:
                     raise _fail(event, f"expected the tiles exchanged, got only their number ({event.count})")
                 turn = game.swap(event.tiles)

@@ -23,7 +23,7 @@ from ..wording import plural
 
 __all__ = [
     "DEFAULT_RULES", "GCGRecord", "GCGPlayer", "GCGPragma", "GCGEvent", "PlayEvent", "ExchangeEvent",
-    "PassEvent", "PhonyRemovedEvent", "ChallengeBonusEvent", "TimePenaltyEvent", "TimeoutEvent",
+    "SwapEvent", "PassEvent", "PhonyRemovedEvent", "ChallengeBonusEvent", "TimePenaltyEvent", "TimeoutEvent",
     "ResignEvent", "EndRackEvent", "parse_gcg", "rules_for_lexicon", "assumption_note",
 ]
 
@@ -135,12 +135,18 @@ class PlayEvent(GCGEvent):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ExchangeEvent(GCGEvent):
-    """``>nick: RACK -ABC +0 total`` (``tiles``) or ``-3`` (only ``count`` known)."""
+class SwapEvent(GCGEvent):
+    """``>nick: RACK -ABC +0 total`` (``tiles``) or ``-3`` (only ``count`` known): a swap
+    (the specification's 'exchange'; the package says swap everywhere: the turn kind, the
+    :class:`~wordsalvo.moves.Swap` action, the analysis)."""
 
-    kind: ClassVar[str] = "exchange"
+    kind: ClassVar[str] = "swap"
     tiles: str  # '' when the record gives only the count
     count: int
+
+
+#: the old name of :class:`SwapEvent` (its kind was "exchange")
+ExchangeEvent = SwapEvent
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -212,7 +218,7 @@ _IN_PARENS = re.compile(r"^\(([^()]*)\)$")
 _PRAGMA = re.compile(r"^#(\S*)\s*(.*)$")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _ENCODING_LINE = re.compile(rb"^\s*#character-encoding\s+(\S+)", re.IGNORECASE)
-_TURNS = ("play", "exchange", "pass", "timeout")
+_TURNS = ("play", "swap", "pass", "timeout")
 
 #: lexicon names (upper case, the part before any digits or separator) -> the rule set
 #: their games are played with
@@ -255,7 +261,7 @@ class GCGRecord:
       stood unchallenged; replay it and flag it.
     * ``phony-removed``: take the play of ``play_line`` (the event just before) back:
       its tiles return to the rack, its score is subtracted; the turn is used.
-    * ``exchange``: ``tiles`` (or ``count`` unknown tiles) back to the bag; ``pass``:
+    * ``swap``: ``tiles`` (or ``count`` unknown tiles) back to the bag; ``pass``:
       nothing; ``timeout`` (this package's records): the turn is lost.  Each ends the turn.
     * ``challenge-bonus``, ``time-penalty``: add ``score`` to the player; no turn.
     * ``resign``: the player leaves the game (this package's records).
@@ -752,7 +758,7 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
         return None if rack is None or not zero("pass") else PassEvent(rack=rack, **common)
     if last.startswith("-"):
         rack = rack_before(1, "-TILES +0 total")
-        if rack is None or not zero("exchange"):
+        if rack is None or not zero("swap"):
             return None
         body = last[1:]
         if is_whole_number(body, digits=9):
@@ -770,7 +776,7 @@ def _event(number: int, line: str, nick: str, player_index: int, tokens: list[st
                             f"{_missing(tiles, rack)} is not on it")
         elif rack and count > len(rack):
             problem(number, f"expected at most {len(rack)} tiles exchanged from the rack {rack}, got {count}")
-        return ExchangeEvent(rack=rack, tiles=tiles, count=count, **common)
+        return SwapEvent(rack=rack, tiles=tiles, count=count, **common)
     if len(middle) == 1 and _is_rack(last):  # the older challenge-bonus form: '>nick: RACK +5 total'
         return ChallengeBonusEvent(rack=last, **common)
     problem(number, f"expected one of {_EVENT_FORMS}; got {excerpt(line)}")

@@ -19,7 +19,7 @@ What each event does (see :class:`GCGRecord`):
   does NOT refuse the record: the play is replayed and flagged ``phony`` (with
   ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.
 * ``phony-removed``: the play is taken back (:meth:`Position.undo`).
-* ``exchange``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
+* ``swap``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
   ``time-penalty``, ``end-rack``, ``resign``: only the score changes.
 
 Racks come from the record (the bag is not known): the position before a turn
@@ -153,7 +153,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
             p = event.player_index
             before = tuple(totals)
             info: dict = {}
-            if event.kind in ("play", "exchange", "pass", "timeout"):
+            if event.kind in ("play", "swap", "pass", "timeout"):
                 rack = event.rack or ""
                 if any(ch not in distribution for ch in rack):  # letters written in lowercase
                     rack = rack.upper()
