@@ -537,3 +537,32 @@ def test_cli_analyses_a_record_with_unmarked_played_through_letters():
     assert "warning: " in r.stderr and "read as H6 BE(A)ST" in r.stderr and "read as 10F OT(T)ER" in r.stderr
     assert "H6 BE(A)ST" in r.stdout and "10F OT(T)ER" in r.stdout
     assert "final 19/7" in r.stdout
+
+
+def test_a_records_rules_board_and_stars_are_resolved_in_one_place():
+    """replay, from_gcg, the analysis and its report take a record's rule set, #board_seed
+    and #stars from resolve_record / resolve_rules: a game with star squares of its own
+    replays and is drawn on them, whether the rules come from the record or by name."""
+    from wordsalvo.commands.analyze import _report_rules
+    from wordsalvo.formats.gcg import from_gcg
+    from wordsalvo.formats.gcg_record import resolve_record
+    from wordsalvo.formats.opcodes import resolve_rules
+
+    rules = Rules.preset("turkish").with_layout(Rules.preset("turkish").layout, star_squares=((3, 5), (11, 9)))
+    g = Game(rules, seed=4)
+    for _ in range(4):
+        g.play(g.best_move())
+    text = to_gcg(g)
+    assert "#stars 3,5 11,9" in text
+    record = parse_gcg(text)
+    resolved, lexicon, assumed = resolve_record(record)
+    assert resolved.star_squares == rules.star_squares and assumed is None and lexicon is wordsalvo.Lexicon.default("tr")
+    assert resolve_record(record, "turkish")[0].star_squares == rules.star_squares  # by name: the record's stars
+    assert read_game(text, rules="turkish").rules.star_squares == rules.star_squares
+    assert from_gcg(text).rules.star_squares == rules.star_squares
+    a = analyze_game(text, top=1, win=False)
+    assert a.stars == "3,5 11,9"
+    assert _report_rules(a.to_dict()).star_squares == rules.star_squares
+    assert resolve_rules("turkish", stars="3,5 11,9").star_squares == rules.star_squares
+    with pytest.raises(GCGError, match="header rs/bseed"):
+        resolve_record(parse_gcg(text.replace("#rules turkish", "#rules nosuch")))

@@ -483,7 +483,7 @@ def test_a_record_without_rules_names_the_rule_set_it_assumed(tmp_path, capsys):
     with pytest.raises(ws.WordSalvoError) as e:
         ws.from_gcg(text)
     assert "drawn from the bag with the #seed" in str(e.value)
-    assert "no #rules line: assumed classic-en" in str(e.value) and "#rules NAME" in str(e.value)
+    assert "no #rules or #lexicon line: assumed classic-en" in str(e.value) and "#rules NAME" in str(e.value)
     assert ws.from_gcg(text, rules=rules).scores == game.scores
     path = tmp_path / "norules.gcg"
     path.write_text(text, "utf-8")

@@ -251,6 +251,7 @@ class GameAnalysis:
     left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
     win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
     board_seed: int | None = None  #: the seed of a random board (the record's #board_seed), None: the standard one
+    stars: str | None = None  #: the record's #stars (star squares, 0-based row,col), None: the rule set's
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -443,7 +444,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
-                        left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed)
+                        left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed,
+                        stars=rp.record.pragma("stars"))
 
 
 def players_left(rp: Replay) -> list[int]:

@@ -60,7 +60,7 @@ from ..inputs import excerpt, is_whole_number, list_problems
 from ..game import Game
 from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
-from .opcodes import format_stars, rules_from_opcodes
+from .opcodes import format_stars
 
 __all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas"]
 
@@ -68,7 +68,7 @@ __all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas"]
 from .gcg_record import (  # noqa: E402,F401
     DEFAULT_RULES, ChallengeBonusEvent, EndRackEvent, ExchangeEvent, SwapEvent, GCGEvent, GCGPlayer, GCGPragma,
     GCGRecord, PassEvent, PhonyRemovedEvent, PlayEvent, ResignEvent, TimeoutEvent, TimePenaltyEvent,
-    assumption_note, parse_gcg, rules_for_lexicon,
+    assumption_note, parse_gcg, resolve_record, rules_for_lexicon,
 )
 from . import gcg_record as _gcg_record  # noqa: E402
 
@@ -160,7 +160,6 @@ def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexico
         record = parse_gcg(text)
     else:
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
-    given = rules
     problems: list[str] = []
     where = f"{record.path or 'GCG'} header"
     headers: dict[str, str] = {}
@@ -189,14 +188,10 @@ def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexico
         if headers["challenge"] not in ("on", "off"):
             problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(headers['challenge'])}")
         challenges = headers["challenge"] == "on"
-    if rules is None and not problems:
-        ops = {"rs": record.rules} if record.rules else {}
-        if "board_seed" in headers:
-            ops["bseed"] = headers["board_seed"]
-        if "stars" in headers:
-            ops["stars"] = headers["stars"]
+    assumed = None
+    if rules is None and not problems:  # the one place a record's rule set, board and stars are resolved
         try:
-            rules = rules_from_opcodes(ops, default=DEFAULT_RULES, error=GCGError, where=where)
+            rules, lexicon, assumed = resolve_record(record, lexicon=lexicon)
         except GCGError as e:
             problems.append(str(e))
     if problems:
@@ -213,8 +208,8 @@ def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexico
     try:
         _replay(game, record, exact=seed is not None)
     except GCGError as e:
-        if given is None and not record.rules:  # the failure may come from the assumed rule set
-            raise GCGError(assumption_note(str(e), f"no #rules line: assumed {rules.name}")) from None
+        if assumed:  # the failure may come from the assumed rule set
+            raise GCGError(assumption_note(str(e), assumed)) from None
         raise
     return game
 

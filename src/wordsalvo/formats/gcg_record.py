@@ -20,11 +20,12 @@ from ..errors import GCGError, NotationError
 from ..inputs import excerpt, is_whole_number, list_problems
 from ..notation import parse_coordinate
 from ..wording import plural
+from .opcodes import resolve_rules
 
 __all__ = [
     "DEFAULT_RULES", "GCGRecord", "GCGPlayer", "GCGPragma", "GCGEvent", "PlayEvent", "ExchangeEvent",
     "SwapEvent", "PassEvent", "PhonyRemovedEvent", "ChallengeBonusEvent", "TimePenaltyEvent", "TimeoutEvent",
-    "ResignEvent", "EndRackEvent", "parse_gcg", "rules_for_lexicon", "assumption_note",
+    "ResignEvent", "EndRackEvent", "parse_gcg", "rules_for_lexicon", "assumption_note", "resolve_record",
 ]
 
 #: a CGP position line: 15 board rows separated by '/', then the racks
@@ -824,3 +825,26 @@ def assumption_note(message: str, assumption: str) -> str:
     name another (a record without ``#rules``)."""
     return (f"{message} [the record has {assumption}; if the game used another rule set, add a "
             f"'#rules NAME' line or pass it (--rules NAME, rules=...)]")
+
+
+def resolve_record(record: GCGRecord, rules=None, lexicon=None):
+    """The rules and the lexicon a record is read with, and the note of what was assumed:
+    ``(Rules, Lexicon, assumed)``.  ``rules``: a Rules object or a preset name (default: the
+    record's :meth:`~GCGRecord.rules_name`, from ``#rules`` or ``#lexicon``), with the
+    record's ``#board_seed`` and ``#stars`` (:func:`~wordsalvo.formats.opcodes.resolve_rules`,
+    the one place for it); ``lexicon``: a Lexicon, a graph file's path, or None for the rule
+    set's language's default; ``assumed``: :meth:`~GCGRecord.rules_assumption` when the rules
+    came from the record without ``#rules`` (else None)."""
+    from ..lexicon.lexicon import Lexicon
+
+    assumed = None
+    if rules is None:
+        assumed = record.assumed_rules
+        rules = record.rules_name()
+    resolved = resolve_rules(rules, board_seed=record.pragma("board_seed"), stars=record.pragma("stars"),
+                             default=DEFAULT_RULES, error=GCGError, where=f"{record.path or 'GCG'} header")
+    if lexicon is None:
+        lexicon = Lexicon.default(resolved.alphabet.name)
+    elif not isinstance(lexicon, Lexicon):
+        lexicon = Lexicon.load(lexicon)
+    return resolved, lexicon, assumed

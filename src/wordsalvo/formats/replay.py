@@ -49,8 +49,7 @@ from ..notation import format_coordinate, parse_notation
 from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
-from .gcg_record import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg
-from .opcodes import apply_board_opcodes, rules_from_opcodes
+from .gcg_record import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg, resolve_record
 
 __all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
 
@@ -123,22 +122,10 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     ``record.rules_name()`` (``record.assumed_rules``); a failure then names it."""
     if not isinstance(record, GCGRecord):
         raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
-    if rules is None:
-        assumed = record.assumed_rules
-        rules = record.rules_name()
     # a random board (#board_seed) or random star squares (#stars) come with the record,
-    # whether the rules come as a name or as a Rules object (the command hands one)
-    ops = {}
-    for key, op in (("board_seed", "bseed"), ("stars", "stars")):
-        if record.pragma(key) is not None:
-            ops[op] = record.pragma(key)
-    header = f"{record.path or 'GCG'} header"
-    if isinstance(rules, str):
-        rules = rules_from_opcodes({"rs": rules, **ops}, default=rules, error=GCGError, where=header)
-    elif ops and isinstance(rules, Rules):
-        rules = apply_board_opcodes(rules, ops, error=GCGError, where=header)
-    if lexicon is None:
-        lexicon = Lexicon.default(rules.alphabet.name)
+    # whether the rules come as a name or as a Rules object
+    rules, lexicon, note = resolve_record(record, rules, lexicon)
+    assumed = assumed or note
     where = record.path or "GCG"
     n = max(2, len(record.players))
     pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
