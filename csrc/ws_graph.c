@@ -229,45 +229,70 @@ static int gaddag_has_split(const uint32_t *nodes, const uint8_t *w, unsigned n,
     return ws_node_accepts(nodes[arc]) ? 1 : 0;
 }
 
+void ws_graph_words_begin(WsWordIter *it, const uint32_t *nodes, int max_length) {
+    it->nodes = nodes;
+    it->max_length = max_length < 1 ? 1 : max_length > WS_MAX_WORD ? WS_MAX_WORD : max_length;
+    it->pos[0] = ws_graph_dawg_root(nodes);
+    it->depth = it->pos[0] ? 0 : -1; /* an empty DAWG has no root list */
+    it->pending = 0;
+}
+
+/* To the next arc of the walk: down to the first child, else the next sibling, popping
+ * the lists that are done. */
+static void words_advance(WsWordIter *it) {
+    const uint32_t *nodes = it->nodes;
+    uint32_t child = ws_node_index(nodes[it->pos[it->depth]]);
+    if (child && it->depth + 1 < it->max_length) {
+        it->pos[++it->depth] = child;
+        return;
+    }
+    while (it->depth >= 0) {
+        if (ws_node_is_end(nodes[it->pos[it->depth]])) {
+            it->depth--;
+        } else {
+            it->pos[it->depth]++;
+            return;
+        }
+    }
+}
+
+int ws_graph_words_next(WsWordIter *it) {
+    if (it->pending) {
+        it->pending = 0;
+        if (it->depth >= 0) words_advance(it);
+    }
+    while (it->depth >= 0) {
+        uint32_t node = it->nodes[it->pos[it->depth]];
+        it->word[it->depth] = (uint8_t)ws_node_tile(node);
+        if (ws_node_accepts(node)) {
+            it->pending = 1;
+            return it->depth + 1;
+        }
+        words_advance(it);
+    }
+    return 0;
+}
+
 int ws_graph_cross_check(const uint32_t *nodes, uint64_t stride, uint64_t *checked, uint8_t *bad_word,
                          unsigned *bad_length) {
-    uint32_t pos[WS_MAX_WORD + 1];
-    uint8_t word[WS_MAX_WORD + 1];
+    WsWordIter it;
     uint64_t seen = 0;
-    int depth = 0;
+    int length;
     *checked = 0;
     *bad_length = 0;
     if (stride == 0) stride = 1;
-    pos[0] = ws_graph_dawg_root(nodes);
-    while (depth >= 0) {
-        uint32_t node = nodes[pos[depth]];
-        word[depth] = (uint8_t)ws_node_tile(node);
-        if (ws_node_accepts(node)) {
-            if (seen++ % stride == 0) {
-                unsigned n = (unsigned)depth + 1;
-                for (unsigned k = 1; k <= n; k++) {
-                    if (!gaddag_has_split(nodes, word, n, k)) {
-                        memcpy(bad_word, word, n);
-                        *bad_length = n;
-                        return WS_GRAPH_HALVES_DISAGREE;
-                    }
-                }
-                (*checked)++;
+    ws_graph_words_begin(&it, nodes, WS_MAX_WORD);
+    while ((length = ws_graph_words_next(&it)) > 0) {
+        if (seen++ % stride) continue;
+        unsigned n = (unsigned)length;
+        for (unsigned k = 1; k <= n; k++) {
+            if (!gaddag_has_split(nodes, it.word, n, k)) {
+                memcpy(bad_word, it.word, n);
+                *bad_length = n;
+                return WS_GRAPH_HALVES_DISAGREE;
             }
         }
-        uint32_t child = ws_node_index(node);
-        if (child && depth < WS_MAX_WORD - 1) {
-            pos[++depth] = child;
-            continue;
-        }
-        while (depth >= 0) {
-            if (ws_node_is_end(nodes[pos[depth]])) {
-                depth--;
-            } else {
-                pos[depth]++;
-                break;
-            }
-        }
+        (*checked)++;
     }
     return WS_GRAPH_OK;
 }
@@ -308,33 +333,15 @@ static int key_cmp(const void *a, const void *b) {
 }
 
 long ws_graph_alphagrams(const uint32_t *nodes, int length, uint64_t *out, size_t capacity) {
-    uint32_t stack[16];
-    uint8_t word[16];
+    WsWordIter it;
     size_t n = 0;
-    int depth = 0;
+    int got;
     if (length < 1 || length > 10) return WS_E_ARGUMENT;
-    stack[0] = ws_graph_dawg_root(nodes);
-    while (depth >= 0) {
-        uint32_t node = nodes[stack[depth]];
-        word[depth] = (uint8_t)ws_node_tile(node);
-        if (depth == length - 1) {
-            if (ws_node_accepts(node)) {
-                if (out && n < capacity) out[n] = ws_alphagram_key(word, length);
-                n++;
-            }
-        } else if (ws_node_index(node)) {
-            depth++;
-            stack[depth] = ws_node_index(node);
-            continue;
-        }
-        while (depth >= 0) { /* next sibling, popping finished lists */
-            if (ws_node_is_end(nodes[stack[depth]])) {
-                depth--;
-            } else {
-                stack[depth]++;
-                break;
-            }
-        }
+    ws_graph_words_begin(&it, nodes, length); /* never below `length` letters */
+    while ((got = ws_graph_words_next(&it)) > 0) {
+        if (got != length) continue;
+        if (out && n < capacity) out[n] = ws_alphagram_key(it.word, length);
+        n++;
     }
     if (!out) return (long)n;
     if (n > capacity) return WS_E_CAPACITY;

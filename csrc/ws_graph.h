@@ -34,6 +34,27 @@ int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alpha
 /* Checksums only (used by the writer). */
 void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum);
 
+/* The one walk over the DAWG's words, in alphabetical order (depth first, each arc's
+ * word before the words below it): the load's cross check, the alphagram keys, the
+ * word map and the word export all iterate with it.  On a validated graph without
+ * cycles (ws_graph_count's WS_GRAPH_OK).  Usage:
+ *     WsWordIter it; ws_graph_words_begin(&it, nodes, WS_MAX_WORD);
+ *     for (int n; (n = ws_graph_words_next(&it)) > 0;) use(it.word, n); */
+typedef struct WsWordIter {
+    const uint32_t *nodes;          /* the node array (not owned) */
+    uint32_t pos[WS_MAX_WORD + 1];  /* the arc of the path at each depth */
+    uint8_t word[WS_MAX_WORD + 1];  /* the tiles of the path: the word just returned */
+    int depth;                      /* depth of the current arc; -1 once done */
+    int max_length;                 /* longer words are not visited (1..WS_MAX_WORD) */
+    int pending;                    /* 1: the current arc's word was returned, move on first */
+} WsWordIter;
+
+/* Starts a walk over the words of at most max_length letters (clamped to 1..WS_MAX_WORD). */
+void ws_graph_words_begin(WsWordIter *it, const uint32_t *nodes, int max_length);
+
+/* The length of the next word (its tiles in it->word), or 0 when there are no more. */
+int ws_graph_words_next(WsWordIter *it);
+
 /* Alphagram key of a multiset of letters: the letters sorted ascending, 6 bits each,
  * first letter in the highest used bits (at most 10 letters). */
 uint64_t ws_alphagram_key(const uint8_t *letters, int n);
