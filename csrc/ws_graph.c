@@ -229,50 +229,6 @@ static int gaddag_has_split(const uint32_t *nodes, const uint8_t *w, unsigned n,
     return ws_node_accepts(nodes[arc]) ? 1 : 0;
 }
 
-void ws_graph_words_begin(WsWordIter *it, const uint32_t *nodes, int max_length) {
-    it->nodes = nodes;
-    it->max_length = max_length < 1 ? 1 : max_length > WS_MAX_WORD ? WS_MAX_WORD : max_length;
-    it->pos[0] = ws_graph_dawg_root(nodes);
-    it->depth = it->pos[0] ? 0 : -1; /* an empty DAWG has no root list */
-    it->pending = 0;
-}
-
-/* To the next arc of the walk: down to the first child, else the next sibling, popping
- * the lists that are done. */
-static void words_advance(WsWordIter *it) {
-    const uint32_t *nodes = it->nodes;
-    uint32_t child = ws_node_index(nodes[it->pos[it->depth]]);
-    if (child && it->depth + 1 < it->max_length) {
-        it->pos[++it->depth] = child;
-        return;
-    }
-    while (it->depth >= 0) {
-        if (ws_node_is_end(nodes[it->pos[it->depth]])) {
-            it->depth--;
-        } else {
-            it->pos[it->depth]++;
-            return;
-        }
-    }
-}
-
-int ws_graph_words_next(WsWordIter *it) {
-    if (it->pending) {
-        it->pending = 0;
-        if (it->depth >= 0) words_advance(it);
-    }
-    while (it->depth >= 0) {
-        uint32_t node = it->nodes[it->pos[it->depth]];
-        it->word[it->depth] = (uint8_t)ws_node_tile(node);
-        if (ws_node_accepts(node)) {
-            it->pending = 1;
-            return it->depth + 1;
-        }
-        words_advance(it);
-    }
-    return 0;
-}
-
 int ws_graph_cross_check(const uint32_t *nodes, uint64_t stride, uint64_t *checked, uint8_t *bad_word,
                          unsigned *bad_length) {
     WsWordIter it;
