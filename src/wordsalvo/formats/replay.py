@@ -41,6 +41,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ..board import Board
+from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
 from ..inputs import excerpt
 from ..lexicon.lexicon import Lexicon
@@ -239,8 +240,11 @@ def _infer_through(event: PlayEvent, board: Board, here: str, warnings: list[str
     through = list(event.through)
     inferred = []
     for k, (row, col, ch, _new) in enumerate(event.squares):
-        got = board.letter_at(row, col)
-        if got and got.upper() == ch.upper():
+        got = board.letter_at(row, col)  # lowercase for a blank
+        code = board.tiles[row * DIM + col]
+        # the record's letter as the tile's letter, or as the blank's (no case folding:
+        # Turkish i and İ are two letters)
+        if got and (ch == got or ch == board.alphabet.letter(code & LETTER_MASK)):
             letters[k], through[k] = got, True
             inferred.append(f"{got} at {format_coordinate(row, col, event.direction)}")
     if not inferred:
