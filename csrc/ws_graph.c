@@ -231,43 +231,24 @@ static int gaddag_has_split(const uint32_t *nodes, const uint8_t *w, unsigned n,
 
 int ws_graph_cross_check(const uint32_t *nodes, uint64_t stride, uint64_t *checked, uint8_t *bad_word,
                          unsigned *bad_length) {
-    uint32_t pos[WS_MAX_WORD + 1];
-    uint8_t word[WS_MAX_WORD + 1];
+    WsWordIter it;
     uint64_t seen = 0;
-    int depth = 0;
+    int length;
     *checked = 0;
     *bad_length = 0;
     if (stride == 0) stride = 1;
-    pos[0] = ws_graph_dawg_root(nodes);
-    while (depth >= 0) {
-        uint32_t node = nodes[pos[depth]];
-        word[depth] = (uint8_t)ws_node_tile(node);
-        if (ws_node_accepts(node)) {
-            if (seen++ % stride == 0) {
-                unsigned n = (unsigned)depth + 1;
-                for (unsigned k = 1; k <= n; k++) {
-                    if (!gaddag_has_split(nodes, word, n, k)) {
-                        memcpy(bad_word, word, n);
-                        *bad_length = n;
-                        return WS_GRAPH_HALVES_DISAGREE;
-                    }
-                }
-                (*checked)++;
+    ws_graph_words_begin(&it, nodes, WS_MAX_WORD);
+    while ((length = ws_graph_words_next(&it)) > 0) {
+        if (seen++ % stride) continue;
+        unsigned n = (unsigned)length;
+        for (unsigned k = 1; k <= n; k++) {
+            if (!gaddag_has_split(nodes, it.word, n, k)) {
+                memcpy(bad_word, it.word, n);
+                *bad_length = n;
+                return WS_GRAPH_HALVES_DISAGREE;
             }
         }
-        uint32_t child = ws_node_index(node);
-        if (child && depth < WS_MAX_WORD - 1) {
-            pos[++depth] = child;
-            continue;
-        }
-        while (depth >= 0) {
-            if (ws_node_is_end(nodes[pos[depth]])) {
-                depth--;
-            } else {
-                pos[depth]++;
-                break;
-            }
-        }
+        (*checked)++;
     }
     return WS_GRAPH_OK;
 }
@@ -308,33 +289,15 @@ static int key_cmp(const void *a, const void *b) {
 }
 
 long ws_graph_alphagrams(const uint32_t *nodes, int length, uint64_t *out, size_t capacity) {
-    uint32_t stack[16];
-    uint8_t word[16];
+    WsWordIter it;
     size_t n = 0;
-    int depth = 0;
+    int got;
     if (length < 1 || length > 10) return WS_E_ARGUMENT;
-    stack[0] = ws_graph_dawg_root(nodes);
-    while (depth >= 0) {
-        uint32_t node = nodes[stack[depth]];
-        word[depth] = (uint8_t)ws_node_tile(node);
-        if (depth == length - 1) {
-            if (ws_node_accepts(node)) {
-                if (out && n < capacity) out[n] = ws_alphagram_key(word, length);
-                n++;
-            }
-        } else if (ws_node_index(node)) {
-            depth++;
-            stack[depth] = ws_node_index(node);
-            continue;
-        }
-        while (depth >= 0) { /* next sibling, popping finished lists */
-            if (ws_node_is_end(nodes[stack[depth]])) {
-                depth--;
-            } else {
-                stack[depth]++;
-                break;
-            }
-        }
+    ws_graph_words_begin(&it, nodes, length); /* never below `length` letters */
+    while ((got = ws_graph_words_next(&it)) > 0) {
+        if (got != length) continue;
+        if (out && n < capacity) out[n] = ws_alphagram_key(it.word, length);
+        n++;
     }
     if (!out) return (long)n;
     if (n > capacity) return WS_E_CAPACITY;

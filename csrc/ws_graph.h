@@ -34,6 +34,68 @@ int ws_graph_validate(const uint32_t *nodes, uint32_t node_count, unsigned alpha
 /* Checksums only (used by the writer). */
 void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum);
 
+/* The one walk over the DAWG's words, in alphabetical order (depth first, each arc's
+ * word before the words below it): the load's cross check, the alphagram keys, the
+ * word map and the word export all iterate with it.  On a validated graph without
+ * cycles (ws_graph_count's WS_GRAPH_OK).  Usage:
+ *     WsWordIter it; ws_graph_words_begin(&it, nodes, WS_MAX_WORD);
+ *     for (int n; (n = ws_graph_words_next(&it)) > 0;) use(it.word, n); */
+typedef struct WsWordIter {
+    const uint32_t *nodes;          /* the node array (not owned) */
+    uint32_t pos[WS_MAX_WORD + 1];  /* the arc of the path at each depth */
+    uint8_t word[WS_MAX_WORD + 1];  /* the tiles of the path: the word just returned */
+    int depth;                      /* depth of the current arc; -1 once done */
+    int max_length;                 /* longer words are not visited (1..WS_MAX_WORD) */
+    int pending;                    /* 1: the current arc's word was returned, move on first */
+} WsWordIter;
+
+/* inline: the walk is the inner loop of the load's cross check and the alphagram keys */
+/* Starts a walk over the words of at most max_length letters (clamped to 1..WS_MAX_WORD). */
+static inline void ws_graph_words_begin(WsWordIter *it, const uint32_t *nodes, int max_length) {
+    it->nodes = nodes;
+    it->max_length = max_length < 1 ? 1 : max_length > WS_MAX_WORD ? WS_MAX_WORD : max_length;
+    it->pos[0] = ws_graph_dawg_root(nodes);
+    it->depth = it->pos[0] ? 0 : -1; /* an empty DAWG has no root list */
+    it->pending = 0;
+}
+
+/* To the next arc of the walk: down to the first child, else the next sibling, popping
+ * the lists that are done. */
+static inline void ws_graph_words_advance(WsWordIter *it) {
+    const uint32_t *nodes = it->nodes;
+    uint32_t child = ws_node_index(nodes[it->pos[it->depth]]);
+    if (child && it->depth + 1 < it->max_length) {
+        it->pos[++it->depth] = child;
+        return;
+    }
+    while (it->depth >= 0) {
+        if (ws_node_is_end(nodes[it->pos[it->depth]])) {
+            it->depth--;
+        } else {
+            it->pos[it->depth]++;
+            return;
+        }
+    }
+}
+
+/* The length of the next word (its tiles in it->word), or 0 when there are no more. */
+static inline int ws_graph_words_next(WsWordIter *it) {
+    if (it->pending) {
+        it->pending = 0;
+        if (it->depth >= 0) ws_graph_words_advance(it);
+    }
+    while (it->depth >= 0) {
+        uint32_t node = it->nodes[it->pos[it->depth]];
+        it->word[it->depth] = (uint8_t)ws_node_tile(node);
+        if (ws_node_accepts(node)) {
+            it->pending = 1;
+            return it->depth + 1;
+        }
+        ws_graph_words_advance(it);
+    }
+    return 0;
+}
+
 /* Alphagram key of a multiset of letters: the letters sorted ascending, 6 bits each,
  * first letter in the highest used bits (at most 10 letters). */
 uint64_t ws_alphagram_key(const uint8_t *letters, int n);

@@ -48,43 +48,19 @@ static int record_cmp(const void *a, const void *b) {
 /* Every word of the DAWG, in alphabetical order.  With records == NULL only counts
  * words and letters. */
 static void walk_dawg(const uint32_t *nodes, Record *records, uint8_t *letters, size_t *words, size_t *total) {
-    uint32_t stack[WS_MAX_WORD + 1];
-    uint8_t word[WS_MAX_WORD + 1];
+    WsWordIter it;
     size_t n = 0, t = 0;
-    int depth = 0;
-    stack[0] = ws_graph_dawg_root(nodes);
-    if (stack[0] == 0) {
-        *words = 0;
-        *total = 0;
-        return;
-    }
-    while (depth >= 0) {
-        uint32_t node = nodes[stack[depth]];
-        word[depth] = (uint8_t)ws_node_tile(node);
-        if (ws_node_accepts(node)) {
-            int len = depth + 1;
-            if (records) {
-                records[n].key = ws_rack_key_of(word, len);
-                records[n].offset = (uint32_t)t;
-                records[n].length = (uint32_t)len;
-                memcpy(letters + t, word, (size_t)len);
-            }
-            n++;
-            t += (size_t)len;
+    int len;
+    ws_graph_words_begin(&it, nodes, WS_MAX_WORD);
+    while ((len = ws_graph_words_next(&it)) > 0) {
+        if (records) {
+            records[n].key = ws_rack_key_of(it.word, len);
+            records[n].offset = (uint32_t)t;
+            records[n].length = (uint32_t)len;
+            memcpy(letters + t, it.word, (size_t)len);
         }
-        if (ws_node_index(node) && depth + 1 < WS_MAX_WORD) {
-            depth++;
-            stack[depth] = ws_node_index(node);
-            continue;
-        }
-        while (depth >= 0) { /* next sibling, popping finished lists */
-            if (ws_node_is_end(nodes[stack[depth]])) {
-                depth--;
-            } else {
-                stack[depth]++;
-                break;
-            }
-        }
+        n++;
+        t += (size_t)len;
     }
     *words = n;
     *total = t;

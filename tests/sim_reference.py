@@ -43,7 +43,7 @@ def _game_from(pos: Position) -> ReferenceGame:
     g.scores = list(pos.scores)
     g.board = bytearray(pos.board.tiles)
     g.to_move = me
-    g.pass_count, g.scoreless = 0, pos.scoreless_turns
+    g.pass_count, g.scoreless = 0, pos.scoreless_count
     g.timeouts, g.out = [0, 0], [False, False]
     g.is_over, g.end_reason, g.winners, g.history = False, None, (), []
     return g

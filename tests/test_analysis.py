@@ -367,7 +367,7 @@ def test_self_play_records_of_every_language_replay_and_analyse(rules):
 
 def test_an_exchange_of_unnamed_tiles_is_not_judged(model):
     a = analyze_game((GCG / "club-latin1.gcg").read_bytes(), model=model)
-    t = [t for t in a.turns if t.kind == "exchange"][0]
+    t = [t for t in a.turns if t.kind == "swap"][0]
     assert t.notation == "-3" and t.equity_lost is None and t.win_after is None and not t.missed
     assert t.alternatives and "3 tiles" in t.note and t.win_before is not None
     assert report.check(a.report(), Rules.preset(a.rules)) == []
@@ -495,3 +495,74 @@ def test_games_of_more_than_two_players_have_no_win_chances_and_say_why(tmp_path
     assert "No win chances in a game of 4 players" in page.read_text("utf-8")
     two = analyze_game(self_play(1), model=WinModel.load(MODEL_PATH))
     assert two.win_note is None and any(t.win_after is not None for t in two.turns)
+
+
+# -- records that list only the tiles played and do not mark played-through letters ---------
+def test_unmarked_played_through_letters_are_read_from_the_board_with_a_warning():
+    unmarked = (GCG / "unmarked-through.gcg").read_bytes()
+    marked = unmarked.replace(b"H6 BEAST", b"H6 BE(A)ST").replace(b"10F OTTER", b"10F OT(T)ER")
+    a, b = read_game(unmarked, path="u.gcg"), read_game(marked)
+    assert [t.notation for t in a.turns] == ["8G CAT", "H6 BE(A)ST", "10F OT(T)ER"]
+    assert [t.board_after for t in a.turns] == [t.board_after for t in b.turns]
+    assert a.final_scores == b.final_scores == (19, 7)
+    assert a.warnings == (
+        "u.gcg line 7: H6 'BEAST' does not mark the letter already on the board (A at H8); read as H6 BE(A)ST",
+        "u.gcg line 8: 10F 'OTTER' does not mark the letter already on the board (T at 10H); read as 10F OT(T)ER")
+    assert b.warnings == ()
+    # the analysis sees the rack the record gives (the tiles played) and the move as placed
+    assert a.turns[1].position.rack == "BEST" and a.turns[1].move.tiles_played == 4
+
+
+def test_an_unmarked_word_whose_rack_lacks_a_tile_the_board_does_not_hold_is_refused():
+    from dataclasses import replace
+
+    text = (GCG / "unmarked-through.gcg").read_text(encoding="utf-8")
+    # line 8: OTTER two squares left, no T under its second T: the rack EORT lacks it (the
+    # reader finds it from the squares earlier plays covered) ...
+    moved = text.replace(">Player_1: EORT 10F OTTER +9 19", ">Player_1: EORT 10D OTTER +9 19")
+    with pytest.raises(GCGError, match=r"line 8: expected the rack EORT to hold the tiles played \(OTTER\)"):
+        read_game(moved)
+    # ... and so does the replay, from the board, for a record made by hand
+    record = parse_gcg(text)
+    shifted = replace(record.events[2], col=3, coordinate="10D")
+    record = replace(record, events=record.events[:2] + (shifted,))
+    with pytest.raises(GCGError, match=r"line 8: expected the rack EORT to hold the tiles played "
+                                       r"\(OTTER of 10D OTTER\), but T is not on it"):
+        read_game(record)
+
+
+def test_cli_analyses_a_record_with_unmarked_played_through_letters():
+    r = _cli(str(GCG / "unmarked-through.gcg"), "--winprob", str(MODEL_PATH))
+    assert r.returncode == 0, r.stderr
+    assert "warning: " in r.stderr and "read as H6 BE(A)ST" in r.stderr and "read as 10F OT(T)ER" in r.stderr
+    assert "H6 BE(A)ST" in r.stdout and "10F OT(T)ER" in r.stdout
+    assert "final 19/7" in r.stdout
+
+
+def test_a_records_rules_board_and_stars_are_resolved_in_one_place():
+    """replay, from_gcg, the analysis and its report take a record's rule set, #board_seed
+    and #stars from resolve_record / resolve_rules: a game with star squares of its own
+    replays and is drawn on them, whether the rules come from the record or by name."""
+    from wordsalvo.commands.analyze import _report_rules
+    from wordsalvo.formats.gcg import from_gcg
+    from wordsalvo.formats.gcg_record import resolve_record
+    from wordsalvo.formats.opcodes import resolve_rules
+
+    rules = Rules.preset("turkish").with_layout(Rules.preset("turkish").layout, star_squares=((3, 5), (11, 9)))
+    g = Game(rules, seed=4)
+    for _ in range(4):
+        g.play(g.best_move())
+    text = to_gcg(g)
+    assert "#stars 3,5 11,9" in text
+    record = parse_gcg(text)
+    resolved, lexicon, assumed = resolve_record(record)
+    assert resolved.star_squares == rules.star_squares and assumed is None and lexicon is wordsalvo.Lexicon.default("tr")
+    assert resolve_record(record, "turkish")[0].star_squares == rules.star_squares  # by name: the record's stars
+    assert read_game(text, rules="turkish").rules.star_squares == rules.star_squares
+    assert from_gcg(text).rules.star_squares == rules.star_squares
+    a = analyze_game(text, top=1, win=False)
+    assert a.stars == "3,5 11,9"
+    assert _report_rules(a.to_dict()).star_squares == rules.star_squares
+    assert resolve_rules("turkish", stars="3,5 11,9").star_squares == rules.star_squares
+    with pytest.raises(GCGError, match="header rs/bseed"):
+        resolve_record(parse_gcg(text.replace("#rules turkish", "#rules nosuch")))

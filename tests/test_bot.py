@@ -187,10 +187,10 @@ def test_level_vocabularies_are_the_frequent_words_of_the_lexicon(monkeypatch, t
 
 def test_game_best_move_by_level(leaves):
     game = ws.Game(RULES, seed=2)
-    a = game.best_move(level="expert", leaves=leaves)
+    a = game.engine_action("expert", leaves=leaves)
     b = Bot("expert", RULES, leaves=leaves).choose(game)
     assert str(a) == str(b)
-    assert isinstance(game.best_move(level="easy", leaves=leaves, seed=3), (Play, Swap, Pass))
+    assert isinstance(game.engine_action("easy", leaves=leaves, seed=3), (Play, Swap, Pass))
 
 
 def test_a_vocabulary_outside_the_lexicon_is_refused(tmp_path):
@@ -272,3 +272,20 @@ def test_master_arguments():
     with pytest.raises(GameError, match="threads"):
         Bot("master", RULES, threads=0)
     assert Bot("master", RULES).seconds == wordsalvo.engine.bot.MASTER_SECONDS
+
+
+def test_the_old_spellings_are_deprecated_aliases(leaves):
+    """best_move(level=...) and MoveGenerator.best(pos, n=...) still work for a release, with
+    a DeprecationWarning; their return type no longer depends on an argument."""
+    game = ws.Game(RULES, seed=2)
+    with pytest.warns(DeprecationWarning, match=r"use engine_action\(level\)"):
+        old = game.best_move(level="expert", leaves=leaves)
+    assert str(old) == str(game.engine_action("expert", leaves=leaves))
+    gen = ws.MoveGenerator(game.lexicon, RULES)
+    pos = game._position()
+    with pytest.warns(DeprecationWarning, match=r"use top\(pos, n\)"):
+        five = gen.best(pos, n=5)
+    assert five.to_numpy().tobytes() == gen.top(pos, 5).to_numpy().tobytes()
+    assert gen.best(pos) == gen.top(pos, 1)[0]
+    with pytest.raises(ws.WordSalvoError, match="n: expected a whole number"):
+        gen.top(pos, 0)

@@ -85,7 +85,7 @@ def check_position(gen: MoveGenerator, pos: Position, ns=(1, 3, 10)) -> None:
     full = gen.generate(pos)
     ordered = full.sorted(by="equity").to_numpy()
     for n in ns:
-        got = gen.best(pos, n, by="equity")
+        got = gen.top(pos, n, by="equity")
         arr = got.to_numpy()
         assert arr.tobytes() == ordered[:n].tobytes(), f"n={n} {ws.format_cgp(pos)}"
         # the equity the C search ranked by is the float32 sum numpy makes
@@ -121,7 +121,7 @@ def test_hand_worked_opening():
     assert (best.notation, best.score, best.equity, best.leave) == ("8G QI", 22, 30.0, "S")
     by_score = gen.best(pos)
     assert (by_score.notation, by_score.score, by_score.equity, by_score.leave) == ("8F QIS", 24, 24.0, "")
-    top = gen.best(pos, 20, by="equity")
+    top = gen.top(pos, 20, by="equity")
     assert [m.equity for m in top] == [30.0] * 4 + [24.0] * 6 + [-3.5] * 4
     assert [m.notation for m in top[:4]] == ["8G QI", "8H QI", "H7 QI", "H8 QI"]
     swap = gen.best_swap(pos)
@@ -165,8 +165,8 @@ def test_zero_table_orders_like_score(scowl):
     lex, positions = scowl
     gen = MoveGenerator(lex, CLASSIC, leaves=Leaves.zeros(CLASSIC))
     for pos in [p for p in positions if p.bag_count() > 0][::4]:
-        a = gen.best(pos, 10, by="equity").to_numpy()
-        b = gen.best(pos, 10).to_numpy()
+        a = gen.top(pos, 10, by="equity").to_numpy()
+        b = gen.top(pos, 10).to_numpy()
         assert a.tobytes() == b.tobytes()
 
 
@@ -223,8 +223,8 @@ def test_endgame_equity_follows_the_settlement(scowl, mode):
             assert np.float32(m.equity) == expected_equity(end, m, gen.leaves), m
         # the table is not used with an empty bag
         other = MoveGenerator(lex, end.rules, leaves=random_table(end.rules, 2))
-        assert other.best(end, 5, by="equity").to_numpy().tobytes() == \
-            gen.best(end, 5, by="equity").to_numpy().tobytes()
+        assert other.top(end, 5, by="equity").to_numpy().tobytes() == \
+            gen.top(end, 5, by="equity").to_numpy().tobytes()
 
 
 def test_endgame_going_out_earns_twice_the_opponents_rack(scowl):
@@ -356,7 +356,7 @@ def test_large_n_by_equity_sorts_the_full_list(scowl_gen):
     gen, positions = scowl_gen
     pos = positions[2]
     full = gen.generate(pos).sorted(by="equity").to_numpy()
-    got = gen.best(pos, n=400, by="equity").to_numpy()
+    got = gen.top(pos, 400, by="equity").to_numpy()
     assert got.tobytes() == full[:400].tobytes()
 
 
@@ -394,13 +394,13 @@ def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values, wor
         rack = "".join(letters[:5]) + "?" * rng.randint(1, min(2, rules.tiles.get("?", (0, 0))[0]) or 1)
         pos = Position(rules, board, [rack, ""], [0, 0])
         full = gen.generate(pos).sorted().to_numpy()
-        best = gen.best(pos, 1).to_numpy()
+        best = gen.top(pos, 1).to_numpy()
         assert best.tobytes() == full[:1].tobytes(), ws.format_cgp(pos)
         one = gen.best(pos)
         assert (one is None) == (len(full) == 0)
         if one is not None:
             assert (one.score, one.notation) == (int(full[0]["score"]), gen.generate(pos).sorted()[0].notation)
-        assert zeros.best(pos, 1, by="equity").to_numpy()[["score", "blank_mask", "row", "col", "tiles"]].tobytes() \
+        assert zeros.top(pos, 1, by="equity").to_numpy()[["score", "blank_mask", "row", "col", "tiles"]].tobytes() \
             == zeros.generate(pos).sorted(by="equity").to_numpy()[:1][["score", "blank_mask", "row", "col",
                                                                          "tiles"]].tobytes()
         if board.tile_count + len(rack) + 3 >= rules.rack_size:

@@ -473,15 +473,29 @@ def test_gcg_replay_mismatches_name_the_line():
     parts = bad_score[first + 1].split()
     parts[-2] = "+999"
     bad_score[first + 1] = " ".join(parts)
+    with pytest.raises(GCGError, match=rf"line {first + 2}: expected total 999 for Player2 \(0 \+999\)"):
+        from_gcg("\n".join(bad_score))  # the record's own sums are checked first
+    delta = 999 - int(lines[first + 1].split()[-2])
+    for k in range(first + 1, len(lines)):  # the record's sums made to agree with the wrong score
+        if lines[k].startswith(">Player2:"):
+            parts = bad_score[k].split()
+            parts[-1] = str(int(lines[k].split()[-1]) + delta)
+            bad_score[k] = " ".join(parts)
     with pytest.raises(GCGError, match=rf"line {first + 2}: expected score"):
         from_gcg("\n".join(bad_score))
     bad_rack = list(lines)
     parts = bad_rack[first].split()
     parts[1] = "QQQQQQQ"
     bad_rack[first] = " ".join(parts)
+    with pytest.raises(GCGError, match=rf"line {first + 1}: expected the rack QQQQQQQ to hold the tiles"):
+        from_gcg("\n".join(bad_rack))
+    parts[1] = lines[first].split()[1] + "Q"  # holds the tiles played, but is not the rack the bag gave
+    bad_rack[first] = " ".join(parts)
     with pytest.raises(GCGError, match=rf"line {first + 1}: expected rack"):
         from_gcg("\n".join(bad_rack))
-    wrong_turn = lines[: first + 1] + [lines[first]]
+    score, total = lines[first].split()[-2:]
+    again = lines[first][: -len(total)] + str(int(total) + int(score))  # its sums agree
+    wrong_turn = lines[: first + 1] + [again]
     with pytest.raises(GCGError, match="on turn"):
         from_gcg("\n".join(wrong_turn))
 
@@ -497,8 +511,10 @@ def test_gcg_settlement_lines_are_checked():
     assert " -" in loser.split(")")[1] and " +" in winner.split(")")[1]
     with pytest.raises(GCGError, match="expected a settlement line"):
         from_gcg("\n".join(lines[:-1]))
+    score, total = winner.split()[-2:]
+    wrong = winner[: -len(f"{score} {total}")] + f"{int(score) + 10:+d} {int(total) + 10}"  # sums agree
     with pytest.raises(GCGError, match=f"line {len(lines)}: expected '{re.escape(winner)}'"):
-        from_gcg("\n".join(lines[:-1] + [winner.replace(" +", " +1")]))
+        from_gcg("\n".join(lines[:-1] + [wrong]))
 
 
 def test_cgp_bseed_and_stars_opcodes():

@@ -282,7 +282,7 @@ def test_state_from_a_position_holds_the_unseen_tiles_in_the_bag(rule_sets):
     pos.racks[1] = ""  # the opponent's rack unknown: it is in the bag
     state = state_from_position(pos, seed=11)
     assert state.board == bytes(game.board.tiles) and state.to_move == 0
-    assert state.scores == tuple(pos.scores) and state.scoreless_count == pos.scoreless_turns
+    assert state.scores == tuple(pos.scores) and state.scoreless_count == pos.scoreless_count
     unseen = sorted(game.bag + list(game.racks[1 - game.to_move]))
     assert sorted(game._letters_of(state.bag)) == unseen
     assert state.unseen() == letter_counts(rules, unseen)
@@ -326,7 +326,7 @@ def test_the_state_gives_the_generators_moves(rule_sets):
     assert np.array_equal(np.sort(records["score"]), np.sort(want.to_numpy()["score"]))
     table = ws.Leaves.default(rules)
     best, equity = state.best(mg._gen, 3, leaves=table._table, by_equity=True)
-    ours = ws.MoveGenerator(lexicon, rules, leaves=table).best(game._position(), n=3, by="equity")
+    ours = ws.MoveGenerator(lexicon, rules, leaves=table).top(game._position(), 3, by="equity")
     assert [int(r["score"]) for r in best] == [m.score for m in ours]
 
 
@@ -418,7 +418,7 @@ def test_a_pickled_game_plays_on_the_same(rule_sets):
 
 def test_a_state_of_a_position_with_a_given_bag(rule_sets):
     rules, _lexicon = rule_sets["turkish"]
-    pos = ws.Position(rules, racks=["KEDİ", "ABC"], scores=[10, 20], scoreless_turns=2, to_move=1)
+    pos = ws.Position(rules, racks=["KEDİ", "ABC"], scores=[10, 20], scoreless_count=2, to_move=1)
     state = state_from_position(pos, bag="zaai?")  # lowercase letters are tiles too (Turkish i is İ)
     assert state.bag == bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in "ZAAİ?")
     assert state.rack(0) == letter_counts(rules, "KEDİ") and state.rack(1) == letter_counts(rules, "ABC")

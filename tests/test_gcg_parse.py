@@ -74,7 +74,7 @@ def test_tournament_headers_players_and_rules():
 def test_tournament_events():
     r = read("tournament.gcg")
     counts = Counter(kinds(r))
-    assert counts == {"play": 25, "exchange": 1, "phony-removed": 1, "challenge-bonus": 1, "end-rack": 1,
+    assert counts == {"play": 25, "swap": 1, "phony-removed": 1, "challenge-bonus": 1, "end-rack": 1,
                       "time-penalty": 1}
     # every event knows its line and raw text
     text = (DATA / "tournament.gcg").read_text(encoding="utf-8").split("\n")
@@ -278,7 +278,7 @@ HEAD = "#player1 ann Ann\n#player2 bob Bob\n"
     (">ann: AB -- -8 -8\n", 3, "expected a '--' line right after a play by ann, got it after the start"),
     (">ann: AB 8H AB +8 8\n>bob: CD -- -8 -8\n", 4, "expected a '--' line right after a play by bob"),
     (">ann: ABC - +3 3\n", 3, "expected +0 for a pass, got +3"),
-    (">ann: ABC -AB +1 1\n", 3, "expected +0 for a exchange, got +1"),
+    (">ann: ABC -AB +1 1\n", 3, "expected +0 for a swap, got +1"),
     (">ann: ABC -9 +0 0\n", 3, "expected at most 3 tiles exchanged from the rack ABC, got 9"),
     (">ann: ABC -0 +0 0\n", 3, "expected at least one tile exchanged, got '-0'"),
     (">ann: ABC -A1 +0 0\n", 3, "expected '-TILES' (letters, '?' = blank) or '-N' (how many), got '-A1'"),
@@ -356,7 +356,7 @@ def test_nicknames_with_colons_and_missing_racks():
 
 
 # -- the package's own records parse, and their totals are the game's -------------------
-EVENT_OF_TURN = {"play": ["play"], "swap": ["exchange"], "pass": ["pass"], "refused-play": ["play", "phony-removed"],
+EVENT_OF_TURN = {"play": ["play"], "swap": ["swap"], "pass": ["pass"], "refused-play": ["play", "phony-removed"],
                  "timeout": ["timeout"], "resign": ["resign"], "settle": ["end-rack"]}
 
 
@@ -483,10 +483,26 @@ def test_a_record_without_rules_names_the_rule_set_it_assumed(tmp_path, capsys):
     with pytest.raises(ws.WordSalvoError) as e:
         ws.from_gcg(text)
     assert "drawn from the bag with the #seed" in str(e.value)
-    assert "no #rules line: assumed classic-en" in str(e.value) and "#rules NAME" in str(e.value)
+    assert "no #rules or #lexicon line: assumed classic-en" in str(e.value) and "#rules NAME" in str(e.value)
     assert ws.from_gcg(text, rules=rules).scores == game.scores
     path = tmp_path / "norules.gcg"
     path.write_text(text, "utf-8")
     assert main(["analyze", str(path)]) == 2
     assert "assumed classic-en" in capsys.readouterr().err
     assert main(["analyze", str(path), "--rules", "wordsalvo-en"]) == 0
+
+
+def test_an_unmarked_word_may_run_through_squares_earlier_plays_covered():
+    # some programs list only the tiles played and do not mark the letters already on the board
+    r = read("unmarked-through.gcg")
+    play = r.events[1]
+    assert play.word == "BEAST" and not play.marks_through and play.rack == "BEST"
+    assert play.tiles_played == "BEAST"  # as written; the replay infers BE(A)ST from the board
+    # a tile neither on the rack nor on a square an earlier play covered is still refused here
+    text = (DATA / "unmarked-through.gcg").read_text(encoding="utf-8").replace("H6 BEAST", "I6 BEAST")
+    with pytest.raises(GCGError) as e:
+        parse_gcg(text)
+    assert e.value.problems == [
+        "GCG line 7: expected the rack BEST to hold the tiles played (BEAST), but A is not on it",
+        # and OTTER then finds no T at 10H, where BEAST no longer runs
+        "GCG line 8: expected the rack EORT to hold the tiles played (OTTER), but T is not on it"]

@@ -245,7 +245,7 @@ def test_whole_number_helper():
 # -- 5. CGP fields -----------------------------------------------------------------------------
 def test_cgp_fields_are_read_strictly():
     pos = parse_cgp(f"{EMPTY} AEINRST 57 3 lex x;")
-    assert pos.scores == [57] and pos.scoreless_turns == 3 and pos.opcodes == {"lex": "x"}
+    assert pos.scores == [57] and pos.scoreless_count == 3 and pos.opcodes == {"lex": "x"}
     for tail, fragment in (("ABC DEF GHI/JKL 10/20 0 lex x;", "scores.*'DEF'"),
                            ("ABC/DEF 10/20 3x lex x;", "scoreless turns"), ("ABC/DEF 10/20 0 57 3;", "opcode name"),
                            ("ABC/DEF 10/20 0 lex a; lex b;", "one lex opcode"), ("ABC/DEF 10 0", "2 scores")):
@@ -265,8 +265,8 @@ def test_cgp_fields_are_read_strictly():
 def test_every_accepted_cgp_line_round_trips(line):
     pos = parse_cgp(line)
     again = parse_cgp(format_cgp(pos))
-    assert (again.racks, again.scores, again.scoreless_turns, bytes(again.board.tiles)) == \
-        (pos.racks, pos.scores, pos.scoreless_turns, bytes(pos.board.tiles))
+    assert (again.racks, again.scores, again.scoreless_count, bytes(again.board.tiles)) == \
+        (pos.racks, pos.scores, pos.scoreless_count, bytes(pos.board.tiles))
     assert format_cgp(again) == format_cgp(pos)
 
 
@@ -354,6 +354,40 @@ def test_a_cycle_in_the_graph_is_refused():
     struct.pack_into("<I", data, HEADER + 4 * j, (nodes[j] & ~0xFFFFFF) | root)
     with pytest.raises(LexiconFormatError, match="cycle|longer than|disagree|promises"):
         Lexicon.from_bytes(_refix(data))
+
+
+def test_a_graph_file_is_checked_word_by_word_once_per_content(tmp_path, monkeypatch):
+    """Lexicon.load remembers a content that passed the word-level check by its sha256 (in
+    the cache folder); the same bytes load again with the arc and checksum checks alone,
+    any other bytes (a crafted cycle that passes those) are checked in full and refused."""
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path / "cache"))
+    good = small_lexicon_bytes(WORDS)
+    path = tmp_path / "words.wsg"
+    path.write_bytes(good)
+    assert Lexicon.load(path)._graph.words_cross_checked == len(WORDS)
+    assert [m.name.split("-")[0] for m in (tmp_path / "cache" / "verified").iterdir()] == ["words1"]
+    again = Lexicon.load(path)
+    assert again._graph.words_cross_checked == 0 and len(again) == len(WORDS) and "CABS" in again
+    copy = tmp_path / "copy.wsg"  # the same content elsewhere
+    copy.write_bytes(good)
+    assert Lexicon.load(copy)._graph.words_cross_checked == 0
+    # the cycle of test_a_cycle_in_the_graph_is_refused, with its checksums repaired
+    data = bytearray(good)
+    nodes = memoryview(bytes(data[HEADER:])).cast("I")
+    root = nodes[0] & 0xFFFFFF
+    j = next(i for i in range(root, len(nodes)) if nodes[i] & 0xFFFFFF)
+    struct.pack_into("<I", data, HEADER + 4 * j, (nodes[j] & ~0xFFFFFF) | root)
+    path.write_bytes(_refix(data))
+    for _ in range(2):  # refused, and never remembered
+        with pytest.raises(LexiconFormatError, match="cycle|longer than|disagree|promises"):
+            Lexicon.load(path)
+    assert len(list((tmp_path / "cache" / "verified").iterdir())) == 1
+    # a cache folder that cannot be written costs the check again, never the load
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path / "file-not-folder"))
+    (tmp_path / "file-not-folder").write_text("x")
+    path.write_bytes(good)
+    assert Lexicon.load(path)._graph.words_cross_checked == len(WORDS)
+    assert Lexicon.load(path)._graph.words_cross_checked == len(WORDS)
 
 
 # -- 9. interrupted writes, pickling -----------------------------------------------------------
@@ -470,7 +504,7 @@ def test_argument_types_give_clear_errors():
     gen = MoveGenerator(Lexicon.default("en"), CLASSIC)
     pos = Position.empty(CLASSIC, rack="ABC")
     with pytest.raises(WordSalvoError, match="n: expected a whole number >= 1 or None, got '3'"):
-        gen.best(pos, n="3")
+        gen.top(pos, "3")
     with pytest.raises(PositionError, match="rack 1: expected a string"):
         Position(CLASSIC, racks=[5])
     with pytest.raises(PositionError, match="racks: expected a list"):

@@ -79,7 +79,7 @@ def test_scowl_best_move_and_top_n(scowl, wordmap):
         best = gen.best(pos)
         assert best is not None and best.score == best_score, f"position {i}"
         full = gen.generate(pos).sorted().to_numpy()
-        top = gen.best(pos, n=7).to_numpy()
+        top = gen.top(pos, 7).to_numpy()
         assert len(top) == min(7, len(full))
         assert top.tobytes() == full[: len(top)].tobytes(), f"position {i}: top-7 differs from the sorted list"
 
@@ -184,7 +184,7 @@ def test_generator_matches_reference_generator(seed, which):
         best = gen.best(pos)
         assert (best.score if best else None) == (max(want.values()) if want else None)
         full = moves.sorted().to_numpy()
-        assert mapped.best(pos, 5).to_numpy().tobytes() == full[:5].tobytes(), f"seed {seed} {name}: rack {rack!r}"
+        assert mapped.top(pos, 5).to_numpy().tobytes() == full[:5].tobytes(), f"seed {seed} {name}: rack {rack!r}"
 
 
 def test_blank_on_board_played_through_scores_zero():
@@ -207,7 +207,7 @@ def test_empty_rack_and_no_moves():
     pos = Position.empty(rules, "")
     assert len(gen.generate(pos)) == 0
     assert gen.best(pos) is None
-    assert len(gen.best(pos, n=3)) == 0
+    assert len(gen.top(pos, 3)) == 0
     pos = Position.empty(rules, "Q")
     assert len(gen.generate(pos)) == 0
 
@@ -275,7 +275,7 @@ def test_best_with_a_large_n_equals_the_sorted_list(scowl, wordmap):
     pos = positions[2]
     full = gen.generate(pos).sorted().to_numpy()
     for n in (200, 256, 300, len(full) + 10):
-        got = gen.best(pos, n=n).to_numpy()
+        got = gen.top(pos, n).to_numpy()
         assert got.tobytes() == full[:n].tobytes()
     # the bounded search itself with many moves wanted (best() sorts the list above 256)
     gen._prepare_best()
@@ -342,7 +342,7 @@ def test_heaviest_play_the_rule_limits_allow_does_not_wrap():
     moves = gen.generate(pos)
     assert int(moves.scores.max()) == want and moves.scores.dtype == np.int32
     # the C best-first order and MoveList.order() agree on this list too
-    assert gen.best(pos, 20).to_numpy().tobytes() == moves.best(20).to_numpy().tobytes()
+    assert gen.top(pos, 20).to_numpy().tobytes() == moves.best(20).to_numpy().tobytes()
 
 
 def test_core_constants_are_the_header_values():

@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+import wordsalvo as ws
+
 from game_helpers import RULE_SETS, lexicon_for
 from wordsalvo import Board, Game, IllegalMoveError, IllegalMoveReason, MoveGenerator, Position, Rules
 from wordsalvo import placement as placement_module
@@ -18,7 +20,7 @@ from wordsalvo.placement import check_placement
 
 
 def state(pos: Position) -> tuple:
-    return (bytes(pos.board.tiles), tuple(pos.racks), tuple(pos.scores), pos.to_move, pos.scoreless_turns)
+    return (bytes(pos.board.tiles), tuple(pos.racks), tuple(pos.scores), pos.to_move, pos.scoreless_count)
 
 
 def positions_of_a_game(rules: Rules, lexicon, seed: int, turns: int = 40):
@@ -239,3 +241,22 @@ def test_lowercase_racks_are_the_same_tiles_everywhere():
     assert sorted(tr.rack) == sorted("KEDİ")
     with pytest.raises(PositionError, match=r"at position 2, got '1'"):
         Position.empty(rules, "a1")
+
+
+def test_the_scoreless_counter_has_one_name():
+    """Position.scoreless_count, as in the C game state; the old scoreless_turns (the name of
+    the rule set's limit) is a deprecated alias for a release."""
+    import warnings
+
+    rules = ws.Rules.preset("classic-en")
+    pos = ws.Position(rules, racks=["AB", "CD"], scoreless_count=2)
+    assert pos.scoreless_count == 2
+    with pytest.warns(DeprecationWarning, match="use scoreless_count"):
+        assert pos.scoreless_turns == 2
+    with pytest.warns(DeprecationWarning, match="the counter is scoreless_count"):
+        old = ws.Position(rules, racks=["AB", "CD"], scoreless_turns=3)
+    assert old.scoreless_count == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pos.pass_turn()
+        assert pos.scoreless_count == 3

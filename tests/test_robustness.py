@@ -389,7 +389,7 @@ def test_node_corruption_past_the_checksums(small_graph, gen):
         g.generate(Position.empty(RULES, rack="AEIRST?"))
         g.generate(parse_cgp(CGP_LINES[7], rules=RULES))
         pos = parse_cgp(CGP_LINES[8], rules=RULES)
-        best = g.best(pos, n=3)
+        best = g.top(pos, 3)
         every = g.generate(pos)
         # a graph that loads has halves that agree (the word-level check): no wrong best move
         assert (best[0].score if len(best) else None) == (max(m.score for m in every) if len(every) else None)

@@ -1,7 +1,8 @@
 """What a player does on a turn: one small typed family of actions.
 
 :class:`Play` places tiles (a :class:`~wordsalvo.moves.Move`), :class:`Swap`
-puts tiles back into the bag and draws as many, :class:`Pass` does nothing.
+(:class:`wordsalvo.moves.Swap`, what :meth:`MoveGenerator.best_swap` returns) puts
+tiles back into the bag and draws as many, :class:`Pass` does nothing.
 Engines (:mod:`wordsalvo.engine.bot`) return one of these; :meth:`Game.apply
 <wordsalvo.game.Game.apply>` carries it out.  ``equity`` is the value the
 engine gave the action when it chose it (None when it did not value it).
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .moves import Move
+from .moves import Move, Swap  # the one Swap: the generator's best_swap gives it too
 
 __all__ = ["Play", "Swap", "Pass", "Action"]
 
@@ -26,18 +27,6 @@ class Play:
 
     def __str__(self) -> str:
         return str(self.move)
-
-
-@dataclass(frozen=True)
-class Swap:
-    """Put ``tiles`` (rack letters, ``?`` = blank) back into the bag; ``leave`` is what stays."""
-
-    tiles: str
-    leave: str = ""
-    equity: float | None = None
-
-    def __str__(self) -> str:
-        return f"swap {self.tiles}"
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """Analysis of a game by equity and win probability, turn by turn, with coach notes.
 
 :func:`analyze_game` reads a game (a :class:`~wordsalvo.Game`, GCG text or bytes
-written by any program, a :class:`~wordsalvo.formats.gcg.GCGRecord` or a
+written by any program, a :class:`~wordsalvo.formats.gcg_record.GCGRecord` or a
 :class:`~wordsalvo.formats.replay.Replay`), replays it
 (:mod:`wordsalvo.formats.replay`) and, for every turn the player had a rack
-(play, exchange, pass, time-out), generates every legal play once with a leave
+(play, swap, pass, time-out), generates every legal play once with a leave
 table (one :class:`~wordsalvo.MoveGenerator` for the game) plus the best
-exchange (:meth:`MoveGenerator.best_swap`).
+swap (:meth:`MoveGenerator.best_swap`).
 
 Terms
 -----
@@ -34,13 +34,13 @@ Terms
   ``rank``: 1 + the number of candidates whose equity is higher than the played
   move's (ties share a rank).
 * ``alternatives``: the :data:`TOP` (or ``top=``) best candidates by equity, each
-  ``(notation, score, equity, win_after)``; the best exchange is shown as
+  ``(notation, score, equity, win_after)``; the best swap is shown as
   ``-TILES``.
 
 Flags
 -----
 * **missed**: ``equity_lost >= MISSED_EQUITY`` or ``win_lost >= MISSED_WIN``.
-  A swap (or a pass) is judged like any move: an exchange whose kept tiles are
+  A swap (or a pass) is judged like any move: a swap whose kept tiles are
   worth about as much as the best play is NOT a miss.
 * **brilliancy**: a play that is best by equity (``equity_lost`` below 0.01),
   stands in the lexicon, is NOT the top-scoring play (a bingo that was simply the
@@ -94,7 +94,8 @@ import numpy as np
 
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .errors import AnalysisError, WordSalvoError
-from .formats.gcg import GCGRecord, parse_gcg, to_gcg
+from .formats.gcg import to_gcg
+from .formats.gcg_record import GCGRecord, parse_gcg
 from .formats.replay import Replay, ReplayTurn, replay as replay_record
 from .game import Game
 from .leaves import Leaves, endgame_terms
@@ -135,14 +136,14 @@ SIM_MARGIN = 15.0
 #: with ``sim``: turns played after each candidate
 SIM_PLIES = 2
 #: the entries the engine looks at (the player had a rack and a choice)
-ANALYSED = ("play", "exchange", "pass", "timeout")
+ANALYSED = ("play", "swap", "pass", "timeout")
 
 
 @dataclass(frozen=True)
 class Candidate:
     """One of the engine's best candidates of a turn."""
 
-    notation: str  #: a play in notation, or ``-TILES`` for an exchange
+    notation: str  #: a play in notation, or ``-TILES`` for a swap
     score: int
     equity: float
     win: float | None  #: the mover's win chance after it
@@ -156,7 +157,7 @@ class Candidate:
 class SimCandidate:
     """A candidate of a turn judged by simulation."""
 
-    notation: str  #: a play in notation, ``-TILES`` for an exchange, ``pass``
+    notation: str  #: a play in notation, ``-TILES`` for a swap, ``pass``
     equity: float | None  #: mean equity over the iterations (None: none finished)
     stderr: float | None
     win: float | None  #: the mover's mean win chance (None without a model)
@@ -179,9 +180,9 @@ class TurnAnalysis:
     line: int  #: the record's line
     player: int
     name: str
-    kind: str  #: play, exchange, pass, timeout, phony-removed, challenge-bonus, time-penalty, end-rack, resign
+    kind: str  #: play, swap, pass, timeout, phony-removed, challenge-bonus, time-penalty, end-rack, resign
     rack: str
-    notation: str  #: play: the move; exchange: ``-TILES``; end-rack: ``(TILES)``; else ""
+    notation: str  #: play: the move; swap: ``-TILES``; end-rack: ``(TILES)``; else ""
     score: int
     totals: tuple[int, ...]
     words: tuple[str, ...] = ()
@@ -190,7 +191,7 @@ class TurnAnalysis:
     bingo: bool = False
     phony: tuple[str, ...] = ()  #: words not in the lexicon
     challenged_off: bool = False
-    leave: str | None = None  #: the tiles kept (play/exchange/pass)
+    leave: str | None = None  #: the tiles kept (play/swap/pass)
     equity: float | None = None
     best_equity: float | None = None
     equity_lost: float | None = None
@@ -200,7 +201,7 @@ class TurnAnalysis:
     win_lost: float | None = None
     poor_rack: bool = False  #: even the best move leaves POOR_RACK less than an average rack
     rank: int | None = None
-    candidates: int | None = None  #: legal plays + exchanges considered
+    candidates: int | None = None  #: legal plays + swaps considered
     alternatives: tuple[Candidate, ...] = ()
     brilliancy: bool = False
     missed: bool = False
@@ -250,6 +251,7 @@ class GameAnalysis:
     left: tuple[int, ...] = ()  #: the players who left the game (resigned, lost on time), in order
     win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
     board_seed: int | None = None  #: the seed of a random board (the record's #board_seed), None: the standard one
+    stars: str | None = None  #: the record's #stars (star squares, 0-based row,col), None: the rule set's
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -314,7 +316,7 @@ class GameAnalysis:
         """The dict :mod:`wordsalvo.render.report` renders (schema version 1)."""
         turns = []
         for t in self.turns:
-            kind = {"exchange": "swap", "phony-removed": "phony", "challenge-bonus": "challenge",
+            kind = {"phony-removed": "phony", "challenge-bonus": "challenge",
                     "time-penalty": "time", "end-rack": "settle"}.get(t.kind, t.kind)
             turns.append({
                 "index": t.index, "player": t.player, "kind": kind, "rack": t.rack,
@@ -418,7 +420,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
                      bingo=move.tiles_played == rules_obj.rack_size,
                      tiles=tuple((r, c, letters.letter(code & LETTER_MASK).upper(), bool(code & BLANK_BIT))
                                  for r, c, code in move.squares()))
-        elif rt.kind == "exchange":
+        elif rt.kind == "swap":
             d["notation"] = "-" + (e.tiles or str(e.count))
         elif rt.kind == "end-rack":
             d["notation"] = f"({e.tiles})"
@@ -442,7 +444,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
-                        left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed)
+                        left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed,
+                        stars=rp.record.pragma("stars"))
 
 
 def players_left(rp: Replay) -> list[int]:
@@ -527,7 +530,7 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         return float(leaves.value(kept))
 
     swap = gen.best_swap(pos) if rack else None
-    # candidates: every play, then the best exchange
+    # candidates: every play, then the best swap
     cand_eq = equities
     cand_tiles = tiles_played
     if swap is not None:
@@ -544,10 +547,10 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         if idx is not None:
             played_eq = float(equities[idx])
         played_tiles = move.tiles_played
-    elif kind == "exchange" and e.tiles:
+    elif kind == "swap" and e.tiles:
         kept = _minus(rack, e.tiles.upper())
         played_eq, played_tiles = leave_equity(kept), 0
-    elif kind == "exchange":  # the record gives only the number of tiles: not judged
+    elif kind == "swap":  # the record gives only the number of tiles: not judged
         kept, played_eq, played_tiles = None, None, 0
     else:  # pass, time-out: judged as keeping the rack
         kept = rack
@@ -601,7 +604,7 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
 
 
 def _alternatives(moves, cand_eq, equities, cand_win, swap, top: int, rack_size: int) -> tuple[Candidate, ...]:
-    """The ``top`` candidates by equity (the exchange among them when it ranks); ties in
+    """The ``top`` candidates by equity (the swap among them when it ranks); ties in
     the order generated."""
     alts: list[Candidate] = []
     for i in np.argsort(-cand_eq, kind="stable")[:top]:
@@ -616,7 +619,7 @@ def _alternatives(moves, cand_eq, equities, cand_win, swap, top: int, rack_size:
 
 
 def _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top) -> dict[str, Any]:
-    """An exchange of tiles the record does not name: the alternatives and the win chance
+    """A swap of tiles the record does not name: the alternatives and the win chance
     before the turn, nothing about the move played."""
     out: dict[str, Any] = {"candidates": int(len(cand_eq))}
     cand_win = None
@@ -647,8 +650,8 @@ def _find(moves, move) -> int | None:
 def _sim_judge(d: dict[str, Any], rt: ReplayTurn, lexicon: Lexicon, leaves: Leaves, model: WinModel | None,
                seconds: float) -> dict[str, Any]:
     """The verdict of a simulation of the turn's alternatives and the move played (see the
-    module docstring), or {} for a turn it does not judge: beyond SIM_MARGIN, a phony, an
-    exchange whose tiles the record does not give, not two players."""
+    module docstring), or {} for a turn it does not judge: beyond SIM_MARGIN, a phony, a
+    swap whose tiles the record does not give, not two players."""
     from .engine.simulation import Simulator
 
     pos = rt.position
@@ -657,7 +660,7 @@ def _sim_judge(d: dict[str, Any], rt: ReplayTurn, lexicon: Lexicon, leaves: Leav
         return {}
     if rt.kind == "play":
         played = d["notation"]
-    elif rt.kind == "exchange":
+    elif rt.kind == "swap":
         played = "-" + (rt.event.tiles or "").upper()
     else:  # pass, time-out: the rack kept
         played = "pass"
@@ -732,10 +735,10 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
     if kind == "resign":
         return "Resigned."
     who = d.get("name") or YOU  # the player of the entry: "Ann kept ...", "You kept ..."
-    if kind == "exchange" and d.get("equity_lost") is None:
+    if kind == "swap" and d.get("equity_lost") is None:
         alts = d.get("alternatives") or ()
         best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""
-        return f"{who} exchanged {d['notation'][1:]} tiles (the record does not say which){best}."
+        return f"{who} swapped {d['notation'][1:]} tiles (the record does not say which){best}."
     if d.get("equity_lost") is None:
         return ""
     win = rack = ""
@@ -751,8 +754,8 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
     kept = d.get("leave") or ""
     if kind == "play":
         did = f"{who} kept {kept} and scored {score}" if kept else f"{who} played {d['notation']} for {score}"
-    elif kind == "exchange":
-        did = f"{who} exchanged {d['notation'][1:]}, keeping {kept or 'nothing'}"
+    elif kind == "swap":
+        did = f"{who} swapped {d['notation'][1:]}, keeping {kept or 'nothing'}"
     elif kind == "timeout":
         did = f"{possessive(who).capitalize() if who == YOU else possessive(who)} time ran out"
     else:

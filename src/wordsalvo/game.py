@@ -459,7 +459,7 @@ class Game(Displayable):
         return moves
 
     def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0,
-                  avoid_offensive: bool = False):
+                  avoid_offensive: bool = False) -> Move | None:
         """The best placement by ``"score"`` or by ``"equity"`` (with ``leaves``, default:
         the rule set's shipped table), or None when there is none.
 
@@ -467,14 +467,16 @@ class Game(Displayable):
         (:mod:`wordsalvo.offensive`, main word or any cross word) and take the best that
         forms none (None when every placement forms one): what a hint should offer.
 
-        With ``level`` (easy, medium, hard, expert, see :mod:`wordsalvo.engine.bot`) it is the
-        ACTION that level's engine takes (a Play, a Swap or a Pass), chosen with ``seed``;
-        every level avoids offensive words."""
-        self._check_running()
+        The action an engine level takes: :meth:`engine_action` (``best_move(level=...)``
+        still gives it, deprecated)."""
         if level is not None:
-            from .engine.bot import Bot
+            import warnings
 
-            return Bot(level, self.rules, lexicon=self.lexicon, leaves=leaves, seed=seed).choose(self)
+            warnings.warn("Game.best_move(level=...) is deprecated: use engine_action(level) for the action "
+                          "an engine takes; best_move() gives the best placement", DeprecationWarning,
+                          stacklevel=2)
+            return self.engine_action(level, seed=seed, leaves=leaves)
+        self._check_running()
         if by == "equity" and leaves is None:
             from .leaves import Leaves
 
@@ -482,13 +484,24 @@ class Game(Displayable):
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
         gen = self.generator(leaves if by == "equity" else None)
-        moves = gen.best(self._position(), n=1, by=by)
+        moves = gen.top(self._position(), 1, by=by)
         moves._token = self._token
         if not len(moves):
             return None
         if avoid_offensive and self.offensive.is_offensive(moves[0]):
             return self._best_clean(gen, by)
         return moves[0]
+
+    def engine_action(self, level: str, seed: int = 0, leaves=None):
+        """The ACTION the engine of ``level`` (easy, medium, hard, expert, master, see
+        :mod:`wordsalvo.engine.bot`) takes here: a :class:`~wordsalvo.actions.Play`, a
+        :class:`~wordsalvo.actions.Swap` or a :class:`~wordsalvo.actions.Pass`, chosen with
+        ``seed`` (``leaves``: its leave table, default the rule set's).  Every level avoids
+        offensive words; :meth:`apply` carries the action out."""
+        self._check_running()
+        from .engine.bot import Bot
+
+        return Bot(level, self.rules, lexicon=self.lexicon, leaves=leaves, seed=seed).choose(self)
 
     def best_moves(self, n: int, by: str = "score", leaves=None) -> MoveList:
         """The ``n`` best placements (fewer when there are fewer) by ``"score"`` or by
@@ -504,7 +517,7 @@ class Game(Displayable):
             leaves = Leaves.default(self.rules)
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
-        moves = self.generator(leaves if by == "equity" else None).best(self._position(), n=n, by=by)
+        moves = self.generator(leaves if by == "equity" else None).top(self._position(), n, by=by)
         moves._token = self._token
         return moves
 
@@ -517,7 +530,7 @@ class Game(Displayable):
         """The best move that forms no offensive word (the best one does): the next few
         best first, then every move in order."""
         pos = self._position()
-        for moves in (gen.best(pos, n=_CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
+        for moves in (gen.top(pos, _CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
             moves._token = self._token
             move = self.offensive.first_clean(moves)
             if move is not None or len(moves) < _CLEAN_LOOKAHEAD:

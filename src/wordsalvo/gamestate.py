@@ -131,6 +131,6 @@ def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState
     codes = bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in bag)
     state.set_tiles(racks, codes)
     state.set_scores(pos.scores)
-    state.set_turn(pos.to_move, pos.scoreless_turns, 0)
+    state.set_turn(pos.to_move, pos.scoreless_count, 0)
     state.seed(seed)
     return state

@@ -4,6 +4,7 @@ the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 
@@ -183,12 +184,29 @@ class MoveGenerator:
         return int(self._gen.count_all())
 
     def best(self, pos: Position, n: int | None = None, rack: str | None = None,
-             by: str = "score") -> Move | MoveList | None:
-        """The best move (None when there is no legal placement), or with ``n`` the n
-        best as a MoveList, best first, by ``"score"`` or by ``"equity"`` (score + the
-        value of the tiles kept; needs a leave table).  Exactly the first moves of
-        ``generate(pos).sorted(by=by)``, found with shadow bounds without generating all
-        (by equity, each bound adds the best value of a leave of the tiles kept)."""
+             by: str = "score") -> Move | None:
+        """The best move (None when there is no legal placement) by ``"score"`` or by
+        ``"equity"`` (score + the value of the tiles kept; needs a leave table): the first
+        move of ``generate(pos).sorted(by=by)``, found with shadow bounds without
+        generating all.  The n best as a MoveList: :meth:`top` (``best(pos, n=...)``
+        still gives them, deprecated)."""
+        if n is not None:
+            warnings.warn("MoveGenerator.best(pos, n=...) is deprecated: use top(pos, n) for the n best "
+                          "moves (a MoveList); best(pos) gives one Move", DeprecationWarning, stacklevel=2)
+            return self._search(pos, n, rack, by)
+        return self._search(pos, None, rack, by)
+
+    def top(self, pos: Position, n: int, rack: str | None = None, by: str = "score") -> MoveList:
+        """The ``n`` best moves as a MoveList (fewer when there are fewer), best first, by
+        ``"score"`` or ``"equity"``: exactly the first ``n`` of ``generate(pos).sorted(by=by)``,
+        found with shadow bounds without generating all (by equity, each bound adds the
+        best value of a leave of the tiles kept)."""
+        if n is None:
+            raise WordSalvoError("n: expected a whole number >= 1, got None (best(pos) gives the one best move)")
+        return self._search(pos, n, rack, by)
+
+    def _search(self, pos: Position, n: int | None, rack: str | None, by: str) -> Move | MoveList | None:
+        """:meth:`best` (``n`` None) and :meth:`top`."""
         if by not in ("score", "equity"):
             raise WordSalvoError(f"by: expected 'score' or 'equity', got {by!r}")
         if by == "equity" and self.leaves is None:

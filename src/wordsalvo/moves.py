@@ -7,6 +7,8 @@ written later.  :class:`Move` objects are made lazily, only when indexed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import struct
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
@@ -270,17 +272,19 @@ class Move:
         return f"<Move {self.notation} score={self.score}>"
 
 
+@dataclass(frozen=True, eq=False)
 class Swap:
-    """Exchanging tiles: ``tiles`` go back to the bag, ``leave`` is kept; a swap scores
-    0, so its ``equity`` is the value of the leave (:meth:`MoveGenerator.best_swap
-    <wordsalvo.MoveGenerator.best_swap>`)."""
+    """Exchanging tiles, the one type for it: ``tiles`` (rack letters, ``?`` = blank) go back
+    to the bag and as many are drawn, ``leave`` is what stays.  A swap scores 0, so its
+    ``equity`` is the value of the leave (:meth:`MoveGenerator.best_swap
+    <wordsalvo.MoveGenerator.best_swap>`; None when nothing valued it).  The generator
+    returns it, engines choose it (:mod:`wordsalvo.actions`), :meth:`Game.apply
+    <wordsalvo.game.Game.apply>` carries it out.  Swaps are equal when they put back and
+    keep the same tiles, in any order, at the same equity."""
 
-    __slots__ = ("tiles", "leave", "equity")
-
-    def __init__(self, tiles: str, leave: str, equity: float):
-        self.tiles = tiles
-        self.leave = leave
-        self.equity = equity
+    tiles: str
+    leave: str = ""
+    equity: float | None = None
 
     @property
     def score(self) -> int:
@@ -293,8 +297,8 @@ class Swap:
     def __hash__(self) -> int:
         return hash((tuple(sorted(self.tiles)), tuple(sorted(self.leave)), self.equity))
 
-    def __repr__(self) -> str:
-        return f"<Swap {self.tiles} keep={self.leave!r} equity={self.equity:.2f}>"
+    def __str__(self) -> str:
+        return f"swap {self.tiles}"
 
 
 

@@ -8,6 +8,8 @@ change replaced (python-chess ``Board.push`` / ``Board.pop``).
 
 from __future__ import annotations
 
+import warnings
+
 from collections import Counter
 
 from typing import TYPE_CHECKING
@@ -38,7 +40,7 @@ class Position(Displayable):
     In a notebook it shows itself as its board with the rule set's premiums.
     """
 
-    __slots__ = ("rules", "board", "racks", "scores", "scoreless_turns", "opcodes", "to_move", "_stack")
+    __slots__ = ("rules", "board", "racks", "scores", "scoreless_count", "opcodes", "to_move", "_stack")
     _display_kind = "Position"
 
     def __init__(
@@ -47,10 +49,17 @@ class Position(Displayable):
         board: Board | None = None,
         racks: list[str] | tuple[str, ...] = ("",),
         scores: list[int] | tuple[int, ...] | None = None,
-        scoreless_turns: int = 0,
+        scoreless_count: int = 0,
         opcodes: dict[str, str] | None = None,
         to_move: int = 0,
+        *,
+        scoreless_turns: int | None = None,
     ):
+        if scoreless_turns is not None:  # the old name of the counter, for a release
+            warnings.warn("Position(scoreless_turns=...) is deprecated: the counter is scoreless_count "
+                          "(the rule set's [end] scoreless_turns is the limit it is compared with)",
+                          DeprecationWarning, stacklevel=2)
+            scoreless_count = scoreless_turns
         if not isinstance(rules, Rules):
             raise PositionError(f"rules: expected a Rules object, got {type(rules).__name__}")
         if board is not None and not isinstance(board, Board):
@@ -69,15 +78,15 @@ class Position(Displayable):
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
         if any(isinstance(x, bool) or not isinstance(x, int) for x in self.scores):
             raise PositionError(f"scores: expected whole numbers, got {excerpt(self.scores)}")
-        if isinstance(scoreless_turns, bool) or not isinstance(scoreless_turns, int) or scoreless_turns < 0:
-            raise PositionError(f"scoreless_turns: expected a whole number >= 0, got {excerpt(scoreless_turns)}")
-        self.scoreless_turns = scoreless_turns
+        if isinstance(scoreless_count, bool) or not isinstance(scoreless_count, int) or scoreless_count < 0:
+            raise PositionError(f"scoreless_count: expected a whole number >= 0, got {excerpt(scoreless_count)}")
+        self.scoreless_count = scoreless_count
         self.opcodes = dict(opcodes or {})
         if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < len(self.racks):
             raise PositionError(f"to_move: expected a player index 0..{len(self.racks) - 1}, got {to_move!r}")
         self.to_move = to_move
         #: what each play / pass / swap replaced, for undo:
-        #: (new squares, player, rack, score, scoreless_turns, to_move) before the change
+        #: (new squares, player, rack, score, scoreless_count, to_move) before the change
         self._stack: list[tuple[tuple[int, ...], int, str, int, int, int]] = []
 
     # -- constructors -------------------------------------------------------------
@@ -86,7 +95,7 @@ class Position(Displayable):
         return cls(rules, Board(rules.alphabet), [rack, ""], [0, 0])
 
     @classmethod
-    def _trusted(cls, rules: Rules, tiles: bytes, racks: list[str], scores: list[int], scoreless_turns: int,
+    def _trusted(cls, rules: Rules, tiles: bytes, racks: list[str], scores: list[int], scoreless_count: int,
                  to_move: int) -> "Position":
         """A position from parts already checked (a game's C state), without checking them again."""
         pos = cls.__new__(cls)
@@ -97,11 +106,19 @@ class Position(Displayable):
         pos.board = board
         pos.racks = racks
         pos.scores = scores
-        pos.scoreless_turns = scoreless_turns
+        pos.scoreless_count = scoreless_count
         pos.opcodes = {}
         pos.to_move = to_move
         pos._stack = []
         return pos
+
+    @property
+    def scoreless_turns(self) -> int:
+        """Deprecated name of :attr:`scoreless_count` (the rule set's ``[end] scoreless_turns``
+        is the limit the count is compared with)."""
+        warnings.warn("Position.scoreless_turns is deprecated: use scoreless_count", DeprecationWarning,
+                      stacklevel=2)
+        return self.scoreless_count
 
     # -- racks ----------------------------------------------------------------------
     @property
@@ -163,19 +180,19 @@ class Position(Displayable):
         if len(left) + len(drawn) > self.rules.rack_size:
             raise PositionError(f"drawn tiles {drawn!r}: the rack would hold {len(left) + len(drawn)} tiles, "
                                 f"expected at most {self.rules.rack_size}")
-        self._stack.append((tuple(placed), player, rack, self.scores[player], self.scoreless_turns, player))
+        self._stack.append((tuple(placed), player, rack, self.scores[player], self.scoreless_count, player))
         for k in range(0, len(placed), 2):
             tiles[placed[k]] = placed[k + 1]
         self.racks[player] = sort_rack(self.rules, left + list(drawn)) if drawn else "".join(left)
         self.scores[player] += move.score
-        self.scoreless_turns = 0 if move.score else self.scoreless_turns + 1
+        self.scoreless_count = 0 if move.score else self.scoreless_count + 1
         self.to_move = (player + 1) % len(self.racks)
 
     def pass_turn(self) -> None:
         """The player on turn passes: the scoreless count grows by one, the next player is on turn."""
         player = self.to_move
-        self._stack.append(((), player, self.racks[player], self.scores[player], self.scoreless_turns, player))
-        self.scoreless_turns += 1
+        self._stack.append(((), player, self.racks[player], self.scores[player], self.scoreless_count, player))
+        self.scoreless_count += 1
         self.to_move = (player + 1) % len(self.racks)
 
     def swap(self, tiles: str, drawn: str) -> None:
@@ -189,9 +206,9 @@ class Position(Displayable):
             raise PositionError(f"swap: expected tiles from the rack {rack!r}, got {tiles!r}")
         new = sort_rack(self.rules, list(left.elements()) + list(drawn))
         rack_counts(self.rules, new, where="rack after the swap")
-        self._stack.append(((), player, rack, self.scores[player], self.scoreless_turns, player))
+        self._stack.append(((), player, rack, self.scores[player], self.scoreless_count, player))
         self.racks[player] = new
-        self.scoreless_turns += 1
+        self.scoreless_count += 1
         self.to_move = (player + 1) % len(self.racks)
 
     def undo(self) -> None:
@@ -204,7 +221,7 @@ class Position(Displayable):
             tiles[placed[k]] = 0
         self.racks[player] = rack
         self.scores[player] = score
-        self.scoreless_turns = scoreless
+        self.scoreless_count = scoreless
         self.to_move = to_move
 
     @property
@@ -254,7 +271,7 @@ class Position(Displayable):
         pos.board = self.board.copy()
         pos.racks = list(self.racks)
         pos.scores = list(self.scores)
-        pos.scoreless_turns = self.scoreless_turns
+        pos.scoreless_count = self.scoreless_count
         pos.opcodes = dict(self.opcodes)
         pos.to_move = self.to_move
         pos._stack = list(self._stack)
@@ -265,7 +282,7 @@ class Position(Displayable):
         no undo stack."""
         k = self.to_move
         return Position(self.rules, self.board.copy(), self.racks[k:] + self.racks[:k],
-                        self.scores[k:] + self.scores[:k], self.scoreless_turns, dict(self.opcodes))
+                        self.scores[k:] + self.scores[:k], self.scoreless_count, dict(self.opcodes))
 
     def __repr__(self) -> str:
         racks = "/".join(r or "-" for r in self.racks)
@@ -277,7 +294,7 @@ class Position(Displayable):
             return NotImplemented
         return (same_rules(self.rules, other.rules) and self.board == other.board and self.racks == other.racks
                 and self.scores == other.scores and self.to_move == other.to_move
-                and self.scoreless_turns == other.scoreless_turns)
+                and self.scoreless_count == other.scoreless_count)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -158,7 +158,7 @@ def exercise(lex: Lexicon, gen_rules: Rules, words: list[str], rng: random.Rando
     gen = MoveGenerator(lex, gen_rules)
     pos = Position.empty(gen_rules, rack="".join(rng.choice(LETTERS[:8]) for _ in range(6)) + "?")
     gen.generate(pos)
-    ml = gen.best(pos, n=3)
+    ml = gen.top(pos, 3)
     if len(ml):
         # play the best move and generate again through its tiles
         m = ml[0]
@@ -167,7 +167,7 @@ def exercise(lex: Lexicon, gen_rules: Rules, words: list[str], rng: random.Rando
             board[r, c] = code
         pos2 = Position(gen_rules, board, ["".join(rng.choice(LETTERS[:10]) for _ in range(5)) + "??", ""], [0, 0])
         gen.generate(pos2)
-        gen.best(pos2, n=5)
+        gen.top(pos2, 5)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -152,35 +152,17 @@ cdef class Graph:
         """Every word of the DAWG in order, as tile-code bytes (for tests and export);
         with a limit > 0, only the first ``limit`` words."""
         cdef list out = []
-        cdef uint32_t stack_list[17]
-        cdef uint32_t stack_pos[17]
-        cdef uint8_t word[16]
-        cdef int depth = 0
-        cdef uint32_t node, child
+        cdef WsWordIter it
+        cdef int n
         cdef Py_ssize_t most = check_whole(limit, 0, 1 << 62, WordSalvoError, "word limit")
-        stack_list[0] = ws_node_index(self.nodes[0])
-        stack_pos[0] = stack_list[0]
-        while depth >= 0:
-            node = self.nodes[stack_pos[depth]]
-            word[depth] = <uint8_t>ws_node_tile(node)
-            if ws_node_accepts(node):
-                out.append(bytes(word[:depth + 1]))
-                if most and len(out) >= most:
-                    return out
-            child = ws_node_index(node)
-            if child and depth < 15:
-                depth += 1
-                stack_pos[depth] = child
-                continue
-            # advance to the next sibling, popping finished lists
-            while depth >= 0:
-                node = self.nodes[stack_pos[depth]]
-                if ws_node_is_end(node):
-                    depth -= 1
-                else:
-                    stack_pos[depth] += 1
-                    break
-        return out
+        ws_graph_words_begin(&it, self.nodes, WS_MAX_WORD)  # the C core's one walk over the words
+        while True:
+            n = ws_graph_words_next(&it)
+            if n <= 0:
+                return out
+            out.append(bytes(it.word[:n]))
+            if most and len(out) >= most:
+                return out
 
 
 def checksum(const uint32_t[::1] nodes):

@@ -14,6 +14,10 @@ cdef extern from "ws_graph.h" nogil:
                           uint64_t *sum, uint64_t *weighted_sum, uint32_t *bad_index)
     void ws_graph_checksum(const uint32_t *nodes, uint32_t node_count, uint64_t *sum, uint64_t *weighted_sum)
     int ws_graph_contains(const uint32_t *nodes, const uint8_t *word, size_t length)
+    ctypedef struct WsWordIter:
+        uint8_t word[16]  # the tiles of the word just returned
+    void ws_graph_words_begin(WsWordIter *it, const uint32_t *nodes, int max_length)
+    int ws_graph_words_next(WsWordIter *it)
     uint32_t ws_node_index(uint32_t node)
     uint32_t ws_node_is_end(uint32_t node)
     uint32_t ws_node_accepts(uint32_t node)

@@ -176,7 +176,7 @@ def apply_rack(pos: Position, rack: str | None) -> Position:
     racks = list(pos.racks) or [""]
     racks[0] = rack
     new = Position(pos.rules, pos.board.copy(), racks, list(pos.scores) + [0] * (len(racks) - len(pos.scores)),
-                   pos.scoreless_turns, dict(pos.opcodes))
+                   pos.scoreless_count, dict(pos.opcodes))
     new.check_tiles()
     return new
 

@@ -26,14 +26,14 @@ from typing import Any, Iterator
 
 from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
-from ..formats.gcg import GCGError, parse_gcg
+from ..formats.gcg_record import GCGError, parse_gcg
+from ..formats.opcodes import resolve_rules
 from ..inputs import write_atomic
 from ..inputs import checked_path, path_problem, read_bytes
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
 from ..lexicon.lexicon import Lexicon
-from ..rules import Rules
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
 from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
@@ -87,14 +87,22 @@ def _text_width() -> int | None:
 _CACHE: dict[tuple, Any] = {}
 
 
-def _resources(options: dict[str, Any], rules_name: str):
-    key = (options.get("lexicon"), rules_name, options.get("winprob"))
+def _resources(options: dict[str, Any]):
+    """The lexicon (None: the rule set's default) and the win model of the options, loaded
+    once per process; the rules are the record's, resolved by the replay."""
+    key = (options.get("lexicon"), options.get("winprob"))
     if key not in _CACHE:
-        rules = Rules.preset(rules_name)
         lexicon = Lexicon.load(options["lexicon"]) if options.get("lexicon") else None
         model = WinModel.load(options["winprob"]) if options.get("winprob") else None
-        _CACHE[key] = (rules, lexicon, model)
+        _CACHE[key] = (lexicon, model)
     return _CACHE[key]
+
+
+def _report_rules(analysis: dict):
+    """The rules the report draws: the analysed game's (plain data from a worker), with its
+    random board and star squares, through the one place that resolves rules."""
+    return resolve_rules(analysis["rules"], board_seed=analysis.get("board_seed"), stars=analysis.get("stars"),
+                         error=WordSalvoError, where="the analysed game's rules")
 
 
 def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -107,9 +115,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         return {"path": path, "error": str(e)}
     try:
         record = parse_gcg(data, path=path)
-        rules, lexicon, model = _resources(options, options.get("rules") or record.rules_name())
-        rp = replay(record, rules=rules, lexicon=lexicon,
-                    assumed=None if options.get("rules") else record.assumed_rules)
+        lexicon, model = _resources(options)
+        rp = replay(record, rules=options.get("rules"), lexicon=lexicon)  # --rules, else the record's
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"))
         stats = instant_stats(rp)
         book = WordBook()
@@ -117,7 +124,7 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
                 "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
                 "text": _text(analysis, stats, len(rp.turns), book, options.get("width")),
-                "warnings": list(record.warnings)}
+                "warnings": list(rp.warnings)}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
 
@@ -195,7 +202,7 @@ def run(args) -> int:
             from ..render import report
             page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
             output_file(page, "--html")
-            report.write(result["report"], page, Rules.preset(result["analysis"]["rules"]))
+            report.write(result["report"], page, _report_rules(result["analysis"]))
             print(f"wrote the report to {page}", file=sys.stderr if args.json else sys.stdout)
         if args.json:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
@@ -268,7 +275,7 @@ def _keep(result: dict, stem: str, out: Path, html: bool, counts: dict[str, int]
         return
     if html:
         from ..render import report
-        report.write(result["report"], out / f"{stem}.html", Rules.preset(result["analysis"]["rules"]))
+        report.write(result["report"], out / f"{stem}.html", _report_rules(result["analysis"]))
     _write_atomic(out / f"{stem}.json", json.dumps(
         {"path": result["path"], "analysis": result["analysis"], "instant": result["instant"],
          "words": result["words"]},

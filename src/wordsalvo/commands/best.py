@@ -44,7 +44,7 @@ def run(args) -> int:
     if not pos.rack:
         raise WordSalvoError("expected a rack (--rack AEINRST or the CGP's rack on turn), got an empty rack")
     gen = MoveGenerator(load_lexicon(args.lexicon, rules), rules)
-    moves = gen.best(pos, n=args.n)
+    moves = gen.top(pos, args.n)
     if not len(moves):
         print(f"no legal tile placement for rack {pos.rack} (pass or exchange)", file=sys.stderr)
         return 0

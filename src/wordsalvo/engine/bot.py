@@ -283,7 +283,7 @@ class Bot:
         if move is not None and (swap is None or move.equity >= swap.equity):
             return Play(move, equity=float(move.equity))
         if swap is not None:
-            return Swap(swap.tiles, swap.leave, float(swap.equity))
+            return swap
         return Pass()
 
     def _choose_master(self, game) -> Action:
@@ -309,7 +309,7 @@ class Bot:
             return self._choose_equity(game)
         swap = self._best_swap(game) if leaves is not None else None
         if swap is not None:
-            candidates.append(Swap(swap.tiles, swap.leave, float(swap.equity)))
+            candidates.append(swap)
         if len(candidates) == 1:
             return candidates[0]
         from .simulation import Simulator
@@ -357,7 +357,7 @@ class Bot:
             move = moves[pick[0]]
             return Play(move, equity=float(move.equity))
         if swap is not None:
-            return Swap(swap.tiles, swap.leave, float(swap.equity))
+            return swap
         return Pass()
 
     def _pick(self, moves, pol: LevelPolicy, rng: random.Random, excluded=()) -> tuple[int, float] | None:

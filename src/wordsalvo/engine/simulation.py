@@ -249,7 +249,7 @@ class Simulator:
             gen = MoveGenerator(lexicon, rules, leaves=leaves)
             racks = list(pos.racks)
             racks[opp] = rack_letters(rules, probe.rack_codes(opp))
-            view = Position(rules, pos.board.copy(), racks, list(pos.scores), pos.scoreless_turns, to_move=me)
+            view = Position(rules, pos.board.copy(), racks, list(pos.scores), pos.scoreless_count, to_move=me)
         gen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
         self._gen, self._view, self._game = gen, view, game
         actions = self._given(moves) if moves is not None else self._best(plays)
@@ -275,11 +275,11 @@ class Simulator:
         if self._game is not None and self._view is self._game._position():
             ml = self._game.best_moves(plays, by="equity", leaves=self.leaves)
         else:
-            ml = self._gen.best(self._view, n=plays, by="equity")
+            ml = self._gen.top(self._view, plays, by="equity")
         actions: list[Action] = [Play(m, equity=float(m.equity)) for m in ml]
         swap = self._gen.best_swap(self._view) if self._view.rack else None
         if swap is not None and self._probe.swap_check(letter_counts(self.rules, swap.tiles)) is None:
-            actions.append(Swap(swap.tiles, swap.leave, float(swap.equity)))
+            actions.append(swap)
         return actions or [Pass()]
 
     def _given(self, moves) -> list[Action]:

@@ -194,7 +194,7 @@ def format_cgp(pos: Position) -> str:
             out.append(str(run))
         rows.append("".join(out))
     text = "/".join(rows) + " " + "/".join(pos.racks) + " " + "/".join(str(s) for s in pos.scores)
-    text += f" {pos.scoreless_turns}"
+    text += f" {pos.scoreless_count}"
     # the rule set's own opcodes (rs, bseed, stars) unless the position carries them already
     opcodes = {**pos.opcodes, **{k: v for k, v in rules_opcodes(pos.rules).items() if k not in pos.opcodes}}
     for name, args in opcodes.items():

@@ -7,7 +7,10 @@
   files; written when the rules have star squares, and on reading they replace
   the squares the preset and seed would give (a game that fixes its squares).
 
-:func:`rules_from_opcodes` turns them into a :class:`~wordsalvo.Rules`,
+:func:`resolve_rules` is THE place a rule-set name (or a Rules object), a board seed and
+star squares become the :class:`~wordsalvo.Rules` of a game: a record's replay, its
+analysis and report, autoplay and the commands all come here.
+:func:`rules_from_opcodes` turns the opcodes into a :class:`~wordsalvo.Rules`,
 :func:`rules_opcodes` is the inverse.  GCG writes the same values as ``#rules``,
 ``#board_seed`` and ``#stars`` header lines.
 """
@@ -19,7 +22,7 @@ from ..errors import PositionError, RulesError, WordSalvoError
 from ..inputs import excerpt, is_whole_number, whole_number
 from ..rules import Rules
 
-__all__ = ["rules_from_opcodes", "rules_opcodes", "parse_stars", "format_stars"]
+__all__ = ["resolve_rules", "rules_from_opcodes", "rules_opcodes", "parse_stars", "format_stars"]
 
 
 def format_stars(squares) -> str:
@@ -87,6 +90,24 @@ def apply_board_opcodes(rules: Rules, opcodes: dict[str, str],
             except RulesError as e:
                 raise error(f"{where} stars: {e}") from None
     return rules
+
+
+def resolve_rules(rules: "Rules | str | None", *, board_seed: "int | str | None" = None,
+                  stars: "str | None" = None, default: str = "classic-en",
+                  error: type[WordSalvoError] = PositionError, where: str = "rules") -> Rules:
+    """The rules of a game: ``rules`` (a preset name, a Rules object, or None for
+    ``default``) with the random board of ``board_seed`` and the star squares ``stars``
+    (``'3,5 11,9'``) when given.  Errors are ``error`` naming ``where``."""
+    ops: dict[str, str] = {}
+    if board_seed is not None:
+        ops["bseed"] = str(board_seed)
+    if stars is not None:
+        ops["stars"] = stars
+    if rules is None or isinstance(rules, str):
+        return rules_from_opcodes({"rs": rules or default, **ops}, default=default, error=error, where=where)
+    if not isinstance(rules, Rules):
+        raise error(f"{where}: expected a rule set name or a Rules object, got {type(rules).__name__}")
+    return apply_board_opcodes(rules, ops, error=error, where=where) if ops else rules
 
 
 def rules_opcodes(rules: Rules) -> dict[str, str]:

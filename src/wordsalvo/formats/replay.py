@@ -1,7 +1,7 @@
-"""Replay a :class:`~wordsalvo.formats.gcg.GCGRecord` on a board, event by event.
+"""Replay a :class:`~wordsalvo.formats.gcg_record.GCGRecord` on a board, event by event.
 
 :func:`replay` places every play of a record (read by
-:func:`~wordsalvo.formats.gcg.parse_gcg`, whatever program wrote it) on a
+:func:`~wordsalvo.formats.gcg_record.parse_gcg`, whatever program wrote it) on a
 :class:`~wordsalvo.Position` with :meth:`Position.play`, scores it with the
 package's one legality check (:func:`wordsalvo.placement.check_move`) and
 compares that score with the record's.  The result, a :class:`Replay`, holds one
@@ -10,13 +10,16 @@ generate the moves the player had.
 
 What each event does (see :class:`GCGRecord`):
 
-* ``play``: '.' squares are filled from the board; the play must fit the board
+* ``play``: '.' squares are filled from the board; a word that marks no
+  played-through square (``6J MALTHA``, by programs that list only the tiles
+  played as the rack) is read through every square that already holds its
+  letter, with a warning in :attr:`Replay.warnings`; the play must fit the board
   (new tiles on empty squares, played-through letters as on the board, every
   word connected) and score what the record says.  A word not in the lexicon
   does NOT refuse the record: the play is replayed and flagged ``phony`` (with
   ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.
 * ``phony-removed``: the play is taken back (:meth:`Position.undo`).
-* ``exchange``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
+* ``swap``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
   ``time-penalty``, ``end-rack``, ``resign``: only the score changes.
 
 Racks come from the record (the bag is not known): the position before a turn
@@ -35,20 +38,19 @@ and ``#stars`` give a random board or random star squares.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..board import Board
-from ..constants import BLANK_BIT, DIM, LETTER_MASK
+from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
 from ..inputs import excerpt
 from ..lexicon.lexicon import Lexicon
 from ..moves import Move
-from ..notation import parse_notation
+from ..notation import format_coordinate, parse_notation
 from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
-from .gcg import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg
-from .opcodes import apply_board_opcodes, rules_from_opcodes
+from .gcg_record import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg, resolve_record
 
 __all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
 
@@ -91,6 +93,9 @@ class Replay:
     final_scores: tuple[int, ...]
     assumed_rules: str | None = None
     final_board: Board | None = field(default=None, compare=False)
+    #: what was read other than written: the record's own (:attr:`GCGRecord.warnings`), then
+    #: the replay's (played-through letters a word does not mark, inferred from the board)
+    warnings: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -118,22 +123,10 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     ``record.rules_name()`` (``record.assumed_rules``); a failure then names it."""
     if not isinstance(record, GCGRecord):
         raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
-    if rules is None:
-        assumed = record.assumed_rules
-        rules = record.rules_name()
     # a random board (#board_seed) or random star squares (#stars) come with the record,
-    # whether the rules come as a name or as a Rules object (the command hands one)
-    ops = {}
-    for key, op in (("board_seed", "bseed"), ("stars", "stars")):
-        if record.pragma(key) is not None:
-            ops[op] = record.pragma(key)
-    header = f"{record.path or 'GCG'} header"
-    if isinstance(rules, str):
-        rules = rules_from_opcodes({"rs": rules, **ops}, default=rules, error=GCGError, where=header)
-    elif ops and isinstance(rules, Rules):
-        rules = apply_board_opcodes(rules, ops, error=GCGError, where=header)
-    if lexicon is None:
-        lexicon = Lexicon.default(rules.alphabet.name)
+    # whether the rules come as a name or as a Rules object
+    rules, lexicon, note = resolve_record(record, rules, lexicon)
+    assumed = assumed or note
     where = record.path or "GCG"
     n = max(2, len(record.players))
     pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
@@ -142,12 +135,13 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
     rack_size = rules.rack_size
     taken_back: set[int] = {e.play_line for e in record.events if e.kind == "phony-removed"}
+    warnings: list[str] = list(record.warnings)
     try:
         for event in record.events:
             p = event.player_index
             before = tuple(totals)
             info: dict = {}
-            if event.kind in ("play", "exchange", "pass", "timeout"):
+            if event.kind in ("play", "swap", "pass", "timeout"):
                 rack = event.rack or ""
                 if any(ch not in distribution for ch in rack):  # letters written in lowercase
                     rack = rack.upper()
@@ -175,7 +169,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
                 turn_pos = Position(rules, pos.board.copy(), racks, list(totals), to_move=p)
                 info.update(position=turn_pos, unseen=sum(unseen.values()))
                 if event.kind == "play":
-                    move, result = _place(turn_pos, event, lexicon, where)
+                    move, result = _place(turn_pos, event, lexicon, where, warnings)
                     info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
                                 invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
                     turn_pos.play(move)  # the one way a move changes a board
@@ -196,22 +190,21 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         if assumed:  # the failure may come from the rule set the record does not name
             raise GCGError(assumption_note(str(e), assumed), e.problems) from None
         raise
-    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board)
+    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board, tuple(warnings))
 
 
-def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str):
+def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str, warnings: list[str]):
     board = pos.board
     alphabet = pos.rules.alphabet
-
-    def letter_at(row: int, col: int) -> str | None:
-        code = board.tiles[row * DIM + col] if 0 <= row < DIM and 0 <= col < DIM else 0
-        if not code:
-            return None
-        ch = alphabet.letter(code & LETTER_MASK)
-        return ch.lower() if code & BLANK_BIT else ch
-
-    notation = event.notation_with(letter_at)
     here = f"{where} line {event.line}"
+    if not event.marks_through:
+        event = _infer_through(event, board, here, warnings)
+    notation = event.notation_on(board)  # a '.' is the tile on that square
+    if event.rack:
+        short = _missing(event.tiles_played, pos.rack)
+        if short:
+            raise GCGError(f"{here}: expected the rack {event.rack} to hold the tiles played "
+                           f"({event.tiles_played} of {notation}), but {short} is not on it")
     if "." in notation:
         raise GCGError(f"{here}: expected a tile on the board under every '.' of {excerpt(event.word)}, got an "
                        f"empty square ({notation})")
@@ -232,3 +225,35 @@ def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str):
     move = Move(row, col, direction, tiles, result.score, bytes(board.tiles), alphabet,
                 words=tuple(result.words), rack_size=pos.rules.rack_size)
     return move, result
+
+
+def _missing(need: str, rack: str) -> str:
+    return "".join(sorted((Counter(need) - Counter(rack)).elements()))
+
+
+def _infer_through(event: PlayEvent, board: Board, here: str, warnings: list[str]) -> PlayEvent:
+    """A word that marks no played-through square (``6J MALTHA`` for ``6J MALTH(A)``, as some
+    programs write it): every square that already holds the word's letter there is read as
+    played through, with a warning.  A square holding another letter is left for the
+    legality check to refuse."""
+    letters = list(event.letters)
+    through = list(event.through)
+    inferred = []
+    for k, (row, col, ch, _new) in enumerate(event.squares):
+        got = board.letter_at(row, col)  # lowercase for a blank
+        code = board.tiles[row * DIM + col]
+        # the record's letter as the tile's letter, or as the blank's (no case folding:
+        # Turkish i and İ are two letters)
+        if got and (ch == got or ch == board.alphabet.letter(code & LETTER_MASK)):
+            letters[k], through[k] = got, True
+            inferred.append(f"{got} at {format_coordinate(row, col, event.direction)}")
+    if not inferred:
+        return event
+    if all(through):
+        raise GCGError(f"{here}: expected a play with a new tile, got {excerpt(event.coordinate)} "
+                       f"{excerpt(event.word)}, whose every letter is already on the board")
+    event = replace(event, letters=tuple(letters), through=tuple(through))
+    warnings.append(f"{here}: {event.coordinate} {excerpt(event.word)} does not mark the "
+                    f"{'letter' if len(inferred) == 1 else 'letters'} already on the board "
+                    f"({', '.join(inferred)}); read as {event.notation}")
+    return event

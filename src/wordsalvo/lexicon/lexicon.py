@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import mmap
 import os
 import sys
@@ -11,9 +12,9 @@ from typing import Callable, Iterator
 
 from .._core import _graph
 from ..alphabet import ALPHABETS, Alphabet, get_alphabet
-from ..cache import cached_graph_path
+from ..cache import cached_graph_path, verified_graph_marker
 from ..constants import LETTER_MASK
-from ..errors import LexiconBuildError, LexiconFormatError
+from ..errors import LexiconBuildError, LexiconFormatError, WordSalvoError
 from .graphfile import (
     BuildStats,
     compile_bytes,
@@ -105,14 +106,20 @@ class Lexicon:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Lexicon":
-        return cls._load(path)
+        """Load a graph file: header, every arc and the checksums always; the word-level
+        check (both halves counted, the GADDAG against the DAWG: most of the time of a
+        large graph) once per content: a content that passed it is remembered in the
+        user's cache folder by its sha256 (:func:`wordsalvo.cache.verified_graph_marker`),
+        so loading the same bytes again (another command, a worker process) skips it."""
+        return cls._load(path, checked=None)
 
     @classmethod
-    def _load(cls, path: str | os.PathLike[str], checked: bool = False) -> "Lexicon":
+    def _load(cls, path: str | os.PathLike[str], checked: bool | None = False) -> "Lexicon":
         """``checked``: a graph this package compiled and checked word by word itself (its
         embedded graphs, checked by the package build; a cache file with a matching
         :func:`checked_stamp`): at load every arc and the checksums are checked, the
-        word-level check is not run again (it is most of the load time of a large graph)."""
+        word-level check is not run again (it is most of the load time of a large graph).
+        None: whether the content (by sha256) passed the word-level check before."""
         p = checked_path(path, LexiconFormatError, "graph file")
         try:
             f = open(p, "rb")
@@ -125,9 +132,15 @@ class Lexicon:
             if size == 0:
                 raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        marker = None
+        if checked is None:
+            marker = verified_graph_marker(WORD_CHECK, hashlib.sha256(mm).hexdigest())
+            checked = marker.is_file()
         try:
             lex = cls._from_buffer(mm, size, str(p), checked)
             lex._origin = ("path", os.path.abspath(p))
+            if marker is not None and not checked:
+                _remember_verified(marker)
             return lex
         except BaseException:
             try:
@@ -271,6 +284,18 @@ def _load_for_pickle(path: str, sha256: str) -> "Lexicon":
 
 _DEFAULTS: dict[str, Lexicon] = {}
 
+#: the version of the word-level graph check; a content verified by another version is checked again
+WORD_CHECK = "words1"
+
+
+def _remember_verified(marker: Path) -> None:
+    """Record that a graph content passed the word-level check (best effort: a cache
+    folder that cannot be written only costs the check again next time)."""
+    try:
+        write_atomic(marker, b"")
+    except (OSError, WordSalvoError):
+        pass
+
 #: (small sha256, big sha256) -> whether every word of small is in big
 _SUBSETS: dict[tuple[str, str], bool] = {}
 
@@ -314,7 +339,8 @@ def write_checked_stamp(path: str | os.PathLike[str]) -> Lexicon:
 
 def load_cached(path: str | os.PathLike[str]) -> Lexicon:
     """A graph of the cache folder: without the word-level check when its ``.checked`` stamp
-    (:func:`write_checked_stamp`) matches the file, else with the full check."""
+    (:func:`write_checked_stamp`) matches the file, else as :meth:`Lexicon.load` (the word-level
+    check once per content)."""
     import json
 
     p = Path(path)
@@ -323,7 +349,7 @@ def load_cached(path: str | os.PathLike[str]) -> Lexicon:
         checked = json.loads(_stamp_path(p).read_text("ascii")) == _file_identity(p)
     except (OSError, ValueError):
         pass
-    return Lexicon._load(p, checked=checked)
+    return Lexicon._load(p, checked=checked or None)
 
 
 def _default_lexicon(language: str) -> Lexicon:

@@ -21,6 +21,7 @@ from typing import Sequence
 from ..engine.bot import LEVELS
 from ..errors import WordSalvoError
 from ..formats.gcg import date_pragmas, from_gcg, to_gcg
+from ..formats.gcg_record import parse_gcg
 from ..game import Game
 from ..inputs import excerpt, is_whole_number, read_bytes, write_atomic
 from ..lexicon.lexicon import Lexicon
@@ -124,31 +125,33 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
                              f"UTF-8 at offset {e.start}") from None
     # the game checks that the lexicon's alphabet is its rule set's
     lexicon = Lexicon.load(lexicon_path) if lexicon_path else None
-    game = from_gcg(text, lexicon=lexicon)
+    record = parse_gcg(text)  # the one GCG reader: the game and the front end's pragmas
+    game = from_gcg(record, lexicon=lexicon)
     engines: dict[str, str] = {}
     hints = move_time = None
     dated: list[tuple[str, str]] = []
-    for line in text.splitlines():
-        key, _, value = line.strip().partition(" ")
-        if key in ("#date", "#time") and value.strip():
-            dated.append((key[1:], value.strip()))
-        elif key == "#engine":
+    for pragma in record.pragmas:
+        key, value = pragma.keyword, pragma.value
+        line = f"#{key} {value}"
+        if key in ("date", "time") and value:
+            dated.append((key, value))
+        elif key == "engine":
             nick, _, level = value.partition(" ")
             if level.strip() not in LEVELS or nick not in game.names:
                 raise WordSalvoError(f"{path}: expected '#engine NICK LEVEL' with a player of the game "
-                                     f"and a level ({', '.join(LEVELS)}), got {line.strip()!r}")
+                                     f"and a level ({', '.join(LEVELS)}), got {excerpt(line)}")
             engines[nick] = level.strip()
-        elif key == "#hints":
-            if not is_whole_number(value.strip(), digits=4):
+        elif key == "hints":
+            if not is_whole_number(value, digits=4):
                 raise WordSalvoError(f"{path}: expected '#hints N' with N a whole number (the hints "
-                                     f"each player may ask for), got {excerpt(line.strip())}")
+                                     f"each player may ask for), got {excerpt(line)}")
             hints = int(value)
-        elif key == "#move-time":
-            if not is_whole_number(value.strip(), digits=7):
+        elif key == "move-time":
+            if not is_whole_number(value, digits=7):
                 raise WordSalvoError(f"{path}: expected '#move-time SECONDS' with a whole number of seconds, "
-                                     f"got {excerpt(line.strip())}")
+                                     f"got {excerpt(line)}")
             try:
                 move_time = game.rules.check_move_time(int(value))
             except WordSalvoError as e:
-                raise WordSalvoError(f"{path}: {line.strip()}: {e}") from None
+                raise WordSalvoError(f"{path}: {line}: {e}") from None
     return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time, dated or None)
