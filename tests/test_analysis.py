@@ -230,20 +230,22 @@ def test_cli_batch_resumes_and_skips_broken_records(tmp_path):
     r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--jobs", "2")
     assert r.returncode == 0, r.stderr
     assert "4 analysed, 0 already done, 4 failed" in r.stdout and "line 5" in r.stderr
-    first = (out / "tournament.json").stat().st_mtime_ns
+    from wordsalvo.commands.analyze import output_name
+    result = out / f"{output_name(str(GCG / 'tournament.gcg'))}.json"
+    first = result.stat().st_mtime_ns
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
     assert len(rows) == 8
     r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--wordbook", str(tmp_path / "b.json"))
     assert "0 analysed, 4 already done" in r.stdout
     entries = json.loads((tmp_path / "b.json").read_text("utf-8"))
     assert len({(e["player"], e["word"]) for e in entries}) == len(entries) > 100
-    assert (out / "tournament.json").stat().st_mtime_ns == first
+    assert result.stat().st_mtime_ns == first
 
 
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_local_results(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from wordsalvo.commands.analyze import batch
+    from wordsalvo.commands.analyze import batch, output_name
 
     paths = [str(GCG / n) for n in GOOD]
     opts = {"winprob": str(MODEL_PATH), "top": 3}
@@ -251,7 +253,7 @@ def test_dask_local_cluster_gives_the_local_results(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
         batch(paths, opts, tmp_path / "dask", scheduler=cluster.scheduler_address)
     for n in GOOD:
-        stem = n[:-4]
+        stem = output_name(str(GCG / n))
         assert json.loads((tmp_path / "local" / f"{stem}.json").read_text()) == \
             json.loads((tmp_path / "dask" / f"{stem}.json").read_text())
 
