@@ -126,3 +126,94 @@ def test_batch_resume_after_a_crash_at_every_write_gives_the_uninterrupted_resul
         assert got == want, f"after a crash at write {k}"
         k += 1
     assert writes == 7  # 3 pages, 3 results, summary.csv
+
+
+# -- 2. leaves train --resume after a crash at any write --------------------------------------
+TRAIN = dict(rules="classic-en", games=2, rounds=2, chunk=1)
+
+
+def _train_crashing_at(monkeypatch, out: Path, k: int | None, resume: bool = False) -> list[str]:
+    """Trains with the ``k``-th write (or removal) of the state raising Crash before it
+    happens (None: no crash); returns the writes done, as ``verb name``."""
+    from wordsalvo import leaves as leaves_module
+    from wordsalvo.engine import leave_training as lt
+
+    ops: list[str] = []
+    real = {"write": lt.write_atomic, "table": leaves_module.write_atomic, "remove": lt._remove}
+
+    def hook(kind):
+        def wrapped(path, *a):
+            if k is not None and len(ops) == k:
+                raise Crash(f"{kind} {Path(path).name}")
+            ops.append(f"{kind} {Path(path).name}")
+            return real[kind](path, *a)
+        return wrapped
+
+    monkeypatch.setattr(lt, "write_atomic", hook("write"))
+    monkeypatch.setattr(leaves_module, "write_atomic", hook("table"))
+    monkeypatch.setattr(lt, "_remove", hook("remove"))
+    try:
+        lt.train_leaves(lt.TrainingConfig(**TRAIN), out, resume=resume)
+    finally:
+        monkeypatch.setattr(lt, "write_atomic", real["write"])
+        monkeypatch.setattr(leaves_module, "write_atomic", real["table"])
+        monkeypatch.setattr(lt, "_remove", real["remove"])
+    return ops
+
+
+def _crash_then_resume(monkeypatch, tmp_path: Path, k: int) -> bytes:
+    out = tmp_path / f"crash-{k}" / "t.wsl"
+    out.parent.mkdir()
+    with pytest.raises(Crash):
+        _train_crashing_at(monkeypatch, out, k)
+    _train_crashing_at(monkeypatch, out, None, resume=True)
+    return out.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def straight_training(tmp_path_factory):
+    out = tmp_path_factory.mktemp("straight") / "t.wsl"
+    with pytest.MonkeyPatch.context() as mp:
+        ops = _train_crashing_at(mp, out, None)
+    return ops, out.read_bytes()
+
+
+def test_training_resumed_after_a_crash_inside_the_state_write_is_the_same_run(straight_training, monkeypatch,
+                                                                               tmp_path):
+    ops, want = straight_training
+    # the two crashes of the report: after the sums are written but before the state says
+    # so (counted twice before), and after a round's table is written but before the state
+    # names it (the round was rebuilt from zero)
+    after_sums = ops.index("write sums-0-2.npz") + 1
+    after_table = ops.index("table round-1.wsl") + 1
+    assert ops[after_sums] == ops[after_table] == "write state.json"
+    for k in (after_sums, after_table):
+        assert _crash_then_resume(monkeypatch, tmp_path, k) == want, ops[k - 1]
+
+
+@pytest.mark.slow
+def test_training_resumed_after_a_crash_at_every_write_is_the_same_run(straight_training, monkeypatch, tmp_path):
+    ops, want = straight_training
+    assert len(ops) > 12
+    for k in range(len(ops)):
+        assert _crash_then_resume(monkeypatch, tmp_path, k) == want, f"crash before {ops[k]}"
+
+
+def test_a_training_state_that_names_missing_or_foreign_files_is_refused(tmp_path):
+    from wordsalvo.engine import leave_training as lt
+
+    out = tmp_path / "t.wsl"
+    state = tmp_path / "t.wsl.state"
+    state.mkdir()
+    want = {"rules": "classic-en", "games": 2, "rounds": 2, "seed": 0, "lexicon": None}
+    for bad in ({"config": want, "round": 0, "games_done": 1, "sums": "sums-0-1.npz"},
+                {"config": want, "round": 0, "games_done": 1, "sums": "../../etc/passwd"},
+                {"config": want, "round": True, "games_done": 0, "sums": None},
+                {"config": want, "round": 1, "games_done": 0, "sums": None}, [1] * 3):
+        (state / "state.json").write_text(json.dumps(bad), "utf-8")
+        (state / "round-0.wsl").unlink(missing_ok=True)
+        with pytest.raises(WordSalvoError, match="state"):
+            lt.train_leaves(lt.TrainingConfig(**TRAIN), out, resume=True)
+    (state / "state.json").write_text("{" * 100_000, "utf-8")
+    with pytest.raises(WordSalvoError, match="unreadable"):
+        lt.train_leaves(lt.TrainingConfig(**TRAIN), out, resume=True)
