@@ -217,3 +217,53 @@ def test_a_training_state_that_names_missing_or_foreign_files_is_refused(tmp_pat
     (state / "state.json").write_text("{" * 100_000, "utf-8")
     with pytest.raises(WordSalvoError, match="unreadable"):
         lt.train_leaves(lt.TrainingConfig(**TRAIN), out, resume=True)
+
+
+# -- 4. rule set names are identifiers ---------------------------------------------------------
+def _rules_text(name: str) -> str:
+    text = (Path(ws.__file__).parent / "rulesets" / "classic-en.toml").read_text("utf-8")
+    return text.replace('name = "classic-en"', f"name = {json.dumps(name)}")
+
+
+@pytest.mark.parametrize("name", ["../../escaped/pwn", "x" * 300, "a/b", "", ".hidden", "Classic-EN", "a b",
+                                  "x" * 33, "é", "a\x1b[2J", "nul\x00"])
+def test_a_rule_set_name_that_is_not_an_identifier_is_refused_when_read(name, tmp_path):
+    from wordsalvo.errors import RulesError
+
+    path = tmp_path / "r.toml"
+    path.write_text(_rules_text(name), "utf-8")
+    with pytest.raises(RulesError, match="'name': expected a rule set name"):
+        Rules.load(path)
+    with pytest.raises(RulesError, match="expected a rule set name"):
+        Rules(name, CLASSIC.alphabet, CLASSIC.layout, CLASSIC.tiles)
+
+
+CLASSIC = Rules.preset("classic-en")
+
+
+def test_play_with_a_hostile_rule_set_name_writes_nothing_outside(tmp_path, monkeypatch, capsys):
+    from wordsalvo.cli import main
+
+    path = tmp_path / "r.toml"
+    path.write_text(_rules_text("../../escaped/pwn"), "utf-8")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["play", "--rules", str(path), "--player", "A", "--player", "B"]) == 2
+    assert "'name': expected a rule set name" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.toml"]
+
+
+def test_the_defaults_join_only_checked_names_into_package_paths():
+    from wordsalvo.engine.winprob import WinModel
+    from wordsalvo.leaves import Leaves
+
+    for bad in ("../rulesets/classic-en", "x" * 300, 7):
+        with pytest.raises(WordSalvoError, match="expected a rule set name"):
+            WinModel.default(bad)
+
+    class Fake:
+        name = "../../etc/x"
+
+    with pytest.raises(WordSalvoError, match="expected a rule set name"):
+        Leaves.default(Fake())
+    assert len(WinModel.default("wordsalvo-en").coef) > 0

@@ -184,6 +184,11 @@ class Leaves:
     @classmethod
     def default(cls, rules: Rules) -> "Leaves":
         """The table shipped in the package for the rule set (``wordsalvo/data/leaves/<name>.wsl``)."""
+        from .rules import rule_set_name_problem
+
+        problem = rule_set_name_problem(getattr(rules, "name", None))
+        if problem is not None:  # the name becomes part of a package path: an identifier only
+            raise LeavesError(f"Leaves.default: {problem}")
         shipped_dir = _shipped_dir()
         ref = shipped_dir.joinpath(f"{rules.name}.wsl")
         if not ref.is_file():

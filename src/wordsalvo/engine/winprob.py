@@ -118,7 +118,12 @@ class WinModel:
     @classmethod
     def default(cls, rules) -> "WinModel":
         """The model shipped for ``rules`` (a Rules object or a preset name)."""
-        name = rules if isinstance(rules, str) else rules.name
+        from ..rules import rule_set_name_problem
+
+        name = rules if isinstance(rules, str) else getattr(rules, "name", None)
+        problem = rule_set_name_problem(name)
+        if problem is not None:  # the name becomes part of a package path: an identifier only
+            raise WordSalvoError(f"WinModel.default: {problem}")
         ref = resources.files("wordsalvo") / "data" / "winprob" / f"{name}.json"
         if not ref.is_file():
             shipped = sorted(p.name[:-5] for p in (resources.files("wordsalvo") / "data" / "winprob").iterdir()

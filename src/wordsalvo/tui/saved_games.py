@@ -43,6 +43,10 @@ def default_save_dir() -> Path:
 
 def new_save_path(rules_name: str) -> Path:
     """A file in :func:`default_save_dir` that does not exist yet, named after the rule set and the time."""
+    from ..rules import rule_set_name_problem
+
+    if rule_set_name_problem(rules_name) is not None:  # part of a file name: an identifier only
+        rules_name = "game"
     folder = default_save_dir()
     stem = f"{rules_name}-{time.strftime('%Y%m%d-%H%M%S')}"
     path = folder / f"{stem}.gcg"
