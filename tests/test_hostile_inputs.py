@@ -20,7 +20,7 @@ from wordsalvo import Game, Rules
 from wordsalvo.errors import WordSalvoError
 
 DATA = Path(__file__).parent / "data"
-MODEL_PATH = DATA / "winprob-wordsalvo-en-test.json"
+MODEL_PATH = DATA / "winprob-wordsalvo-en-test.json"  # for wordsalvo-en games
 
 
 class Crash(Exception):
@@ -267,3 +267,95 @@ def test_the_defaults_join_only_checked_names_into_package_paths():
     with pytest.raises(WordSalvoError, match="expected a rule set name"):
         Leaves.default(Fake())
     assert len(WinModel.default("wordsalvo-en").coef) > 0
+
+
+# -- 3. content checked on unpickling; model fields; one bound on leave values ---------------
+def test_a_leave_table_replaced_between_pickling_and_unpickling_is_an_error(tmp_path):
+    import pickle
+
+    import numpy as np
+
+    from wordsalvo.errors import LeavesError
+    from wordsalvo.leaves import Leaves
+
+    path = tmp_path / "t.wsl"
+    values = np.zeros(len(Leaves.zeros(CLASSIC)), dtype=np.float32)
+    Leaves.from_values(CLASSIC, values).save(path)
+    blob = pickle.dumps(Leaves.load(path, CLASSIC))
+    assert pickle.loads(blob) == Leaves.load(path, CLASSIC)
+    values[5] = 3.0
+    Leaves.from_values(CLASSIC, values).save(path)
+    with pytest.raises(LeavesError, match="other values than the pickled table"):
+        pickle.loads(blob)
+
+
+@pytest.mark.parametrize("bad", [3.4e38, -3.4e38, 1e6 + 1, float("nan"), float("inf")])
+def test_one_bound_on_leave_values_everywhere(bad, tmp_path):
+    import struct
+
+    import numpy as np
+
+    from wordsalvo.errors import LeavesError
+    from wordsalvo.leaves import HEADER_SIZE, Leaves
+
+    n = len(Leaves.zeros(CLASSIC))
+    values = np.zeros(n, dtype=np.float64)
+    values[3] = bad
+    with pytest.raises(LeavesError, match="at most 1e\\+06 points"):
+        Leaves.from_values(CLASSIC, values)
+    csv = tmp_path / "t.csv"
+    csv.write_text(f"leave,value\nA,{bad!r}\n", "utf-8")
+    with pytest.raises(LeavesError, match="at most 1e\\+06 points"):
+        Leaves.from_csv(csv, CLASSIC)
+    # a .wsl file whose header and checksums are right but a value is out of bounds
+    good = tmp_path / "good.wsl"
+    Leaves.zeros(CLASSIC).save(good)
+    data = bytearray(good.read_bytes())
+    struct.pack_into("<f", data, HEADER_SIZE + 4 * 3, bad)
+    import hashlib
+
+    from wordsalvo import leaves as lv
+
+    payload = bytes(data[HEADER_SIZE:])
+    head = bytearray(data[:HEADER_SIZE])
+    head[100:132] = hashlib.sha256(payload).digest()
+    head[252:256] = struct.pack("<I", lv._fnv1a32(bytes(head[:252])))
+    (tmp_path / "bad.wsl").write_bytes(bytes(head) + payload)
+    with pytest.raises(LeavesError, match="at most 1e\\+06 points"):
+        Leaves.load(tmp_path / "bad.wsl", CLASSIC)
+    assert Leaves.from_values(CLASSIC, np.full(n, 1e6)).best_value == 1e6
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"coef": "12345"}, "'coef': expected a list of 5"),
+    ({"coef": [1, 2, 3, 4, True]}, "'coef'"),
+    ({"coef": ["1", 2, 3, 4, 5]}, "'coef'"),
+    ({"version": True}, "'version': expected 1"),
+    ({"version": 1.0}, "'version': expected 1"),
+    ({"rules": 5}, "'rules'"),
+    ({"rules": "../x"}, "expected a rule set name"),
+    ({"games": -1}, "'games'"),
+    ({"games": 1.5}, "'games'"),
+    ({"seed": "3"}, "'seed'"),
+])
+def test_win_model_fields_are_checked(change, message):
+    from wordsalvo.engine.winprob import WinModel
+
+    d = json.loads(MODEL_PATH.read_text("utf-8")) | change
+    with pytest.raises(WordSalvoError, match=message):
+        WinModel.from_dict(d)
+
+
+def test_a_model_of_another_rule_set_is_refused_for_a_game():
+    from wordsalvo.analysis import analyze_game
+    from wordsalvo.engine.simulation import Simulator
+    from wordsalvo.engine.winprob import WinModel
+
+    turkish = WinModel.default("turkish")
+    game = Game(Rules.preset("wordsalvo-en"), seed=1)
+    game.play(game.best_move())
+    with pytest.raises(WordSalvoError, match="made for rule set 'turkish', expected one for 'wordsalvo-en'"):
+        analyze_game(game, model=turkish)
+    with pytest.raises(WordSalvoError, match="made for rule set 'turkish'"):
+        Simulator(game, model=turkish, iterations=1)
+    assert analyze_game(game, model=WinModel.default("wordsalvo-en")).turns

@@ -403,6 +403,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             model = None
     if not win:
         model = None
+    if model is not None:
+        model.check_rules(rules_obj)
     gen = MoveGenerator(rp.lexicon, rules_obj, leaves=leaves)
     names = rp.names if len(rp.names) >= 2 else tuple(f"Player{i + 1}" for i in range(len(rp.final_scores)))
     letters = rules_obj.alphabet

@@ -134,6 +134,10 @@ def _check_rack_size(rules: Rules) -> None:
         raise LeavesError(f"leave tables need a rack of 2..7 tiles, rule set {rules.name!r} has {rules.rack_size}")
 
 
+#: the largest leave value (in points, either sign) any table may hold: one bound for
+#: from_values, .wsl files and CSV
+VALUE_MAX = 1e6
+
 class Leaves:
     """Leave values of one rule set's tile set, looked up in C by the move generator.
 
@@ -153,12 +157,14 @@ class Leaves:
                 f"rule set {rules.name!r}: expected {len(table)} leave values (one per rank), got shape {arr.shape}")
         if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
             raise LeavesError(f"leave values: expected real numbers, got dtype {arr.dtype}")
-        arr = np.array(arr, dtype=np.float32)
-        bad = np.flatnonzero(~np.isfinite(arr))
+        with np.errstate(over="ignore", invalid="ignore"):
+            wide = np.asarray(arr, dtype=np.float64)
+            arr = np.array(arr, dtype=np.float32)
+        bad = np.flatnonzero(~(np.abs(wide) <= VALUE_MAX))  # NaN too
         if bad.size:
             raise LeavesError(
-                f"leave values: expected finite numbers, got {arr[bad[0]]} at rank {bad[0]} "
-                f"({_leave_string(rules, table.unrank(int(bad[0])))}) and {bad.size - 1} more")
+                f"leave values: expected finite numbers of at most {VALUE_MAX:g} points, got {wide[bad[0]]} at "
+                f"rank {bad[0]} ({_leave_string(rules, table.unrank(int(bad[0])))}) and {bad.size - 1} more")
         table.set_values(arr)
         self.rules = rules
         self._table = table
@@ -303,8 +309,9 @@ class Leaves:
             except ValueError:
                 problems.append(f"line {lineno}: expected a number after the leave {leave!r}, got {number!r}")
                 continue
-            if not math.isfinite(value) or abs(value) > 1e6:
-                problems.append(f"line {lineno}: expected a finite value of at most 1e6 points, got {number!r}")
+            if not math.isfinite(value) or abs(value) > VALUE_MAX:
+                problems.append(f"line {lineno}: expected a finite value of at most {VALUE_MAX:g} points, "
+                                f"got {number!r}")
                 continue
             if rank in seen:
                 problems.append(f"line {lineno}: duplicate leave {leave!r} (first on line {seen[rank]})")
@@ -324,6 +331,12 @@ class Leaves:
 
     def __len__(self) -> int:
         return len(self._table)
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 (hex) of the values as float32 in rank order: what a table pickled
+        by path is checked against when it is loaded again."""
+        return hashlib.sha256(np.ascontiguousarray(self._values, dtype="<f4").tobytes()).hexdigest()
 
     @property
     def is_zero(self) -> bool:
@@ -403,7 +416,7 @@ class Leaves:
     def __reduce__(self) -> tuple:
         kind = self._source[0]
         if kind == "path":
-            return (_load_for_pickle, (self._source[1], self.rules))
+            return (_load_for_pickle, (self._source[1], self.rules, self.sha256))
         if kind == "zeros":
             return (Leaves.zeros, (self.rules,))
         if kind == "default":
@@ -430,8 +443,14 @@ def _shipped_dir() -> Any:
     return resources.files("wordsalvo").joinpath(_DEFAULT_DIR)
 
 
-def _load_for_pickle(path: str, rules: Rules) -> Leaves:
-    return Leaves.load(path, rules)
+def _load_for_pickle(path: str, rules: Rules, sha256: str | None = None) -> Leaves:
+    """A table pickled by path, loaded again: it must still hold the same values (a file
+    replaced between pickling and unpickling is an error, not another table)."""
+    leaves = Leaves.load(path, rules)
+    if sha256 is not None and leaves.sha256 != sha256:
+        raise LeavesError(f"the file holds other values than the pickled table (values sha256 "
+                          f"{leaves.sha256[:12]}..., expected {sha256[:12]}...)", path)
+    return leaves
 
 
 def _format_value(v: float) -> str:
