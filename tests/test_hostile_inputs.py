@@ -359,3 +359,68 @@ def test_a_model_of_another_rule_set_is_refused_for_a_game():
     with pytest.raises(WordSalvoError, match="made for rule set 'turkish'"):
         Simulator(game, model=turkish, iterations=1)
     assert analyze_game(game, model=WinModel.default("wordsalvo-en")).turns
+
+
+# -- 7. regular files only, a size limit per kind ----------------------------------------------
+def _cli(*args: str, timeout: float = 120):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "wordsalvo", *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def _clean_error(r) -> str:
+    assert r.returncode not in (0, 1) and "Traceback" not in r.stderr and "Error:" not in r.stderr.split(":")[0], \
+        r.stderr
+    return r.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["analyze", "{f}"], ["ratings", "{f}"], ["leaves", "show", "{f}"], ["play", "--resume", "{f}"],
+    ["lexicon", "build", "{f}", "-o", "{tmp}/x.wsg"], ["lexicon", "info", "{f}"],
+    ["moves", "{f}"],
+])
+def test_a_device_a_fifo_or_a_folder_is_a_clear_error_never_a_hang_or_memory_error(command, tmp_path, capsys):
+    import os
+
+    from wordsalvo.cli import main
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    cases = [("/dev/zero", "a character device"), (str(fifo), "a FIFO")]
+    if command[0] not in ("analyze", "ratings"):  # for those a folder is a batch of records
+        cases.append((str(tmp_path), "folder"))
+    for f, kind in cases:
+        assert main([a.format(f=f, tmp=tmp_path) for a in command]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert kind in err or (kind == "folder" and ("folder" in err or "directory" in err)), err
+
+
+def test_the_loaders_refuse_a_file_over_their_kind_s_limit(tmp_path, monkeypatch):
+    from wordsalvo import inputs
+    from wordsalvo.engine.winprob import WinModel
+    from wordsalvo.errors import GCGError, LeavesError, RulesError
+    from wordsalvo.leaves import Leaves
+
+    big = tmp_path / "big"
+    with big.open("wb") as f:
+        f.truncate((1 << 20) + 1)  # sparse: a MB of zeros read nowhere
+    with pytest.raises(RulesError, match="expected a rule set file of at most 1,048,576 bytes, got 1,048,577"):
+        Rules.load(big)
+    with pytest.raises(WordSalvoError, match="win-probability model of at most"):
+        WinModel.load(big)
+    monkeypatch.setitem(inputs.SIZE_LIMITS, "leave table", 1000)
+    with pytest.raises(LeavesError, match="leave table of at most 1,000 bytes"):
+        Leaves.load(big, CLASSIC)
+    monkeypatch.setitem(inputs.SIZE_LIMITS, "CSV file", 1000)
+    with pytest.raises(LeavesError, match="CSV file of at most 1,000 bytes"):
+        Leaves.from_csv(big, CLASSIC)
+    with pytest.raises(WordSalvoError, match="game record of at most"):
+        with big.open("wb") as f:
+            f.truncate((4 << 20) + 1)
+        from wordsalvo.commands.analyze import analyze_path
+
+        raise WordSalvoError(analyze_path(str(big), {})["error"])
+    assert GCGError  # the record's error is a plain message in a batch

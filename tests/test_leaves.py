@@ -149,11 +149,13 @@ def test_save_load_round_trip(tmp_path, en_random, precision):
     assert not list(tmp_path.glob(".*.tmp"))
 
 
-def test_save_refuses_a_name_the_header_cannot_hold(tmp_path):
-    long = EN.with_layout(EN.layout, name="x" * 33)
-    with pytest.raises(LeavesError, match="at most 32 bytes"):
-        Leaves.zeros(long).save(tmp_path / "long.wsl")
-    assert not list(tmp_path.iterdir())
+def test_a_name_the_header_cannot_hold_cannot_be_a_rule_set_name(tmp_path):
+    from wordsalvo.errors import RulesError
+
+    with pytest.raises(RulesError, match="1..32 of a-z"):  # rule set names are identifiers of 32 at most
+        EN.with_layout(EN.layout, name="x" * 33)
+    Leaves.zeros(EN.with_layout(EN.layout, name="x" * 32)).save(tmp_path / "long.wsl")
+    assert Leaves.load(tmp_path / "long.wsl", EN.with_layout(EN.layout, name="x" * 32)).is_zero
 
 
 def test_int16_refuses_values_out_of_range(tmp_path):

@@ -13,7 +13,7 @@ import sys
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
-from ..inputs import checked_path, excerpt, is_file, path_problem, read_bytes
+from ..inputs import SIZE_LIMITS, checked_path, excerpt, is_file, path_problem, read_bytes, read_stream
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
@@ -129,7 +129,8 @@ def load_leaves(path: str | None, rules: Rules):
 def read_text(source: str) -> str:
     """The text of a file, or of standard input for ``-``."""
     if source == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        data = (read_stream(sys.stdin.buffer, PositionError, "positions file") if hasattr(sys.stdin, "buffer")
+                else sys.stdin.read(SIZE_LIMITS["positions file"] // 4).encode("utf-8"))
         name = "<stdin>"
     else:
         data = read_bytes(source, PositionError, "positions file")

@@ -33,7 +33,7 @@ from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg import GCGError, parse_gcg
 from ..inputs import write_atomic
-from ..inputs import checked_path, path_problem, read_bytes
+from ..inputs import checked_path, path_problem, read_bytes, read_stream
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
@@ -107,7 +107,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
     "instant"}``, or ``{"path", "error"}`` for a broken record).  The same function runs
     in this process, in a process pool and on Dask workers."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else read_bytes(path, WordSalvoError, "game record")
+        data = (read_stream(sys.stdin.buffer, WordSalvoError, "game record") if path == "-"
+                else read_bytes(path, WordSalvoError, "game record"))
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
     try:
@@ -242,6 +243,8 @@ def run(args) -> int:
         elif not args.html:
             sys.stdout.write(result["text"] + "\n")
         return 0
+    if not paths:
+        raise WordSalvoError(f"expected game records (*.gcg), got none in {', '.join(args.games)}")
     if args.out is None:
         raise WordSalvoError(f"{len(paths)} records: expected --out DIR for a batch")
     code = _batch(paths, options, output_folder(args.out, "--out"), bool(args.html), args.jobs, args.scheduler)
@@ -321,8 +324,8 @@ def _finished(path: str, result: Path, check: bool = False) -> dict | None:
     bytes now is the stored one (a record changed since is analysed again).  None when
     missing, unreadable, another record's or out of date."""
     try:
-        data = json.loads(result.read_text("utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_bytes(result, WordSalvoError, "analysis result").decode("utf-8"))
+    except (WordSalvoError, ValueError, RecursionError):
         return None
     source = data.get("source") if isinstance(data, dict) else None
     if not isinstance(source, dict) or source.get("path") != _identity(path) or "analysis" not in data:

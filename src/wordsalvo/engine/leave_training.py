@@ -53,7 +53,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import WordSalvoError
-from ..inputs import checked_path, excerpt, write_atomic
+from ..inputs import checked_path, excerpt, read_bytes, write_atomic
 
 __all__ = ["TrainingConfig", "train_leaves", "smooth_values", "SHRINK"]
 
@@ -198,8 +198,8 @@ def _read_state(state_file: Path, want: dict) -> dict:
     """The saved state of a run with the settings ``want``; WordSalvoError for another
     run's state or one that cannot be read."""
     try:
-        state = json.loads(state_file.read_text("utf-8"))
-    except (OSError, ValueError, RecursionError) as e:
+        state = json.loads(read_bytes(state_file, WordSalvoError, "training state", 1 << 20).decode("utf-8"))
+    except (WordSalvoError, ValueError, RecursionError) as e:
         raise WordSalvoError(f"{state_file}: expected the saved state of a training run, got an unreadable "
                              f"file ({type(e).__name__}); start again without --resume") from None
     if not isinstance(state, dict) or state.get("config") != want:

@@ -203,7 +203,7 @@ def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None, dates: b
 
 
 def _read(path: str) -> str:
-    data = read_bytes(path, RatingError, "file")
+    data = read_bytes(path, RatingError, "results file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
