@@ -424,3 +424,54 @@ def test_the_loaders_refuse_a_file_over_their_kind_s_limit(tmp_path, monkeypatch
 
         raise WordSalvoError(analyze_path(str(big), {})["error"])
     assert GCGError  # the record's error is a plain message in a batch
+
+
+# -- 6. autoplay: lazy chunks, a bounded queue, a clear limit ----------------------------------
+def _square(x: int) -> int:
+    return x * x
+
+
+def test_map_unordered_makes_tasks_lazily_with_a_bounded_queue():
+    import itertools
+
+    from wordsalvo import parallel
+
+    made = 0
+
+    def tasks():
+        nonlocal made
+        for i in itertools.count():
+            made += 1
+            yield (i,)
+
+    results = parallel.map_unordered(_square, tasks(), 2)
+    got = [next(results) for _ in range(5)]
+    results.close()
+    assert len(got) == 5 and made <= 5 + parallel.AHEAD * 2
+
+
+def test_autoplay_refuses_more_games_than_a_run_holds_before_building_anything(capsys):
+    from wordsalvo.cli import main
+    from wordsalvo.engine.autoplay import GAMES_MAX, AutoplaySpec, iter_games
+
+    with pytest.raises(WordSalvoError, match=f"expected a whole number 0..{GAMES_MAX:,}"):
+        next(iter_games(AutoplaySpec("classic-en", ("equity", "score")), 10 ** 12, jobs=2))
+    with pytest.raises(SystemExit):
+        main(["autoplay", "--rules", "classic-en", "--games", "1000000000000", "--jobs", "2"])
+    assert "expected a whole number 1..1,000,000, got 1,000,000,000,000" in capsys.readouterr().err
+    for bad in ("٣", "1_0", "１２", "+3"):
+        with pytest.raises(SystemExit):
+            main(["autoplay", "--rules", "classic-en", "--games", bad])
+        assert "(ASCII digits)" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_scheduler_that_does_not_answer_is_a_clear_error_soon(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    from wordsalvo.cli import main
+
+    (tmp_path / "g.gcg").write_text(short_record(1), "utf-8")
+    assert main(["analyze", str(tmp_path), "--out", str(tmp_path / "out"), "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler tcp://127.0.0.1:1: expected a Dask scheduler there, got no answer within 5 s" in err
+    assert "Traceback" not in err

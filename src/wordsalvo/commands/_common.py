@@ -13,7 +13,8 @@ import sys
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
-from ..inputs import SIZE_LIMITS, checked_path, excerpt, is_file, path_problem, read_bytes, read_stream
+from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_file, is_whole_number, path_problem, read_bytes,
+                      read_stream)
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
@@ -43,19 +44,24 @@ def output_folder(path: str | Path, option: str) -> Path:
     return p
 
 
-def whole_number(minimum: int):
-    """An argparse type: a whole number >= minimum, with a clear message otherwise."""
+#: the most worker processes a command starts (--jobs)
+JOBS_MAX = 256
+
+
+def whole_number(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number >= minimum (and <= maximum) written in ASCII
+    digits (``int()`` also takes ``1_0``, ``١٢`` and ``１２``), with a clear message otherwise."""
+    what = f"a whole number {minimum}..{maximum:,}" if maximum is not None else f"a whole number >= {minimum}"
 
     def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}") from None
-        if n < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {n}")
+        if not is_whole_number(text.strip(), signed=minimum < 0, digits=20):  # a 64-bit seed
+            raise argparse.ArgumentTypeError(f"expected {what} (ASCII digits), got {excerpt(text)}")
+        n = int(text)
+        if n < minimum or (maximum is not None and n > maximum):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {n:,}")
         return n
 
-    parse.__name__ = f"whole number >= {minimum}"
+    parse.__name__ = what
     return parse
 
 

@@ -41,7 +41,7 @@ from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
+from ._common import JOBS_MAX, add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
 
 
 def register(subparsers) -> None:
@@ -72,7 +72,7 @@ def register(subparsers) -> None:
     p.add_argument("--wordbook", metavar="FILE.csv|FILE.json",
                    help="write the Word Book (every new word of each player) as CSV or JSON")
     p.add_argument("--out", metavar="DIR", help="a batch: write one JSON per game and summary.csv here")
-    p.add_argument("--jobs", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
+    p.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler (wordsalvo[dask])")
     p.set_defaults(func=run)
 
