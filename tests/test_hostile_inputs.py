@@ -475,3 +475,44 @@ def test_a_scheduler_that_does_not_answer_is_a_clear_error_soon(tmp_path, capsys
     err = capsys.readouterr().err
     assert "--scheduler tcp://127.0.0.1:1: expected a Dask scheduler there, got no answer within 5 s" in err
     assert "Traceback" not in err
+
+
+# -- 8. long games: linear per turn, a limit on a record's turns -------------------------------
+def _long_pass_rules(tmp_path) -> Rules:
+    text = (Path(ws.__file__).parent / "rulesets" / "wordsalvo-en.toml").read_text("utf-8")
+    text = text.replace("all_pass_rounds = 2", "all_pass_rounds = 100000").replace(
+        'name = "wordsalvo-en"', 'name = "long-passes"')
+    path = tmp_path / "long.toml"
+    path.write_text(text, "utf-8")
+    return Rules.load(path)
+
+
+def test_a_turn_copies_no_history_so_long_games_grow_linearly(tmp_path):
+    g = Game(_long_pass_rules(tmp_path), seed=1)
+    for _ in range(3000):
+        g.pass_turn()
+    lists = {id(state.history) for state, _attempts in g._undo}
+    assert len(lists) == 1 and id(g._s.history) in lists  # one list for every undo step, not 3,000 copies
+    assert len(g.history) == 3000
+    taken = g.undo()
+    assert len(taken) == 1 and len(g.history) == 2999
+    g.pass_turn()
+    assert len(g.history) == 3000
+    for _ in range(10):
+        g.undo()
+    assert len(g.history) == 2990 and all(t.kind == "pass" for t in g.history)
+
+
+def test_a_record_with_more_events_than_a_game_has_is_refused(tmp_path):
+    from wordsalvo.errors import GCGError
+    from wordsalvo.formats.gcg import EVENTS_MAX, from_gcg, parse_gcg, to_gcg
+
+    rules = _long_pass_rules(tmp_path)
+    g = Game(rules, seed=1)
+    for _ in range(EVENTS_MAX):
+        g.pass_turn()
+    text = to_gcg(g)
+    assert len(from_gcg(text, rules=rules).history) == EVENTS_MAX
+    g.pass_turn()
+    with pytest.raises(GCGError, match=f"expected at most {EVENTS_MAX:,} event lines in a record"):
+        parse_gcg(to_gcg(g))

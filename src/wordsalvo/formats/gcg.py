@@ -879,6 +879,11 @@ def _missing(need: str, rack: str) -> str:
     return "".join(sorted((Counter(need) - Counter(rack)).elements()))
 
 
+#: the most '>' event lines a record may have: a real game has a few dozen (four players
+#: with every scoreless turn the rules allow, a few hundred); past that it is not a game
+EVENTS_MAX = 1000
+
+
 def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     """Read a GCG record (text, or bytes decoded per BOM / ``#character-encoding`` /
     UTF-8 / ISO-8859-1) into a :class:`GCGRecord`, without a board or a lexicon.
@@ -993,6 +998,9 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continue
         if line:
             problem(number, f"expected a '#' pragma line or a '>nick:' event line, got {excerpt(line)}")
+    if len(raw_events) > EVENTS_MAX:
+        problem(raw_events[EVENTS_MAX][0], f"expected at most {EVENTS_MAX:,} event lines in a record (a game of "
+                                            f"tiles has a few dozen), got {len(raw_events):,}")
     if not raw_events and not players and numbered:
         positions = sum(1 for raw in lines if _CGP_LINE.match(raw.strip()))
         if positions:
