@@ -516,3 +516,68 @@ def test_a_record_with_more_events_than_a_game_has_is_refused(tmp_path):
     g.pass_turn()
     with pytest.raises(GCGError, match=f"expected at most {EVENTS_MAX:,} event lines in a record"):
         parse_gcg(to_gcg(g))
+
+
+# -- 5. text from files reaches a terminal printable -------------------------------------------
+HOSTILE = "\x1b[2J\x1b[31mEve\u202eevil\x1b]0;title\x07"
+
+
+def test_printable_escapes_controls_and_bidi_overrides_and_is_idempotent():
+    from wordsalvo.printable import printable
+
+    shown = printable(HOSTILE)
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
+    assert shown == "\\x1b[2J\\x1b[31mEve\\u202eevil\\x1b]0;title\\x07"
+    assert printable(shown) == shown and printable("José Ünal ✓") == "José Ünal ✓"
+    assert printable("a\nb", keep_newlines=True) == "a\nb" and printable("a\nb") == "a\\x0ab"
+
+
+def _hostile_record() -> str:
+    text = short_record(1, turns=3)
+    return text.replace("#player1 Player1 Player1", f"#player1 Player1 {HOSTILE}")
+
+
+def test_analyze_and_ratings_show_names_from_files_escaped(tmp_path, capsys):
+    from wordsalvo.cli import main
+    from wordsalvo.formats.gcg import parse_gcg
+
+    record = short_record(1, turns=3)
+    assert parse_gcg(record).players[0].name == "Player1"
+    text = record.replace("#player1 Player1 Player1", f"#player1 Player1 {HOSTILE}")
+    (tmp_path / "g.gcg").write_text(text, "utf-8")
+    assert main(["analyze", str(tmp_path / "g.gcg"), "--winprob", str(MODEL_PATH)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "\\x1b[2J\\x1b[31mEve" in out
+    rows = [ln for ln in out.splitlines() if ln[:3].strip() in ("1", "3")]
+    assert len(rows) == 2 and all(ln[5:16] == "\\x1b[2J\\x1 " for ln in rows), rows  # cut after escaping
+    csv = tmp_path / "r.csv"
+    csv.write_text(f"date,player1,player2,score1,score2\n2026-01-01,Ann\x1b]0;pwn\x07,Bob\u202e,400,300\n", "utf-8")
+    code = main(["ratings", str(csv)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "\x1b" not in captured.out and "\u202e" not in captured.out and "\\u202e" in captured.out
+
+
+def test_play_resume_shows_a_hostile_nickname_escaped(tmp_path, monkeypatch):
+    import io
+
+    from wordsalvo.cli import build_parser
+    from wordsalvo.commands import play
+
+    nick = "Eve\x1b[31m\u202e"
+    record = short_record(1, turns=2).replace("Player1", nick)
+    saved = tmp_path / "g.gcg"
+    saved.write_text(record, "utf-8")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    out = io.StringIO()
+    prompts = []
+
+    def answer(prompt):
+        prompts.append(prompt)
+        raise EOFError
+
+    args = build_parser().parse_args(["play", "--resume", str(saved), "--color", "never"])
+    play.run(args, input_fn=answer, output=out)
+    text = out.getvalue() + "".join(prompts)
+    assert "Eve\\x1b[31m\\u202e" in text
+    assert "\x1b[31m" not in text and "\u202e" not in text

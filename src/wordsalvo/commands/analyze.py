@@ -36,6 +36,7 @@ from ..inputs import write_atomic
 from ..inputs import checked_path, path_problem, read_bytes, read_stream
 from ..formats.replay import replay
 from ..instant import instant_stats
+from ..printable import printable
 from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
 from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
@@ -225,7 +226,7 @@ def run(args) -> int:
         if "error" in result:
             raise GCGError(result["error"])
         for warning in result.get("warnings", ()):
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"warning: {printable(warning)}", file=sys.stderr)
         if args.wordbook:
             book = WordBook()
             book.add_entries(result["words"])
@@ -241,7 +242,7 @@ def run(args) -> int:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
             sys.stdout.write("\n")
         elif not args.html:
-            sys.stdout.write(result["text"] + "\n")
+            sys.stdout.write(printable(result["text"], keep_newlines=True) + "\n")
         return 0
     if not paths:
         raise WordSalvoError(f"expected game records (*.gcg), got none in {', '.join(args.games)}")
@@ -305,7 +306,7 @@ def _keep(result: dict, stem: str, out: Path, html: bool, counts: dict[str, int]
     if "error" in result:
         counts["failed"] += 1
         errors.append(result["error"])
-        print(f"skipped: {result['error']}", file=sys.stderr)
+        print(f"skipped: {printable(result['error'], keep_newlines=True)}", file=sys.stderr)
         return
     if html:
         from ..render import report

@@ -9,6 +9,7 @@ import sys
 from ..formats.results import game_files, read_rated_games
 from ..lexicon.lexicon import Lexicon
 from ..ratings import DEFAULT_TAU, PERIODS, RatingError, rate_games
+from ..printable import printable
 from ..wording import plural
 from ._common import progress_bar
 
@@ -96,8 +97,8 @@ def run(args) -> int:
 def format_table(table) -> str:
     """The standings as an aligned text table, best first."""
     head = ("#", "player", "rating", "RD", "volatility", "tier", "games", "wins", "draws", "losses")
-    rows = [(str(k), s.player, f"{s.rating.rating:.1f}", f"{s.rating.rd:.1f}", f"{s.rating.volatility:.5f}",
-             s.rating.tier.name, str(s.games), str(s.wins), str(s.draws), str(s.losses))
+    rows = [(str(k), printable(s.player), f"{s.rating.rating:.1f}", f"{s.rating.rd:.1f}",
+             f"{s.rating.volatility:.5f}", printable(s.rating.tier.name), str(s.games), str(s.wins), str(s.draws), str(s.losses))
             for k, s in enumerate(table, 1)]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     left = {1, 5}  # player and tier are text
