@@ -11,6 +11,7 @@ and the later items below their headings.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -581,3 +582,82 @@ def test_play_resume_shows_a_hostile_nickname_escaped(tmp_path, monkeypatch):
     text = out.getvalue() + "".join(prompts)
     assert "Eve\\x1b[31m\\u202e" in text
     assert "\x1b[31m" not in text and "\u202e" not in text
+
+
+# -- 9. bare exceptions become WordSalvoError --------------------------------------------------
+def test_a_leave_csv_field_over_the_csv_limit_is_a_bad_line(tmp_path):
+    from wordsalvo.errors import LeavesError
+    from wordsalvo.leaves import Leaves
+
+    path = tmp_path / "t.csv"
+    path.write_text('leave,value\nA,1\n"' + "B" * 200_000 + '",2\nC,3\n', "utf-8")
+    with pytest.raises(LeavesError, match="line 3: expected 'leave,value', got a line the CSV reader refuses") as e:
+        Leaves.from_csv(path, CLASSIC)
+    assert len(e.value.problems) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"format": "wordsalvo-winprob", "version": 1, "rules": "x", "coef": [1,2,3,4,5], "games": Infinity}',
+     "'games'"),
+    ('{"format": "wordsalvo-winprob", "version": 1, "games": ' + "9" * 5000 + "}", "4300 digits"),
+    ("[" * 200_000, "expected a win-probability model"),
+])
+def test_a_win_model_file_with_hostile_numbers_or_nesting_is_a_clear_error(text, message, tmp_path):
+    from wordsalvo.engine.winprob import WinModel
+
+    path = tmp_path / "m.json"
+    path.write_text(text, "utf-8")
+    with pytest.raises(WordSalvoError, match=message):
+        WinModel.load(path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("tier = [1, 2]", "tier 1: expected a \\[\\[tier\\]\\] table"),
+    ('tier = ["ab"]', "tier 1: expected a \\[\\[tier\\]\\] table"),
+    ('[[tier]]\nname = "a"\n[[tier]]\nname = "b"\nfrom = ' + "9" * 5000, "4300 digits"),
+    ('[[tier]]\nname = "a"\n[[tier]]\nname = "b"\nfrom = ' + "9" * 400, "within ±1e9"),
+])
+def test_a_tiers_file_of_the_wrong_shapes_is_a_rating_error(text, message, tmp_path):
+    from wordsalvo.errors import RatingError
+    from wordsalvo.ratings import load_tiers
+
+    path = tmp_path / "t.toml"
+    path.write_text(text, "utf-8")
+    with pytest.raises(RatingError, match=message):
+        load_tiers(path)
+
+
+def test_an_output_that_cannot_be_written_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    from wordsalvo import inputs
+    from wordsalvo.cli import main
+    from wordsalvo.inputs import write_atomic
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x", "utf-8")
+    with pytest.raises(WordSalvoError, match="cannot write it"):
+        write_atomic(blocker / "sub" / "x.json", b"{}")
+    (tmp_path / "g.gcg").write_text(short_record(1), "utf-8")
+    assert main(["analyze", str(tmp_path / "g.gcg"), str(tmp_path / "g.gcg"), "--out", str(blocker / "out")]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+    table = tmp_path / "t.wsl"
+    from wordsalvo.leaves import Leaves
+
+    Leaves.zeros(CLASSIC).save(table)
+
+    def refused(*a, **kw):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(inputs.os, "replace", refused)  # what a folder without write permission does
+    for argv in (["leaves", "export", str(table), "--csv", str(tmp_path / "x.csv")],
+                 ["leaves", "import", "--rules", "classic-en", "-o", str(tmp_path / "y.wsl"), str(tmp_path / "x.csv")],
+                 ["analyze", str(tmp_path / "g.gcg"), "--out", str(tmp_path / "out")],
+                 ["analyze", str(tmp_path / "g.gcg"), "--html", str(tmp_path / "g.html")],
+                 ["analyze", str(tmp_path / "g.gcg"), "--wordbook", str(tmp_path / "b.csv")]):
+        if argv[1] == "import":
+            monkeypatch.undo()
+            (tmp_path / "x.csv").write_text("A,1\n", "utf-8")
+            monkeypatch.setattr(inputs.os, "replace", refused)
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert "cannot write it: Permission denied" in err and "Traceback" not in err, (argv, err)
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob("out/*.tmp"))

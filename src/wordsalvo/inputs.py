@@ -290,11 +290,23 @@ def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Writes a file via a temporary file and a rename: never half-written.  The
     temporary file carries the writer's process id; orphans of killed writers are
-    removed first (:func:`remove_orphans`).  A name the OS refuses is a WordSalvoError."""
+    removed first (:func:`remove_orphans`).  A name the OS refuses, or a folder that
+    cannot be written (no permission, a full disk, a file where a folder should be), is a
+    WordSalvoError naming the file."""
     p = checked_path(path, WordSalvoError, "output file")
-    p.parent.mkdir(parents=True, exist_ok=True)
-    remove_orphans(p)
-    fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        remove_orphans(p)
+        fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
+    except OSError as e:
+        raise WordSalvoError(os_error_text(p, e, "cannot write it")) from None
+    try:
+        _write_and_rename(fd, tmp, p, data)
+    except OSError as e:
+        raise WordSalvoError(os_error_text(p, e, "cannot write it")) from None
+
+
+def _write_and_rename(fd: int, tmp: str, p: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

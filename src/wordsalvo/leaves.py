@@ -286,7 +286,7 @@ class Leaves:
             text = read_bytes(path, LeavesError, "CSV file").decode("utf-8")
         except UnicodeDecodeError as e:
             raise LeavesError(f"expected UTF-8 text, got a bad byte at offset {e.start}", path) from None
-        for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+        for lineno, row in _csv_rows(text, problems):
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue
             if lineno == 1 and [c.strip().lower() for c in row] == ["leave", "value"]:
@@ -452,6 +452,18 @@ def _load_for_pickle(path: str, rules: Rules, sha256: str | None = None) -> Leav
                           f"{leaves.sha256[:12]}..., expected {sha256[:12]}...)", path)
     return leaves
 
+
+
+def _csv_rows(text: str, problems: list[str]):
+    """(line number, fields) of every line of a CSV text; a line the csv module refuses
+    (a field over its 128 KiB limit, a stray quote) is a problem of that line."""
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        try:
+            rows = list(csv.reader([line]))
+        except csv.Error as e:
+            problems.append(f"line {lineno}: expected 'leave,value', got a line the CSV reader refuses ({e})")
+            continue
+        yield lineno, rows[0] if rows else []
 
 def _format_value(v: float) -> str:
     return repr(float(np.float32(v)))

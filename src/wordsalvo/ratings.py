@@ -60,7 +60,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import RatingError, WordSalvoError
 from .wording import plural
-from .inputs import read_bytes
+from .inputs import excerpt, read_bytes
 
 __all__ = [
     "RatingError", "Rating", "Tier", "Glicko2Steps", "RatingPool", "RatedGame", "Standing",
@@ -127,10 +127,14 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
         else:
             text = read_bytes(path, RatingError, "tiers file").decode("utf-8")
         data = tomllib.loads(text)
+    except RatingError:
+        raise
     except OSError as e:
         raise RatingError(f"{where}: cannot read the tiers file: {e.strerror or e}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise RatingError(f"{where}: expected a TOML file of [[tier]] tables, got: {e}") from None
+    except (ValueError, RecursionError) as e:  # a number over 4,300 digits, tables nested too deep
+        raise RatingError(f"{where}: expected a TOML file of [[tier]] tables, got: {excerpt(str(e), 200)}") from None
     entries = data.get("tier")
     if not isinstance(entries, list) or not entries or set(data) != {"tier"}:
         raise RatingError(f"{where}: expected only [[tier]] tables (at least one), got keys {sorted(data)}")
@@ -139,6 +143,10 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
     lowers: list[float] = []
     for i, entry in enumerate(entries):
         at = f"tier {i + 1}"
+        if not isinstance(entry, dict):
+            problems.append(f"{at}: expected a [[tier]] table (name, from), got {excerpt(entry)}")
+            lowers.append(lowers[-1] if lowers else -math.inf)
+            continue
         extra = set(entry) - {"name", "from"}
         if extra:
             problems.append(f"{at}: expected only 'name' and 'from', got {sorted(extra)}")
@@ -156,8 +164,9 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
             lowers.append(-math.inf)
             continue
         lower = entry.get("from")
-        if not _number(lower) or not math.isfinite(lower):
-            problems.append(f"{at} ({name}): expected 'from', a finite number, got {lower!r}")
+        if not _number(lower) or not (-1e9 <= lower <= 1e9):  # NaN and huge ints too
+            problems.append(f"{at} ({name}): expected 'from', a finite number (within ±1e9), "
+                            f"got {excerpt(lower)}")
             lowers.append(lowers[-1])
             continue
         if lower <= lowers[-1]:

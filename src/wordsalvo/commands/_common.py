@@ -13,8 +13,8 @@ import sys
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
-from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_file, is_whole_number, path_problem, read_bytes,
-                      read_stream)
+from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_file, is_whole_number, os_error_text, path_problem,
+                      read_bytes, read_stream)
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
@@ -39,7 +39,10 @@ def output_folder(path: str | Path, option: str) -> Path:
         if not p.parent.is_dir():
             raise WordSalvoError(f"{option} {path}: expected an existing folder or one to make in an existing "
                                  f"folder, got no folder {p.parent} (create it first)")
-        p.mkdir()
+        try:
+            p.mkdir()
+        except OSError as e:
+            raise WordSalvoError(os_error_text(p, e, f"{option}: cannot make the folder")) from None
         print(f"created the folder {p} ({option})", file=sys.stderr)
     return p
 

@@ -33,7 +33,7 @@ from ..analysis import TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg import GCGError, parse_gcg
 from ..inputs import write_atomic
-from ..inputs import checked_path, path_problem, read_bytes, read_stream
+from ..inputs import checked_path, os_error_text, path_problem, read_bytes, read_stream
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..printable import printable
@@ -276,7 +276,10 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
     ``{"analysed", "skipped", "failed"}``.  Ctrl-C stops the workers at once; what finished
     is kept (and in ``summary.csv``) and :class:`~wordsalvo.parallel.Interrupted` carries
     the counts."""
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise WordSalvoError(os_error_text(out, e, "cannot make the results folder")) from None
     stems = {p: output_name(p) for p in paths}
     todo = [p for p in paths if _finished(p, out / f"{stems[p]}.json", check=True) is None]
     counts = {"analysed": 0, "skipped": len(paths) - len(todo), "failed": 0}

@@ -146,6 +146,9 @@ class WinModel:
             d = json.loads(text)
         except json.JSONDecodeError as e:
             raise WordSalvoError(f"{path}: expected JSON, got a syntax error at line {e.lineno}: {e.msg}") from None
+        except (ValueError, RecursionError) as e:  # a number over 4,300 digits, arrays nested too deep
+            raise WordSalvoError(f"{path}: expected a win-probability model (JSON), got: "
+                                 f"{excerpt(str(e) or type(e).__name__, 200)}") from None
         return cls.from_dict(d, where=str(path))
 
     @classmethod
