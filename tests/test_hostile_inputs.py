@@ -306,7 +306,7 @@ def test_one_bound_on_leave_values_everywhere(bad, tmp_path):
         Leaves.from_values(CLASSIC, values)
     csv = tmp_path / "t.csv"
     csv.write_text(f"leave,value\nA,{bad!r}\n", "utf-8")
-    with pytest.raises(LeavesError, match="at most 1e\\+06 points"):
+    with pytest.raises(LeavesError, match="at most 1e\\+06 points|ASCII digits"):  # nan, inf: not numbers
         Leaves.from_csv(csv, CLASSIC)
     # a .wsl file whose header and checksums are right but a value is out of bounds
     good = tmp_path / "good.wsl"
@@ -661,3 +661,84 @@ def test_an_output_that_cannot_be_written_is_a_clear_error(tmp_path, capsys, mon
         err = capsys.readouterr().err
         assert "cannot write it: Permission denied" in err and "Traceback" not in err, (argv, err)
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob("out/*.tmp"))
+
+
+# -- 10. loose input read strictly, or normalised where that is right --------------------------
+def test_a_leave_csv_with_a_bom_is_read_and_numbers_are_ascii(tmp_path):
+    from wordsalvo.errors import LeavesError
+    from wordsalvo.leaves import Leaves
+
+    path = tmp_path / "t.csv"
+    path.write_bytes("\ufeffleave,value\nA,1.5\nB,-2e1\n".encode("utf-8"))
+    t = Leaves.from_csv(path, CLASSIC)
+    assert t.value("A") == 1.5 and t.value("B") == -20.0
+    path.write_text("A,1_0\nB,١٢\nC,１２\nD,nan\nE,\u00b2\n", "utf-8")
+    with pytest.raises(LeavesError) as e:
+        Leaves.from_csv(path, CLASSIC)
+    assert [p.split(":")[0] for p in e.value.problems] == [f"line {k}" for k in range(1, 6)]
+    assert all("ASCII digits" in p or "finite" in p for p in e.value.problems)
+
+
+def test_line_numbers_count_only_real_line_ends(tmp_path):
+    from wordsalvo.errors import GCGError, LeavesError
+    from wordsalvo.formats.gcg import from_gcg, parse_gcg
+    from wordsalvo.leaves import Leaves
+
+    path = tmp_path / "t.csv"
+    path.write_text("A,1\x0bB,2\u2028\nC,x\n", "utf-8")  # \x0b and U+2028 end no line
+    with pytest.raises(LeavesError, match="line 2: expected a number") as e:
+        Leaves.from_csv(path, CLASSIC)
+    assert len(e.value.problems) == 2 and e.value.problems[0].startswith("line 1")
+    record = short_record(1, turns=2).replace("#seed 1", "#seed 1\x0b\u2028")
+    bad = record + ">Player1: ZZZZZZZ 8A ZZZ +1 999\n"
+    assert len(bad.splitlines()) == 10  # what str.splitlines makes of it
+    for read in (parse_gcg, from_gcg):
+        with pytest.raises(GCGError, match="GCG line 8: "):
+            read(bad)
+
+
+def test_an_empty_record_is_broken_not_an_empty_game(tmp_path):
+    from wordsalvo.commands.analyze import analyze_path
+    from wordsalvo.errors import GCGError
+    from wordsalvo.formats.gcg import parse_gcg
+
+    for data in (b"", b"  \n\n"):
+        with pytest.raises(GCGError, match="expected a GCG game record"):
+            parse_gcg(data)
+    (tmp_path / "empty.gcg").write_bytes(b"")
+    assert "empty file" in analyze_path(str(tmp_path / "empty.gcg"), {})["error"]
+
+
+def test_a_record_has_at_most_the_players_a_game_has(tmp_path):
+    from wordsalvo.errors import GCGError
+    from wordsalvo.formats.gcg import from_gcg, parse_gcg
+
+    record = short_record(1).replace("#player2 Player2 Player2",
+                                     "\n".join(f"#player{n} P{n} P{n}" for n in range(2, 2001)))
+    with pytest.raises(GCGError, match="expected #player1..#player4 \\(a game has at most 4 players\\), got #player5"):
+        parse_gcg(record)
+    with pytest.raises(GCGError, match="#player10"):  # the ratings' reader no longer drops #player10 and up
+        from_gcg(record)
+
+
+def test_ratings_count_spellings_of_one_name_as_one_player(tmp_path, capsys):
+    import unicodedata
+
+    from wordsalvo.cli import main
+    from wordsalvo.ratings import RatedGame, rate_games
+
+    composed, decomposed = unicodedata.normalize("NFC", "José"), unicodedata.normalize("NFD", "José")
+    games = [RatedGame(None, (composed, "Ann"), (1, 2)), RatedGame(None, (decomposed, "ann"), (1, 2)),
+             RatedGame(None, ("Bob", "ANN"), (1, 2)), RatedGame(None, ("Ｂob", composed), (2, 1))]
+    table = {s.player: s for s in rate_games(games, period="game")}
+    assert sorted(table) == ["Ann", "Bob", composed]
+    assert table["Ann"].games == 3 and table["Ann"].also_written == ("ann", "ANN")
+    assert table["Bob"].also_written == ("Ｂob",) and table[composed].also_written == (decomposed,)
+    with pytest.raises(WordSalvoError, match="one player in Unicode NFKC and case"):
+        rate_games([RatedGame(None, ("Ann", "ann"), (1, 2))], period="game")
+    csv = tmp_path / "r.csv"
+    csv.write_text("date,player1,player2,score1,score2\n2026-01-01,Ann,Bob,400,300\n2026-01-02,ann,Bob,300,400\n",
+                   "utf-8")
+    assert main(["ratings", str(csv)]) == 0
+    captured = capsys.readouterr()
+    assert "Ann: also written 'ann' in the games" in captured.err and "ann " not in captured.out

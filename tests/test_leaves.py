@@ -310,8 +310,8 @@ def test_csv_errors_name_every_bad_line(tmp_path):
     assert "line 4: duplicate leave 'RSE' (first on line 3)" in msg
     assert "line 5: impossible leave 'AEINRST'" in msg
     assert "line 6: impossible leave '???'" in msg
-    assert "line 7: expected a number after the leave 'Q', got 'abc'" in msg
-    assert "line 8: expected a finite value" in msg
+    assert "line 7: expected a number (ASCII digits) after the leave 'Q', got 'abc'" in msg
+    assert "line 8: expected a number (ASCII digits) after the leave 'Z', got 'inf'" in msg
     assert "line 9: expected 'leave,value'" in msg
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from .errors import WordSalvoError
 from .wording import plural
 
-__all__ = ["list_problems", "whole_number", "is_whole_number", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+__all__ = ["list_problems", "whole_number", "is_whole_number", "is_decimal_number", "text_lines", "LINE_END", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
            "read_stream", "open_regular", "SIZE_LIMITS", "DEFAULT_LIMIT",
            "write_atomic", "remove_orphans", "NUMBER_DIGITS"]
 
@@ -64,6 +64,28 @@ def whole_number(text: str, what: str, error: type[WordSalvoError] = WordSalvoEr
     if (low is not None and n < low) or (high is not None and n > high):
         raise error(f"{expected}, got {n}")
     return n
+
+
+#: the line ends of every text format: \r\n, \r, \n (``str.splitlines`` also ends lines at
+#: \x0b, \x0c, \x1c-\x1e, \x85, U+2028 and U+2029, so line numbers drift from an editor's)
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a text as an editor numbers them (no final empty line)."""
+    lines = LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+#: a decimal number in ASCII (``float()`` also takes ``1_0``, ``١٢``, ``１２``, ``nan``, ``inf``)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,18})?|\.[0-9]{1,18})(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def is_decimal_number(text: str) -> bool:
+    """True for a decimal number written in ASCII (digits, one point, an exponent)."""
+    return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
 def excerpt(value: object, limit: int = 80) -> str:

@@ -85,7 +85,7 @@ from ._core._leaves import LeaveTable
 from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
 from .inputs import write_atomic
-from .inputs import read_bytes
+from .inputs import excerpt, is_decimal_number, read_bytes, text_lines
 from .rules import Rules
 
 MAGIC = b"WSLEAVE\x1a"
@@ -283,7 +283,7 @@ class Leaves:
         seen: dict[int, int] = {}
         problems: list[str] = []
         try:
-            text = read_bytes(path, LeavesError, "CSV file").decode("utf-8")
+            text = read_bytes(path, LeavesError, "CSV file").decode("utf-8-sig")  # a BOM is no letter
         except UnicodeDecodeError as e:
             raise LeavesError(f"expected UTF-8 text, got a bad byte at offset {e.start}", path) from None
         for lineno, row in _csv_rows(text, problems):
@@ -304,11 +304,11 @@ class Leaves:
             if rank < 0:
                 problems.append(f"line {lineno}: {_impossible(rules, leave, counts)}")
                 continue
-            try:
-                value = float(number)
-            except ValueError:
-                problems.append(f"line {lineno}: expected a number after the leave {leave!r}, got {number!r}")
+            if not is_decimal_number(number):  # float() takes 1_0, ١٢, １２, nan
+                problems.append(f"line {lineno}: expected a number (ASCII digits) after the leave {leave!r}, "
+                                f"got {excerpt(number)}")
                 continue
+            value = float(number)
             if not math.isfinite(value) or abs(value) > VALUE_MAX:
                 problems.append(f"line {lineno}: expected a finite value of at most {VALUE_MAX:g} points, "
                                 f"got {number!r}")
@@ -457,7 +457,7 @@ def _load_for_pickle(path: str, rules: Rules, sha256: str | None = None) -> Leav
 def _csv_rows(text: str, problems: list[str]):
     """(line number, fields) of every line of a CSV text; a line the csv module refuses
     (a field over its 128 KiB limit, a stray quote) is a problem of that line."""
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text_lines(text), start=1):
         try:
             rows = list(csv.reader([line]))
         except csv.Error as e:

@@ -51,6 +51,7 @@ from __future__ import annotations
 import datetime
 import math
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -612,10 +613,44 @@ class Standing:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    #: the other spellings of the name in the games, counted as this player (see :func:`player_key`)
+    also_written: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"player": self.player, **self.rating.to_dict(), "games": self.games, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses}
+                "draws": self.draws, "losses": self.losses,
+                **({"also_written": list(self.also_written)} if self.also_written else {})}
+
+
+def player_key(name: str) -> str:
+    """What makes two spellings of a name one player: the name in Unicode NFKC (composed
+    and decomposed ``José`` agree, and full-width ``Ｂob`` is ``Bob``) and case-folded
+    (``Ann`` and ``ann``), with runs of white space as one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _merge_spellings(games: list[RatedGame], known: Iterable[str]) -> tuple[list[RatedGame], dict[str, list[str]]]:
+    """The games with every name written as the first spelling of its player (a pool's
+    players first, then in game order), and each kept name's other spellings."""
+    first: dict[str, str] = {}
+    for name in known:
+        first.setdefault(player_key(name), name)
+    others: dict[str, list[str]] = {}
+    out = []
+    for g in games:
+        names = []
+        for p in g.players:
+            kept = first.setdefault(player_key(p), unicodedata.normalize("NFC", p))
+            if p != kept and p not in others.setdefault(kept, []):
+                others[kept].append(p)
+            names.append(kept)
+        if len(set(names)) != len(names):
+            _raise(f"RatedGame{' ' + g.source if g.source else ''}",
+                   [f"expected different players, got {', '.join(map(repr, g.players))} (one player in "
+                    f"Unicode NFKC and case)"])
+        out.append(g if tuple(names) == g.players else
+                   RatedGame(g.date, tuple(names), g.places, g.source, g.time))
+    return out, {k: v for k, v in others.items() if v}
 
 
 @dataclass
@@ -628,7 +663,9 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
                tau: float = DEFAULT_TAU) -> list[Standing]:
     """Rate ``games`` in date order (games of one date by their time, games without a
     time first; otherwise they keep their given order) and return every player's
-    standing, best rating first.
+    standing, best rating first.  Spellings of one name (:func:`player_key`: ``José``
+    composed or decomposed, ``Ann`` and ``ann``, ``Bob`` and ``Ｂob``) are one player,
+    under the first spelling; :attr:`Standing.also_written` lists the others.
 
     ``period``: ``day``, ``week`` or ``month`` puts the games of one calendar
     period into one rating period, and every period without games between two
@@ -642,6 +679,8 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
     games = list(games)
     bad = [f"item {i + 1}: expected a RatedGame, got {g!r}" for i, g in enumerate(games)
            if not isinstance(g, RatedGame)]
+    if not bad:
+        games, spellings = _merge_spellings(games, pool._ratings if pool is not None else ())
     if period != "game":
         bad += [f"{g.source or f'item {i + 1}'}: expected a date for rating periods of a {period}, got none "
                 "(period='game' rates games without dates in the order given)"
@@ -676,5 +715,6 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
     out = []
     for name, rating in pool.standings():
         c = counts.get(name, _Count())
-        out.append(Standing(name, rating, c.games, c.outcomes["win"], c.outcomes["draw"], c.outcomes["loss"]))
+        out.append(Standing(name, rating, c.games, c.outcomes["win"], c.outcomes["draw"], c.outcomes["loss"],
+                            tuple(spellings.get(name, ()))))
     return out

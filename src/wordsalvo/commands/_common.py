@@ -13,8 +13,8 @@ import sys
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
-from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_file, is_whole_number, os_error_text, path_problem,
-                      read_bytes, read_stream)
+from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_decimal_number, is_file, is_whole_number,
+                      os_error_text, path_problem, read_bytes, read_stream, text_lines)
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
@@ -73,10 +73,9 @@ def seconds(allow_zero: bool = False):
     what = "a number of seconds >= 0" if allow_zero else "a number of seconds > 0"
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not is_decimal_number(text.strip()):  # float() takes 1_0, ١٢, nan
+            raise argparse.ArgumentTypeError(f"expected {what} (ASCII digits), got {excerpt(text)}")
+        value = float(text)
         if not (0 <= value <= 1e6 if allow_zero else 0 < value <= 1e6):
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
         return value
@@ -168,7 +167,7 @@ def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Positi
             raise PositionError(f"expected a CGP line ('<board> <rack> ...') or a positions file, got {excerpt(arg)}: "
                                 + (path_problem(arg) or "no such file"))
         origin = "<stdin>" if arg == "-" else arg
-        lines = [ln for ln in read_text(arg).splitlines() if is_position_line(ln)]
+        lines = [ln for ln in text_lines(read_text(arg)) if is_position_line(ln)]
         if not lines:
             raise PositionError(f"{origin}: expected a CGP line, got no position")
         if not 0 <= line < len(lines):

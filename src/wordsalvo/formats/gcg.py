@@ -230,14 +230,14 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
     players: dict[int, str] = {}
     turns: list[_Line] = []
     first_notes: list[str] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(_LINE_END.split(text), 1):  # \x0b or U+2028 end no line of a record
         line = raw.strip()
         if not line:
             continue
         if line.startswith("#"):
             key, _, value = line[1:].partition(" ")
             value = value.strip()
-            m = re.fullmatch(r"player([0-9])", key)
+            m = re.fullmatch(r"player([0-9]{1,3})", key)  # #player10 is a player line (refused below)
             if m:
                 nick = value.split()[0] if value else ""
                 if not nick:
@@ -257,7 +257,7 @@ def from_gcg(text: str, rules: Rules | None = None, lexicon: Lexicon | None = No
                 turns.append(parsed)
             continue
         problems.append(f"GCG line {number}: expected a '#' header or a '>Name:' turn line, got {excerpt(line)}")
-    if sorted(players) != list(range(1, len(players) + 1)) or len(players) < 1:
+    if sorted(players) != list(range(1, len(players) + 1)) or not 1 <= len(players) <= GAME_MAX_PLAYERS:
         problems.append(f"GCG header: expected #player1, #player2 ... lines numbered from 1, got "
                         f"{', '.join(f'#player{k}' for k in sorted(players)) or 'none'}")
     seed = None
@@ -486,6 +486,7 @@ from dataclasses import dataclass, field, replace  # noqa: E402
 from typing import Callable, ClassVar  # noqa: E402
 
 from ..constants import DIM  # noqa: E402
+from .._core._movegen import GAME_MAX_PLAYERS  # noqa: E402
 from ..errors import NotationError  # noqa: E402
 from ..notation import parse_coordinate  # noqa: E402
 
@@ -919,6 +920,10 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     else:
         raise GCGError(f"{where}: expected GCG text (str or bytes), got {type(data).__name__}")
     text = text.removeprefix("\ufeff")
+    if not text.strip():
+        empty = [f"{where} line 1: expected a GCG game record ('#player1 nick Name' and '>nick: ...' lines), "
+                 f"got {'an empty file' if not text else 'only white space'}"]
+        raise GCGError(list_problems(where, empty), empty)
     lines = _LINE_END.split(text)
     if lines and lines[-1] == "":
         lines.pop()
@@ -953,7 +958,10 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             if pm:
                 n = int(pm.group(1))
                 parts = value.split(None, 1)
-                if not parts or n < 1:
+                if not 1 <= n <= GAME_MAX_PLAYERS:
+                    problem(number, f"expected #player1..#player{GAME_MAX_PLAYERS} (a game has at most "
+                                    f"{GAME_MAX_PLAYERS} players), got #player{n}")
+                elif not parts:
                     problem(number, f"expected '#player{n} nick Full Name', got {excerpt(line)}")
                 elif n in players:
                     problem(number, f"expected one #player{n} line, got a second one (the first is on line "

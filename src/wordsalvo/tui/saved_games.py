@@ -22,7 +22,7 @@ from ..engine.bot import LEVELS
 from ..errors import WordSalvoError
 from ..formats.gcg import date_pragmas, from_gcg, to_gcg
 from ..game import Game
-from ..inputs import excerpt, is_whole_number, read_bytes, write_atomic
+from ..inputs import excerpt, is_whole_number, read_bytes, text_lines, write_atomic
 from ..lexicon.lexicon import Lexicon
 
 __all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_record", "write_record",
@@ -132,7 +132,7 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
     engines: dict[str, str] = {}
     hints = move_time = None
     dated: list[tuple[str, str]] = []
-    for line in text.splitlines():
+    for line in text_lines(text):
         key, _, value = line.strip().partition(" ")
         if key in ("#date", "#time") and value.strip():
             dated.append((key[1:], value.strip()))
