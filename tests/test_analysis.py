@@ -32,7 +32,8 @@ from wordsalvo.wordbook import WordBook
 
 DATA = Path(__file__).parent / "data"
 GCG = DATA / "gcg"
-MODEL_PATH = DATA / "winprob-wordsalvo-en-test.json"
+MODEL_PATH = DATA / "winprob-classic-en-test.json"  # the records of tests/data/gcg are classic-en
+EN_MODEL_PATH = DATA / "winprob-wordsalvo-en-test.json"  # games of Game(Rules.preset("wordsalvo-en"))
 GOOD = ["tournament.gcg", "club-latin1.gcg", "six-passes.gcg", "unfinished.gcg"]
 BAD = {"bad-rack.gcg": 4, "bad-total.gcg": 5, "garbage.gcg": 5, "many-problems.gcg": 6}
 
@@ -40,6 +41,11 @@ BAD = {"bad-rack.gcg": 4, "bad-total.gcg": 5, "garbage.gcg": 5, "many-problems.g
 @pytest.fixture(scope="module")
 def model() -> WinModel:
     return WinModel.load(MODEL_PATH)
+
+
+@pytest.fixture(scope="module")
+def en_model() -> WinModel:
+    return WinModel.load(EN_MODEL_PATH)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +102,8 @@ def test_a_score_the_board_does_not_give_is_refused_with_its_line():
         read_game(text)
 
 
-def test_equity_figures_match_the_generator(model):
+def test_equity_figures_match_the_generator(en_model):
+    model = en_model  # a wordsalvo-en game
     g = self_play(3)
     a = analyze_game(g, model=model)
     rules = g.rules
@@ -126,7 +133,8 @@ def _one_turn(rack: str, action: str, model) -> object:
     return analyze_game(text, model=model).turns[0]
 
 
-def test_a_fishing_swap_that_keeps_a_great_leave_is_not_a_miss(model):
+def test_a_fishing_swap_that_keeps_a_great_leave_is_not_a_miss(en_model):
+    model = en_model  # a wordsalvo-en game
     # by score alone this swap "missed" 30 points (8D VoWERS); by equity it is nearly the best
     keep = _one_turn("?ERSQVW", "-QVW", model)
     assert keep.leave == "?ERS" and not keep.missed
@@ -135,7 +143,8 @@ def test_a_fishing_swap_that_keeps_a_great_leave_is_not_a_miss(model):
     assert throw.missed and throw.equity_lost > keep.equity_lost + 20
 
 
-def test_a_top_scoring_bingo_is_not_a_brilliancy_and_brilliancies_are_never_the_top_score(model):
+def test_a_top_scoring_bingo_is_not_a_brilliancy_and_brilliancies_are_never_the_top_score(en_model):
+    model = en_model  # a wordsalvo-en game
     g = Game(Rules.preset("wordsalvo-en"), seed=1)
     g.set_rack(0, "AEINRST")
     top = g.legal_moves().sorted()[0]
@@ -230,20 +239,22 @@ def test_cli_batch_resumes_and_skips_broken_records(tmp_path):
     r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--jobs", "2")
     assert r.returncode == 0, r.stderr
     assert "4 analysed, 0 already done, 4 failed" in r.stdout and "line 5" in r.stderr
-    first = (out / "tournament.json").stat().st_mtime_ns
+    from wordsalvo.commands.analyze import output_name
+    result = out / f"{output_name(str(GCG / 'tournament.gcg'))}.json"
+    first = result.stat().st_mtime_ns
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
     assert len(rows) == 8
     r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--wordbook", str(tmp_path / "b.json"))
     assert "0 analysed, 4 already done" in r.stdout
     entries = json.loads((tmp_path / "b.json").read_text("utf-8"))
     assert len({(e["player"], e["word"]) for e in entries}) == len(entries) > 100
-    assert (out / "tournament.json").stat().st_mtime_ns == first
+    assert result.stat().st_mtime_ns == first
 
 
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_local_results(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from wordsalvo.commands.analyze import batch
+    from wordsalvo.commands.analyze import batch, output_name
 
     paths = [str(GCG / n) for n in GOOD]
     opts = {"winprob": str(MODEL_PATH), "top": 3}
@@ -251,7 +262,7 @@ def test_dask_local_cluster_gives_the_local_results(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
         batch(paths, opts, tmp_path / "dask", scheduler=cluster.scheduler_address)
     for n in GOOD:
-        stem = n[:-4]
+        stem = output_name(str(GCG / n))
         assert json.loads((tmp_path / "local" / f"{stem}.json").read_text()) == \
             json.loads((tmp_path / "dask" / f"{stem}.json").read_text())
 
@@ -264,7 +275,7 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     if browser is None:
         pytest.skip("no chromium on PATH")
     page = tmp_path / "game.html"
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--html", str(page))
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(EN_MODEL_PATH), "--html", str(page))
     assert r.returncode == 0, r.stderr
     text = page.read_text("utf-8")
     assert "AdENOID" in text or "ADENOID" in text
@@ -283,7 +294,7 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
                           page.resolve().as_uri() + "#turn-24"], check=True, timeout=120, capture_output=True,
                          text=True).stdout
     assert dom.count("<svg") >= 3
-    note = json.loads(_cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json").stdout)["turns"][23]
+    note = json.loads(_cli(str(GCG / "tournament.gcg"), "--winprob", str(EN_MODEL_PATH), "--json").stdout)["turns"][23]
     assert note["notation"] == "O6 AdENOID"
     from html import escape
     assert escape(note["note"], quote=False) in dom
@@ -388,7 +399,8 @@ def _resigned_leader_record(tmp_path) -> Path:
     return path
 
 
-def test_a_resigned_game_is_won_by_the_player_still_in_it(tmp_path, model):
+def test_a_resigned_game_is_won_by_the_player_still_in_it(tmp_path, en_model):
+    model = en_model  # a wordsalvo-en game
     """The player who resigned loses whatever the score (as in the game and the ratings):
     in the analysis, its report page and a batch's summary.csv; the coach speaks of the
     engine by its name, and "You" agrees with its verb."""
@@ -401,21 +413,22 @@ def test_a_resigned_game_is_won_by_the_player_still_in_it(tmp_path, model):
     assert all(not t.note.startswith("medium") for t in a.turns if t.player == 0)
     # the command line: one record with --html, and a batch
     page = tmp_path / "resigned.html"
-    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page))
+    r = _cli(str(path), "--winprob", str(EN_MODEL_PATH), "--html", str(page))
     assert r.returncode == 0, r.stderr
     html = page.read_text("utf-8")
     assert "medium wins" in html and "You wins" not in html and "You resigned" in html
-    r = _cli(str(path), "--winprob", str(MODEL_PATH))
+    r = _cli(str(path), "--winprob", str(EN_MODEL_PATH))
     assert "You resigned; medium wins" in r.stdout
     out = tmp_path / "out"
-    r = _cli(str(path), "--out", str(out), "--winprob", str(MODEL_PATH))
+    r = _cli(str(path), "--out", str(out), "--winprob", str(EN_MODEL_PATH))
     assert r.returncode == 0, r.stderr
     rows = {row["player"]: row for row in csv.DictReader((out / "summary.csv").open(encoding="utf-8"))}
     assert rows["You"]["won"] == "0" and rows["medium"]["won"] == "1"
     assert int(rows["You"]["score"]) > int(rows["medium"]["score"])
 
 
-def test_you_win_agrees_with_its_verb(tmp_path, model):
+def test_you_win_agrees_with_its_verb(tmp_path, en_model):
+    model = en_model  # a wordsalvo-en game
     g = Game(Rules.preset("wordsalvo-en"), players=["You", "medium"], seed=3)
     g.play(g.best_move())
     g.resign(1)
@@ -441,7 +454,7 @@ def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
         g.apply(bots[g.to_move].choose(g))
     path = tmp_path / "game.gcg"
     path.write_text(to_gcg(g), encoding="utf-8")
-    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--json")
+    r = _cli(str(path), "--winprob", str(EN_MODEL_PATH), "--json")
     assert r.returncode == 0, r.stderr
     turns = [t for t in json.loads(r.stdout)["turns"] if t["win_after"] is not None]
     assert len(turns) > 10
@@ -465,11 +478,11 @@ def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
             others = [a[3] for a in t["alternatives"] if a[0] != t["notation"]]
             assert t["win_after"] - max(others) >= BRILLIANCY_WIN - 1e-9
     # the table shows the move played beside the best move
-    table = _cli(str(path), "--winprob", str(MODEL_PATH)).stdout
+    table = _cli(str(path), "--winprob", str(EN_MODEL_PATH)).stdout
     assert "win/best" in table.splitlines()[1]
     # the report's panel: the chance after this move beside the chance after the best move
     page = tmp_path / "game.html"
-    assert _cli(str(path), "--winprob", str(MODEL_PATH), "--html", str(page)).returncode == 0
+    assert _cli(str(path), "--winprob", str(EN_MODEL_PATH), "--html", str(page)).returncode == 0
     assert "after this move" in page.read_text("utf-8") and "after the best move" in page.read_text("utf-8")
 
 
@@ -480,7 +493,7 @@ def test_games_of_more_than_two_players_have_no_win_chances_and_say_why(tmp_path
         g.play(m) if m is not None else g.pass_turn()
     path = tmp_path / "four.gcg"
     path.write_text(to_gcg(g), encoding="utf-8")
-    r = _cli(str(path), "--winprob", str(MODEL_PATH), "--json")
+    r = _cli(str(path), "--winprob", str(EN_MODEL_PATH), "--json")
     assert r.returncode == 0, r.stderr
     a = json.loads(r.stdout)
     assert "4 players" in a["win_note"] and "two-player" in a["win_note"]
@@ -488,12 +501,12 @@ def test_games_of_more_than_two_players_have_no_win_chances_and_say_why(tmp_path
     assert len(judged) == 8
     assert all(t["win_before"] is None and t["win_after"] is None and t["win_best"] is None for t in judged)
     assert all("win chance" not in t["note"] for t in judged)
-    table = _cli(str(path), "--winprob", str(MODEL_PATH)).stdout
+    table = _cli(str(path), "--winprob", str(EN_MODEL_PATH)).stdout
     assert "No win chances in a game of 4 players" in table
     page = tmp_path / "four.html"
     assert _cli(str(path), "--html", str(page)).returncode == 0
     assert "No win chances in a game of 4 players" in page.read_text("utf-8")
-    two = analyze_game(self_play(1), model=WinModel.load(MODEL_PATH))
+    two = analyze_game(self_play(1), model=WinModel.load(EN_MODEL_PATH))
     assert two.win_note is None and any(t.win_after is not None for t in two.turns)
 
 

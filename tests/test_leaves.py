@@ -149,11 +149,13 @@ def test_save_load_round_trip(tmp_path, en_random, precision):
     assert not list(tmp_path.glob(".*.tmp"))
 
 
-def test_save_refuses_a_name_the_header_cannot_hold(tmp_path):
-    long = EN.with_layout(EN.layout, name="x" * 33)
-    with pytest.raises(LeavesError, match="at most 32 bytes"):
-        Leaves.zeros(long).save(tmp_path / "long.wsl")
-    assert not list(tmp_path.iterdir())
+def test_a_name_the_header_cannot_hold_cannot_be_a_rule_set_name(tmp_path):
+    from wordsalvo.errors import RulesError
+
+    with pytest.raises(RulesError, match="1..32 of a-z"):  # rule set names are identifiers of 32 at most
+        EN.with_layout(EN.layout, name="x" * 33)
+    Leaves.zeros(EN.with_layout(EN.layout, name="x" * 32)).save(tmp_path / "long.wsl")
+    assert Leaves.load(tmp_path / "long.wsl", EN.with_layout(EN.layout, name="x" * 32)).is_zero
 
 
 def test_int16_refuses_values_out_of_range(tmp_path):
@@ -308,8 +310,8 @@ def test_csv_errors_name_every_bad_line(tmp_path):
     assert "line 4: duplicate leave 'RSE' (first on line 3)" in msg
     assert "line 5: impossible leave 'AEINRST'" in msg
     assert "line 6: impossible leave '???'" in msg
-    assert "line 7: expected a number after the leave 'Q', got 'abc'" in msg
-    assert "line 8: expected a finite value" in msg
+    assert "line 7: expected a number (ASCII digits) after the leave 'Q', got 'abc'" in msg
+    assert "line 8: expected a number (ASCII digits) after the leave 'Z', got 'inf'" in msg
     assert "line 9: expected 'leave,value'" in msg
 
 

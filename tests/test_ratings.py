@@ -350,7 +350,7 @@ def test_load_tiers_reports_every_problem(tmp_path):
     assert "tier 1 (Low): expected no 'from'" in text
     assert "tier 3: expected a unique name, got 'Mid' a second time" in text
     assert "tier 3 (Mid): expected a cut-off above 1500, got 1400" in text
-    assert "tier 4 (Top): expected 'from', a finite number, got None" in text
+    assert "tier 4 (Top): expected 'from', a finite number (within ±1e9), got None" in text
     assert "tier 5: expected a name" in text
     assert len(e.value.problems) == 5
     bad.write_text("[[tier]\nname=1")

@@ -240,7 +240,7 @@ def test_load_reports_every_problem_at_once(tmp_path):
 def test_unreadable_and_non_toml_files(tmp_path):
     with pytest.raises(RulesError, match="^no such file: .*missing.toml$"):
         Rules.load(tmp_path / "missing.toml")
-    with pytest.raises(RulesError, match="cannot read the rule set file: it is a folder"):
+    with pytest.raises(RulesError, match="expected a regular file \(rule set file\), got a folder"):
         Rules.load(tmp_path)
     path = tmp_path / "x.toml"
     path.write_text("name = \n", "utf-8")

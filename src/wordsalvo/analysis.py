@@ -92,6 +92,7 @@ from typing import Any
 
 import numpy as np
 
+from .printable import printable
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .errors import AnalysisError, WordSalvoError
 from .formats.gcg import to_gcg
@@ -264,26 +265,31 @@ class GameAnalysis:
         for t in self.turns:
             win = "" if t.win_after is None else f"{t.win_after:4.0%}/{t.win_best:4.0%}"
             lost = "" if t.equity_lost is None else f"{t.equity_lost:7.1f}"
-            row = (f"{t.index + 1:>3}  {t.name[:10]:<10} {t.rack:<8} {(t.notation or t.kind)[:20]:<20} "
-                   f"{t.score:>+5d}  {lost:>7} {win:>11}  {t.note}")
+            name, note = printable(t.name), printable(t.note)  # from the record: shown, never obeyed
+            row = (f"{t.index + 1:>3}  {name[:10]:<10} {printable(t.rack):<8} "
+                   f"{printable(t.notation or t.kind)[:20]:<20} {t.score:>+5d}  {lost:>7} {win:>11}  {note}")
             if width is None or len(row) <= width:
                 rows.append(row)
                 continue
-            rows.append(row[:len(row) - len(t.note)].rstrip())
-            rows += textwrap.wrap(t.note, width, initial_indent=" " * 5, subsequent_indent=" " * 5,
+            rows.append(row[:len(row) - len(note)].rstrip())
+            rows += textwrap.wrap(note, width, initial_indent=" " * 5, subsequent_indent=" " * 5,
                                   break_on_hyphens=False)
         return "\n".join(rows)
 
     def text(self, width: int | None = None) -> str:
-        """The heading and :meth:`table` (``width``: see there)."""
-        head = (f"analysis of a {self.rules} game ({', '.join(self.names)}), final "
+        """The heading and :meth:`table` (``width``: see there); text from the record is
+        shown :func:`~wordsalvo.printable.printable`."""
+        head = (f"analysis of a {self.rules} game ({', '.join(map(printable, self.names))}), final "
                 f"{'/'.join(map(str, self.final_scores))}" + (" (unfinished)" if self.unfinished else ""))
         if self.left and not self.unfinished:
             head += f"; {self.end_reason}"
         if len(self.winners) == 1:
-            head += f"; {self.names[self.winners[0]]} {verb(self.names[self.winners[0]], 'win')}"
+            winner = printable(self.names[self.winners[0]])
+            head += f"; {winner} {verb(winner, 'win')}"
+        if self.left and not self.unfinished:
+            head = head.replace(f"; {self.end_reason}", f"; {printable(self.end_reason)}")
         if self.assumed_rules:
-            head += f"\n{self.assumed_rules}"
+            head += f"\n{printable(self.assumed_rules, keep_newlines=True)}"
         if self.win_note:
             head += f"\n{self.win_note}"
         if width is not None:
@@ -405,6 +411,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             model = None
     if not win:
         model = None
+    if model is not None:
+        model.check_rules(rules_obj)
     gen = MoveGenerator(rp.lexicon, rules_obj, leaves=leaves)
     names = rp.names if len(rp.names) >= 2 else tuple(f"Player{i + 1}" for i in range(len(rp.final_scores)))
     letters = rules_obj.alphabet

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 
+from .printable import printable
 from .errors import WordSalvoError
 
 #: subcommand modules, in the order ``--help`` lists them
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except WordSalvoError as e:
-        print(f"wordsalvo {args.command}: error: {e}", file=sys.stderr)
+        print(f"wordsalvo {args.command}: error: {printable(e, keep_newlines=True)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `wordsalvo moves ... | head`
         try:

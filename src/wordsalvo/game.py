@@ -172,10 +172,13 @@ class Challenge:
 
 @dataclass
 class _State:
-    """Everything that changes during a game (copied whole for atomic calls and undo).
+    """Everything that changes during a game (copied for atomic calls and undo).
 
     ``c`` is the C state: board, racks, bag, scores, player on turn, counters,
-    time-outs, who left, the end and its settlement, and the bag's random stream."""
+    time-outs, who left, the end and its settlement, and the bag's random stream.
+    A copy shares the history list and keeps its length (``size``): the list only ever
+    grows by appends in place (a change inside it copies it first, a restore takes the
+    prefix), so a copy costs the same on turn 10,000 as on turn 1."""
 
     c: GameState
     history: list[Turn]
@@ -183,9 +186,19 @@ class _State:
     seeded: bool = True
     #: index in ``history`` of the play whose challenge was decided (it cannot be challenged again)
     challenged: int = -1
+    #: a copy: the entries of ``history`` that are its own (-1: all of them)
+    size: int = -1
 
     def copy(self) -> "_State":
-        return _State(self.c.copy(), list(self.history), self.seeded, self.challenged)
+        return _State(self.c.copy(), self.history, self.seeded, self.challenged,
+                      len(self.history) if self.size < 0 else self.size)
+
+    def own(self) -> "_State":
+        """This copy made the live state: its own history list, its prefix of the shared one."""
+        if self.size >= 0:
+            self.history = self.history[:self.size]
+            self.size = -1
+        return self
 
 
 class Game(Displayable):
@@ -330,7 +343,7 @@ class Game(Displayable):
     def _restore(self, saved: tuple) -> None:
         """Back to a state that :meth:`_push_undo` (or :meth:`_atomic`) saved."""
         state, attempts = saved  # the random stream is part of the state
-        self._s = state
+        self._s = state.own()
         self._changed()
         del self.refused_attempts[attempts:]
 
@@ -843,6 +856,7 @@ class Game(Displayable):
             s.c.add_score(p, bonus)  # the winners of a game over follow the scores
             turn = Turn(p, "challenge-bonus", play.rack, bonus, s.c.scores[p], play.notation)
             # before any settlement the play caused; the settlement totals follow the bonus
+            s.history = list(s.history)  # a change inside the list: the copies keep theirs
             s.history.insert(i + 1, turn)
             if bonus:
                 for k in range(i + 2, len(s.history)):

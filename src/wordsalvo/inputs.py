@@ -10,6 +10,10 @@
   component over 255 bytes, not empty), so a bad name is a WordSalvoError naming it,
   never a bare OSError/ValueError from ``Path.is_file`` or ``open``;
   :func:`is_file` asks the same question without raising;
+* :func:`read_bytes`: a regular file's bytes, with a size limit per kind of input
+  (:data:`SIZE_LIMITS`): a FIFO, a device (``/dev/zero``) or a folder is a clear
+  error, never a hang or a MemoryError (:func:`open_regular` for readers that map
+  the file);
 * :func:`write_atomic`: a file written through a temporary file and a rename, never
   half-written; :func:`remove_orphans` clears the temporaries of killed writers.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +31,8 @@ from pathlib import Path
 from .errors import WordSalvoError
 from .wording import plural
 
-__all__ = ["list_problems", "whole_number", "is_whole_number", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+__all__ = ["list_problems", "whole_number", "is_whole_number", "is_decimal_number", "text_lines", "LINE_END", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+           "read_stream", "open_regular", "SIZE_LIMITS", "DEFAULT_LIMIT",
            "write_atomic", "remove_orphans", "NUMBER_DIGITS"]
 
 #: the most digits a number of any text format may have (scores, seeds, counts, squares)
@@ -58,6 +64,28 @@ def whole_number(text: str, what: str, error: type[WordSalvoError] = WordSalvoEr
     if (low is not None and n < low) or (high is not None and n > high):
         raise error(f"{expected}, got {n}")
     return n
+
+
+#: the line ends of every text format: \r\n, \r, \n (``str.splitlines`` also ends lines at
+#: \x0b, \x0c, \x1c-\x1e, \x85, U+2028 and U+2029, so line numbers drift from an editor's)
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a text as an editor numbers them (no final empty line)."""
+    lines = LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+#: a decimal number in ASCII (``float()`` also takes ``1_0``, ``١٢``, ``１２``, ``nan``, ``inf``)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,18})?|\.[0-9]{1,18})(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def is_decimal_number(text: str) -> bool:
+    """True for a decimal number written in ASCII (digits, one point, an exponent)."""
+    return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
 def excerpt(value: object, limit: int = 80) -> str:
@@ -148,14 +176,89 @@ def os_error_text(path: object, e: OSError, doing: str = "cannot read it") -> st
     return f"{shown}: {doing}: {e.strerror or e}"
 
 
-def read_bytes(path: object, error: type[WordSalvoError] = WordSalvoError, what: str = "file") -> bytes:
-    """The bytes of a file, or ``error``: for a name the OS refuses, a missing file
-    (``no such file: X``) or one that cannot be read."""
+#: the largest file each kind of input may be, in bytes (``read_bytes(what=...)``); a
+#: kind not listed may be :data:`DEFAULT_LIMIT`
+SIZE_LIMITS = {
+    "game record": 4 << 20,           # a GCG record: a long game is about 3 KB
+    "saved game": 4 << 20,
+    "rule set file": 1 << 20,
+    "tiers file": 1 << 20,
+    "win-probability model": 1 << 20,
+    "leave table": 64 << 20,          # a .wsl file: 7-tile racks of 27 tile types are about 4 MB
+    "CSV file": 128 << 20,            # leave,value lines of such a table: about 30 MB
+    "results file": 256 << 20,        # results CSV and GCG records for the ratings
+    "analysis result": 64 << 20,      # a batch's JSON of one game
+    "positions file": 256 << 20,      # CGP lines
+    "word list": 1 << 30,
+    "graph file": 1 << 30,
+}
+DEFAULT_LIMIT = 256 << 20
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+
+
+def open_regular(path: object, error: type[WordSalvoError] = WordSalvoError, what: str = "file",
+                 limit: int | None = None) -> tuple[int, int]:
+    """Opens ``path`` for reading when it is a regular file (following links) of at most
+    ``limit`` bytes (default: :data:`SIZE_LIMITS` of ``what``); returns ``(fd, size)``.
+    Never blocks on a FIFO and never reads a device: those are ``error``, as are a
+    missing file, a folder and a file over the limit."""
     p = checked_path(path, error, what)
+    limit = SIZE_LIMITS.get(what, DEFAULT_LIMIT) if limit is None else limit
     try:
-        return p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as e:
         raise error(os_error_text(p, e, f"cannot read the {what}")) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{_shown(p)}: expected a regular file ({what}), got {_kind(st.st_mode)}")
+        if st.st_size > limit:
+            raise error(f"{_shown(p)}: expected a {what} of at most {limit:,} bytes, got {st.st_size:,}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st.st_size
+
+
+def read_bytes(path: object, error: type[WordSalvoError] = WordSalvoError, what: str = "file",
+               limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (default: the limit of
+    ``what`` in :data:`SIZE_LIMITS`), or ``error``: for a name the OS refuses, a missing
+    file (``no such file: X``), a folder, FIFO or device, a file over the limit (one that
+    grows past it while read, too) or one that cannot be read."""
+    limit = SIZE_LIMITS.get(what, DEFAULT_LIMIT) if limit is None else limit
+    fd, _size = open_regular(path, error, what, limit)
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise error(os_error_text(Path(path), e, f"cannot read the {what}")) from None  # type: ignore[arg-type]
+    if len(data) > limit:
+        raise error(f"{_shown(Path(path))}: expected a {what} of at most {limit:,} bytes, "  # type: ignore[arg-type]
+                    f"got more (it grew while read)")
+    return data
+
+
+def read_stream(stream, error: type[WordSalvoError] = WordSalvoError, what: str = "file",
+                limit: int | None = None) -> bytes:
+    """At most ``limit`` bytes of a binary stream (standard input), or ``error``."""
+    limit = SIZE_LIMITS.get(what, DEFAULT_LIMIT) if limit is None else limit
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"standard input: expected a {what} of at most {limit:,} bytes, got more")
+    return data
+
+
+def _shown(p: Path) -> str:
+    shown = excerpt(str(p), 200)
+    return shown[1:-1] if shown.startswith("'") and shown.endswith("'") else shown
 
 
 # -- atomic writes ---------------------------------------------------------------------------
@@ -209,11 +312,23 @@ def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Writes a file via a temporary file and a rename: never half-written.  The
     temporary file carries the writer's process id; orphans of killed writers are
-    removed first (:func:`remove_orphans`).  A name the OS refuses is a WordSalvoError."""
+    removed first (:func:`remove_orphans`).  A name the OS refuses, or a folder that
+    cannot be written (no permission, a full disk, a file where a folder should be), is a
+    WordSalvoError naming the file."""
     p = checked_path(path, WordSalvoError, "output file")
-    p.parent.mkdir(parents=True, exist_ok=True)
-    remove_orphans(p)
-    fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        remove_orphans(p)
+        fd, tmp = tempfile.mkstemp(prefix=f"{p.name}.{os.getpid()}-", suffix=".tmp", dir=p.parent)
+    except OSError as e:
+        raise WordSalvoError(os_error_text(p, e, "cannot write it")) from None
+    try:
+        _write_and_rename(fd, tmp, p, data)
+    except OSError as e:
+        raise WordSalvoError(os_error_text(p, e, "cannot write it")) from None
+
+
+def _write_and_rename(fd: int, tmp: str, p: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -85,7 +85,7 @@ from ._core._leaves import LeaveTable
 from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
 from .inputs import write_atomic
-from .inputs import read_bytes
+from .inputs import excerpt, is_decimal_number, read_bytes, text_lines
 from .rules import Rules
 
 MAGIC = b"WSLEAVE\x1a"
@@ -134,6 +134,10 @@ def _check_rack_size(rules: Rules) -> None:
         raise LeavesError(f"leave tables need a rack of 2..7 tiles, rule set {rules.name!r} has {rules.rack_size}")
 
 
+#: the largest leave value (in points, either sign) any table may hold: one bound for
+#: from_values, .wsl files and CSV
+VALUE_MAX = 1e6
+
 class Leaves:
     """Leave values of one rule set's tile set, looked up in C by the move generator.
 
@@ -153,12 +157,14 @@ class Leaves:
                 f"rule set {rules.name!r}: expected {len(table)} leave values (one per rank), got shape {arr.shape}")
         if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
             raise LeavesError(f"leave values: expected real numbers, got dtype {arr.dtype}")
-        arr = np.array(arr, dtype=np.float32)
-        bad = np.flatnonzero(~np.isfinite(arr))
+        with np.errstate(over="ignore", invalid="ignore"):
+            wide = np.asarray(arr, dtype=np.float64)
+            arr = np.array(arr, dtype=np.float32)
+        bad = np.flatnonzero(~(np.abs(wide) <= VALUE_MAX))  # NaN too
         if bad.size:
             raise LeavesError(
-                f"leave values: expected finite numbers, got {arr[bad[0]]} at rank {bad[0]} "
-                f"({_leave_string(rules, table.unrank(int(bad[0])))}) and {bad.size - 1} more")
+                f"leave values: expected finite numbers of at most {VALUE_MAX:g} points, got {wide[bad[0]]} at "
+                f"rank {bad[0]} ({_leave_string(rules, table.unrank(int(bad[0])))}) and {bad.size - 1} more")
         table.set_values(arr)
         self.rules = rules
         self._table = table
@@ -184,6 +190,11 @@ class Leaves:
     @classmethod
     def default(cls, rules: Rules) -> "Leaves":
         """The table shipped in the package for the rule set (``wordsalvo/data/leaves/<name>.wsl``)."""
+        from .rules import rule_set_name_problem
+
+        problem = rule_set_name_problem(getattr(rules, "name", None))
+        if problem is not None:  # the name becomes part of a package path: an identifier only
+            raise LeavesError(f"Leaves.default: {problem}")
         shipped_dir = _shipped_dir()
         ref = shipped_dir.joinpath(f"{rules.name}.wsl")
         if not ref.is_file():
@@ -272,10 +283,10 @@ class Leaves:
         seen: dict[int, int] = {}
         problems: list[str] = []
         try:
-            text = read_bytes(path, LeavesError, "CSV file").decode("utf-8")
+            text = read_bytes(path, LeavesError, "CSV file").decode("utf-8-sig")  # a BOM is no letter
         except UnicodeDecodeError as e:
             raise LeavesError(f"expected UTF-8 text, got a bad byte at offset {e.start}", path) from None
-        for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+        for lineno, row in _csv_rows(text, problems):
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue
             if lineno == 1 and [c.strip().lower() for c in row] == ["leave", "value"]:
@@ -293,13 +304,14 @@ class Leaves:
             if rank < 0:
                 problems.append(f"line {lineno}: {_impossible(rules, leave, counts)}")
                 continue
-            try:
-                value = float(number)
-            except ValueError:
-                problems.append(f"line {lineno}: expected a number after the leave {leave!r}, got {number!r}")
+            if not is_decimal_number(number):  # float() takes 1_0, ١٢, １２, nan
+                problems.append(f"line {lineno}: expected a number (ASCII digits) after the leave {leave!r}, "
+                                f"got {excerpt(number)}")
                 continue
-            if not math.isfinite(value) or abs(value) > 1e6:
-                problems.append(f"line {lineno}: expected a finite value of at most 1e6 points, got {number!r}")
+            value = float(number)
+            if not math.isfinite(value) or abs(value) > VALUE_MAX:
+                problems.append(f"line {lineno}: expected a finite value of at most {VALUE_MAX:g} points, "
+                                f"got {number!r}")
                 continue
             if rank in seen:
                 problems.append(f"line {lineno}: duplicate leave {leave!r} (first on line {seen[rank]})")
@@ -319,6 +331,12 @@ class Leaves:
 
     def __len__(self) -> int:
         return len(self._table)
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 (hex) of the values as float32 in rank order: what a table pickled
+        by path is checked against when it is loaded again."""
+        return hashlib.sha256(np.ascontiguousarray(self._values, dtype="<f4").tobytes()).hexdigest()
 
     @property
     def is_zero(self) -> bool:
@@ -398,7 +416,7 @@ class Leaves:
     def __reduce__(self) -> tuple:
         kind = self._source[0]
         if kind == "path":
-            return (_load_for_pickle, (self._source[1], self.rules))
+            return (_load_for_pickle, (self._source[1], self.rules, self.sha256))
         if kind == "zeros":
             return (Leaves.zeros, (self.rules,))
         if kind == "default":
@@ -425,9 +443,27 @@ def _shipped_dir() -> Any:
     return resources.files("wordsalvo").joinpath(_DEFAULT_DIR)
 
 
-def _load_for_pickle(path: str, rules: Rules) -> Leaves:
-    return Leaves.load(path, rules)
+def _load_for_pickle(path: str, rules: Rules, sha256: str | None = None) -> Leaves:
+    """A table pickled by path, loaded again: it must still hold the same values (a file
+    replaced between pickling and unpickling is an error, not another table)."""
+    leaves = Leaves.load(path, rules)
+    if sha256 is not None and leaves.sha256 != sha256:
+        raise LeavesError(f"the file holds other values than the pickled table (values sha256 "
+                          f"{leaves.sha256[:12]}..., expected {sha256[:12]}...)", path)
+    return leaves
 
+
+
+def _csv_rows(text: str, problems: list[str]):
+    """(line number, fields) of every line of a CSV text; a line the csv module refuses
+    (a field over its 128 KiB limit, a stray quote) is a problem of that line."""
+    for lineno, line in enumerate(text_lines(text), start=1):
+        try:
+            rows = list(csv.reader([line]))
+        except csv.Error as e:
+            problems.append(f"line {lineno}: expected 'leave,value', got a line the CSV reader refuses ({e})")
+            continue
+        yield lineno, rows[0] if rows else []
 
 def _format_value(v: float) -> str:
     return repr(float(np.float32(v)))

@@ -20,12 +20,13 @@ for every queued task to finish.  So here:
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator
 
 __all__ = ["Interrupted", "map_unordered", "dask_map_unordered", "interrupts_deferred"]
 
@@ -60,19 +61,32 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True)
 
 
-def map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], jobs: int,
+#: tasks submitted ahead per worker: the queue is bounded, tasks are made as it drains
+AHEAD = 4
+
+
+def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
                   context: str | None = None) -> Iterator[Any]:
     """``fn(*task)`` for every task in ``jobs`` worker processes (``context``: the
     multiprocessing start method, default the platform's), each result as it finishes.
-    A task's error is raised here and stops the rest, as Ctrl-C does."""
+    ``tasks`` may be a lazy iterable: at most ``AHEAD * jobs`` tasks are made and
+    submitted before their results come back (the memory is bounded however many
+    there are).  A task's error is raised here and stops the rest, as Ctrl-C does."""
     ctx = multiprocessing.get_context(context) if context else None
     pool = None
+    todo = iter(tasks)
+    window = max(1, AHEAD * jobs)
     try:
         with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
             pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
-            futures = [pool.submit(fn, *task) for task in tasks]  # this starts the workers
-        for fut in as_completed(futures):
-            yield fut.result()
+            pending = {pool.submit(fn, *task) for task in itertools.islice(todo, window)}  # starts the workers
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                result = fut.result()
+                for task in itertools.islice(todo, 1):
+                    pending.add(pool.submit(fn, *task))
+                yield result
     except BaseException:  # Ctrl-C, the caller stopping early (GeneratorExit), a task's error
         if pool is not None:
             _stop(pool)
@@ -95,19 +109,48 @@ def _interrupts_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+#: tasks in flight on a Dask cluster
+DASK_AHEAD = 256
+#: seconds to wait for a Dask scheduler before a clear error
+CONNECT_SECONDS = 5
+
+
+@contextmanager
+def _client(scheduler: str):
+    """A Dask client of ``scheduler``, or WordSalvoError within :data:`CONNECT_SECONDS`
+    when none answers there."""
+    from distributed import Client
+
+    from .errors import WordSalvoError
+
+    try:
+        client = Client(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError) as e:
+        raise WordSalvoError(f"--scheduler {scheduler}: expected a Dask scheduler there, got no answer within "
+                             f"{CONNECT_SECONDS} s ({type(e).__name__}: {str(e)[:200]})") from None
+    with client:
+        yield client
+
+
 def dask_map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], scheduler: str) -> Iterator[Any]:
     """``fn(*task)`` for every task on the Dask distributed cluster at ``scheduler``, each
     result as it finishes; Ctrl-C (or the caller stopping) cancels the rest."""
-    from distributed import Client, as_completed as dask_completed
+    from distributed import as_completed as dask_completed
 
-    with Client(scheduler) as client:
-        futures = client.map(fn, *zip(*tasks), pure=False) if tasks else []
+    with _client(scheduler) as client:
+        todo = iter(tasks)
+        futures = [client.submit(fn, *task, pure=False) for task in itertools.islice(todo, DASK_AHEAD)]
+        queue = dask_completed(futures)
         try:
-            for fut in dask_completed(futures):
-                yield fut.result()
+            for fut in queue:  # one more task submitted as each finishes: a bounded queue
+                result = fut.result()
+                for task in itertools.islice(todo, 1):
+                    futures.append(client.submit(fn, *task, pure=False))
+                    queue.add(futures[-1])
+                yield result
         except BaseException:
             with interrupts_deferred():
-                client.cancel(futures, force=True)
+                client.cancel([f for f in futures if not f.done()], force=True)
             raise
 
 

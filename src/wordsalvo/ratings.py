@@ -51,6 +51,7 @@ from __future__ import annotations
 import datetime
 import math
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -60,7 +61,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import RatingError, WordSalvoError
 from .wording import plural
-from .inputs import read_bytes
+from .inputs import excerpt, read_bytes
 
 __all__ = [
     "RatingError", "Rating", "Tier", "Glicko2Steps", "RatingPool", "RatedGame", "Standing",
@@ -127,10 +128,14 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
         else:
             text = read_bytes(path, RatingError, "tiers file").decode("utf-8")
         data = tomllib.loads(text)
+    except RatingError:
+        raise
     except OSError as e:
         raise RatingError(f"{where}: cannot read the tiers file: {e.strerror or e}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise RatingError(f"{where}: expected a TOML file of [[tier]] tables, got: {e}") from None
+    except (ValueError, RecursionError) as e:  # a number over 4,300 digits, tables nested too deep
+        raise RatingError(f"{where}: expected a TOML file of [[tier]] tables, got: {excerpt(str(e), 200)}") from None
     entries = data.get("tier")
     if not isinstance(entries, list) or not entries or set(data) != {"tier"}:
         raise RatingError(f"{where}: expected only [[tier]] tables (at least one), got keys {sorted(data)}")
@@ -139,6 +144,10 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
     lowers: list[float] = []
     for i, entry in enumerate(entries):
         at = f"tier {i + 1}"
+        if not isinstance(entry, dict):
+            problems.append(f"{at}: expected a [[tier]] table (name, from), got {excerpt(entry)}")
+            lowers.append(lowers[-1] if lowers else -math.inf)
+            continue
         extra = set(entry) - {"name", "from"}
         if extra:
             problems.append(f"{at}: expected only 'name' and 'from', got {sorted(extra)}")
@@ -156,8 +165,9 @@ def load_tiers(path: str | Path | None = None) -> tuple[Tier, ...]:
             lowers.append(-math.inf)
             continue
         lower = entry.get("from")
-        if not _number(lower) or not math.isfinite(lower):
-            problems.append(f"{at} ({name}): expected 'from', a finite number, got {lower!r}")
+        if not _number(lower) or not (-1e9 <= lower <= 1e9):  # NaN and huge ints too
+            problems.append(f"{at} ({name}): expected 'from', a finite number (within ±1e9), "
+                            f"got {excerpt(lower)}")
             lowers.append(lowers[-1])
             continue
         if lower <= lowers[-1]:
@@ -603,10 +613,44 @@ class Standing:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    #: the other spellings of the name in the games, counted as this player (see :func:`player_key`)
+    also_written: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"player": self.player, **self.rating.to_dict(), "games": self.games, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses}
+                "draws": self.draws, "losses": self.losses,
+                **({"also_written": list(self.also_written)} if self.also_written else {})}
+
+
+def player_key(name: str) -> str:
+    """What makes two spellings of a name one player: the name in Unicode NFKC (composed
+    and decomposed ``José`` agree, and full-width ``Ｂob`` is ``Bob``) and case-folded
+    (``Ann`` and ``ann``), with runs of white space as one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _merge_spellings(games: list[RatedGame], known: Iterable[str]) -> tuple[list[RatedGame], dict[str, list[str]]]:
+    """The games with every name written as the first spelling of its player (a pool's
+    players first, then in game order), and each kept name's other spellings."""
+    first: dict[str, str] = {}
+    for name in known:
+        first.setdefault(player_key(name), name)
+    others: dict[str, list[str]] = {}
+    out = []
+    for g in games:
+        names = []
+        for p in g.players:
+            kept = first.setdefault(player_key(p), unicodedata.normalize("NFC", p))
+            if p != kept and p not in others.setdefault(kept, []):
+                others[kept].append(p)
+            names.append(kept)
+        if len(set(names)) != len(names):
+            _raise(f"RatedGame{' ' + g.source if g.source else ''}",
+                   [f"expected different players, got {', '.join(map(repr, g.players))} (one player in "
+                    f"Unicode NFKC and case)"])
+        out.append(g if tuple(names) == g.players else
+                   RatedGame(g.date, tuple(names), g.places, g.source, g.time))
+    return out, {k: v for k, v in others.items() if v}
 
 
 @dataclass
@@ -619,7 +663,9 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
                tau: float = DEFAULT_TAU) -> list[Standing]:
     """Rate ``games`` in date order (games of one date by their time, games without a
     time first; otherwise they keep their given order) and return every player's
-    standing, best rating first.
+    standing, best rating first.  Spellings of one name (:func:`player_key`: ``José``
+    composed or decomposed, ``Ann`` and ``ann``, ``Bob`` and ``Ｂob``) are one player,
+    under the first spelling; :attr:`Standing.also_written` lists the others.
 
     ``period``: ``day``, ``week`` or ``month`` puts the games of one calendar
     period into one rating period, and every period without games between two
@@ -633,6 +679,8 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
     games = list(games)
     bad = [f"item {i + 1}: expected a RatedGame, got {g!r}" for i, g in enumerate(games)
            if not isinstance(g, RatedGame)]
+    if not bad:
+        games, spellings = _merge_spellings(games, pool._ratings if pool is not None else ())
     if period != "game":
         bad += [f"{g.source or f'item {i + 1}'}: expected a date for rating periods of a {period}, got none "
                 "(period='game' rates games without dates in the order given)"
@@ -667,5 +715,6 @@ def rate_games(games: Iterable[RatedGame], *, period: str = "day", pool: RatingP
     out = []
     for name, rating in pool.standings():
         c = counts.get(name, _Count())
-        out.append(Standing(name, rating, c.games, c.outcomes["win"], c.outcomes["draw"], c.outcomes["loss"]))
+        out.append(Standing(name, rating, c.games, c.outcomes["win"], c.outcomes["draw"], c.outcomes["loss"],
+                            tuple(spellings.get(name, ()))))
     return out

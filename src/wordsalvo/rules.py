@@ -13,6 +13,8 @@ standard library's :mod:`tomllib`.
 
 from __future__ import annotations
 
+import re
+
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -217,8 +219,9 @@ class Rules:
             if key not in TOP_LEVEL_KEYS:
                 problems.append(f"{excerpt(key)}: unknown key (expected one of {', '.join(TOP_LEVEL_KEYS)})")
         name = data.pop("name", None)
-        if not isinstance(name, str) or not name:
-            problems.append(f"'name': expected a non-empty string, got {excerpt(name)}")
+        name_problem = rule_set_name_problem(name)
+        if name_problem is not None:
+            problems.append(f"'name': {name_problem}")
             name = "?"
         alphabet = None
         try:
@@ -387,9 +390,24 @@ def _squares(v: Any, where: str, problems: list[str]) -> tuple[tuple[int, int], 
     return good
 
 
+#: a rule set name: it becomes part of file names (saved games, package data), so an
+#: identifier of lower-case ASCII letters, digits, ``-`` and ``_``, starting with a letter
+#: or digit, at most 32 characters (what a .wsl header holds)
+RULE_SET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+
+
+def rule_set_name_problem(name: object) -> str | None:
+    """Why ``name`` is not a rule set name (see :data:`RULE_SET_NAME`), or None."""
+    if isinstance(name, str) and RULE_SET_NAME.fullmatch(name):
+        return None
+    return (f"expected a rule set name (1..32 of a-z, 0-9, '-', '_', starting with a letter or digit), "
+            f"got {excerpt(name)}")
+
+
 def _check_core(r: Rules) -> list[str]:
     """Every problem of the core fields, not only the first."""
-    return _check_values(
+    name_problem = rule_set_name_problem(r.name)
+    return ([f"'name': {name_problem}"] if name_problem else []) + _check_values(
         layout=r.layout, centre=r.centre, star_squares=r.star_squares, star_bonus=r.star_bonus,
         rack_size=r.rack_size, bingo_bonus=r.bingo_bonus, tiles=r.tiles, alphabet=r.alphabet, extra=r.extra,
     )

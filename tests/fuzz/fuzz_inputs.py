@@ -2,7 +2,10 @@
 
 Formats: ``cgp`` (CGP lines), ``notation`` (move notations given to validate),
 ``gcg`` (game records, through the engine's reader and the analysis reader),
-``rules`` (rule set files) and ``graph`` (compiled graph files).  Input ``i`` of a
+``rules`` (rule set files), ``graph`` (compiled graph files), ``leaves`` (``.wsl``
+leave tables), ``leavecsv`` (``leave,value`` CSV), ``winmodel`` (win-probability
+model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV) and ``batch``
+(folders of records for a batch analysis, run twice: the second run must skip all).  Input ``i`` of a
 format is made from ``(seed, format, i)`` alone, so any input can be made again::
 
     python tests/fuzz/fuzz_inputs.py --seed 1 --count 200000            # every format
@@ -29,7 +32,10 @@ The contract checked on every input (anything else is a finding):
   the same score; a generated move validates at the score it was listed with;
   ``best`` is ``max(generate)``; a GCG record replayed and written again replays to
   the same scores; an accepted rule file plays (generation agrees with ``best`` and
-  ``validate`` on a rack); a graph that loads gives ``best = max(generate)``.
+  ``validate`` on a rack); a graph that loads gives ``best = max(generate)``; a leave
+  table or CSV, model or tiers file that loads, written back, reads the same; accepted
+  results rate every player once (spellings merged); a batch gives one result per good
+  record, each naming its own path, and a second run analyses nothing.
 
 ``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
 (or stall) its worker, and ``WORDSALVO_FUZZ_SLOW_AT=FORMAT:INDEX:SECONDS`` makes it sleep
@@ -58,9 +64,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
-FORMATS = ("cgp", "notation", "gcg", "rules", "graph")
+FORMATS = ("cgp", "notation", "gcg", "rules", "graph", "leaves", "leavecsv", "winmodel", "tiers", "ratings",
+           "batch")
 #: share of --count per format
-SHARES = {"cgp": 0.35, "notation": 0.30, "gcg": 0.12, "rules": 0.12, "graph": 0.11}
+SHARES = {"cgp": 0.25, "notation": 0.20, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
+          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01}
 MESSAGE_MAX = 4000
 KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
 #: what a worker counts, in this order after the index in each progress record
@@ -177,6 +185,50 @@ class Context:
         self.graph_words = make_words(grng, 400)
         self.graph = build_graph(self.graph_words)
 
+    _extra = None
+
+    def extra(self) -> dict:
+        """The bases of the newer formats, made on first use."""
+        if self._extra is None:
+            import numpy as np
+
+            from wordsalvo.leaves import Leaves
+
+            text = (Path(self.ws.__file__).parent / "rulesets" / "classic-en.toml").read_text("utf-8")
+            small = self.ws.Rules.from_toml(text.replace("rack_size = 7", "rack_size = 3").replace(
+                'name = "classic-en"', 'name = "fuzz-rack3"'), source="<fuzz rack 3>")
+            n = len(Leaves.zeros(small))
+            table = Leaves.from_values(small, np.round(np.random.default_rng(3).normal(0, 5, n), 2))
+            tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"wordsalvo-fuzz-{os.getpid()}"
+            tmp.mkdir(exist_ok=True)
+            table.save(tmp / "base.wsl")
+            table.to_csv(tmp / "base.csv")
+            model = (TESTS / "data" / "winprob-wordsalvo-en-test.json").read_text("utf-8")
+            tiers = (Path(self.ws.__file__).parent / "data" / "tiers.toml").read_text("utf-8")
+            results = ("date,player1,player2,score1,score2\n2026-01-01,Ann,Bob,400,350\n"
+                       "2026-01-02,Bob,Cy,300,301\n2026-01-02,ann,José,290,290\n2026-01-09,Cy,Ann,410,200\n")
+            short = []
+            for k in range(3):
+                g = self.ws.Game(self.rules["wordsalvo-en"], self.lex["en"], seed=200 + k)
+                for _ in range(2):
+                    m = g.best_move()
+                    g.pass_turn() if m is None else g.play(m)
+                from wordsalvo.formats.gcg import to_gcg
+
+                short.append(to_gcg(g))
+            self._extra = {"rules": small, "wsl": (tmp / "base.wsl").read_bytes(),
+                           "csv": (tmp / "base.csv").read_text("utf-8"), "model": model, "tiers": tiers,
+                           "results": results, "short": short, "tmp": tmp, "n": 0}
+        return self._extra
+
+    def scratch(self) -> Path:
+        """A new empty folder for one input."""
+        x = self.extra()
+        x["n"] += 1
+        d = x["tmp"] / f"in-{x['n']}"
+        d.mkdir()
+        return d
+
     def moves_of(self, k: int) -> dict[str, int]:
         if self.position_moves[k] is None:
             self.position_moves[k] = {m.notation: m.score for m in self.gen.generate(self.positions[k])}
@@ -280,6 +332,109 @@ def make_input(ctx: Context, fmt: str, rng: random.Random):
 
         data, _kind = mutate(ctx.graph if rng.random() < 0.7 else mutate(ctx.graph, rng)[0], rng)
         return data
+    x = ctx.extra() if fmt in FORMATS[5:] else None
+    if fmt == "leaves":
+        data = bytearray(x["wsl"])
+        for _ in range(rng.choice((1, 1, 2, 4))):
+            op = rng.randrange(6)
+            i = rng.randrange(len(data) + 1)
+            if op == 0 and i < len(data):
+                data[i] = rng.randrange(256)
+            elif op == 1:
+                del data[i:]
+            elif op == 2:
+                data[i:i] = bytes(rng.randrange(256) for _ in range(rng.choice((1, 4, 100))))
+            elif op == 3:  # a payload value, with the checksums made right again (the value checks)
+                import struct as st
+
+                from wordsalvo import leaves as lv
+
+                if len(data) >= lv.HEADER_SIZE + 4:
+                    k = lv.HEADER_SIZE + 4 * rng.randrange((len(data) - lv.HEADER_SIZE) // 4)
+                    st.pack_into("<f", data, k, rng.choice([3.4e38, -3.4e38, float("nan"), float("inf"), 1e6,
+                                                            1e6 + 64, -1e7, 0.0, 127.9]))
+                    payload = bytes(data[lv.HEADER_SIZE:])
+                    data[100:132] = hashlib.sha256(payload).digest()
+                    data[252:256] = st.pack("<I", lv._fnv1a32(bytes(data[:252])))
+            elif op == 4:
+                data[i:i + 4] = rng.choice([b"\xff\xff\xff\xff", b"\x00\x00\x00\x00", b"\x01\x00\x00\x00"])
+            else:
+                pass
+        return bytes(data)
+    if fmt == "leavecsv":
+        lines = x["csv"].splitlines()
+        for _ in range(rng.choice((0, 1, 1, 2, 3))):
+            i = rng.randrange(len(lines))
+            op = rng.randrange(5)
+            if op == 0:
+                lines[i] = mutate_text(lines[i], rng, rounds=1)
+            elif op == 1:
+                lines.insert(i, lines[rng.randrange(len(lines))])
+            elif op == 2:
+                lines[i] = lines[i].split(",")[0] + "," + rng.choice(_JUNK + ["1e6", "-1e6", "1000001", "3.4e38"])
+            elif op == 3:
+                lines.insert(i, rng.choice(['"' + "A" * 140_000 + '",1', "\ufeffleave,value", "A,1\x0bB,2", "a,1",
+                                            "é,1", '"A,1', "", "A,1,2"]))
+            else:
+                del lines[i]
+        prefix = "\ufeff" if rng.random() < 0.05 else ""
+        return prefix + rng.choice(("\n", "\r\n")).join(lines) + "\n"
+    if fmt == "winmodel":
+        text = x["model"]
+        if rng.random() < 0.3:
+            key = rng.choice(['"coef"', '"version"', '"rules"', '"games"', '"positions"', '"seed"', '"format"'])
+            value = rng.choice(['"12345"', "true", "1.0", "Infinity", "NaN", "-1", "9" * 5000, "[" * 2000,
+                                "[1,2,3,4]", "[1,2,3,4,5,6]", '"../x"', '"turkish"', "null", "{}", "1e400"])
+            text = text.replace(key + ":", key + ": " + value + ", " + key + "_was:", 1)
+        return mutate_text(text, rng, rounds=rng.choice((0, 1, 1, 2)))
+    if fmt == "tiers":
+        lines = x["tiers"].splitlines()
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            i = rng.randrange(len(lines))
+            op = rng.randrange(4)
+            if op == 0:
+                lines[i] = mutate_text(lines[i], rng, rounds=1)
+            elif op == 1:
+                lines.insert(i, rng.choice(["tier = [1, 2]", 'tier = ["ab"]', "from = " + "9" * 5000,
+                                            "from = nan", "from = inf", "from = 1e400", "[[tier]]", 'name = ""',
+                                            'name = "\u001b[2J"', "from = 1500"]))
+            elif op == 2 and lines[i].startswith("from"):
+                lines[i] = "from = " + rng.choice(["0", "-1", "1e9", "1e10", "1.5", "3000", '"x"', "true"])
+            else:
+                del lines[i]
+        return "\n".join(lines) + "\n"
+    if fmt == "ratings":
+        lines = x["results"].splitlines()
+        for _ in range(rng.choice((0, 1, 1, 2, 3))):
+            i = rng.randrange(len(lines))
+            op = rng.randrange(4)
+            if op == 0:
+                lines[i] = mutate_text(lines[i], rng, rounds=1)
+            elif op == 1:
+                lines.insert(i, rng.choice(["2026-01-03,Ｂob,Ann,1,0", "2026-01-03,Ann,ANN,1,0",
+                                            "2026-01-03,\x1b]0;t\x07,Ann,3,2", "2026-01-03,Ann,Bob,1_0,2",
+                                            "2026-01-03,Ann,Bob,١٢,2", "2026-13-40,Ann,Bob,1,2",
+                                            '2026-01-03,"' + "x" * 140_000 + '",Bob,1,2', "\ufeff"]))
+            elif op == 2:
+                lines.insert(i, lines[rng.randrange(len(lines))])
+            else:
+                del lines[i]
+        return "\n".join(lines) + "\n"
+    if fmt == "batch":
+        files = {}
+        for k in range(rng.choice((1, 2, 3))):
+            name = rng.choice(["x.gcg", "x-2.gcg", "a/x.gcg", "b/x.gcg", "b/x-2.gcg", "é.gcg", "A.GCG", ".gcg",
+                               "c/d/x.gcg", "x" * 200 + ".gcg"])
+            text = rng.choice(x["short"])
+            op = rng.randrange(6)
+            if op == 0:
+                text = mutate_text(text, rng, rounds=1)
+            elif op == 1:
+                text = ""
+            elif op == 2:
+                text = text.replace("Player1", rng.choice(["\x1b[2J", "Ann\u202e", "P" * 300]))
+            files[name] = text
+        return files
     raise ValueError(fmt)
 
 
@@ -347,7 +502,116 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
         pos = ws.Position.empty(ctx.classic, rack="".join(rng.choice("AEIOURSTLNDC") for _ in range(6)) + "?")
         check_moves(ctx, gen, pos, rng, sample=4)
         return
+    if fmt in ("leaves", "leavecsv"):
+        from wordsalvo.leaves import VALUE_MAX, Leaves
+
+        x = ctx.extra()
+        d = ctx.scratch()
+        try:
+            path = d / ("t.wsl" if fmt == "leaves" else "t.csv")
+            if fmt == "leaves":
+                path.write_bytes(item)
+                table = Leaves.load(path, x["rules"])
+            else:
+                path.write_text(item, "utf-8", errors="surrogatepass")
+                table = Leaves.from_csv(path, x["rules"])
+            import numpy as np
+
+            if not np.all(np.abs(table.values) <= VALUE_MAX):
+                raise WrongResult(f"a value over {VALUE_MAX:g} accepted")
+            table.save(d / "again.wsl")
+            table.to_csv(d / "again.csv")
+            if Leaves.load(d / "again.wsl", x["rules"]) != table or Leaves.from_csv(d / "again.csv", x["rules"]) != table:
+                raise WrongResult("written back, reads as another table")
+        finally:
+            _remove_tree(d)
+        return
+    if fmt == "winmodel":
+        import json as js
+        import math
+
+        from wordsalvo.engine.winprob import WinModel
+
+        d = ctx.scratch()
+        try:
+            (d / "m.json").write_text(item, "utf-8", errors="surrogatepass")
+            m = WinModel.load(d / "m.json")
+            p = m.probability(rng.randrange(-300, 300), rng.randrange(0, 100))
+            if not (0.0 <= p <= 1.0) or not math.isfinite(p):
+                raise WrongResult(f"probability {p}")
+            if WinModel.from_dict(js.loads(js.dumps(m.to_dict()))) != m:
+                raise WrongResult("written back, reads as another model")
+        finally:
+            _remove_tree(d)
+        return
+    if fmt == "tiers":
+        from wordsalvo.ratings import load_tiers, tier_of
+
+        d = ctx.scratch()
+        try:
+            (d / "t.toml").write_text(item, "utf-8", errors="surrogatepass")
+            ladder = load_tiers(d / "t.toml")
+            for r in (-1e9, 0.0, 1500.0, rng.uniform(-5000, 5000), 1e12):
+                tier_of(r, ladder)
+            if [t.lower for t in ladder] != sorted(t.lower for t in ladder) or len({t.name for t in ladder}) != len(ladder):
+                raise WrongResult("tiers out of order or named twice")
+        finally:
+            _remove_tree(d)
+        return
+    if fmt == "ratings":
+        from wordsalvo.formats.results import read_rated_games
+        from wordsalvo.ratings import player_key, rate_games
+
+        d = ctx.scratch()
+        try:
+            (d / "r.csv").write_text(item, "utf-8", errors="surrogatepass")
+            games = read_rated_games([str(d / "r.csv")])
+            table = rate_games(games, period="game")
+            keys = {player_key(p) for g in games for p in g.players}
+            if sorted(player_key(s.player) for s in table) != sorted(keys):
+                raise WrongResult(f"{len(table)} standings for {len(keys)} players")
+        finally:
+            _remove_tree(d)
+        return
+    if fmt == "batch":
+        from wordsalvo.commands.analyze import _collect, batch
+
+        d = ctx.scratch()
+        try:
+            games = d / "games"
+            for name, text in item.items():
+                (games / name).parent.mkdir(parents=True, exist_ok=True)
+                (games / name).write_text(text, "utf-8", errors="surrogatepass")
+            paths = _collect([str(games)])
+            options = {"winprob": str(TESTS / "data" / "winprob-wordsalvo-en-test.json"), "top": 1}
+            import contextlib
+            import io
+
+            with contextlib.redirect_stderr(io.StringIO()):
+                first = batch(paths, options, d / "out")
+                second = batch(paths, options, d / "out")
+            results = list((d / "out").glob("*.json"))
+            if len(results) != first["analysed"] or first["analysed"] + first["failed"] != len(paths):
+                raise WrongResult(f"{len(paths)} records, {first}, {len(results)} results")
+            if second != {"analysed": 0, "skipped": first["analysed"], "failed": first["failed"]}:
+                raise WrongResult(f"the second run: {second} after {first}")
+            import json as js
+
+            sources = sorted(js.loads(f.read_text("utf-8"))["source"]["path"] for f in results)
+            if len(set(sources)) != len(sources):
+                raise WrongResult("two results name one record")
+            if first["failed"]:  # broken records reported and skipped, as they should be: a refusal
+                raise ctx.ws.WordSalvoError(f"{first['failed']} of {len(paths)} records refused")
+        finally:
+            _remove_tree(d)
+        return
     raise ValueError(fmt)
+
+
+def _remove_tree(d: Path) -> None:
+    import shutil
+
+    shutil.rmtree(d, ignore_errors=True)
 
 
 # -- the worker ---------------------------------------------------------------------------
@@ -395,6 +659,8 @@ def worker(fmt: str, seed: int, start: int, stop: int, progress_fd: int, finding
             out.write(json.dumps({"format": fmt, "index": i, "kind": kind, "detail": detail}) + "\n")
             out.flush()
     out.close()
+    if ctx._extra is not None:
+        _remove_tree(ctx._extra["tmp"])
     report(stop)
     os.close(progress_fd)
     return 0

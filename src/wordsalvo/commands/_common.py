@@ -13,7 +13,8 @@ import sys
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
-from ..inputs import checked_path, excerpt, is_file, path_problem, read_bytes
+from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_decimal_number, is_file, is_whole_number,
+                      os_error_text, path_problem, read_bytes, read_stream, text_lines)
 from ..position import Position, rack_counts
 from ..rules import Rules, preset_names
 
@@ -38,24 +39,32 @@ def output_folder(path: str | Path, option: str) -> Path:
         if not p.parent.is_dir():
             raise WordSalvoError(f"{option} {path}: expected an existing folder or one to make in an existing "
                                  f"folder, got no folder {p.parent} (create it first)")
-        p.mkdir()
+        try:
+            p.mkdir()
+        except OSError as e:
+            raise WordSalvoError(os_error_text(p, e, f"{option}: cannot make the folder")) from None
         print(f"created the folder {p} ({option})", file=sys.stderr)
     return p
 
 
-def whole_number(minimum: int):
-    """An argparse type: a whole number >= minimum, with a clear message otherwise."""
+#: the most worker processes a command starts (--jobs)
+JOBS_MAX = 256
+
+
+def whole_number(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number >= minimum (and <= maximum) written in ASCII
+    digits (``int()`` also takes ``1_0``, ``١٢`` and ``１２``), with a clear message otherwise."""
+    what = f"a whole number {minimum}..{maximum:,}" if maximum is not None else f"a whole number >= {minimum}"
 
     def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}") from None
-        if n < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {n}")
+        if not is_whole_number(text.strip(), signed=minimum < 0, digits=20):  # a 64-bit seed
+            raise argparse.ArgumentTypeError(f"expected {what} (ASCII digits), got {excerpt(text)}")
+        n = int(text)
+        if n < minimum or (maximum is not None and n > maximum):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {n:,}")
         return n
 
-    parse.__name__ = f"whole number >= {minimum}"
+    parse.__name__ = what
     return parse
 
 
@@ -64,10 +73,9 @@ def seconds(allow_zero: bool = False):
     what = "a number of seconds >= 0" if allow_zero else "a number of seconds > 0"
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not is_decimal_number(text.strip()):  # float() takes 1_0, ١٢, nan
+            raise argparse.ArgumentTypeError(f"expected {what} (ASCII digits), got {excerpt(text)}")
+        value = float(text)
         if not (0 <= value <= 1e6 if allow_zero else 0 < value <= 1e6):
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
         return value
@@ -129,7 +137,8 @@ def load_leaves(path: str | None, rules: Rules):
 def read_text(source: str) -> str:
     """The text of a file, or of standard input for ``-``."""
     if source == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        data = (read_stream(sys.stdin.buffer, PositionError, "positions file") if hasattr(sys.stdin, "buffer")
+                else sys.stdin.read(SIZE_LIMITS["positions file"] // 4).encode("utf-8"))
         name = "<stdin>"
     else:
         data = read_bytes(source, PositionError, "positions file")
@@ -158,7 +167,7 @@ def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Positi
             raise PositionError(f"expected a CGP line ('<board> <rack> ...') or a positions file, got {excerpt(arg)}: "
                                 + (path_problem(arg) or "no such file"))
         origin = "<stdin>" if arg == "-" else arg
-        lines = [ln for ln in read_text(arg).splitlines() if is_position_line(ln)]
+        lines = [ln for ln in text_lines(read_text(arg)) if is_position_line(ln)]
         if not lines:
             raise PositionError(f"{origin}: expected a CGP line, got no position")
         if not 0 <= line < len(lines):

@@ -2,9 +2,12 @@
 
 One record: a table (or ``--json``, or ``--html OUT.html``).  Several records or
 directories with ``--out DIR``: a batch; one JSON (and with ``--html`` one HTML page)
-per game, a ``summary.csv``, a progress bar on a terminal (tqdm, optional).  A game
-whose JSON is already in DIR is not analysed again (an interrupted batch resumes);
-a broken record is reported and skipped.  ``--scheduler ADDRESS`` runs the same
+per game, a ``summary.csv``, a progress bar on a terminal (tqdm, optional).  A game's
+files are named by its stem and a hash of its absolute path (``x-<12 hex>.json``: unique,
+and unchanged when files are added); a game whose JSON in DIR names the same path and
+the SHA-256 of the record's bytes now is not analysed again (an interrupted batch
+resumes; a record changed since is analysed again); a broken record is reported and
+skipped.  ``--scheduler ADDRESS`` runs the same
 per-game function (:func:`analyze_path`) on a Dask distributed cluster.
 """
 
@@ -12,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -29,14 +34,15 @@ from ..errors import WordSalvoError
 from ..formats.gcg_record import GCGError, parse_gcg
 from ..formats.opcodes import resolve_rules
 from ..inputs import write_atomic
-from ..inputs import checked_path, path_problem, read_bytes
+from ..inputs import checked_path, os_error_text, path_problem, read_bytes, read_stream
 from ..formats.replay import replay
 from ..instant import instant_stats
+from ..printable import printable
 from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
 from ..lexicon.lexicon import Lexicon
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
-from ._common import add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
+from ._common import JOBS_MAX, add_lexicon_argument, output_file, output_folder, progress_bar, seconds, whole_number
 
 
 def register(subparsers) -> None:
@@ -67,7 +73,7 @@ def register(subparsers) -> None:
     p.add_argument("--wordbook", metavar="FILE.csv|FILE.json",
                    help="write the Word Book (every new word of each player) as CSV or JSON")
     p.add_argument("--out", metavar="DIR", help="a batch: write one JSON per game and summary.csv here")
-    p.add_argument("--jobs", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
+    p.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler (wordsalvo[dask])")
     p.set_defaults(func=run)
 
@@ -110,7 +116,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
     "instant"}``, or ``{"path", "error"}`` for a broken record).  The same function runs
     in this process, in a process pool and on Dask workers."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else read_bytes(path, WordSalvoError, "game record")
+        data = (read_stream(sys.stdin.buffer, WordSalvoError, "game record") if path == "-"
+                else read_bytes(path, WordSalvoError, "game record"))
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
     try:
@@ -121,12 +128,19 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         stats = instant_stats(rp)
         book = WordBook()
         book.add(rp, game=path)
-        return {"path": path, "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
+        return {"path": path, "source": _source(path, data),
+                "analysis": analysis.to_dict(), "report": analysis.report(stats.report_rows()),
                 "instant": stats.to_dict(), "words": [asdict(e) for e in book.entries],
                 "text": _text(analysis, stats, len(rp.turns), book, options.get("width")),
                 "warnings": list(rp.warnings)}
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
+
+
+def _source(path: str, data: bytes) -> dict[str, str]:
+    """What a batch's result says it was made from: the record's absolute path and the
+    SHA-256 of the bytes analysed (resume compares both before skipping a record)."""
+    return {"path": _identity(path), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _text(analysis, stats, entries: int, book: WordBook, width: int | None) -> str:
@@ -167,21 +181,48 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _collect(games: list[str]) -> list[str]:
+    """The record files of the arguments (folders searched for ``*.gcg``), each file once
+    (``a.gcg`` and ``./a.gcg`` are one record)."""
     out: list[str] = []
+    seen: set[str] = set()
     for g in games:
         p = Path(g)
-        if not path_problem(g) and p.is_dir():
-            out += sorted(str(q) for q in p.rglob("*") if q.suffix.lower() == ".gcg" and q.is_file())
-        else:
-            out.append(g)
+        found = (sorted(str(q) for q in p.rglob("*") if q.suffix.lower() == ".gcg" and q.is_file())
+                 if not path_problem(g) and p.is_dir() else [g])
+        for f in found:
+            key = _identity(f)
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
     return out
 
 
-def _stem(path: str, used: dict[str, int]) -> str:
-    stem = Path(path).stem or "game"
-    k = used.get(stem, 0)
-    used[stem] = k + 1
-    return stem if k == 0 else f"{stem}-{k + 1}"
+def _identity(path: str) -> str:
+    """What names a record in a batch: its absolute path (``-``: standard input)."""
+    if path == "-" or path_problem(path):
+        return path
+    return os.path.abspath(path)
+
+
+#: the characters of a record's stem kept in its output names (others become ``_``)
+_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def output_name(path: str) -> str:
+    """The name (without ``.json``/``.html``) of a record's results in a batch folder: the
+    record's stem (cut to 80 characters, characters other than ``A-Z a-z 0-9 . _ -`` as
+    ``_``) and 12 hex digits of the SHA-256 of its absolute path.  Unique for every record
+    and stable: it depends on that record's path alone, never on the other files of the
+    batch (``games/b/x.gcg`` and ``games/c/x-2.gcg`` never share a name, and a new file
+    shifts no name)."""
+    stem = _NAME_CHARS.sub("_", Path(path).stem if not path_problem(path) else "game")[:80].lstrip(".") or "game"
+    digest = hashlib.sha256(_identity(path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{stem}-{digest}"
+
+
+def _stem(path: str) -> str:
+    """A single record's name for its default report page (``GAME.html`` here)."""
+    return (Path(path).stem if not path_problem(path) else "") or "game"
 
 
 def run(args) -> int:
@@ -192,7 +233,7 @@ def run(args) -> int:
         if "error" in result:
             raise GCGError(result["error"])
         for warning in result.get("warnings", ()):
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"warning: {printable(warning)}", file=sys.stderr)
         if args.wordbook:
             book = WordBook()
             book.add_entries(result["words"])
@@ -200,7 +241,7 @@ def run(args) -> int:
             print(f"wrote the Word Book to {args.wordbook}", file=sys.stderr if args.json else sys.stdout)
         if args.html:
             from ..render import report
-            page = args.html if isinstance(args.html, str) else f"{_stem(paths[0], {})}.html"
+            page = args.html if isinstance(args.html, str) else f"{_stem(paths[0])}.html"
             output_file(page, "--html")
             report.write(result["report"], page, _report_rules(result["analysis"]))
             print(f"wrote the report to {page}", file=sys.stderr if args.json else sys.stdout)
@@ -208,8 +249,10 @@ def run(args) -> int:
             json.dump(result["analysis"], sys.stdout, ensure_ascii=False)
             sys.stdout.write("\n")
         elif not args.html:
-            sys.stdout.write(result["text"] + "\n")
+            sys.stdout.write(printable(result["text"], keep_newlines=True) + "\n")
         return 0
+    if not paths:
+        raise WordSalvoError(f"expected game records (*.gcg), got none in {', '.join(args.games)}")
     if args.out is None:
         raise WordSalvoError(f"{len(paths)} records: expected --out DIR for a batch")
     code = _batch(paths, options, output_folder(args.out, "--out"), bool(args.html), args.jobs, args.scheduler)
@@ -240,10 +283,12 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
     ``{"analysed", "skipped", "failed"}``.  Ctrl-C stops the workers at once; what finished
     is kept (and in ``summary.csv``) and :class:`~wordsalvo.parallel.Interrupted` carries
     the counts."""
-    out.mkdir(parents=True, exist_ok=True)
-    used: dict[str, int] = {}
-    stems = {p: _stem(p, used) for p in paths}
-    todo = [p for p in paths if not (out / f"{stems[p]}.json").exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise WordSalvoError(os_error_text(out, e, "cannot make the results folder")) from None
+    stems = {p: output_name(p) for p in paths}
+    todo = [p for p in paths if _finished(p, out / f"{stems[p]}.json", check=True) is None]
     counts = {"analysed": 0, "skipped": len(paths) - len(todo), "failed": 0}
     bar = progress_bar(len(todo), "game", "analyze") if progress else None
     errors: list[str] = []
@@ -271,36 +316,60 @@ def _keep(result: dict, stem: str, out: Path, html: bool, counts: dict[str, int]
     if "error" in result:
         counts["failed"] += 1
         errors.append(result["error"])
-        print(f"skipped: {result['error']}", file=sys.stderr)
+        print(f"skipped: {printable(result['error'], keep_newlines=True)}", file=sys.stderr)
         return
     if html:
         from ..render import report
         report.write(result["report"], out / f"{stem}.html", _report_rules(result["analysis"]))
     _write_atomic(out / f"{stem}.json", json.dumps(
-        {"path": result["path"], "analysis": result["analysis"], "instant": result["instant"],
+        {"path": result["path"], "source": result["source"], "analysis": result["analysis"],
+         "instant": result["instant"],
          "words": result["words"]},
         ensure_ascii=False))
     counts["analysed"] += 1
 
 
+def _finished(path: str, result: Path, check: bool = False) -> dict | None:
+    """The stored result of ``path`` in a batch folder when it is that record's: its
+    stored source path is the record's, and with ``check`` the SHA-256 of the record's
+    bytes now is the stored one (a record changed since is analysed again).  None when
+    missing, unreadable, another record's or out of date."""
+    try:
+        data = json.loads(read_bytes(result, WordSalvoError, "analysis result").decode("utf-8"))
+    except (WordSalvoError, ValueError, RecursionError):
+        return None
+    source = data.get("source") if isinstance(data, dict) else None
+    if not isinstance(source, dict) or source.get("path") != _identity(path) or "analysis" not in data:
+        return None
+    if check:
+        if path == "-":
+            return None
+        try:
+            now = hashlib.sha256(read_bytes(path, WordSalvoError, "game record")).hexdigest()
+        except WordSalvoError:
+            return None
+        if source.get("sha256") != now:
+            return None
+    return data
+
+
 def word_book(paths: list[str], out: Path) -> WordBook:
     """The Word Book of a batch's results in ``out``, games in the order of ``paths``."""
-    used: dict[str, int] = {}
     book = WordBook()
     for p in paths:
-        f = out / f"{_stem(p, used)}.json"
-        if f.exists():
-            book.add_entries(json.loads(f.read_text("utf-8")).get("words", []))
+        data = _finished(p, out / f"{output_name(p)}.json")
+        if data is not None:
+            book.add_entries(data.get("words", []))
     return book
 
 
 def _summary(paths: list[str], stems: dict[str, str], out: Path, errors: list[str]) -> None:
     rows = []
     for p in paths:
-        f = out / f"{stems[p]}.json"
-        if not f.exists():
+        data = _finished(p, out / f"{stems[p]}.json")
+        if data is None:
             continue
-        a = json.loads(f.read_text("utf-8"))["analysis"]
+        a = data["analysis"]
         for i, name in enumerate(a["names"]):
             mine = [t for t in a["turns"] if t["player"] == i and t["equity_lost"] is not None]
             rows.append([p, a["rules"], name, a["final_scores"][i], int(i in a["winners"]),

@@ -16,10 +16,10 @@ import sys
 import textwrap
 
 from ..wording import plural
-from ..engine.autoplay import AutoplaySpec, AutoplaySummary, run_autoplay
+from ..engine.autoplay import GAMES_MAX, AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
 from ..parallel import Interrupted
-from ._common import (add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, seconds,
+from ._common import (JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, seconds,
                       whole_number)
 
 __all__ = ["register", "run", "format_summary"]
@@ -42,10 +42,11 @@ def register(subparsers) -> None:
     add_rules_argument(p)
     add_lexicon_argument(p)
     p.add_argument("--leaves", metavar="FILE", help="leave table (default: the rule set's shipped table)")
-    p.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="number of games")
+    p.add_argument("--games", type=whole_number(1, GAMES_MAX), required=True, metavar="N",
+                   help=f"number of games (at most {GAMES_MAX:,} a run)")
     p.add_argument("--p1", choices=PLAYER_KINDS, required=True, metavar="PLAYER", help="player 1")
     p.add_argument("--p2", choices=PLAYER_KINDS, required=True, metavar="PLAYER", help="player 2")
-    p.add_argument("--jobs", type=whole_number(1), default=1, metavar="J",
+    p.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J",
                    help="worker processes (default 1; the number of cores uses them all)")
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the run (default 0)")
     p.add_argument("--board-seed", type=whole_number(0), default=None, metavar="N",

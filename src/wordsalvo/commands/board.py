@@ -16,6 +16,7 @@ import argparse
 import os
 import random
 import sys
+from ..printable import printable
 from ._common import load_rules
 
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         if args.random and args.seed is None:  # keep stdout to the 15 lines; say how to reproduce it
             print(f"wordsalvo board: {seed_note} (repeat with --seed {seed})", file=sys.stderr)
         return 0
-    title = f"{rules.name}: {rules.description or rules.name} ({seed_note})"
+    title = f"{rules.name}: {printable(rules.description or rules.name)} ({seed_note})"
     if use_colour(args.color):
         print(render_ansi(rules, title=title))
     else:

@@ -12,7 +12,7 @@ import argparse
 import shlex
 import sys
 
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
+from ._common import JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
 
 __all__ = ["register"]
 
@@ -33,7 +33,7 @@ def register(subparsers) -> None:
     t.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="games per round")
     t.add_argument("--rounds", type=whole_number(1), default=3, metavar="R", help="rounds (default 3)")
     t.add_argument("--out", required=True, metavar="FILE", help="the leave table to write")
-    t.add_argument("--jobs", type=whole_number(1), default=1, metavar="J", help="worker processes (default 1)")
+    t.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J", help="worker processes (default 1)")
     t.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed (default 0)")
     t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
                    help="games between two saves of the state (default 500): what Ctrl-C can lose")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import inspect
 import sys
 import time
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from ..alphabet import ALPHABETS, LINE_REASONS
 from ..errors import LexiconBuildError, LexiconFormatError
-from ..inputs import checked_path, is_file
+from ..inputs import checked_path, open_regular
 from ..lexicon.graphfile import file_sha256
 from ._common import output_file
 
@@ -104,11 +105,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise LexiconBuildError(f"expected the compiled graph core, got an import error: {e}") from None
     src = checked_path(args.wordlist, LexiconBuildError, "word list")
-    if not is_file(src):
-        raise LexiconBuildError(f"no such file: {src} (expected the word list to compile)")
+    os.close(open_regular(src, LexiconBuildError, "word list")[0])  # a missing file, a folder, /dev/zero ...
     for what, path in (("--add", args.add), ("--remove", args.remove)):
-        if path is not None and not is_file(checked_path(path, LexiconBuildError, what)):
-            raise LexiconBuildError(f"{what}: expected a word list file, got no such file: {path}")
+        if path is not None:
+            try:
+                os.close(open_regular(checked_path(path, LexiconBuildError, what), LexiconBuildError,
+                                      "word list")[0])
+            except LexiconBuildError as e:
+                raise LexiconBuildError(f"{what}: {e}") from None
     output_file(args.output, "-o")
     say = _say(args.quiet)
     say(f"compiling {src} ({src.stat().st_size:,} bytes) with alphabet {args.alphabet}")
@@ -150,8 +154,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     path = checked_path(args.file, LexiconFormatError, "graph file")
-    if not is_file(path):
-        raise LexiconFormatError(f"no such file: {path} (expected a graph file)")
+    os.close(open_regular(path, LexiconFormatError, "graph file")[0])
     size = path.stat().st_size
     fields: dict[str, object] = {"file": str(path), "bytes": size}
     try:

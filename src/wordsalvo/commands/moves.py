@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import PositionError, WordSalvoError
+from ..inputs import text_lines
 from ..formats.cgp import parse_cgp
 from ..movegen import MoveGenerator
 from ..position import Position
@@ -56,7 +57,7 @@ def read_positions(source: str, rules: Rules | None) -> list[tuple[int, Position
     name = "<stdin>" if source == "-" else source
     out: list[tuple[int, Position]] = []
     problems: list[str] = []
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(text_lines(text)):
         if not is_position_line(line):
             continue
         try:

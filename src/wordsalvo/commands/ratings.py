@@ -9,6 +9,8 @@ import sys
 from ..formats.results import game_files, read_rated_games
 from ..lexicon.lexicon import Lexicon
 from ..ratings import DEFAULT_TAU, PERIODS, RatingError, rate_games
+from ..inputs import is_decimal_number
+from ..printable import printable
 from ..wording import plural
 from ._common import progress_bar
 
@@ -57,10 +59,9 @@ def register(subparsers) -> None:
 
 
 def _tau(text: str) -> float:
-    try:
-        tau = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
+    if not is_decimal_number(text.strip()):  # float() takes 1_0, ١٢, nan
+        raise argparse.ArgumentTypeError(f"expected a number > 0 (ASCII digits), got {text!r}")
+    tau = float(text)
     if not 0 < tau < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
     return tau
@@ -83,6 +84,10 @@ def run(args) -> int:
         print(f"{plural(undated, 'game')} of {len(games):,} without a #date line: every game rated in the "
               "order given", file=sys.stderr)
     table = rate_games(games, period=args.period, tau=args.tau)
+    for s in table:
+        if s.also_written:
+            print(f"{printable(s.player)}: also written {', '.join(printable(repr(n)) for n in s.also_written)} "
+                  f"in the games (one player: the same name in Unicode NFKC and case)", file=sys.stderr)
     if args.json:
         doc = {"period": args.period, "tau": args.tau, "games": len(games),
                "players": [{"rank": k, **s.to_dict()} for k, s in enumerate(table, 1)]}
@@ -96,8 +101,8 @@ def run(args) -> int:
 def format_table(table) -> str:
     """The standings as an aligned text table, best first."""
     head = ("#", "player", "rating", "RD", "volatility", "tier", "games", "wins", "draws", "losses")
-    rows = [(str(k), s.player, f"{s.rating.rating:.1f}", f"{s.rating.rd:.1f}", f"{s.rating.volatility:.5f}",
-             s.rating.tier.name, str(s.games), str(s.wins), str(s.draws), str(s.losses))
+    rows = [(str(k), printable(s.player), f"{s.rating.rating:.1f}", f"{s.rating.rd:.1f}",
+             f"{s.rating.volatility:.5f}", printable(s.rating.tier.name), str(s.games), str(s.wins), str(s.draws), str(s.losses))
             for k, s in enumerate(table, 1)]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     left = {1, 5}  # player and tier are text

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_file, whole_number
+from ._common import JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_file, whole_number
 
 __all__ = ["register"]
 
@@ -28,7 +28,7 @@ def register(subparsers) -> None:
     f.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="games to fit on")
     f.add_argument("--holdout", type=whole_number(1), default=1000, metavar="M",
                    help="games (another seed) to check the calibration on (default 1000)")
-    f.add_argument("--jobs", type=whole_number(1), default=1, metavar="J")
+    f.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J")
     f.add_argument("--seed", type=whole_number(0), default=0, metavar="S")
     f.add_argument("--out", required=True, metavar="FILE")
     f.set_defaults(func=run_fit)

@@ -276,8 +276,15 @@ def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool, trac
 
 
 # -- running many games -----------------------------------------------------------------------
-def _chunks(n: int, size: int) -> list[range]:
-    return [range(i, min(n, i + size)) for i in range(0, n, size)]
+def _chunks(indices: range, size: int) -> Iterator[list[int]]:
+    """The games of ``indices`` in chunks of ``size``, made one at a time."""
+    for i in range(indices.start, indices.stop, size):
+        yield list(range(i, min(indices.stop, i + size)))
+
+
+#: the most games one run plays: every result is kept for the summary (about 300 bytes
+#: a game), so a run's memory stays under about a gigabyte
+GAMES_MAX = 1_000_000
 
 
 def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | None = None,
@@ -287,8 +294,9 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
     ``jobs``: worker processes on this machine (1 = this process); ``scheduler``:
     the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``).
     """
-    if games < 0:
-        raise WordSalvoError(f"games: expected a whole number >= 0, got {games}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= GAMES_MAX:
+        raise WordSalvoError(f"games: expected a whole number 0..{GAMES_MAX:,} (a run keeps every result), "
+                             f"got {games!r}")
     if jobs < 1:
         raise WordSalvoError(f"jobs: expected a whole number >= 1, got {jobs}")
     indices = range(start, start + games)
@@ -301,8 +309,7 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
             yield play_game(spec, i, want_gcg, trace)
         return
     size = max(1, min(50, games // (jobs * 8) or 1))
-    chunks = [range(c.start + start, c.stop + start) for c in _chunks(games, size)]
-    tasks = [(spec, list(c), want_gcg, trace) for c in chunks]
+    tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
     for chunk in map_unordered(_play_chunk, tasks, jobs, "forkserver" if sys.platform != "win32" else "spawn"):
         yield from chunk
 
@@ -312,8 +319,8 @@ def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: boo
     if importlib.util.find_spec("distributed") is None:
         raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
     size = max(1, min(50, len(indices) // 64 or 1))
-    chunks = [list(indices[i:i + size]) for i in range(0, len(indices), size)]
-    for chunk in dask_map_unordered(_play_chunk, [(spec, c, want_gcg, trace) for c in chunks], scheduler):
+    tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
+    for chunk in dask_map_unordered(_play_chunk, tasks, scheduler):
         yield from chunk
 
 

@@ -35,12 +35,16 @@ seed gives the same table.
 A run keeps its state next to the output (``OUT.state/``: the finished rounds'
 tables, and the running sums of the current round written every chunk of
 games) and ``resume=True`` continues where an interrupted run stopped.  Every
-file is written atomically.
+file is written atomically, and ``state.json`` alone says which files are the
+state: a crash at any write resumes to the same table as a run never stopped.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import zipfile
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +53,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import WordSalvoError
-from ..inputs import checked_path
+from ..inputs import checked_path, excerpt, read_bytes, write_atomic
 
 __all__ = ["TrainingConfig", "train_leaves", "smooth_values", "SHRINK"]
 
@@ -159,6 +163,80 @@ def observations(results) -> tuple[list[str], list[int]]:
     return leaves_kept, scores
 
 
+# -- the saved state -----------------------------------------------------------------------
+# ``OUT.state/state.json`` is the one pointer: it names the round, the games done and the
+# file of the running sums (``sums-<round>-<games>.npz``, a new name every chunk).  A commit
+# writes the new data under new names first, then replaces state.json (atomically), then
+# removes what it no longer names; a crash at any point leaves the old state or the new
+# one whole, never a mix (sums counted twice, or a round rebuilt from zero).
+
+
+def _remove(path: Path) -> None:
+    """Removes a file the state no longer names (missing already: fine)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _remove_stale(state_dir: Path, state: dict) -> None:
+    """Removes the sums files that ``state`` does not name (left by a crash or a commit)."""
+    for f in sorted(state_dir.glob("sums*.npz")):
+        if f.name != state.get("sums"):
+            _remove(f)
+
+
+def _commit(state_dir: Path, state: dict) -> dict:
+    """Makes ``state`` the run's state: one atomic replace of state.json (its files are
+    written before), then removes the files it no longer names."""
+    write_atomic(state_dir / "state.json", json.dumps(state).encode())
+    _remove_stale(state_dir, state)
+    return state
+
+
+def _read_state(state_file: Path, want: dict) -> dict:
+    """The saved state of a run with the settings ``want``; WordSalvoError for another
+    run's state or one that cannot be read."""
+    try:
+        state = json.loads(read_bytes(state_file, WordSalvoError, "training state", 1 << 20).decode("utf-8"))
+    except (WordSalvoError, ValueError, RecursionError) as e:
+        raise WordSalvoError(f"{state_file}: expected the saved state of a training run, got an unreadable "
+                             f"file ({type(e).__name__}); start again without --resume") from None
+    if not isinstance(state, dict) or state.get("config") != want:
+        got = state.get("config") if isinstance(state, dict) else state
+        raise WordSalvoError(f"{state_file}: expected a run with {want}, got one with {excerpt(got, 300)}; "
+                             "start without --resume or use the same settings")
+    rnd, done = state.get("round"), state.get("games_done")
+    if "sums" not in state and done:  # a state written before the pointer named its sums
+        state["sums"] = "sums.npz"
+    sums = state.get("sums")
+    if (type(rnd) is not int or type(done) is not int or not 0 <= rnd <= want["rounds"]
+            or not 0 <= done <= want["games"] or (done and not (isinstance(sums, str)
+                                                              and _SUMS_NAME.fullmatch(sums)))):
+        raise WordSalvoError(f"{state_file}: expected round 0..{want['rounds']}, games done 0..{want['games']} "
+                             f"and the name of its sums file, got {excerpt(state, 300)}; start again without --resume")
+    return state
+
+
+#: the names of the sums files a state may name
+_SUMS_NAME = re.compile(r"sums(-[0-9]{1,6}-[0-9]{1,18})?\.npz")
+
+
+def _read_sums(path: Path, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The running sums and counts of a round the state names."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            sums, counts = data["sums"].astype(np.int64), data["counts"].astype(np.int64)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise WordSalvoError(f"{path}: expected the running sums the state names, got "
+                             f"{'no file' if isinstance(e, FileNotFoundError) else type(e).__name__}; "
+                             "start again without --resume") from None
+    if sums.shape != (n,) or counts.shape != (n,):
+        raise WordSalvoError(f"{path}: expected {n} sums and counts, got {sums.shape} and {counts.shape}; "
+                             "start again without --resume")
+    return sums, counts
+
+
 def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
                  progress: Callable[[int, int, int], None] | None = None):
     """Train a leave table (see the module docstring) and write it to ``out``; returns the Leaves.
@@ -168,7 +246,6 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     ``resume=True`` continues from it.
     """
     from .autoplay import AutoplaySpec, iter_games
-    from ..inputs import write_atomic
     from ..parallel import interrupts_deferred
     from ..leaves import Leaves
     from ..rules import Rules
@@ -181,16 +258,14 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     state_file = state_dir / "state.json"
     want = {"rules": config.rules, "games": config.games, "rounds": config.rounds, "seed": config.seed,
             "lexicon": config.lexicon}
-    state = {"config": want, "round": 0, "games_done": 0}
+    state = {"config": want, "round": 0, "games_done": 0, "sums": None}
     if resume and state_file.is_file():
-        state = json.loads(state_file.read_text("utf-8"))
-        if state.get("config") != want:
-            raise WordSalvoError(f"{state_file}: expected a run with {want}, got one with {state.get('config')}; "
-                                 "start without --resume or use the same settings")
+        state = _read_state(state_file, want)
     elif state_dir.exists() and any(state_dir.iterdir()) and not resume:
         for f in state_dir.iterdir():
             f.unlink()
     state_dir.mkdir(parents=True, exist_ok=True)
+    _remove_stale(state_dir, state)
 
     table = Leaves.zeros(rules)
     structure = _Structure(table)
@@ -201,13 +276,14 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
             continue
         if rnd == 0:
             Leaves.zeros(rules).save(table_path) if not table_path.exists() else None
-        sums_path = state_dir / "sums.npz"
+        elif not table_path.is_file():
+            raise WordSalvoError(f"{state_file}: the state is at round {rnd + 1}, but its table {table_path} "
+                                 "is missing; start again without --resume")
         sums = np.zeros(n, dtype=np.int64)
         counts = np.zeros(n, dtype=np.int64)
         done = state["games_done"]
-        if done and sums_path.is_file():
-            data = np.load(sums_path)
-            sums, counts = data["sums"].astype(np.int64), data["counts"].astype(np.int64)
+        if done:
+            sums, counts = _read_sums(state_dir / state["sums"], n)
         spec = AutoplaySpec(rules=config.rules, players=("equity", "equity"), seed=config.seed * 1000 + rnd,
                             lexicon=config.lexicon, leaves=str(table_path))
         while done < config.games:
@@ -220,22 +296,19 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
                 sums += np.bincount(ranks, weights=np.asarray(scores, dtype=np.float64), minlength=n).astype(np.int64)
                 counts += np.bincount(ranks, minlength=n)
             done += k
-            with interrupts_deferred():  # the sums and the count of games they hold, saved together
-                tmp = state_dir / "sums.tmp.npz"
-                np.savez(tmp, sums=sums, counts=counts)
-                tmp.replace(sums_path)
-                state = {"config": want, "round": rnd, "games_done": done}
-                write_atomic(state_file, json.dumps(state).encode())
+            with interrupts_deferred():  # the sums under a new name, then the one pointer that names them
+                name = f"sums-{rnd}-{done}.npz"
+                buf = io.BytesIO()
+                np.savez(buf, sums=sums, counts=counts)
+                write_atomic(state_dir / name, buf.getvalue())
+                state = _commit(state_dir, {"config": want, "round": rnd, "games_done": done, "sums": name})
             if progress is not None:
                 progress(rnd, done, config.games)
         values = smooth_values(structure, sums.astype(np.float64), counts.astype(np.float64))
         table = Leaves.from_values(rules, values)
-        with interrupts_deferred():  # the round's table and the state that names it, together
+        with interrupts_deferred():  # the round's table, then the pointer that names it
             table.save(state_dir / f"round-{rnd + 1}.wsl")
-            state = {"config": want, "round": rnd + 1, "games_done": 0}
-            if sums_path.exists():
-                sums_path.unlink()
-            write_atomic(state_file, json.dumps(state).encode())
+            state = _commit(state_dir, {"config": want, "round": rnd + 1, "games_done": 0, "sums": None})
     final = Leaves.load(state_dir / f"round-{config.rounds}.wsl")
     # the shipped precision: 1/256 point in int16 (half the size of float32)
     Leaves.from_values(rules, np.clip(final.values, -127.0, 127.0)).save(out, precision="int16")

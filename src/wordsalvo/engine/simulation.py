@@ -230,6 +230,8 @@ class Simulator:
             model = None
         elif not isinstance(model, WinModel):
             raise WordSalvoError(f"model: expected a WinModel, False or None, got {type(model).__name__}")
+        else:
+            model.check_rules(rules)
         self.rules, self.lexicon, self.leaves, self.model = rules, lexicon, leaves, model
         self.plies, self.threads, self.sampling, self.seed = plies, threads, sampling, seed
         me = pos.to_move

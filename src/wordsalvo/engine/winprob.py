@@ -35,7 +35,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..errors import WordSalvoError
-from ..inputs import read_bytes
+from ..inputs import excerpt, list_problems, read_bytes
 
 __all__ = ["WinModel", "features", "fit", "calibration", "Calibration"]
 
@@ -71,8 +71,25 @@ class WinModel:
     extra: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        if len(self.coef) != N_FEATURES or not all(math.isfinite(c) for c in self.coef):
-            raise WordSalvoError(f"win-probability model: expected {N_FEATURES} finite coefficients, got {self.coef!r}")
+        from ..rules import rule_set_name_problem
+
+        if (not isinstance(self.coef, (tuple, list)) or len(self.coef) != N_FEATURES
+                or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+                           for c in self.coef)):
+            raise WordSalvoError(f"win-probability model: expected {N_FEATURES} finite coefficients, "
+                                 f"got {excerpt(self.coef, 200)}")
+        object.__setattr__(self, "coef", tuple(float(c) for c in self.coef))
+        problem = rule_set_name_problem(self.rules)
+        if problem is not None:
+            raise WordSalvoError(f"win-probability model: rules: {problem}")
+
+    def check_rules(self, rules) -> None:
+        """WordSalvoError unless the model was fitted for ``rules`` (a Rules object or a
+        name): a model of one rule set says nothing of another's games."""
+        name = rules if isinstance(rules, str) else getattr(rules, "name", None)
+        if name != self.rules:
+            raise WordSalvoError(f"win-probability model: made for rule set {self.rules!r}, expected one for "
+                                 f"{excerpt(name)} (the game's rule set)")
 
     def probability(self, spread, unseen):
         """P(win) of the player on turn; scalars in, a float out; arrays in, an array out."""
@@ -90,13 +107,29 @@ class WinModel:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise WordSalvoError(f"{where}: expected a {FORMAT!r} JSON object, got {type(d).__name__} "
                                  f"with format {d.get('format') if isinstance(d, dict) else None!r}")
-        if d.get("version") != VERSION:
-            raise WordSalvoError(f"{where}: expected version {VERSION}, got {d.get('version')!r}")
-        try:
-            return cls(str(d["rules"]), tuple(float(c) for c in d["coef"]), int(d.get("games", 0)),
-                       int(d.get("positions", 0)), str(d.get("command", "")), d.get("seed"), d.get("extra") or {})
-        except (KeyError, TypeError, ValueError) as e:
-            raise WordSalvoError(f"{where}: expected keys rules and coef ({N_FEATURES} numbers), got {e}") from None
+        problems = []
+        if type(d.get("version")) is not int or d.get("version") != VERSION:
+            problems.append(f"'version': expected {VERSION}, got {excerpt(d.get('version'))}")
+        rules, coef = d.get("rules"), d.get("coef")
+        if not isinstance(rules, str):
+            problems.append(f"'rules': expected a rule set name, got {excerpt(rules)}")
+        if not isinstance(coef, list) or len(coef) != N_FEATURES or not all(_is_number(c) for c in coef):
+            problems.append(f"'coef': expected a list of {N_FEATURES} finite numbers, got {excerpt(coef, 200)}")
+        counts = {k: d.get(k, 0) for k in ("games", "positions")}
+        for k, v in counts.items():
+            if type(v) is not int or not 0 <= v <= 10 ** 15:
+                problems.append(f"{k!r}: expected a whole number 0..10**15, got {excerpt(v)}")
+        seed = d.get("seed")
+        if seed is not None and (type(seed) is not int or abs(seed) > 2 ** 64):
+            problems.append(f"'seed': expected a whole number or null, got {excerpt(seed)}")
+        if not isinstance(d.get("command", ""), str):
+            problems.append(f"'command': expected a string, got {excerpt(d.get('command'))}")
+        if not isinstance(d.get("extra") or {}, dict):
+            problems.append(f"'extra': expected an object, got {excerpt(d.get('extra'))}")
+        if problems:
+            raise WordSalvoError(list_problems(where, problems))
+        return cls(rules, tuple(float(c) for c in coef), counts["games"], counts["positions"],
+                   d.get("command", ""), seed, d.get("extra") or {})
 
     def save(self, path: str | Path) -> None:
         from ..inputs import write_atomic
@@ -113,12 +146,20 @@ class WinModel:
             d = json.loads(text)
         except json.JSONDecodeError as e:
             raise WordSalvoError(f"{path}: expected JSON, got a syntax error at line {e.lineno}: {e.msg}") from None
+        except (ValueError, RecursionError) as e:  # a number over 4,300 digits, arrays nested too deep
+            raise WordSalvoError(f"{path}: expected a win-probability model (JSON), got: "
+                                 f"{excerpt(str(e) or type(e).__name__, 200)}") from None
         return cls.from_dict(d, where=str(path))
 
     @classmethod
     def default(cls, rules) -> "WinModel":
         """The model shipped for ``rules`` (a Rules object or a preset name)."""
-        name = rules if isinstance(rules, str) else rules.name
+        from ..rules import rule_set_name_problem
+
+        name = rules if isinstance(rules, str) else getattr(rules, "name", None)
+        problem = rule_set_name_problem(name)
+        if problem is not None:  # the name becomes part of a package path: an identifier only
+            raise WordSalvoError(f"WinModel.default: {problem}")
         ref = resources.files("wordsalvo") / "data" / "winprob" / f"{name}.json"
         if not ref.is_file():
             shipped = sorted(p.name[:-5] for p in (resources.files("wordsalvo") / "data" / "winprob").iterdir()
@@ -126,6 +167,11 @@ class WinModel:
             raise WordSalvoError(f"no win-probability model is shipped for rule set {name!r}; expected one of "
                                  f"{', '.join(shipped) or '(none)'}, or fit one with `wordsalvo winprob fit`")
         return cls.from_dict(json.loads(ref.read_text("utf-8")), where=f"shipped model {name}")
+
+
+def _is_number(x) -> bool:
+    """A JSON number that is finite (not a bool, not a string of digits)."""
+    return (type(x) is int and abs(x) < 10 ** 300) or (type(x) is float and math.isfinite(x))
 
 
 def fit(spread: Sequence[float], unseen: Sequence[float], outcome: Sequence[float], ridge: float = 1e-3,

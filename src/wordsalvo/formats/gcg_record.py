@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, ClassVar
 
+from .._core._movegen import GAME_MAX_PLAYERS
 from ..constants import DIM
 from ..errors import GCGError, NotationError
 from ..inputs import excerpt, is_whole_number, list_problems
@@ -445,6 +446,11 @@ def _missing(need: str, rack: str) -> str:
     return "".join(sorted((Counter(need) - Counter(rack)).elements()))
 
 
+#: the most '>' event lines a record may have: a real game has a few dozen (four players
+#: with every scoreless turn the rules allow, a few hundred); past that it is not a game
+EVENTS_MAX = 1000
+
+
 def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     """Read a GCG record (text, or bytes decoded per BOM / ``#character-encoding`` /
     UTF-8 / ISO-8859-1) into a :class:`GCGRecord`, without a board or a lexicon.
@@ -482,6 +488,10 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     else:
         raise GCGError(f"{where}: expected GCG text (str or bytes), got {type(data).__name__}")
     text = text.removeprefix("\ufeff")
+    if not text.strip():
+        empty = [f"{where} line 1: expected a GCG game record ('#player1 nick Name' and '>nick: ...' lines), "
+                 f"got {'an empty file' if not text else 'only white space'}"]
+        raise GCGError(list_problems(where, empty), empty)
     lines = _LINE_END.split(text)
     if lines and lines[-1] == "":
         lines.pop()
@@ -516,7 +526,10 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             if pm:
                 n = int(pm.group(1))
                 parts = value.split(None, 1)
-                if not parts or n < 1:
+                if not 1 <= n <= GAME_MAX_PLAYERS:
+                    problem(number, f"expected #player1..#player{GAME_MAX_PLAYERS} (a game has at most "
+                                    f"{GAME_MAX_PLAYERS} players), got #player{n}")
+                elif not parts:
                     problem(number, f"expected '#player{n} nick Full Name', got {excerpt(line)}")
                 elif n in players:
                     problem(number, f"expected one #player{n} line, got a second one (the first is on line "
@@ -561,6 +574,9 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             continue
         if line:
             problem(number, f"expected a '#' pragma line or a '>nick:' event line, got {excerpt(line)}")
+    if len(raw_events) > EVENTS_MAX:
+        problem(raw_events[EVENTS_MAX][0], f"expected at most {EVENTS_MAX:,} event lines in a record (a game of "
+                                            f"tiles has a few dozen), got {len(raw_events):,}")
     if not raw_events and not players and numbered:
         positions = sum(1 for raw in lines if _CGP_LINE.match(raw.strip()))
         if positions:

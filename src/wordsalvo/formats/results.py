@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import WordSalvoError
-from ..inputs import path_problem, read_bytes
+from ..inputs import path_problem, read_bytes, text_lines
 from ..ratings import RatedGame, RatingError, game_places
 from ..wording import plural
 
@@ -84,7 +84,7 @@ def read_results_csv(text: str, source: str = "<csv>") -> list[RatedGame]:
     problems: list[str] = []
     games: list[RatedGame] = []
     form: tuple[str, ...] | None = None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text_lines(text), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         at = f"{source} line {number}"
@@ -145,7 +145,7 @@ _TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9]))?(?:Z|[+-]
 def _header_line(text: str, keyword: str, source: str) -> tuple[int, str] | None:
     """(line number, value) of the one ``#keyword`` header line, None without one."""
     found = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text_lines(text), 1):
         key, _, value = line.strip().partition(" ")
         if key == keyword:
             found.append((number, value.strip()))
@@ -203,7 +203,7 @@ def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None, dates: b
 
 
 def _read(path: str) -> str:
-    data = read_bytes(path, RatingError, "file")
+    data = read_bytes(path, RatingError, "results file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -210,6 +210,8 @@ def read_house_list(path: str | os.PathLike[str], alphabet: Any) -> list[str]:
     p = Path(path)
     try:
         text = read_source(p).decode("utf-8")
+    except LexiconBuildError:
+        raise
     except OSError as e:
         raise LexiconBuildError(f"{p}: cannot read the word list: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
@@ -264,10 +266,31 @@ def _apply_house_list(wb, graph_module, alphabet, stats: BuildStats, add, remove
 
 
 def read_source(path: str | os.PathLike[str]) -> bytes:
-    p = Path(path)
-    data = p.read_bytes()
+    """The bytes of a word list (a regular file, ``.gz`` accepted), at most the word
+    list limit (:data:`wordsalvo.inputs.SIZE_LIMITS`) before and after decompression."""
+    from ..errors import LexiconBuildError
+    from ..inputs import SIZE_LIMITS, read_bytes
+
+    limit = SIZE_LIMITS["word list"]
+    data = read_bytes(path, LexiconBuildError, "word list")
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+        import zlib
+
+        out = bytearray()
+        rest = data
+        try:
+            while rest:
+                d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                out += d.decompress(rest, limit + 1 - len(out))
+                if len(out) > limit or d.unconsumed_tail:
+                    raise LexiconBuildError(f"{path}: expected a word list of at most {limit:,} bytes "
+                                            f"uncompressed, got more")
+                if not d.eof:
+                    raise LexiconBuildError(f"{path}: the gzip data is truncated")
+                rest = d.unused_data
+        except zlib.error as e:
+            raise LexiconBuildError(f"{path}: expected gzip data, got a corrupt stream ({e})") from None
+        data = bytes(out)
     return data
 
 

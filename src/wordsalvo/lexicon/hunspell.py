@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..errors import HunspellUnavailableError, LexiconBuildError
+from ..inputs import read_bytes
 from ..wording import plural
 
 __all__ = [
@@ -375,7 +376,7 @@ def read_dictionary(base: str | os.PathLike[str], dic: str | os.PathLike[str] | 
     for p in (aff_path, dic_path):
         if not p.is_file():
             raise HunspellUnavailableError(f"expected a Hunspell file, got no file at {p}")
-    raw = aff_path.read_bytes()
+    raw = read_bytes(aff_path, LexiconBuildError, "Hunspell affix file", 64 << 20)
     enc = _python_encoding(_header(raw, b"SET") or "ISO8859-1", str(aff_path))
     d = HunspellDictionary(encoding=enc, aff_path=aff_path, dic_path=dic_path)
     ftype = _header(raw, b"FLAG")
@@ -447,7 +448,7 @@ def read_dictionary(base: str | os.PathLike[str], dic: str | os.PathLike[str] | 
                 rules.append(AffixRule(key, flag, strip, add, cont, cond, cross,
                                        _condition_regex(cond, key == "SFX")))
     # .dic
-    draw = dic_path.read_bytes().decode(enc, errors="replace")
+    draw = read_bytes(dic_path, LexiconBuildError, "Hunspell dictionary", 256 << 20).decode(enc, errors="replace")
     if draw.startswith("\ufeff"):
         draw = draw[1:]
     dlines = draw.splitlines()

@@ -28,7 +28,7 @@ from .graphfile import (
     WORD_COUNT_OFFSET,
     write_atomic,
 )
-from ..inputs import checked_path, os_error_text
+from ..inputs import checked_path, open_regular, os_error_text
 
 __all__ = ["Lexicon", "compile_lexicon", "BuildStats", "BUILT_ON_DEMAND"]
 
@@ -67,6 +67,8 @@ def compile_lexicon(
              for key, path in (("add", add), ("remove", remove)) if path is not None}
     try:
         text = read_source(src)
+    except LexiconBuildError:
+        raise
     except OSError as e:
         raise LexiconBuildError(os_error_text(src, e, "cannot read the word list")) from None
     except EOFError as e:
@@ -122,12 +124,11 @@ class Lexicon:
         None: whether the content (by sha256) passed the word-level check before."""
         p = checked_path(path, LexiconFormatError, "graph file")
         try:
-            f = open(p, "rb")
-        except OSError as e:
-            err = LexiconFormatError(os_error_text(p, e, "cannot open the graph file"))
-            err.path = str(p)
-            raise err from None
-        with f:
+            fd, _size = open_regular(p, LexiconFormatError, "graph file")  # no FIFO, device or folder
+        except LexiconFormatError as e:
+            e.path = str(p)
+            raise
+        with os.fdopen(fd, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size == 0:
                 raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)

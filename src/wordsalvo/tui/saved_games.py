@@ -23,7 +23,7 @@ from ..errors import WordSalvoError
 from ..formats.gcg import date_pragmas, from_gcg, to_gcg
 from ..formats.gcg_record import parse_gcg
 from ..game import Game
-from ..inputs import excerpt, is_whole_number, read_bytes, write_atomic
+from ..inputs import excerpt, is_whole_number, read_bytes, text_lines, write_atomic
 from ..lexicon.lexicon import Lexicon
 
 __all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_record", "write_record",
@@ -44,6 +44,10 @@ def default_save_dir() -> Path:
 
 def new_save_path(rules_name: str) -> Path:
     """A file in :func:`default_save_dir` that does not exist yet, named after the rule set and the time."""
+    from ..rules import rule_set_name_problem
+
+    if rule_set_name_problem(rules_name) is not None:  # part of a file name: an identifier only
+        rules_name = "game"
     folder = default_save_dir()
     stem = f"{rules_name}-{time.strftime('%Y%m%d-%H%M%S')}"
     path = folder / f"{stem}.gcg"

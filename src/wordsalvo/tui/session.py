@@ -50,6 +50,7 @@ import signal
 import sys
 import threading
 import time
+from ..printable import printable
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -129,6 +130,12 @@ _END_REASONS = {
 
 #: hints per player per game when --hints is not given
 DEFAULT_HINTS = 3
+
+def shown_names(game) -> list[str]:
+    """The players' names as the screen shows them: a name read from a record is
+    :func:`~wordsalvo.printable.printable` (an escape sequence in it is shown, never obeyed)."""
+    return [printable(n) for n in game.names]
+
 _CLEAR = "\x1b[H\x1b[2J"
 _HINT_NOTE = re.compile(r"^hint for (\S+) ")
 
@@ -178,8 +185,8 @@ class TerminalGame:
                  save_path: Path | None = None, width: int | None = None, redraw: bool | None = None,
                  move_time: int | None = None, clock: Callable[[], float] = time.monotonic,
                  dated: Sequence[tuple[str, str]] | None = None):
-        if len(humans) != len(game.names):
-            raise WordSalvoError(f"expected one human/engine flag per player ({len(game.names)}), got {len(humans)}")
+        if len(humans) != len(shown_names(game)):
+            raise WordSalvoError(f"expected one human/engine flag per player ({len(shown_names(game))}), got {len(humans)}")
         self.game = game
         self.humans = list(humans)
         self.level = level
@@ -329,8 +336,8 @@ class TerminalGame:
         game = self.game
         player = game.to_move
         turn = self._make(game.timeout)
-        name = game.names[player]
-        said = f"Time is up ({_clock(self.move_time)} per move): {describe_turn(turn, game.names)}"
+        name = shown_names(game)[player]
+        said = f"Time is up ({_clock(self.move_time)} per move): {describe_turn(turn, shown_names(game))}"
         if player not in game.players_left:
             said += f" and {verb(name, 'leave')} the game" + (
                 f" ({game.rules.timer.eliminate_after_timeouts} time-outs in a row)"
@@ -362,8 +369,8 @@ class TerminalGame:
         elif not self.redraw:
             for line in self.about():
                 self.notify(line)
-        people = [n for n, lv in zip(game.names, self.levels) if lv is None]
-        engines = [f"{n} ({lv})" for n, lv in zip(game.names, self.levels) if lv is not None]
+        people = [n for n, lv in zip(shown_names(game), self.levels) if lv is None]
+        engines = [f"{n} ({lv})" for n, lv in zip(shown_names(game), self.levels) if lv is not None]
         if people:
             who = (f"{people[0]} against " + ", ".join(engines)) if len(people) == 1 else \
                 "Pass-and-play: " + ", ".join(people) + (" and " + ", ".join(engines) if engines else "")
@@ -425,7 +432,7 @@ class TerminalGame:
         player = self.game.to_move
         turn = self._make(lambda: self.game.apply(self._bot_for(player).choose(self.game)))
         if not any(self.humans):  # autoplay: narrate every turn
-            self.say(describe_turn(turn, self.game.names))
+            self.say(describe_turn(turn, shown_names(self.game)))
 
     def _make(self, action: Callable[[], object]):
         turn = action()
@@ -446,7 +453,7 @@ class TerminalGame:
             self._report_challenge(game.challenge())
 
     def _report_challenge(self, result) -> None:
-        names = self.game.names
+        names = shown_names(self.game)
         who = names[result.challenger]
         play = result.play
         said = f"{who} {verb(who, 'challenge')} {possessive(names[play.player])} {play.notation}: "
@@ -466,7 +473,7 @@ class TerminalGame:
         p = game.challenger
         play = game.open_play
         self.handover(p, final=True)
-        answer = self.ask(f"{game.names[p]}: challenge {possessive(game.names[play.player])} last play "
+        answer = self.ask(f"{shown_names(game)[p]}: challenge {possessive(shown_names(game)[play.player])} last play "
                           f"{play.notation}? (y = yes, Enter = no): ").strip().lower()
         if answer in ("y", "yes", "challenge"):
             self._report_challenge(game.challenge())
@@ -482,7 +489,7 @@ class TerminalGame:
             self._deadline = self.clock() + self.move_time
         try:
             while True:
-                line = self.ask(f"{self.game.names[self.game.to_move]}> ")
+                line = self.ask(f"{shown_names(self.game)[self.game.to_move]}> ")
                 try:
                     if self.handle(line):
                         return
@@ -499,7 +506,7 @@ class TerminalGame:
         presses Enter.  False when the game changed instead (an undo)."""
         if len(self.people()) < 2 or self._viewer == player:
             return True
-        name = self.game.names[player]
+        name = shown_names(self.game)[player]
         note = wrap_lines([f"Hand the device to {name}. The rack stays hidden until {name} presses Enter."],
                           self.width - 1)
         self.show_screen(rack=False, below=len(note) + 1)
@@ -536,7 +543,7 @@ class TerminalGame:
         return turns[last + 1:] if since_human or last < 0 else turns[last:]
 
     def hints_used(self, player: int) -> int:
-        name = self.game.names[player]
+        name = shown_names(self.game)[player]
         return sum(1 for _i, text in self.game.notes if (m := _HINT_NOTE.match(text)) and m.group(1) == name)
 
     def hints_left(self, player: int) -> int | None:
@@ -571,15 +578,15 @@ class TerminalGame:
         if rules.board_seed is not None:
             seeds = f"board seed {rules.board_seed}, " + seeds
             again += f" --seed {rules.board_seed}"
-        return [f"{rules.name}: {rules.description or rules.name}",
+        return [f"{rules.name}: {printable(rules.description or rules.name)}",
                 f"{seeds}; the same bag and board again: {again}"]
 
     def panel(self, width: int, height: int, me: int | None, reader: int | None = None) -> list[str]:
         """The side panel: rule set, scores, bag, hints (of ``me``), the last turns; ``width`` x
         ``height`` at most.  Only ``reader``'s own swaps say which tiles went back."""
         game = self.game
-        names = [n if lv is None else f"{n} ({lv})" for n, lv in zip(game.names, self.levels)]
-        out = [i not in game.players_left for i in range(len(game.names))]
+        names = [n if lv is None else f"{n} ({lv})" for n, lv in zip(shown_names(game), self.levels)]
+        out = [i not in game.players_left for i in range(len(shown_names(game)))]
         head = [f"{game.rules.name}, turn {sum(t.kind not in ('settle', 'challenge-bonus') for t in game.history) + 1}"]
         scores = render_scores([n[:max(4, width - 8)] for n in names], game.scores,
                                None if game.is_over else game.to_move, out)
@@ -598,12 +605,12 @@ class TerminalGame:
             seeds = [f"game seed {game.seed}"]
             if game.rules.board_seed is not None:
                 seeds.append(f"board seed {game.rules.board_seed}")
-            about = seeds + [""] + wrap_lines([game.rules.description or ""], width, indent="")
+            about = seeds + [""] + wrap_lines([printable(game.rules.description or "")], width, indent="")
             room = height - len(lines) - 1
             if room > 0:
                 lines += [""] + about[:room]
         if recent:
-            turns = wrap_lines([describe_turn(t, game.names, show_swapped=t.player == reader, short=True)
+            turns = wrap_lines([describe_turn(t, shown_names(game), show_swapped=t.player == reader, short=True)
                                 for t in recent], width)
             room = height - len(lines) - 2
             if room > 0:
@@ -646,10 +653,10 @@ class TerminalGame:
         tail = []
         if rack and game.can_challenge and game.challenger == me:
             last = game.open_play
-            tail += wrap_lines([f"You may `challenge` {possessive(game.names[last.player])} {last.notation} "
+            tail += wrap_lines([f"You may `challenge` {possessive(shown_names(game)[last.player])} {last.notation} "
                                 f"before you move."], self.width - 1)
         if rack:
-            name = game.names[me]
+            name = shown_names(game)[me]
             label = "Your rack" if name == "You" else f"{possessive(name)} rack"
             tail.append(f"{label}: {render_rack(game.rules, self.rack_view(), colour=self.colour)}")
         news = [line for text in self.news for line in wrap_lines([text], self.width - 1)]
@@ -785,7 +792,7 @@ class TerminalGame:
     def _make_play(self, text: str) -> bool:
         game = self.game
         turn = self._make(lambda: game.play(text))
-        self.notify(describe_turn(turn, game.names))
+        self.notify(describe_turn(turn, shown_names(game)))
         return True
 
     def _tiles(self, text: str) -> str:
@@ -810,14 +817,14 @@ class TerminalGame:
             if answer is not None:
                 return answer
         turn = self._make(lambda: self.game.swap(tiles))
-        self.say(f"{describe_turn(turn, self.game.names)}; new rack: "
+        self.say(f"{describe_turn(turn, shown_names(self.game))}; new rack: "
                  f"{render_rack(self.game.rules, self.game.racks[turn.player], colour=self.colour)}")
         if len(self.people()) > 1:
-            self.notify(describe_turn(turn, self.game.names, show_swapped=False))
+            self.notify(describe_turn(turn, shown_names(self.game), show_swapped=False))
         return True
 
     def do_pass(self) -> bool:
-        self.notify(describe_turn(self._make(self.game.pass_turn), self.game.names))
+        self.notify(describe_turn(self._make(self.game.pass_turn), shown_names(self.game)))
         return True
 
     # -- hints ------------------------------------------------------------------------
@@ -837,7 +844,7 @@ class TerminalGame:
         p = self.game.to_move
         used = self.hints_used(p) + 1
         count = f"{used} of {self.hints}" if self.hints is not None else f"{used}"
-        self.game.add_note(f"hint for {self.game.names[p]} ({count}): {text}")
+        self.game.add_note(f"hint for {shown_names(self.game)[p]} ({count}): {text}")
         return count
 
     def do_hint(self) -> bool:
@@ -906,18 +913,18 @@ class TerminalGame:
         taken = [t for t in game.history[last:] if t.kind not in ("settle", "challenge-bonus")]
         # every person at the table reads the question: a swap says how many tiles, not which
         mine = len(people) == 1
-        what = "; ".join(describe_turn(t, game.names, show_swapped=mine and t.player == owner, short=True)
+        what = "; ".join(describe_turn(t, shown_names(game), show_swapped=mine and t.player == owner, short=True)
                          for t in taken)
         for p in people:
             if p == owner:
                 continue
-            if not self._yes(f"{game.names[p]}: take back {what}? Do you agree?"):
-                self.say(f"{game.names[p]} does not agree: nothing is taken back.")
+            if not self._yes(f"{shown_names(game)[p]}: take back {what}? Do you agree?"):
+                self.say(f"{shown_names(game)[p]} does not agree: nothing is taken back.")
                 return False
         game.undo(owner)
-        game.add_note(f"takeback: {game.names[owner]} took back {what}")
+        game.add_note(f"takeback: {shown_names(game)[owner]} took back {what}")
         self.last_squares = self._last_play_squares()
-        self.notify(f"Taken back: {what}. {game.names[owner]} is on turn again.")
+        self.notify(f"Taken back: {what}. {shown_names(game)[owner]} is on turn again.")
         self._viewer = None  # between people the device goes back to the owner: a hand-over first
         return True
 
@@ -1047,7 +1054,7 @@ class TerminalGame:
         how = {"_Hangup": "The terminal was closed", "KeyboardInterrupt": "Interrupted"}.get(type(why).__name__)
         self.say()
         self.say((f"{how}. " if how else "") + f"Game left unfinished after {len(game.history)} turns "
-                 f"(scores {', '.join(f'{n} {s}' for n, s in zip(game.names, game.scores))}).")
+                 f"(scores {', '.join(f'{n} {s}' for n, s in zip(shown_names(game), game.scores))}).")
         if path is not None:
             self.say(f"Saved to {path}{made}")
             self.say_command("Resume it with:", "wordsalvo", "play", "--resume", path)
@@ -1067,16 +1074,16 @@ class TerminalGame:
             self.say()
         if any(self.humans) and not self.redraw:
             for t in self.recent_turns(since_human=True):
-                self.say(describe_turn(t, game.names, show_swapped=t.player == self.reader(rack=False)))
-        finisher = next((game.names[t.player] for t in reversed(game.history) if t.kind == "play"), "")
-        resigner = next((game.names[t.player] for t in reversed(game.history) if t.kind == "resign"), "")
+                self.say(describe_turn(t, shown_names(game), show_swapped=t.player == self.reader(rack=False)))
+        finisher = next((shown_names(game)[t.player] for t in reversed(game.history) if t.kind == "play"), "")
+        resigner = next((shown_names(game)[t.player] for t in reversed(game.history) if t.kind == "resign"), "")
         reason = _END_REASONS.get(game.end_reason or "", game.end_reason or "")
         self.say(f"Game over: {reason.format(finisher=finisher, resigner=resigner)}.")
         for t in game.history:
             if t.kind == "settle":
-                self.say("  " + describe_turn(t, game.names))
+                self.say("  " + describe_turn(t, shown_names(game)))
         self.say("Final scores:")
-        for line in render_scores(game.names, game.scores):
+        for line in render_scores(shown_names(game), game.scores):
             self.say(line)
         winners = game.winners
         if len(winners) == 1:
@@ -1084,9 +1091,9 @@ class TerminalGame:
             others = [s for i, s in enumerate(game.scores) if i != w]
             margin = game.scores[w] - max(others) if others else 0
             by = f" by {margin}" if margin > 0 else ""
-            self.say(f"{game.names[w]} win{'' if game.names[w] == 'You' else 's'}{by}!")
+            self.say(f"{shown_names(game)[w]} win{'' if shown_names(game)[w] == 'You' else 's'}{by}!")
         else:
-            self.say("A draw between " + " and ".join(game.names[i] for i in winners) + ".")
+            self.say("A draw between " + " and ".join(shown_names(game)[i] for i in winners) + ".")
         if self.save_path is not None:
             problem = self._write(self.save_path, create=False)
             if problem is None:
