@@ -120,6 +120,13 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
                             f"rack), got {state.bag_count} tiles unseen")
     if not pos.racks[pos.to_move]:
         raise PositionError("endgame: expected a rack on turn, got an empty rack (the game is over)")
+    return _solve_state(state, pos, lexicon, seconds, table_bits)
+
+
+def _solve_state(state, pos: Position, lexicon: Lexicon, seconds: float | None, table_bits: int) -> EndgameResult:
+    """Solves a GameState (the bag empty) of ``pos`` (its rules and scores); the tests give
+    states with racks that are not the whole tile set's rest."""
+    rules = pos.rules
     gen = MoveGenerator(lexicon, rules)
     capacity = _CAPACITY
     while True:
