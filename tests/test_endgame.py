@@ -158,7 +158,7 @@ def test_bad_input_is_refused():
     with pytest.raises(PositionError, match="bag"):
         solve_endgame(start.position(), lexicon)
     with pytest.raises(WordSalvoError, match="threads"):
-        solve_endgame(start.position(), lexicon, threads=2)
+        solve_endgame(start.position(), lexicon, threads=0)
     with pytest.raises(WordSalvoError, match="seconds"):
         solve_endgame(start.position(), lexicon, seconds=-1)
     with pytest.raises(WordSalvoError, match="Position or a Game"):

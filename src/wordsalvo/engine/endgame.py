@@ -83,11 +83,12 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     a two-player Game whose bag is empty) for the side to move.
 
     ``lexicon``: default the game's, or the rule set's embedded one; ``seconds``: a time
-    limit (None: until proven; then the value is exact); ``threads``: must be 1 (the
-    search runs on one thread); ``table_bits``: the transposition table holds
+    limit (None: until proven; then the value is exact); ``threads``: accepted for the
+    callers that pass their thread count, but the search runs on ONE thread (a parallel
+    search is not written yet); ``table_bits``: the transposition table holds
     2**table_bits entries of 24 bytes.  Returns an :class:`EndgameResult`."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads != 1:
-        raise WordSalvoError(f"threads: expected 1 (the endgame search runs on one thread), got {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
                 math.isfinite(seconds) and 0 < seconds <= 1e7):
