@@ -97,7 +97,7 @@ def _check_against_minimax(case):
         return
     rules, gen, pos, state = made
     want = (pos.scores[0] - pos.scores[1]) + _reference(state.copy(), gen._gen, {})
-    result = _solve_state(state, pos, ws.Lexicon.default("en"), None, 12)
+    result = _solve_state(state, rules, ws.Lexicon.default("en"), None, 12)
     assert result.exact and result.stop == "exact"
     assert result.value == want, (pos, result)
     # the line is legal and, played by the real rules, ends the game with that spread
@@ -166,3 +166,43 @@ def test_bad_input_is_refused():
     three = ws.Game(rules, lexicon, players=3, seed=1)
     with pytest.raises(PositionError, match="two-player"):
         solve_endgame(three.position(), lexicon)
+
+
+def _at_bag_empty(seed: int, level: str = "equity"):
+    rules, lexicon, _gen = _setup("classic-en")
+    game = ws.Game(rules, lexicon, seed=seed)
+    while game.bag_count and not game.is_over:
+        game.apply(ws.Bot(level, rules, lexicon).choose(game))
+    return game
+
+
+def test_expert_plays_a_move_of_the_solvers_value_with_the_bag_empty():
+    game = _at_bag_empty(3)
+    assert not game.is_over
+    best = solve_endgame(game)
+    assert best.exact
+    action = ws.Bot("expert", game.rules, game.lexicon).choose(game)
+    p = game.to_move
+    game.apply(action)
+    if game.is_over:
+        after = game.scores[p] - game.scores[1 - p]
+    else:
+        after = -solve_endgame(game).value
+    assert after == best.value
+
+
+def test_analysis_judges_the_endgame_turns_by_the_solver():
+    game = _at_bag_empty(3)
+    while not game.is_over:
+        game.apply(ws.Bot("equity", game.rules, game.lexicon).choose(game))
+    analysis = ws.analyze_game(ws.to_gcg(game), game.lexicon)
+    judged = [t for t in analysis.turns if t.endgame_best is not None]
+    assert judged, "a game that reaches the empty bag has endgame turns"
+    for t in judged:
+        assert t.endgame_exact and t.endgame_played <= t.endgame_best
+        assert "Endgame solved" in t.note and t.missed == (t.endgame_best - t.endgame_played >= 15)
+    last = judged[-1]  # the move that went out: its value is the game's final spread
+    final = analysis.final_scores
+    assert last.endgame_played == final[last.player] - final[1 - last.player]
+    quiet = ws.analyze_game(ws.to_gcg(game), game.lexicon, endgame=None)
+    assert all(t.endgame_best is None for t in quiet.turns)

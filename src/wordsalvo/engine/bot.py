@@ -259,12 +259,9 @@ class Bot:
             return self._choose_score(game)
         if self.level == "master":
             return self._choose_master(game)
+        if self.level == "expert":
+            return self._choose_expert(game)
         if self.policy is None:
-            if self.level == "expert" and game.bag_count == 0 and len(game.names) == 2 and \
-                    len(game.players_left) == 2 and game.rack:
-                action = self._endgame(game, EXPERT_ENDGAME_SECONDS)
-                if action is not None:
-                    return action
             return self._choose_equity(game)
         return self._choose_level(game)
 
@@ -296,10 +293,18 @@ class Bot:
             return Swap(swap.tiles, swap.leave, float(swap.equity))
         return Pass()
 
+    def _choose_expert(self, game) -> Action:
+        """The endgame solver's move with the bag empty (two players), else by equity."""
+        if game.bag_count == 0 and len(game.names) == 2 and len(game.players_left) == 2 and game.rack:
+            action = self._endgame(game, EXPERT_ENDGAME_SECONDS)
+            if action is not None:
+                return action
+        return self._choose_equity(game)
+
     def _choose_master(self, game) -> Action:
         """Simulation within the budget (see the module docstring)."""
         if self.seconds <= 0 or len(game.names) != 2 or len(game.players_left) != 2 or not game.rack:
-            return self._choose_equity(game)
+            return self._choose_expert(game)
         if game.bag_count == 0:
             action = self._endgame(game)
             if action is not None:

@@ -121,13 +121,12 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
                             f"rack), got {state.bag_count} tiles unseen")
     if not pos.racks[pos.to_move]:
         raise PositionError("endgame: expected a rack on turn, got an empty rack (the game is over)")
-    return _solve_state(state, pos, lexicon, seconds, table_bits)
+    return _solve_state(state, rules, lexicon, seconds, table_bits)
 
 
-def _solve_state(state, pos: Position, lexicon: Lexicon, seconds: float | None, table_bits: int) -> EndgameResult:
-    """Solves a GameState (the bag empty) of ``pos`` (its rules and scores); the tests give
-    states with racks that are not the whole tile set's rest."""
-    rules = pos.rules
+def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bits: int = TABLE_BITS) -> EndgameResult:
+    """Solves a GameState of ``rules`` (two players, the bag empty): the analysis gives the
+    state after a move, the tests states whose racks are not the tile set's whole rest."""
     gen = MoveGenerator(lexicon, rules)
     capacity = _CAPACITY
     while True:
@@ -150,7 +149,7 @@ def _solve_state(state, pos: Position, lexicon: Lexicon, seconds: float | None, 
             m = Move.from_record(rec, board, alphabet, size)
             moves.append(m)
             pv.append(m.notation)
-    spread = pos.scores[pos.to_move] - pos.scores[1 - pos.to_move]
+    spread = state.spread(state.to_move)
     return EndgameResult(value=int(raw["value"]), pv=tuple(pv), moves=tuple(moves), exact=raw["exact"],
                          nodes=int(raw["nodes"]), seconds=float(raw["seconds"]), spread=spread,
                          depth=int(raw["depth"]), stop=raw["stop"])
