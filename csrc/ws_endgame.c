@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "ws_endgame.h"
+#include "ws_graph.h"
 
 #define EG_INF 0x3fffffff
 #define EG_EXACT 1
@@ -31,6 +32,8 @@ struct WsEndgame {
     int32_t values_positive; /* every letter is worth at least 1 */
     int32_t settle_out;
     int32_t board_blanks;    /* blanks on the board of work */
+    uint8_t two_before[WS_MAX_LETTERS + 1]; /* [x]: some two-letter word ends in x */
+    uint8_t two_after[WS_MAX_LETTERS + 1];  /* [x]: some two-letter word starts with x */
     int32_t stop, error;
     int64_t nodes;
     double deadline, started;
@@ -80,15 +83,50 @@ int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgE
         if (R->tile_value[t] < 1) E->values_positive = 0;
     E->settle_out = R->settle_out;
     for (int sq = 0; sq < WS_SQUARES; sq++) E->board_blanks += (root->board[sq] & WS_BLANK_BIT) != 0;
+    for (int x = 1; x <= R->alphabet_size; x++)
+        for (int y = 1; y <= R->alphabet_size; y++) {
+            uint8_t w1[2] = {(uint8_t)y, (uint8_t)x}, w2[2] = {(uint8_t)x, (uint8_t)y};
+            if (ws_graph_contains(proto->nodes, w1, 2) > 0) E->two_before[x] = 1;
+            if (ws_graph_contains(proto->nodes, w2, 2) > 0) E->two_after[x] = 1;
+        }
     return WS_OK;
 }
 
-/* No zero-score play can happen from this state on (so no scoreless tile play). */
+static inline int empty_at(const WsGame *s, int r, int c) {
+    return r < 0 || r >= WS_DIM || c < 0 || c >= WS_DIM || !s->board[r * WS_DIM + c];
+}
+
+/* With two blanks in play, one on the board: whether a blank placed next to it could
+ * form a word of the two blanks alone (an empty neighbour whose line holds just the two
+ * and with no tile across it, and a two-letter word with the board blank's letter there).  Placing tiles only fills squares, so once there is no
+ * such square there never is one again. */
+static int blank_slot_open(const WsEndgame *E, const WsGame *s) {
+    static const int dr[4] = {0, 0, 1, -1}, dc[4] = {1, -1, 0, 0};
+    for (int sq = 0; sq < WS_SQUARES; sq++) {
+        if (!(s->board[sq] & WS_BLANK_BIT)) continue;
+        int r = sq / WS_DIM, c = sq % WS_DIM, x = s->board[sq] & WS_LETTER_MASK;
+        for (int k = 0; k < 4; k++) {
+            /* the new blank before the board's (k = 1, 3: left, above) or after it */
+            if (!((k == 1 || k == 3) ? E->two_before[x] : E->two_after[x])) continue;
+            int sr = r + dr[k], sc = c + dc[k];
+            if (sr < 0 || sr >= WS_DIM || sc < 0 || sc >= WS_DIM || !empty_at(s, sr, sc)) continue;
+            if (!empty_at(s, sr + dr[k], sc + dc[k]) || !empty_at(s, r - dr[k], c - dc[k])) continue;
+            if (!empty_at(s, sr + dc[k], sc + dr[k]) || !empty_at(s, sr - dc[k], sc - dr[k])) continue;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* No zero-score play can happen from this state on (so no scoreless tile play).  A play
+ * worth 0 forms only words of blanks (every letter worth at least 1): it needs a blank on
+ * the rack and one on the board next to which it can stand alone. */
 static int no_zero_plays(const WsEndgame *E, const WsGame *s) {
     if (!E->zero_plays) return 1;
     if (!E->values_positive) return 0;
     int rack_blanks = s->rack[0][0] + s->rack[1][0];
-    return rack_blanks == 0 || rack_blanks + E->board_blanks <= 1;
+    if (rack_blanks == 0 || rack_blanks + E->board_blanks <= 1) return 1;
+    return rack_blanks == 1 && E->board_blanks == 1 && !blank_slot_open(E, s);
 }
 
 /* The counter reduction: with no scoreless tile play ahead, only "does one more pass end
