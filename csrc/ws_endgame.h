@@ -17,8 +17,9 @@
  * any depth).  An iteration whose root is untainted is the exact minimax value.
  *
  * Counter reduction (see docs/endgame.md): when no scoreless tile play can occur (no
- * zero-score play is possible: every letter is worth a point and at most one blank is
- * left among racks and board, or no rack holds a blank), a position's value depends on
+ * zero-score play is possible: every letter is worth a point and no rack holds a blank,
+ * or one blank is in play, or one is on a rack and the other on the board with no square
+ * where a word of the two could stand alone), a position's value depends on
  * the pass/scoreless counters only through whether ONE more pass ends the game.  The
  * solver then raises the counters so that at most two passes end the game (that keeps
  * lines short and lets transpositions meet); otherwise it searches the real counters.
