@@ -206,3 +206,21 @@ def test_analysis_judges_the_endgame_turns_by_the_solver():
     assert last.endgame_played == final[last.player] - final[1 - last.player]
     quiet = ws.analyze_game(ws.to_gcg(game), game.lexicon, endgame=None)
     assert all(t.endgame_best is None for t in quiet.turns)
+
+
+def test_endgame_command_json_last_line(capsys):
+    import json
+
+    from wordsalvo.cli import main
+
+    game = _at_bag_empty(3)
+    line = ws.format_cgp(game.position())
+    assert main(["endgame", "--rules", "classic-en", "--cgp", line, "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    d = json.loads(out[-1])
+    assert set(d) == {"value", "pv", "exact", "nodes", "seconds"}
+    assert d["exact"] is True and d["value"] == solve_endgame(game).value and d["pv"]
+    assert "best line: " + " ; ".join(d["pv"]) in out
+    start = ws.format_cgp(ws.Game(game.rules, game.lexicon, seed=1).position())
+    assert main(["endgame", "--rules", "classic-en", "--cgp", start]) == 2
+    assert "bag" in capsys.readouterr().err
