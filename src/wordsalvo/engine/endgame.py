@@ -119,8 +119,9 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     if state.bag_count:
         raise PositionError(f"endgame: expected the bag empty (both racks known, every tile on the board or a "
                             f"rack), got {state.bag_count} tiles unseen")
-    if not pos.racks[pos.to_move]:
-        raise PositionError("endgame: expected a rack on turn, got an empty rack (the game is over)")
+    if not pos.racks[0] or not pos.racks[1]:
+        raise PositionError(f"endgame: expected a tile on both racks, got {'/'.join(pos.racks)} (with the bag "
+                            f"empty an empty rack means the game is over)")
     return _solve_state(state, rules, lexicon, seconds, table_bits)
 
 
