@@ -218,7 +218,11 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     WsEgOrder *ord = E->order + base;
     for (size_t i = 0; i < count; i++) {
         const WsMove *m = &E->moves[base + i];
-        int64_t k = (int64_t)m->score * 64 + m->tiles_played;
+        /* score, and the tiles' face values: a play that sheds heavy tiles first */
+        int played_value = 0;
+        for (int t = 0; t < m->length; t++)
+            if (m->tiles[t] && !(m->blank_mask >> t & 1)) played_value += s->rules->tile_value[m->tiles[t]];
+        int64_t k = (int64_t)(m->score + played_value) * 64 + m->tiles_played;
         if (m->tiles_played == rack_total) k += (int64_t)out_bonus * 64 + 32;
         ord[i].key = k;
         ord[i].index = (uint32_t)i;

@@ -77,13 +77,15 @@ Endgame (``endgame=SECONDS``, on by default)
 --------------------------------------------
 In a two-player game, every play and pass made with the bag empty (both racks
 known) is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`), at most
-``SECONDS`` (:data:`ENDGAME_SECONDS`) per solve: ``endgame_best`` is the final
+``SECONDS`` (:data:`ENDGAME_SECONDS`) per solve; a turn whose values are not both
+proven within that keeps its static verdict.  ``endgame_best`` is the final
 spread for the player under best play by both, ``endgame_played`` the final spread
 after the move played (best play by both afterwards), ``endgame_line`` the first
-two turns of the best line and ``endgame_exact`` whether both are proven.  The
+two turns of the best line (``endgame_exact``: True).  The
 verdict follows the solver (**missed** from :data:`MISSED_EQUITY` points of final
-spread lost, never a brilliancy) and the note says it: "Endgame solved: best line
-A then B: +14; C played: -6."  Such turns are not simulated.
+spread lost, never a brilliancy) and a sentence of the note says it: "Endgame
+solved: best line A then B: +14; C played: -6 (20 points of final spread
+lost)."  Such turns are not simulated.
 
 Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
 name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
@@ -143,7 +145,7 @@ MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are
                     "and with more players a chance depends on every opponent's score and rack, which the "
                     "model cannot see; the moves are judged by equity alone.")
 #: seconds the endgame solver may take per solve when the analysis judges a turn with the bag empty
-ENDGAME_SECONDS = 2.0
+ENDGAME_SECONDS = 1.0
 #: with ``sim``: turns within this much equity of the best move are judged again by simulation
 SIM_MARGIN = 15.0
 #: with ``sim``: turns played after each candidate
@@ -468,10 +470,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         d["note"] = coach_note(d, rp.turns[d["index"]])
         if d.get("simulated"):
             d["note"] = f"{d['note']} {_sim_note(d)}".strip()
-        if d.get("endgame_best") is not None:  # the solver's verdict replaces the static one
-            who = d.get("name") or YOU
-            did = (f"{who} played {d['notation']} for {d['score']}." if d["kind"] == "play" else f"{who} passed.")
-            d["note"] = f"{did} {_endgame_note(d)}"
+        if d.get("endgame_best") is not None:
+            d["note"] = f"{d['note']} {_endgame_note(d)}".strip()
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
@@ -737,28 +737,36 @@ def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, seconds: floa
             return {}
         p = state.to_move
         best = _solve_state(state.copy(), rules, lexicon, seconds)
-        after = state.copy()
-        if rt.kind == "play":
-            after.play_record(rt.move.to_record())
+        if not best.exact:  # a value not proven is no verdict
+            return {}
+        first = best.moves[0] if best.moves else None
+        if (first is None and rt.kind == "pass") or (first is not None and rt.kind == "play" and first == rt.move):
+            played = best.value  # the move played is the solver's
         else:
-            after.pass_turn()
-        if after.is_over:
-            played, exact = after.spread(p), True
-        else:
-            reply = _solve_state(after, rules, lexicon, seconds)
-            played, exact = -reply.value, reply.exact
+            after = state.copy()
+            if rt.kind == "play":
+                after.play_record(rt.move.to_record())
+            else:
+                after.pass_turn()
+            if after.is_over:
+                played = after.spread(p)
+            else:
+                reply = _solve_state(after, rules, lexicon, seconds)
+                if not reply.exact:
+                    return {}
+                played = -reply.value
     except WordSalvoError:
         return {}
     lost = max(0, best.value - played)
     return {"endgame_best": best.value, "endgame_played": played, "endgame_line": tuple(best.pv[:2]),
-            "endgame_exact": bool(best.exact and exact), "missed": lost >= MISSED_EQUITY,
+            "endgame_exact": True, "missed": lost >= MISSED_EQUITY,
             "brilliancy": False}
 
 
 def _endgame_note(d: dict[str, Any]) -> str:
     """What the endgame solver found, for the coach's note."""
     line = " then ".join(d["endgame_line"]) or "pass"
-    proof = "" if d["endgame_exact"] else " (not proven in the time given)"
+    proof = ""
     best, played = d["endgame_best"], d["endgame_played"]
     if played >= best:
         return f"Endgame solved{proof}: best play ends {best:+d}, and this move keeps it."
