@@ -266,6 +266,10 @@ int ws_game_set_turn(WsGame *s, int to_move, int scoreless_count, int pass_count
     return WS_OK;
 }
 
+void ws_game_set_counters(WsGame *s, int pass_count, int scoreless_count) {
+    set_counters(s, pass_count < 0 ? 0 : pass_count, scoreless_count < 0 ? 0 : scoreless_count);
+}
+
 int ws_game_rack_codes(const WsGame *s, int player, uint8_t *out) {
     int n = 0;
     const uint8_t *rack = s->rack[player];

@@ -243,6 +243,10 @@ int ws_game_set_board(WsGame *s, const uint8_t *board);
 int ws_game_set_scores(WsGame *s, const int32_t *scores);
 int ws_game_set_turn(WsGame *s, int to_move, int scoreless_count, int pass_count);
 
+/* The pass and scoreless counters as given (>= 0), the hash kept up to date (the endgame
+ * solver's counter reduction; ws_game_undo of the turn before restores them). */
+void ws_game_set_counters(WsGame *s, int pass_count, int scoreless_count);
+
 /* `player`'s rack goes back into the bag (appended in rack order). */
 int ws_game_return_rack(WsGame *s, int player);
 

@@ -73,6 +73,20 @@ simulation's best, and the verdict follows the simulation: **missed** when it lo
 **brilliancy** only if the simulation ranks it first.  Such a turn is marked
 ``simulated`` (a badge) and its note says what the simulation found.
 
+Endgame (``endgame=SECONDS``, on by default)
+--------------------------------------------
+In a two-player game, every play and pass made with the bag empty (both racks
+known) is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`), at most
+``SECONDS`` (:data:`ENDGAME_SECONDS`) per solve; a turn whose values are not both
+proven within that keeps its static verdict.  ``endgame_best`` is the final
+spread for the player under best play by both, ``endgame_played`` the final spread
+after the move played (best play by both afterwards), ``endgame_line`` the first
+two turns of the best line (``endgame_exact``: True).  The
+verdict follows the solver (**missed** from :data:`MISSED_EQUITY` points of final
+spread lost, never a brilliancy) and a sentence of the note says it: "Endgame
+solved: best line A then B: +14; C played: -6 (20 points of final spread
+lost)."  Such turns are not simulated.
+
 Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
 name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
 24; 8B ANESTRI for 66 was a bingo (win chance 38 %; 61 % after the best move)."; a
@@ -109,7 +123,7 @@ from .engine.winprob import WinModel
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
     "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "POOR_RACK", "TURNING_POINTS",
-    "TURNING_MIN", "TOP", "SimCandidate", "SIM_MARGIN", "SIM_PLIES",
+    "TURNING_MIN", "TOP", "SimCandidate", "SIM_MARGIN", "SIM_PLIES", "ENDGAME_SECONDS",
 ]
 
 #: equity lost (points) from which a turn is flagged missed
@@ -132,6 +146,8 @@ TOP = 5
 MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are fitted on two-player games, "
                     "and with more players a chance depends on every opponent's score and rack, which the "
                     "model cannot see; the moves are judged by equity alone.")
+#: seconds the endgame solver may take per solve when the analysis judges a turn with the bag empty
+ENDGAME_SECONDS = 1.0
 #: with ``sim``: turns within this much equity of the best move are judged again by simulation
 SIM_MARGIN = 15.0
 #: with ``sim``: turns played after each candidate
@@ -216,6 +232,13 @@ class TurnAnalysis:
     sim_rank: int | None = None
     sim_iterations: int | None = None  #: iterations of the simulation's best candidate
     sim_candidates: tuple[SimCandidate, ...] = ()
+    #: with the bag empty (two players): the endgame solver's final spread for the player
+    #: after best play, after the move played (best play on both sides then), its best
+    #: line (first two turns) and whether both values are proven
+    endgame_best: int | None = None
+    endgame_played: int | None = None
+    endgame_line: tuple[str, ...] = ()
+    endgame_exact: bool | None = None
 
     @property
     def badges(self) -> tuple[str, ...]:
@@ -376,7 +399,8 @@ def _as_replay(source: Any, rules: Rules | str | None, lexicon: Lexicon | None, 
 
 def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *, rules: Rules | str | None = None,
                  leaves: Leaves | None = None, model: WinModel | None = None, path: str | None = None,
-                 win: bool = True, sim: float | None = None) -> GameAnalysis:
+                 win: bool = True, sim: float | None = None,
+                 endgame: float | None = ENDGAME_SECONDS) -> GameAnalysis:
     """Analyse a game (see the module docstring).
 
     ``lexicon``: judge and replay with it (default: the language's); ``top``: the
@@ -385,13 +409,18 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     values); ``model``: the win-probability model (default
     :meth:`WinModel.default`; ``win=False`` or no shipped model: no win chances);
     ``sim``: seconds of simulation for each turn within :data:`SIM_MARGIN` of the best
-    (None: static judgement only).
+    (None: static judgement only); ``endgame``: with the bag empty in a two-player game,
+    each play and pass is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`),
+    at most ``endgame`` seconds per solve (None: not).
     Raises :class:`AnalysisError` or :class:`~wordsalvo.formats.gcg.GCGError`.
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise AnalysisError(f"top: expected a whole number >= 1, got {top!r}")
     if sim is not None and (isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 < sim <= 1e6):
         raise AnalysisError(f"sim: expected seconds of simulation per turn (> 0) or None, got {sim!r}")
+    if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, (int, float)) or
+                                not 0 < endgame <= 1e6):
+        raise AnalysisError(f"endgame: expected seconds per endgame solve (> 0) or None, got {endgame!r}")
     rp = _as_replay(source, rules, lexicon, path)
     rules_obj = rp.rules
     if leaves is None:
@@ -434,7 +463,9 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             d["notation"] = f"({e.tiles})"
         if rt.kind in ANALYSED and rt.position is not None:
             d.update(_judge(gen, leaves, model, rt, top))
-            if sim is not None:
+            if endgame is not None:
+                d.update(_endgame_judge(rt, rules_obj, rp.lexicon, endgame))
+            if sim is not None and d.get("endgame_best") is None:
                 d.update(_sim_judge(d, rt, rp.lexicon, leaves, model, sim))
         raw.append(d)
     final = rp.final_scores
@@ -449,6 +480,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         d["note"] = coach_note(d, rp.turns[d["index"]])
         if d.get("simulated"):
             d["note"] = f"{d['note']} {_sim_note(d)}".strip()
+        if d.get("endgame_best") is not None:
+            d["note"] = f"{d['note']} {_endgame_note(d)}".strip()
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
@@ -695,6 +728,61 @@ def _sim_judge(d: dict[str, Any], rt: ReplayTurn, lexicon: Lexicon, leaves: Leav
     if d.get("brilliancy") and rank > 0:
         out["brilliancy"] = False
     return out
+
+
+def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, seconds: float) -> dict[str, Any]:
+    """With the bag empty (two players, both racks known): the endgame solver's final
+    spread after best play and after the move played, and the verdict (missed: at least
+    MISSED_EQUITY points of final spread lost).  {} when the turn is not such a turn or
+    the solver does not take the rule set."""
+    from .engine.endgame import _solve_state
+    from .gamestate import state_from_position
+
+    pos = rt.position
+    if pos is None or len(pos.racks) != 2 or rt.kind not in ("play", "pass") or rt.invalid_words or \
+            rt.challenged_off or rt.unseen > rules.rack_size or not pos.racks[pos.to_move]:
+        return {}
+    try:
+        state = state_from_position(pos)
+        if state.bag_count or state.is_over:
+            return {}
+        p = state.to_move
+        best = _solve_state(state.copy(), rules, lexicon, seconds)
+        if not best.exact:  # a value not proven is no verdict
+            return {}
+        first = best.moves[0] if best.moves else None
+        if (first is None and rt.kind == "pass") or (first is not None and rt.kind == "play" and first == rt.move):
+            played = best.value  # the move played is the solver's
+        else:
+            after = state.copy()
+            if rt.kind == "play":
+                after.play_record(rt.move.to_record())
+            else:
+                after.pass_turn()
+            if after.is_over:
+                played = after.spread(p)
+            else:
+                reply = _solve_state(after, rules, lexicon, seconds)
+                if not reply.exact:
+                    return {}
+                played = -reply.value
+    except WordSalvoError:
+        return {}
+    lost = max(0, best.value - played)
+    return {"endgame_best": best.value, "endgame_played": played, "endgame_line": tuple(best.pv[:2]),
+            "endgame_exact": True, "missed": lost >= MISSED_EQUITY,
+            "brilliancy": False}
+
+
+def _endgame_note(d: dict[str, Any]) -> str:
+    """What the endgame solver found, for the coach's note."""
+    line = " then ".join(d["endgame_line"]) or "pass"
+    proof = ""
+    best, played = d["endgame_best"], d["endgame_played"]
+    if played >= best:
+        return f"Endgame solved{proof}: best play ends {best:+d}, and this move keeps it."
+    return (f"Endgame solved{proof}: best line {line}: {best:+d}; {d['notation'] or 'the pass'} played: "
+            f"{played:+d} ({best - played} points of final spread lost).")
 
 
 def _sim_note(d: dict[str, Any]) -> str:

@@ -455,3 +455,4 @@ cdef class Generator:
 include "_game.pxi"
 include "_selfplay.pxi"
 include "_sim.pxi"
+include "_endgame.pxi"

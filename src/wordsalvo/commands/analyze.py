@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..analysis import TOP, analyze_game
+from ..analysis import ENDGAME_SECONDS, TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg_record import GCGError, parse_gcg
 from ..formats.opcodes import resolve_rules
@@ -67,6 +67,11 @@ def register(subparsers) -> None:
     p.add_argument("--sim", type=seconds(), default=None, metavar="SECONDS",
                    help="judge every turn within 15 equity of the best again by simulation, for SECONDS a turn "
                         "(the verdicts it gives are marked 'simulated')")
+    p.add_argument("--endgame", type=seconds(), default=ENDGAME_SECONDS, metavar="SECONDS",
+                   help="judge the plays and passes made with the bag empty by the endgame solver, at most "
+                        f"SECONDS per solve (default {ENDGAME_SECONDS:g})")
+    p.add_argument("--no-endgame", dest="endgame", action="store_const", const=None,
+                   help="do not solve the endgame turns")
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
     p.add_argument("--html", nargs="?", const=True, default=None, metavar="OUT.html",
                    help="one game: write the report page there (default: GAME.html here); a batch: one page per game")
@@ -80,7 +85,8 @@ def register(subparsers) -> None:
 
 def _options(args) -> dict[str, Any]:
     return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top,
-            "width": _text_width(), "sim": args.sim}
+            "width": _text_width(), "sim": args.sim,
+            "endgame": args.endgame}
 
 
 def _text_width() -> int | None:
@@ -124,7 +130,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         record = parse_gcg(data, path=path)
         lexicon, model = _resources(options)
         rp = replay(record, rules=options.get("rules"), lexicon=lexicon)  # --rules, else the record's
-        analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"))
+        analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"),
+                                endgame=options.get("endgame", ENDGAME_SECONDS))
         stats = instant_stats(rp)
         book = WordBook()
         book.add(rp, game=path)

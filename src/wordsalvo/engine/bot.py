@@ -20,7 +20,9 @@ Kinds
 
 ``expert``
     The same choice as ``equity`` (the best the engine can do), except that it
-    never plays an offensive word (below).  It swaps when
+    never plays an offensive word (below) and that with the bag empty (two
+    players) it plays the endgame solver's first move, searched for at most
+    :data:`EXPERT_ENDGAME_SECONDS` (:mod:`wordsalvo.engine.endgame`).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
 ``master``
@@ -121,7 +123,7 @@ from ..offensive import OffensiveWords
 from ..rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
-           "MASTER_PLAYS", "MASTER_PLIES"]
+           "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_SECONDS"]
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")
@@ -154,6 +156,9 @@ class LevelPolicy:
 MASTER_SECONDS = 1.0
 MASTER_PLAYS = 10
 MASTER_PLIES = 2
+#: expert: the seconds the endgame solver may take on a move once the bag is empty (the
+#: best line of the last completed iteration when it is not proven by then)
+EXPERT_ENDGAME_SECONDS = 0.5
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
@@ -254,6 +259,8 @@ class Bot:
             return self._choose_score(game)
         if self.level == "master":
             return self._choose_master(game)
+        if self.level == "expert":
+            return self._choose_expert(game)
         if self.policy is None:
             return self._choose_equity(game)
         return self._choose_level(game)
@@ -286,10 +293,18 @@ class Bot:
             return swap
         return Pass()
 
+    def _choose_expert(self, game) -> Action:
+        """The endgame solver's move with the bag empty (two players), else by equity."""
+        if game.bag_count == 0 and len(game.names) == 2 and len(game.players_left) == 2 and game.rack:
+            action = self._endgame(game, EXPERT_ENDGAME_SECONDS)
+            if action is not None:
+                return action
+        return self._choose_equity(game)
+
     def _choose_master(self, game) -> Action:
         """Simulation within the budget (see the module docstring)."""
         if self.seconds <= 0 or len(game.names) != 2 or len(game.players_left) != 2 or not game.rack:
-            return self._choose_equity(game)
+            return self._choose_expert(game)
         if game.bag_count == 0:
             action = self._endgame(game)
             if action is not None:
@@ -319,15 +334,22 @@ class Bot:
                            threads=self.threads, sampling="bai", seed=seed, cpu_time=self.cpu_time).run()
         return result.best.action
 
-    def _endgame(self, game) -> Action | None:
-        """The endgame solver's move with the bag empty (``wordsalvo.engine.endgame``), or
-        None when there is no solver or its move spells an offensive word (then the
-        master simulates)."""
+    def _endgame(self, game, seconds: float | None = None) -> Action | None:
+        """The endgame solver's move with the bag empty (``wordsalvo.engine.endgame``) within
+        ``seconds`` (None: the bot's budget), or None when there is no solver, the rule set
+        is not one it solves, or its move spells an offensive word (then the master
+        simulates, the expert plays by equity)."""
         try:
             from .endgame import solve_endgame  # type: ignore[import-not-found]
         except ImportError:  # the solver is not part of this build
             return None
-        result = solve_endgame(game.position(), self.lexicon, seconds=self.seconds, threads=self.threads)
+        from ..errors import WordSalvoError
+
+        try:
+            result = solve_endgame(game.position(), self.lexicon, seconds=seconds if seconds is not None else
+                                   self.seconds, threads=self.threads)
+        except WordSalvoError:  # e.g. a rule set that lets a player swap with an empty bag
+            return None
         first = result.moves[0] if result.moves else None
         if first is None:
             return Pass() if result.pv and result.pv[0] == "pass" else None

@@ -1,0 +1,147 @@
+"""Endgame solver: values against another engine's exact solver, speed side by side,
+and the share of self-play endgames proven within a time limit.
+
+    python benchmarks/endgame.py --graph csw24.wsg --positions positions-public.tsv \\
+        [--magpie MAGPIE_DIR] [--json OUT]
+    python benchmarks/endgame.py --selfplay 40 [--graph G] [--rules classic-en] [--limits 1,10]
+
+``--positions``: a TSV whose columns are CGP line, the other engine's final spread
+(the value our solver must give: the spread for the side to move after settlement),
+its first move and its seconds (the oracle files are local, never committed: they
+derive from a proprietary word list).  Every value must be equal; the script exits
+1 otherwise.  With ``--magpie`` MAGPIE's solver (one thread) runs on each position
+right after ours, so both times come from the same load.  ``--selfplay N``: N seeded
+games of the equity player (seeds 0..N-1) up to the empty bag, each endgame solved
+once with the largest limit of ``--limits``: the share proven within each limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+
+import wordsalvo as ws  # noqa: E402
+
+
+def _p90(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
+
+
+def magpie_solve(magpie: Path, cgp: str, lex: str = "CSW24"):
+    """(final spread, seconds MAGPIE reports, depth) of MAGPIE's endgame solver."""
+    board, racks, scores, zeros = cgp.split()[:4]
+    cmd = [str(magpie / "bin" / "magpie"), "cgp", board, racks, scores, zeros, "-lex", lex, "-mode", "sync",
+           "-savesettings", "false"]
+    out = subprocess.run(cmd, input="endgame -eplies 25 -threads 1 -ttfraction 0.02 -etlim 60\n", text=True,
+                         capture_output=True, cwd=magpie, timeout=300).stdout
+    lines = out.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("Endgame (depth"))
+    m = re.match(r"Endgame \(depth: (\d+), time: ([\d.]+)s", lines[i])
+    hdr, row = lines[i + 1], lines[i + 2]
+    starts, pos = [], 0
+    for name in re.findall(r"Play|V|S|Turn \d+", hdr):
+        j = hdr.index(name, pos)
+        starts.append(j)
+        pos = j + len(name)
+    s_col = [n for n in re.findall(r"Play|V|S|Turn \d+", hdr)].index("S")
+    cell = row[starts[s_col]:starts[s_col + 1] if s_col + 1 < len(starts) else None].strip()
+    return int(cell), float(m.group(2)), int(m.group(1))
+
+
+def oracle(args) -> int:
+    rules = ws.Rules.preset(args.rules)
+    lex = ws.Lexicon.load(args.graph)
+    rows = [line.rstrip("\n").split("\t") for line in open(args.positions) if line.strip() and not line.startswith("#")]
+    out, bad = [], 0
+    for i, r in enumerate(rows[: args.count or None]):
+        pos = ws.parse_cgp(r[0], rules)
+        load0 = os.getloadavg()[0]
+        res = ws.solve_endgame(pos, lex)
+        rec = {"i": i, "racks": r[4] if len(r) > 4 else "", "value": res.value, "want": int(r[1]),
+               "exact": res.exact, "seconds": res.seconds, "nodes": res.nodes, "pv": list(res.pv),
+               "oracle_first": r[2], "load": load0}
+        if args.magpie:
+            mv, ms, md = magpie_solve(args.magpie, r[0])
+            rec.update(magpie_value=mv, magpie_seconds=ms, magpie_depth=md)
+        bad += rec["value"] != rec["want"]
+        out.append(rec)
+        print(f"{i:3d} {rec['racks']:>4} {'ok ' if rec['value'] == rec['want'] else 'BAD'} {res.value:5d} "
+              f"{res.seconds:8.3f}s {res.nodes:>10,} {res.nodes_per_second:>10,.0f}/s"
+              + (f"  magpie {rec['magpie_value']:5d} {rec['magpie_seconds']:8.3f}s" if args.magpie else ""),
+              flush=True)
+    ours = [r["seconds"] for r in out]
+    summary = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
+               "machine": f"{platform.machine()} {os.cpu_count()} cores", "positions": len(out),
+               "equal": len(out) - bad, "median": statistics.median(ours), "p90": _p90(ours),
+               "nodes_per_second": sum(r["nodes"] for r in out) / sum(ours),
+               "mean_load": statistics.mean(r["load"] for r in out)}
+    if args.magpie:
+        theirs = [r["magpie_seconds"] for r in out]
+        summary.update(magpie_median=statistics.median(theirs), magpie_p90=_p90(theirs),
+                       magpie_equal=sum(r["magpie_value"] == r["want"] for r in out))
+    print(json.dumps(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"summary": summary, "positions": out}, indent=1))
+    return 1 if bad else 0
+
+
+def selfplay(args) -> int:
+    rules = ws.Rules.preset(args.rules)
+    lex = ws.Lexicon.load(args.graph) if args.graph else ws.Lexicon.default(rules.alphabet.name)
+    limits = [float(x) for x in args.limits.split(",")]
+    proven = {lim: 0 for lim in limits}
+    n = 0
+    for seed in range(args.selfplay):
+        game = ws.Game(rules, lex, seed=seed)
+        bot = ws.Bot("equity", rules, lexicon=lex, seed=seed)
+        while game.bag_count and not game.is_over:
+            game.apply(bot.choose(game))
+        if game.is_over:
+            continue
+        n += 1
+        # one solve with the largest limit: the search is deterministic, so a proof within a
+        # smaller limit is a proof whose time is below it
+        res = ws.solve_endgame(game, seconds=max(limits))
+        for lim in limits:
+            proven[lim] += res.exact and res.seconds <= lim
+        print(seed, "/".join(str(len(r)) for r in game.position().racks),
+              f"{'exact' if res.exact else 'not proven'} {res.seconds:.2f}s {res.nodes:,} nodes", flush=True)
+    print(json.dumps({"endgames": n, **{f"proven_within_{lim:g}s": proven[lim] / max(n, 1) for lim in limits},
+                      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
+                      "load": os.getloadavg()[0]}))
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph")
+    ap.add_argument("--positions")
+    ap.add_argument("--rules", default="classic-en")
+    ap.add_argument("--magpie", type=Path)
+    ap.add_argument("--count", type=int, default=0)
+    ap.add_argument("--json")
+    ap.add_argument("--selfplay", type=int, default=0)
+    ap.add_argument("--limits", default="1,10")
+    args = ap.parse_args(argv)
+    if args.selfplay:
+        return selfplay(args)
+    if not args.positions or not args.graph:
+        ap.error("--positions and --graph (or --selfplay N)")
+    return oracle(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

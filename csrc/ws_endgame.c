@@ -1,0 +1,399 @@
+/* Exact endgame solver; see ws_endgame.h and docs/endgame.md. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ws_endgame.h"
+#include "ws_graph.h"
+
+#define EG_INF 0x3fffffff
+#define EG_EXACT 1
+#define EG_LOWER 2
+#define EG_UPPER 3
+#define EG_COMPLETE 4
+#define EG_CLOCK_EVERY 256
+
+struct WsEndgame {
+    WsGen gen;
+    WsGame orig; /* the position as given */
+    WsGame work; /* the search state */
+    WsEgEntry *tt;
+    size_t tt_mask;
+    WsMove *moves;
+    WsEgOrder *order;
+    size_t capacity, top;
+    /* rules of the end, two players, the bag empty */
+    int32_t pass_limit;      /* passes in a row that end the game (0: none) */
+    int32_t scoreless_limit; /* scoreless turns in a row that end the game, passes counting (0: none) */
+    int32_t zero_plays;      /* a zero-score play counts as a scoreless turn */
+    int32_t values_positive; /* every letter is worth at least 1 */
+    int32_t settle_out;
+    int32_t board_blanks;    /* blanks on the board of work */
+    uint8_t two_before[WS_MAX_LETTERS + 1]; /* [x]: some two-letter word ends in x */
+    uint8_t two_after[WS_MAX_LETTERS + 1];  /* [x]: some two-letter word starts with x */
+    int32_t stop, error;
+    int64_t nodes;
+    double deadline, started;
+    WsUndo undo[WS_EG_MAX_PLY];
+    WsEgStep pv[WS_EG_MAX_PLY][WS_EG_MAX_PLY];
+    int32_t pv_len[WS_EG_MAX_PLY];
+};
+
+size_t ws_endgame_size(void) { return sizeof(WsEndgame); }
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+
+int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgEntry *table, size_t entries,
+                     WsMove *moves, WsEgOrder *order, size_t capacity) {
+    const WsGameRules *R = root->rules;
+    if (R->players != 2 || root->bag_count != 0 || root->end_reason != WS_END_NONE || root->out_mask ||
+        !table || entries < 1024 || (entries & (entries - 1)) || !moves || !order || capacity < 4096)
+        return WS_E_ARGUMENT;
+    if (ws_game_swap_allowed(root, 1)) return WS_E_ARGUMENT; /* a swap with an empty bag: not searched */
+    memset(E, 0, offsetof(WsEndgame, undo));
+    memcpy(&E->gen, proto, sizeof E->gen);
+    ws_game_copy(&E->orig, root);
+    ws_game_copy(&E->work, root);
+    E->tt = table;
+    E->tt_mask = entries - 1;
+    memset(table, 0, entries * sizeof *table);
+    E->moves = moves;
+    E->order = order;
+    E->capacity = capacity;
+    int limit = 0;
+    if (R->all_pass_rounds) limit = R->all_pass_rounds * 2;
+    if (R->consecutive_passes && (!limit || R->consecutive_passes < limit)) limit = R->consecutive_passes;
+    E->pass_limit = limit;
+    E->scoreless_limit = (R->scoreless_turns && (R->scoreless_kinds & WS_SCORELESS_PASS) &&
+                          (!R->scoreless_bag_below || R->scoreless_bag_below > 0))
+                             ? R->scoreless_turns
+                             : 0;
+    if (!E->pass_limit && !E->scoreless_limit) return WS_E_ARGUMENT; /* passing for ever */
+    E->zero_plays = R->scoreless_turns && (R->scoreless_kinds & WS_SCORELESS_ZERO_PLAY);
+    E->values_positive = 1;
+    for (int t = 1; t <= R->alphabet_size; t++)
+        if (R->tile_value[t] < 1) E->values_positive = 0;
+    E->settle_out = R->settle_out;
+    for (int sq = 0; sq < WS_SQUARES; sq++) E->board_blanks += (root->board[sq] & WS_BLANK_BIT) != 0;
+    for (int x = 1; x <= R->alphabet_size; x++)
+        for (int y = 1; y <= R->alphabet_size; y++) {
+            uint8_t w1[2] = {(uint8_t)y, (uint8_t)x}, w2[2] = {(uint8_t)x, (uint8_t)y};
+            if (ws_graph_contains(proto->nodes, w1, 2) > 0) E->two_before[x] = 1;
+            if (ws_graph_contains(proto->nodes, w2, 2) > 0) E->two_after[x] = 1;
+        }
+    return WS_OK;
+}
+
+static inline int empty_at(const WsGame *s, int r, int c) {
+    return r < 0 || r >= WS_DIM || c < 0 || c >= WS_DIM || !s->board[r * WS_DIM + c];
+}
+
+/* With two blanks in play, one on the board: whether a blank placed next to it could
+ * form a word of the two blanks alone (an empty neighbour whose line holds just the two
+ * and with no tile across it, and a two-letter word with the board blank's letter there).  Placing tiles only fills squares, so once there is no
+ * such square there never is one again. */
+static int blank_slot_open(const WsEndgame *E, const WsGame *s) {
+    static const int dr[4] = {0, 0, 1, -1}, dc[4] = {1, -1, 0, 0};
+    for (int sq = 0; sq < WS_SQUARES; sq++) {
+        if (!(s->board[sq] & WS_BLANK_BIT)) continue;
+        int r = sq / WS_DIM, c = sq % WS_DIM, x = s->board[sq] & WS_LETTER_MASK;
+        for (int k = 0; k < 4; k++) {
+            /* the new blank before the board's (k = 1, 3: left, above) or after it */
+            if (!((k == 1 || k == 3) ? E->two_before[x] : E->two_after[x])) continue;
+            int sr = r + dr[k], sc = c + dc[k];
+            if (sr < 0 || sr >= WS_DIM || sc < 0 || sc >= WS_DIM || !empty_at(s, sr, sc)) continue;
+            if (!empty_at(s, sr + dr[k], sc + dc[k]) || !empty_at(s, r - dr[k], c - dc[k])) continue;
+            if (!empty_at(s, sr + dc[k], sc + dr[k]) || !empty_at(s, sr - dc[k], sc - dr[k])) continue;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* No zero-score play can happen from this state on (so no scoreless tile play).  A play
+ * worth 0 forms only words of blanks (every letter worth at least 1): it needs a blank on
+ * the rack and one on the board next to which it can stand alone. */
+static int no_zero_plays(const WsEndgame *E, const WsGame *s) {
+    if (!E->zero_plays) return 1;
+    if (!E->values_positive) return 0;
+    int rack_blanks = s->rack[0][0] + s->rack[1][0];
+    if (rack_blanks == 0 || rack_blanks + E->board_blanks <= 1) return 1;
+    return rack_blanks == 1 && E->board_blanks == 1 && !blank_slot_open(E, s);
+}
+
+/* The counter reduction: with no scoreless tile play ahead, only "does one more pass end
+ * the game" matters, so the counters are raised until at most two passes end it. */
+static void reduce_counters(WsEndgame *E, WsGame *s) {
+    if (!no_zero_plays(E, s)) return;
+    int left = EG_INF;
+    if (E->pass_limit) left = E->pass_limit - s->pass_count;
+    if (E->scoreless_limit && E->scoreless_limit - s->scoreless_count < left)
+        left = E->scoreless_limit - s->scoreless_count;
+    int d = left > 2 ? left - 2 : 0;
+    int passes = E->pass_limit ? s->pass_count + d : 0;
+    int scoreless = E->scoreless_limit ? s->scoreless_count + d : 0;
+    if (passes != s->pass_count || scoreless != s->scoreless_count) ws_game_set_counters(s, passes, scoreless);
+}
+
+static inline int spread(const WsGame *s, int p) { return s->score[p] - s->score[1 - p]; }
+
+static int cmp_order(const void *a, const void *b) {
+    const WsEgOrder *x = a, *y = b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int make(WsEndgame *E, const WsMove *m, int ply) {
+    WsGame *s = &E->work;
+    int rc = m ? ws_game_play(s, m, &E->undo[ply]) : ws_game_pass(s, &E->undo[ply]);
+    if (rc != WS_OK) return rc;
+    if (m) {
+        for (int i = 0; i < m->length; i++)
+            if (m->tiles[i] && (m->blank_mask >> i & 1)) E->board_blanks++;
+    }
+    if (s->end_reason == WS_END_NONE) reduce_counters(E, s);
+    return WS_OK;
+}
+
+static void unmake(WsEndgame *E, const WsMove *m, int ply) {
+    if (m) {
+        for (int i = 0; i < m->length; i++)
+            if (m->tiles[i] && (m->blank_mask >> i & 1)) E->board_blanks--;
+    }
+    ws_game_undo(&E->work, &E->undo[ply]);
+}
+
+/* The gain of the mover of E->work (see ws_endgame.h); *taint |= 1 when a depth cut-off
+ * or a table value found with one was used. */
+static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t beta, int *taint) {
+    WsGame *s = &E->work;
+    E->pv_len[ply] = 0;
+    if ((++E->nodes & (EG_CLOCK_EVERY - 1)) == 0 && E->deadline > 0 && now() > E->deadline) E->stop = 1;
+    if (E->stop) return 0;
+    uint64_t key = s->hash;
+    WsEgEntry *e = &E->tt[key & E->tt_mask];
+    uint32_t tt_best = 0;
+    if (e->key == key && e->flags) {
+        tt_best = e->best;
+        if (ply > 0 && ((e->flags & EG_COMPLETE) || e->depth >= depth)) {
+            int bound = e->flags & 3;
+            int32_t v = e->value;
+            if (bound == EG_EXACT || (bound == EG_LOWER && v >= beta) || (bound == EG_UPPER && v <= alpha)) {
+                if (!(e->flags & EG_COMPLETE)) *taint = 1;
+                return v;
+            }
+        }
+    }
+    if (depth <= 0 || ply >= WS_EG_MAX_PLY - 1) {
+        *taint = 1;
+        return 0;
+    }
+    /* the moves: every play of the mover's rack, then the pass */
+    size_t base = E->top, count = 0;
+    if (ws_game_load(s, &E->gen, 0, NULL) != WS_OK) {
+        E->error = WS_E_ARGUMENT;
+        E->stop = 1;
+        return 0;
+    }
+    if (base + 1 >= E->capacity ||
+        ws_gen_all(&E->gen, E->moves + base, E->capacity - base - 1, &count) != WS_OK) {
+        E->error = WS_E_CAPACITY;
+        E->stop = 1;
+        return 0;
+    }
+    int p = s->to_move;
+    int rack_total = s->rack_total[p];
+    int other_value = ws_game_rack_value(s, 1 - p);
+    int out_bonus = E->settle_out == WS_SETTLE_PLAY_OUT ? 2 * other_value
+                    : E->settle_out == WS_SETTLE_SUBTRACT ? other_value
+                                                          : 0;
+    WsEgOrder *ord = E->order + base;
+    for (size_t i = 0; i < count; i++) {
+        const WsMove *m = &E->moves[base + i];
+        /* score, and the tiles' face values: a play that sheds heavy tiles first */
+        int played_value = 0;
+        for (int t = 0; t < m->length; t++)
+            if (m->tiles[t] && !(m->blank_mask >> t & 1)) played_value += s->rules->tile_value[m->tiles[t]];
+        int64_t k = (int64_t)(m->score + played_value) * 64 + m->tiles_played;
+        if (m->tiles_played == rack_total) k += (int64_t)out_bonus * 64 + 32;
+        ord[i].key = k;
+        ord[i].index = (uint32_t)i;
+        ord[i].pad = 0;
+    }
+    ord[count].key = -((int64_t)1 << 40); /* the pass: last, unless the table says otherwise */
+    ord[count].index = (uint32_t)count;
+    ord[count].pad = 0;
+    if (tt_best >= 1 && tt_best <= count + 1) ord[tt_best - 1].key = (int64_t)1 << 50;
+    size_t n = count + 1;
+    qsort(ord, n, sizeof *ord, cmp_order);
+    E->top = base + n;
+
+    int32_t alpha0 = alpha, best = -EG_INF;
+    uint32_t best_index = 0;
+    int local = 0;
+    int before = spread(s, p);
+    for (size_t j = 0; j < n; j++) {
+        uint32_t idx = ord[j].index;
+        const WsMove *m = idx < count ? &E->moves[base + idx] : NULL;
+        if (make(E, m, ply) != WS_OK) {
+            E->error = WS_E_ARGUMENT;
+            E->stop = 1;
+            break;
+        }
+        int32_t g = spread(s, p) - before, v;
+        if (s->end_reason != WS_END_NONE) {
+            v = g;
+            E->pv_len[ply + 1] = 0;
+        } else if (j == 0) {
+            int t = 0;
+            v = g - search(E, depth - 1, ply + 1, g - beta, g - alpha, &t);
+            local |= t;
+        } else {
+            int t = 0;
+            v = g - search(E, depth - 1, ply + 1, g - alpha - 1, g - alpha, &t);
+            if (v > alpha && v < beta && !E->stop) {
+                t = 0;
+                v = g - search(E, depth - 1, ply + 1, g - beta, g - alpha, &t);
+            }
+            local |= t;
+        }
+        unmake(E, m, ply);
+        if (E->stop) break;
+        if (v > best) {
+            best = v;
+            best_index = idx + 1;
+            if (v > alpha) {
+                alpha = v;
+                WsEgStep *line = E->pv[ply];
+                if (m) {
+                    line[0].move = *m;
+                    line[0].kind = WS_TURN_PLAY;
+                } else {
+                    memset(&line[0].move, 0, sizeof line[0].move);
+                    line[0].kind = WS_TURN_PASS;
+                }
+                int len = E->pv_len[ply + 1];
+                if (len > WS_EG_MAX_PLY - ply - 1) len = WS_EG_MAX_PLY - ply - 1;
+                memcpy(line + 1, E->pv[ply + 1], (size_t)len * sizeof *line);
+                E->pv_len[ply] = len + 1;
+            }
+            if (alpha >= beta) break;
+        }
+    }
+    E->top = base;
+    if (E->stop) return 0;
+    *taint |= local;
+    if (e->key != key || !(e->flags & EG_COMPLETE) || !local) {
+        e->key = key;
+        e->value = best;
+        e->best = best_index;
+        e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+        e->flags = (uint8_t)((best <= alpha0 ? EG_UPPER : best >= beta ? EG_LOWER : EG_EXACT) |
+                             (local ? 0 : EG_COMPLETE));
+    }
+    return best;
+}
+
+/* Iterative deepening from E->work: the gain, its line into line/len, whether proven. */
+static int deepen(WsEndgame *E, int max_depth, int32_t *gain, WsEgStep *line, int *len, int *depth_done) {
+    int exact = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        int taint = 0;
+        double keep = E->deadline;
+        if (depth == 1) E->deadline = 0; /* the first iteration always finishes */
+        int32_t v = search(E, depth, 0, -EG_INF, EG_INF, &taint);
+        E->deadline = keep;
+        if (E->stop) break;
+        *gain = v;
+        *len = E->pv_len[0];
+        memcpy(line, E->pv[0], (size_t)*len * sizeof *line);
+        *depth_done = depth;
+        if (!taint) {
+            exact = 1;
+            break;
+        }
+    }
+    return exact;
+}
+
+int ws_endgame_solve(WsEndgame *E, double seconds, int max_depth, WsEgResult *out) {
+    if (max_depth < 1 || max_depth > WS_EG_MAX_PLY - 1 || !(seconds >= 0.0)) return WS_E_ARGUMENT;
+    memset(out, 0, offsetof(WsEgResult, pv));
+    E->started = now();
+    E->deadline = seconds > 0 ? E->started + seconds : 0;
+    E->stop = 0;
+    E->error = WS_OK;
+    E->nodes = 0;
+    E->top = 0;
+    ws_game_copy(&E->work, &E->orig);
+    reduce_counters(E, &E->work);
+    int32_t gain = 0;
+    int len = 0, depth = 0;
+    int exact = deepen(E, max_depth, &gain, out->pv, &len, &depth);
+    out->depth = depth;
+    /* a proven line is followed to the end of the game: where the table cut it short,
+     * the position it reached is solved again (its subtree is in the table) */
+    if (exact && !E->error) {
+        WsGame *s = &E->work;
+        int blanks = E->board_blanks;
+        int i = 0;
+        for (;;) {
+            for (; i < len; i++) {
+                if (make(E, out->pv[i].kind == WS_TURN_PLAY ? &out->pv[i].move : NULL, i) != WS_OK) break;
+            }
+            if (i < len || s->end_reason != WS_END_NONE || len >= WS_EG_MAX_PLY - 1) break;
+            WsEgStep more[WS_EG_MAX_PLY];
+            int32_t g2;
+            int len2 = 0, d2 = 0;
+            E->stop = 0;
+            E->deadline = 0;
+            if (!deepen(E, max_depth, &g2, more, &len2, &d2) || E->error || len2 == 0) break;
+            if (len + len2 > WS_EG_MAX_PLY - 1) len2 = WS_EG_MAX_PLY - 1 - len;
+            memcpy(out->pv + len, more, (size_t)len2 * sizeof *more);
+            len += len2;
+        }
+        ws_game_copy(&E->work, &E->orig);
+        E->board_blanks = blanks;
+    }
+    /* the line by the real rules: the counters as given, and passes to the end where the
+     * reduced counters ended the game sooner */
+    int p = E->orig.to_move;
+    out->gain = gain;
+    out->value = spread(&E->orig, p) + gain;
+    out->exact = exact && !E->error;
+    out->stop = out->exact ? WS_EG_EXACT : (E->stop ? WS_EG_DEADLINE : WS_EG_MAX_DEPTH);
+    {
+        WsGame *s = &E->work;
+        ws_game_copy(s, &E->orig);
+        int i = 0;
+        for (; i < len && s->end_reason == WS_END_NONE; i++) {
+            int rc = out->pv[i].kind == WS_TURN_PLAY ? ws_game_play(s, &out->pv[i].move, NULL)
+                                                      : ws_game_pass(s, NULL);
+            if (rc != WS_OK) break;
+        }
+        len = i;
+        if (out->exact) {
+            while (s->end_reason == WS_END_NONE && len < WS_EG_MAX_PLY &&
+                   len > 0 && out->pv[len - 1].kind == WS_TURN_PASS) {
+                ws_game_pass(s, NULL);
+                memset(&out->pv[len].move, 0, sizeof out->pv[len].move);
+                out->pv[len++].kind = WS_TURN_PASS;
+            }
+        }
+        out->replay_over = s->end_reason != WS_END_NONE;
+        out->replay_value = spread(s, p);
+        ws_game_copy(s, &E->orig);
+    }
+    out->pv_count = len;
+    out->nodes = E->nodes;
+    out->seconds = now() - E->started;
+    return E->error == WS_E_CAPACITY ? WS_E_CAPACITY : WS_OK;
+}

@@ -1,0 +1,98 @@
+/* Exact endgame solver: the bag is empty, both racks are known, two players.
+ *
+ * Negamax with alpha-beta (principal-variation search: null windows, re-searched on a
+ * fail high), iterative deepening, a transposition table keyed by the game state's
+ * Zobrist hash (board, both racks as tile counts, player on turn, pass and scoreless
+ * counters; ws_game.h), move ordering from the table's best move of the previous
+ * iteration and a static estimate (score, plus the settlement of going out).  Every
+ * legal tile play (ws_gen_all on the mover's rack) and the pass are searched; no move
+ * is pruned.  The turns are the game state's own (ws_game_play, ws_game_pass,
+ * ws_game_undo), so the end of the game (going out, the rule set's pass and
+ * scoreless-turn limits) and its settlement are the rule set's.
+ *
+ * Values: the GAIN of a node is the spread (mover's score minus the other's) at the end
+ * of best play less the spread now, settlement included; the solver's answer is the
+ * root's gain.  A node cut off by the depth limit counts 0 and TAINTS the result; a
+ * table entry records whether its value was found without a cut-off (COMPLETE: valid at
+ * any depth).  An iteration whose root is untainted is the exact minimax value.
+ *
+ * Counter reduction (see docs/endgame.md): when no scoreless tile play can occur (no
+ * zero-score play is possible: every letter is worth a point and no rack holds a blank,
+ * or one blank is in play, or one is on a rack and the other on the board with no square
+ * where a word of the two could stand alone), a position's value depends on
+ * the pass/scoreless counters only through whether ONE more pass ends the game.  The
+ * solver then raises the counters so that at most two passes end the game (that keeps
+ * lines short and lets transpositions meet); otherwise it searches the real counters.
+ *
+ * Memory: the caller allocates ws_endgame_size() bytes, the table (a power of two of
+ * WsEgEntry) and the move stack (WsMove and WsEgOrder arrays of the same capacity) once;
+ * nothing is allocated in the search.  No thread is started.
+ */
+#ifndef WS_ENDGAME_H
+#define WS_ENDGAME_H
+
+#include "ws_defs.h"
+#include "ws_game.h"
+#include "ws_movegen.h"
+
+#define WS_EG_MAX_PLY 128
+
+/* why ws_endgame_solve stopped (WsEgResult.stop) */
+#define WS_EG_EXACT 0     /* proven */
+#define WS_EG_DEADLINE 1  /* the time limit: the last completed iteration, not proven */
+#define WS_EG_MAX_DEPTH 2 /* max_depth reached without a proof */
+
+typedef struct WsEgEntry {
+    uint64_t key;
+    int32_t value;
+    uint32_t best;  /* 1 + the index of the best move in generation order (the pass: the count); 0 none */
+    uint8_t depth;
+    uint8_t flags;  /* bound (1 exact, 2 lower, 3 upper) | 4: complete */
+    uint8_t pad[6];
+} WsEgEntry;
+
+typedef struct WsEgOrder {
+    int64_t key;    /* higher first */
+    uint32_t index; /* into the node's moves; == count: the pass */
+    uint32_t pad;
+} WsEgOrder;
+
+/* One turn of a line: a play (kind WS_TURN_PLAY, move) or a pass (WS_TURN_PASS). */
+typedef struct WsEgStep {
+    WsMove move;
+    int32_t kind;
+} WsEgStep;
+
+typedef struct WsEgResult {
+    int32_t value;      /* the final spread for the side to move (its score - the other's), settlement included */
+    int32_t gain;       /* value - the spread now */
+    int32_t exact;      /* 1: proven */
+    int32_t stop;       /* WS_EG_* */
+    int32_t depth;      /* the last completed iteration */
+    int32_t pv_count;
+    int32_t replay_value; /* the final spread of the line replayed by the real rules (exact results) */
+    int32_t replay_over;  /* 1: the replayed line ends the game */
+    int64_t nodes;      /* turns made in the search */
+    double seconds;     /* wall clock */
+    WsEgStep pv[WS_EG_MAX_PLY];
+} WsEgResult;
+
+typedef struct WsEndgame WsEndgame;
+
+size_t ws_endgame_size(void);
+
+/* Sets up a solve in caller-owned memory: the position (copied: two players, the bag
+ * empty, the game running), a generator made for its board rules and lexicon (copied;
+ * its read-only data must outlive the solve), the table (entries: a power of two >= 1024,
+ * cleared here) and the move stack (capacity >= 4096).  WS_E_ARGUMENT: not two players, a
+ * bag with tiles, the game over, a rule set that lets a player swap with an empty bag
+ * or has no pass limit (a game that might never end), a bad table or stack. */
+int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgEntry *table, size_t entries,
+                     WsMove *moves, WsEgOrder *order, size_t capacity);
+
+/* Solves: iterative deepening until a proof, `seconds` (> 0; 0 = no limit: until the
+ * proof) or max_depth (1..WS_EG_MAX_PLY).  WS_OK, or WS_E_CAPACITY: the move stack was
+ * too small (the result then holds the last completed iteration, not exact). */
+int ws_endgame_solve(WsEndgame *E, double seconds, int max_depth, WsEgResult *out);
+
+#endif

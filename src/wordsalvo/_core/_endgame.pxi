@@ -1,0 +1,100 @@
+# Included by _movegen.pyx (after _sim.pxi): the endgame solver (csrc/ws_endgame.c)
+# copies a Generator's working memory and searches on a GameState, so it lives in the
+# same extension.
+from wordsalvo._core.cendgame cimport *
+
+ENDGAME_MAX_PLY = WS_EG_MAX_PLY
+#: why a solve stopped
+ENDGAME_STOP_NAMES = {WS_EG_EXACT: "exact", WS_EG_DEADLINE: "seconds", WS_EG_MAX_DEPTH: "depth"}
+
+
+cdef class EndgameSolver:
+    """The exact endgame solver of a two-player GameState with the bag empty
+    (csrc/ws_endgame.h): ``table_bits`` (10..30) sizes the transposition table (2**bits
+    entries of 24 bytes), ``capacity`` the move stack (moves on the path of the search,
+    32 bytes each).  The memory is allocated here, once; ``solve`` runs with the GIL
+    released.  The root state and the generator are kept alive here."""
+    cdef WsEndgame *E
+    cdef WsEgEntry *tt
+    cdef WsMove *moves
+    cdef WsEgOrder *order
+    cdef WsEgResult *res
+    cdef readonly GameState root
+    cdef Generator gen
+    cdef long busy
+
+    def __cinit__(self, GameState root not None, Generator gen not None, table_bits=20, capacity=1 << 20):
+        cdef int bits = <int>check_whole(table_bits, 10, 30, WordSalvoError, "table_bits")
+        cdef size_t cap = <size_t>check_whole(capacity, 4096, 1 << 28, WordSalvoError, "capacity")
+        cdef size_t entries = (<size_t>1) << bits
+        cdef int rc
+        if root.rules.players != 2:
+            raise WordSalvoError(f"endgame: expected a two-player game, got {root.rules.players} players")
+        if root.s.end_reason != WS_END_NONE:
+            raise PositionError("endgame: the game is over")
+        if root.s.bag_count != 0:
+            raise PositionError(f"endgame: expected an empty bag, got {root.s.bag_count} tiles in it")
+        if root.s.out_mask:
+            raise PositionError("endgame: expected both players in the game, got one who left")
+        if gen.alphabet_size != root.rules.alphabet_size:
+            raise WordSalvoError("endgame: expected a generator of the state's alphabet")
+        self.E = <WsEndgame*>malloc(ws_endgame_size())
+        self.tt = <WsEgEntry*>malloc(entries * sizeof(WsEgEntry))
+        self.moves = <WsMove*>malloc(cap * sizeof(WsMove))
+        self.order = <WsEgOrder*>malloc(cap * sizeof(WsEgOrder))
+        self.res = <WsEgResult*>malloc(sizeof(WsEgResult))
+        if self.E == NULL or self.tt == NULL or self.moves == NULL or self.order == NULL or self.res == NULL:
+            raise MemoryError("endgame: out of memory")
+        self.root, self.gen = root, gen
+        gen._enter()
+        try:
+            with nogil:
+                rc = ws_endgame_setup(self.E, root.s, gen.g, self.tt, entries, self.moves, self.order, cap)
+        finally:
+            ws_guard_leave(&gen.busy)
+        if rc != WS_OK:
+            raise RulesError(f"endgame: the rule set {'lets a player swap with an empty bag' if ws_game_swap_allowed(root.s, 1) else 'has no pass limit (a game might never end)'}; "
+                             f"expected passes and plays only, and a pass or scoreless-turn limit")
+
+    def __dealloc__(self):
+        free(self.E)
+        free(self.tt)
+        free(self.moves)
+        free(self.order)
+        free(self.res)
+
+    def solve(self, seconds=0.0, max_depth=None):
+        """Solves (``seconds`` > 0: a time limit; 0: until proven).  Returns a dict: value,
+        gain, exact, stop, depth, nodes, seconds, replay_value, replay_over and ``pv``, a
+        list of ("play", MOVE_DTYPE record, board before it) or ("pass", None, board)."""
+        cdef double secs = float(seconds)
+        cdef int depth = WS_EG_MAX_PLY - 1 if max_depth is None else <int>check_whole(max_depth, 1, WS_EG_MAX_PLY - 1, WordSalvoError, "max_depth")
+        cdef int rc, i
+        cdef WsGame *s
+        if not (isfinite(secs) and 0.0 <= secs <= 1e7):
+            raise WordSalvoError(f"seconds: expected 0..1e7, got {seconds!r}")
+        if not ws_guard_enter(&self.busy):
+            raise RuntimeError("this EndgameSolver is running in another thread")
+        try:
+            with nogil:
+                rc = ws_endgame_solve(self.E, secs, depth, self.res)
+        finally:
+            ws_guard_leave(&self.busy)
+        if rc == WS_E_CAPACITY:
+            raise MemoryError("endgame: the move stack is too small for this position (give a larger capacity)")
+        check_status(rc, WordSalvoError, "endgame")
+        replay = self.root.copy()
+        pv = []
+        for i in range(self.res.pv_count):
+            board = replay.board
+            if self.res.pv[i].kind == WS_TURN_PLAY:
+                rec = np.frombuffer((<const char*>&self.res.pv[i].move)[:sizeof(WsMove)], dtype=MOVE_DTYPE)[0]
+                pv.append(("play", rec, board))
+                replay.play_record(rec)
+            else:
+                pv.append(("pass", None, board))
+                replay.pass_turn()
+        return {"value": self.res.value, "gain": self.res.gain, "exact": bool(self.res.exact),
+                "stop": ENDGAME_STOP_NAMES[self.res.stop], "depth": self.res.depth, "nodes": self.res.nodes,
+                "seconds": self.res.seconds, "replay_value": self.res.replay_value,
+                "replay_over": bool(self.res.replay_over), "pv": pv}

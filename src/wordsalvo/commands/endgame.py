@@ -1,0 +1,66 @@
+"""``wordsalvo endgame``: solve an endgame exactly (the bag empty, both racks known).
+
+    wordsalvo endgame --rules classic-en --lexicon csw24.wsg --cgp "BOARD RACK1/RACK2 S1/S2 0"
+    wordsalvo endgame --cgp "LINE" --seconds 5 --json
+
+Prints the value (the final spread for the side to move, settlement included), the
+best line and whether it is proven; ``--json`` prints ``{"value", "pv", "exact",
+"nodes", "seconds"}`` as one JSON object on the last line (see
+:mod:`wordsalvo.engine.endgame`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import WordSalvoError
+from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, read_position, seconds, whole_number
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "endgame",
+        help="solve an endgame exactly (the bag empty, both racks known)",
+        description="Search the rest of the game (every play and the pass of both players, the rule set's "
+                    "end and settlement) for the side to move and print the final spread under best play "
+                    "by both, a best line and whether the value is proven (a time limit may stop it first).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+               "  wordsalvo endgame --rules classic-en --lexicon csw24.wsg --cgp \"$(cut -f1 endgames.tsv | head -1)\"\n"
+               "  wordsalvo endgame --cgp 'LINE' --seconds 10 --json",
+    )
+    add_rules_argument(p, from_position=True)
+    add_lexicon_argument(p)
+    p.add_argument("--cgp", required=True, metavar="LINE",
+                   help="the position: a CGP line with both racks (RACK1/RACK2, the rack on turn first), a "
+                        "CGP file or '-' for standard input")
+    p.add_argument("--line", type=int, default=0, metavar="I",
+                   help="with a CGP file: which position, 0-based (default: 0)")
+    p.add_argument("--seconds", type=seconds(), metavar="S", help="time limit (default: until proven)")
+    p.add_argument("--threads", type=whole_number(1), default=1, metavar="T",
+                   help="threads (only 1: the search runs on one thread)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..engine.endgame import solve_endgame
+
+    rules = None
+    if args.rules:
+        from ._common import load_rules
+
+        rules = load_rules(args.rules)
+    pos = read_position(args.cgp, rules, args.line)
+    if not pos.rack:
+        raise WordSalvoError("expected a rack on turn in the CGP line, got an empty rack")
+    lexicon = load_lexicon(args.lexicon, pos.rules)
+    result = solve_endgame(pos, lexicon, seconds=args.seconds, threads=args.threads)
+    print(result.summary())
+    print("best line: " + (" ; ".join(result.pv) if result.pv else "(none)"))
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    return 0

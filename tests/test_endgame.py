@@ -1,0 +1,229 @@
+"""The endgame solver (wordsalvo.engine.endgame, csrc/ws_endgame.c) against a slow
+pure-Python minimax over the same game state, on tiny endgames (1-3 tiles a side).
+
+The reference plays every legal move and the pass by the rule set's real counters
+(six scoreless turns in classic-en, four passes in wordsalvo-en), without the
+solver's counter reduction, table or ordering: equal values also check the
+reduction (docs/endgame.md).  The 30 positions solved by another engine are in
+benchmarks/endgame.py (they need a local word list)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import wordsalvo as ws
+from wordsalvo.engine.endgame import _solve_state, solve_endgame
+from wordsalvo.errors import PositionError, WordSalvoError
+from wordsalvo.gamestate import state_from_position
+
+RULE_NAMES = ("classic-en", "wordsalvo-en")
+
+
+@functools.lru_cache(maxsize=None)
+def _setup(name: str):
+    rules = ws.Rules.preset(name)
+    lexicon = ws.Lexicon.default("en")
+    return rules, lexicon, ws.MoveGenerator(lexicon, rules)
+
+
+@functools.lru_cache(maxsize=None)
+def _board_at_bag_empty(name: str, seed: int):
+    """(board position, the 14 rack tiles) of a score-player game when its bag is empty."""
+    rules, lexicon, _gen = _setup(name)
+    game = ws.Game(rules, lexicon, seed=seed)
+    while game.bag_count and not game.is_over:
+        move = game.best_move()
+        game.play(move) if move else game.pass_turn()
+    pos = game.position()
+    return pos, "".join(pos.racks)
+
+
+def _tiny_state(name, seed, picks0, picks1, blank0, blank1, zeros, scores):
+    rules, _lex, gen = _setup(name)
+    pos, tiles = _board_at_bag_empty(name, seed)
+    pool = list(tiles)
+    racks = []
+    for picks, blank in ((picks0, blank0), (picks1, blank1)):
+        rack = []
+        for k in picks:
+            if pool:
+                rack.append(pool.pop(k % len(pool)))
+        if blank and rack:
+            rack[0] = "?"
+        racks.append(rules.alphabet.sort_rack(rack))
+    if not racks[0] or not racks[1]:
+        return None
+    tiny = ws.Position(rules, pos.board.copy(), racks, list(scores), zeros, to_move=0)
+    state = state_from_position(tiny, bag="")
+    return rules, gen, tiny, state
+
+
+def _reference(state, gen, memo) -> int:
+    """The gain of the player on turn by plain minimax (memoized on the whole state)."""
+    key = (state.board, state.rack(0), state.rack(1), state.to_move, state.pass_count, state.scoreless_count)
+    if key in memo:
+        return memo[key]
+    p = state.to_move
+    before = state.spread(p)
+    best = None
+    records = state.moves(gen)
+    for i in range(len(records) + 1):
+        if i < len(records):
+            state.play_record(records[i])
+        else:
+            state.pass_turn()
+        gain = state.spread(p) - before
+        value = gain if state.is_over else gain - _reference(state, gen, memo)
+        state.undo()
+        best = value if best is None else max(best, value)
+    memo[key] = best
+    return best
+
+
+def _tiny(most: int):
+    picks = st.lists(st.integers(0, 13), min_size=1, max_size=most)
+    return st.tuples(st.sampled_from(RULE_NAMES), st.integers(1, 3), picks, picks, st.booleans(), st.booleans(),
+                     st.integers(0, 5), st.tuples(st.integers(0, 400), st.integers(0, 400)))
+
+
+def _check_against_minimax(case):
+    name, seed, picks0, picks1, blank0, blank1, zeros, scores = case
+    made = _tiny_state(name, seed, picks0, picks1, blank0 and seed != 2, blank1 and seed == 2, zeros, scores)
+    if made is None:
+        return
+    rules, gen, pos, state = made
+    want = (pos.scores[0] - pos.scores[1]) + _reference(state.copy(), gen._gen, {})
+    result = _solve_state(state, rules, ws.Lexicon.default("en"), None, 12)
+    assert result.exact and result.stop == "exact"
+    assert result.value == want, (pos, result)
+    # the line is legal and, played by the real rules, ends the game with that spread
+    replay = state.copy()
+    for move in result.moves:
+        assert not replay.is_over
+        if move is None:
+            replay.pass_turn()
+        else:
+            replay.play_record(move.to_record())
+    assert replay.is_over
+    assert replay.spread(0) == result.value
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_tiny(2))
+def test_the_solver_equals_plain_minimax_on_tiny_endgames(case):
+    """1-2 tiles a side, a blank on one side at times, 0-5 scoreless turns so far."""
+    _check_against_minimax(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_tiny(3))
+def test_the_solver_equals_plain_minimax_on_endgames_of_up_to_three_tiles(case):
+    _check_against_minimax(case)
+
+
+def test_a_game_at_bag_empty_solves_and_its_first_move_is_legal():
+    rules, lexicon, _gen = _setup("classic-en")
+    game = ws.Game(rules, lexicon, seed=3)
+    while game.bag_count and not game.is_over:
+        game.apply(ws.Bot("expert", rules, lexicon).choose(game))
+    assert not game.is_over
+    result = solve_endgame(game, seconds=60)
+    assert result.exact and result.pv and result.nodes > 0
+    first = result.moves[0]
+    assert first is None or first in list(game.legal_moves())
+    same = solve_endgame(game.position(), lexicon)
+    assert same.value == result.value
+    d = result.to_dict()
+    assert set(d) == {"value", "pv", "exact", "nodes", "seconds"} and d["value"] == result.value
+
+
+def test_a_time_limit_returns_a_line_that_is_not_proven_or_the_proof():
+    rules, lexicon, _gen = _setup("classic-en")
+    game = ws.Game(rules, lexicon, seed=8)
+    while game.bag_count and not game.is_over:
+        game.apply(ws.Bot("expert", rules, lexicon).choose(game))
+    result = solve_endgame(game, seconds=0.001)
+    assert result.pv and result.depth >= 1
+    assert result.exact == (result.stop == "exact")
+
+
+def test_bad_input_is_refused():
+    rules, lexicon, _gen = _setup("classic-en")
+    start = ws.Game(rules, lexicon, seed=1)
+    with pytest.raises(PositionError, match="bag"):
+        solve_endgame(start.position(), lexicon)
+    with pytest.raises(WordSalvoError, match="threads"):
+        solve_endgame(start.position(), lexicon, threads=0)
+    with pytest.raises(WordSalvoError, match="seconds"):
+        solve_endgame(start.position(), lexicon, seconds=-1)
+    with pytest.raises(WordSalvoError, match="Position or a Game"):
+        solve_endgame("8H WORD")
+    three = ws.Game(rules, lexicon, players=3, seed=1)
+    with pytest.raises(PositionError, match="two-player"):
+        solve_endgame(three.position(), lexicon)
+
+
+def _at_bag_empty(seed: int, level: str = "equity"):
+    rules, lexicon, _gen = _setup("classic-en")
+    game = ws.Game(rules, lexicon, seed=seed)
+    while game.bag_count and not game.is_over:
+        game.apply(ws.Bot(level, rules, lexicon).choose(game))
+    return game
+
+
+def test_expert_plays_a_move_of_the_solvers_value_with_the_bag_empty(monkeypatch):
+    import wordsalvo.engine.bot as bot
+
+    monkeypatch.setattr(bot, "EXPERT_ENDGAME_SECONDS", 600.0)  # proven on any machine: no timing in the test
+    game = _at_bag_empty(3)
+    assert not game.is_over
+    best = solve_endgame(game)
+    assert best.exact
+    action = ws.Bot("expert", game.rules, game.lexicon).choose(game)
+    p = game.to_move
+    game.apply(action)
+    if game.is_over:
+        after = game.scores[p] - game.scores[1 - p]
+    else:
+        after = -solve_endgame(game).value
+    assert after == best.value
+
+
+def test_analysis_judges_the_endgame_turns_by_the_solver():
+    game = _at_bag_empty(3)
+    while not game.is_over:
+        game.apply(ws.Bot("equity", game.rules, game.lexicon).choose(game))
+    analysis = ws.analyze_game(ws.to_gcg(game), game.lexicon)
+    judged = [t for t in analysis.turns if t.endgame_best is not None]
+    assert judged, "a game that reaches the empty bag has endgame turns"
+    for t in judged:
+        assert t.endgame_exact and t.endgame_played <= t.endgame_best
+        assert "Endgame solved" in t.note and t.missed == (t.endgame_best - t.endgame_played >= 15)
+    last = judged[-1]  # the move that went out: its value is the game's final spread
+    final = analysis.final_scores
+    assert last.endgame_played == final[last.player] - final[1 - last.player]
+    quiet = ws.analyze_game(ws.to_gcg(game), game.lexicon, endgame=None)
+    assert all(t.endgame_best is None for t in quiet.turns)
+
+
+def test_endgame_command_json_last_line(capsys):
+    import json
+
+    from wordsalvo.cli import main
+
+    game = _at_bag_empty(3)
+    line = ws.format_cgp(game.position())
+    assert main(["endgame", "--rules", "classic-en", "--cgp", line, "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    d = json.loads(out[-1])
+    assert set(d) == {"value", "pv", "exact", "nodes", "seconds"}
+    assert d["exact"] is True and d["value"] == solve_endgame(game).value and d["pv"]
+    assert "best line: " + " ; ".join(d["pv"]) in out
+    start = ws.format_cgp(ws.Game(game.rules, game.lexicon, seed=1).position())
+    assert main(["endgame", "--rules", "classic-en", "--cgp", start]) == 2
+    assert "bag" in capsys.readouterr().err
