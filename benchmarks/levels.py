@@ -30,8 +30,16 @@ in beta by pooling adjacent violators (the noise of neighbouring points), as
 ``wordsalvo/data/strength.toml`` holds it:
 
     python benchmarks/levels.py --rules wordsalvo-en --games 400 --jobs 2 --seed 11 \
-        --players easy,medium,hard,expert,beta=-0.1,beta=0,beta=0.04,... \
-        --anchor benchmarks/results/levels-wordsalvo-en.json --calibrate src/wordsalvo/data/strength.toml
+        --players easy,medium,hard,expert,beta=-0.1,beta=0,beta=0.03,... \
+        --anchor benchmarks/results/levels-wordsalvo-en.json --orders 100 --bootstrap 100 \
+        --calibrate src/wordsalvo/data/strength.toml
+
+(the exact command is in the table).  ``--orders P`` rates the games again in P
+shuffled orders within each pair and reports the mean: Glicko-2 weighs recent
+periods more, so one order's ratings move with its last few hundred games;
+``--bootstrap B`` gives 95 % intervals from B replicates of each pair's games
+drawn with replacement.  The table is made from the means over orders when the
+report has them.
 
 With ``--cache DIR`` each pair's games are kept in DIR, so the round robin can
 grow: ``--games 1000`` then ``--games 2000`` plays games 1000-1999 only, and the
