@@ -169,3 +169,19 @@ def test_a_saved_game_keeps_a_rated_engine(rules, tmp_path):
     path.write_text(game_record(game, [None, "99999"], hints=3), "utf-8")
     with pytest.raises(WordSalvoError, match="#engine NICK LEVEL.* or a rating such as 1200"):
         read_saved_game(path)
+
+
+def test_a_terminal_game_against_a_rating():
+    import io
+
+    from wordsalvo.cli import build_parser
+    from wordsalvo.commands import play
+
+    answers = iter(["pass", "quit"])
+    args = build_parser().parse_args(["play", "--rules", "wordsalvo-en", "--level", "1200", "--game-seed", "3",
+                                      "--color", "never"])
+    out = io.StringIO()
+    assert play.run(args, input_fn=lambda _prompt: next(answers), output=out) == 0
+    text = out.getvalue()
+    assert "Engine (1200)" in text  # the engine seat names its level ...
+    assert "after 2 turns" in text  # ... and took its turn
