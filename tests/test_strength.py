@@ -82,6 +82,9 @@ def test_bad_level_text_is_refused_clearly(rules):
         Bot("grandmaster", rules)
     with pytest.raises(WordSalvoError, match="expected beta=NUMBER"):
         parse_level("beta=x", ("hard",))
+    with pytest.raises(WordSalvoError, match="expected beta=NUMBER"):
+        parse_level("beta=-inf", ("hard",))
+    assert parse_level("beta=inf", ("hard",)).beta == math.inf
     with pytest.raises(WordSalvoError, match="got both"):
         Bot("hard", rules, rating=1200)
     with pytest.raises(WordSalvoError, match="from .* got '99999'"):

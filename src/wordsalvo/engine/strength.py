@@ -164,8 +164,9 @@ def parse_level(level: str, kinds=()) -> RatedLevel | None:
             beta = float(text[5:])
         except ValueError:
             beta = math.nan
-        if math.isnan(beta):
-            raise GameError(f"level: expected beta=NUMBER (the rated player's strength parameter), got {level!r}")
+        if math.isnan(beta) or beta == -math.inf:
+            raise GameError(f"level: expected beta=NUMBER (the rated player's strength parameter, a finite "
+                            f"number or inf), got {level!r}")
         return RatedLevel(beta, None)
     try:
         float(text)
