@@ -84,6 +84,32 @@ def seconds(allow_zero: bool = False):
     return parse
 
 
+def engine_level(kinds, ratings: bool = True):
+    """An argparse type: one of ``kinds`` or, with ``ratings``, a Glicko-2 rating (``1200``: the
+    rated player of :mod:`wordsalvo.engine.strength`), returned as the level text a Bot takes."""
+
+    def parse(text: str) -> str:
+        if text in kinds:
+            return text
+        what = f"{', '.join(kinds)} or a rating (e.g. 1200)" if ratings else ", ".join(kinds)
+        try:
+            float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not ratings:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        from ..engine.strength import check_rating
+
+        try:
+            value = check_rating(text)
+        except WordSalvoError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return f"{value:g}"
+
+    parse.__name__ = "level"
+    return parse
+
+
 def add_rules_argument(p: argparse.ArgumentParser, from_position: bool = False) -> None:
     """``--rules``; with ``from_position`` its default is the CGP's ``rs`` opcode."""
     p.add_argument(

@@ -19,8 +19,8 @@ from ..wording import plural
 from ..engine.autoplay import GAMES_MAX, AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
 from ..parallel import Interrupted
-from ._common import (JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_folder, progress_bar, seconds,
-                      whole_number)
+from ._common import (JOBS_MAX, add_lexicon_argument, add_rules_argument, engine_level, load_rules, output_folder,
+                      progress_bar, seconds, whole_number)
 
 __all__ = ["register", "run", "format_summary"]
 
@@ -37,15 +37,16 @@ def register(subparsers) -> None:
                "  score   the highest-scoring play\n"
                "  equity  the best play by equity (score + leave value), or the best swap when it is worth more\n"
                "  easy, medium, hard, expert, master: the difficulty levels of `wordsalvo play`\n"
-               "  (master simulates: --seconds sets its time per move)",
+               "  (master simulates: --seconds sets its time per move)\n"
+               "  a rating, e.g. 1200: the engine of that Glicko-2 rating (wordsalvo.engine.strength)",
     )
     add_rules_argument(p)
     add_lexicon_argument(p)
     p.add_argument("--leaves", metavar="FILE", help="leave table (default: the rule set's shipped table)")
     p.add_argument("--games", type=whole_number(1, GAMES_MAX), required=True, metavar="N",
                    help=f"number of games (at most {GAMES_MAX:,} a run)")
-    p.add_argument("--p1", choices=PLAYER_KINDS, required=True, metavar="PLAYER", help="player 1")
-    p.add_argument("--p2", choices=PLAYER_KINDS, required=True, metavar="PLAYER", help="player 2")
+    p.add_argument("--p1", type=engine_level(PLAYER_KINDS), required=True, metavar="PLAYER", help="player 1")
+    p.add_argument("--p2", type=engine_level(PLAYER_KINDS), required=True, metavar="PLAYER", help="player 2")
     p.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J",
                    help="worker processes (default 1; the number of cores uses them all)")
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the run (default 0)")

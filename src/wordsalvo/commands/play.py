@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from ..engine.bot import LEVELS
+from ..engine.strength import strength_table
 from ..errors import LexiconFormatError, WordSalvoError
 from ..game import Game
 from ..tui.saved_games import read_saved_game
 from ..tui.session import DEFAULT_HINTS, TerminalGame
-from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, load_rules, whole_number
+from ._common import (add_lexicon_argument, add_rules_argument, engine_level, load_lexicon, load_rules,
+                      whole_number)
 
 __all__ = ["register", "run", "setup"]
 
@@ -42,6 +44,8 @@ class _SeatAction(argparse.Action):
 
 
 def register(subparsers) -> None:
+    table = strength_table()
+    named = table.named
     p = subparsers.add_parser(
         "play",
         help="play a game in the terminal: against the engine, or pass-and-play for 2-4",
@@ -63,6 +67,11 @@ def register(subparsers) -> None:
                "  expert  the best move by equity (score + value of the tiles kept)\n"
                "  master  looks ahead: simulates its best moves two turns on, a second a move\n"
                "  (no level spends a blank or an S for a few points; see wordsalvo.engine.bot)\n"
+               "  a rating, e.g. 1200: an engine of that Glicko-2 rating, from "
+               f"{table.low:.0f} to {table.high:.0f} (on that\n"
+               f"          scale easy is {named['easy']:.0f}, medium {named['medium']:.0f}, "
+               f"hard {named['hard']:.0f}, expert {named['expert']:.0f};\n"
+               "          see wordsalvo.engine.strength)\n"
                "saved games: in $WORDSALVO_GAMES_DIR, else $XDG_DATA_HOME/wordsalvo/games\n"
                "  (~/.local/share/wordsalvo/games; the folder is made the first time, and the\n"
                "  message says so); `save FILE` in the game saves elsewhere.\n"
@@ -80,14 +89,16 @@ def register(subparsers) -> None:
     add_lexicon_argument(p)
     p.add_argument("--player", action=_SeatAction, dest="seats", metavar="NAME",
                    help="a seat for a person (repeat for pass-and-play; names without spaces)")
-    p.add_argument("--bot", action=_SeatAction, dest="seats", metavar="LEVEL", choices=LEVELS,
-                   help=f"a seat for an engine of LEVEL ({', '.join(LEVELS)}); repeat for more")
+    p.add_argument("--bot", action=_SeatAction, dest="seats", metavar="LEVEL", type=engine_level(LEVELS),
+                   help=f"a seat for an engine of LEVEL ({', '.join(LEVELS)}, or a rating such as 1200); "
+                        "repeat for more")
     p.add_argument("--players", type=int, default=2, metavar="N",
                    help="without --player/--bot: you and N-1 engine opponents (default: 2)")
     p.add_argument("--name", default="You", help="without --player: your name in the game and its record "
                                                   "(default: You)")
-    p.add_argument("--level", choices=LEVELS, default="medium",
-                   help="without --bot: the engines' strength (default: medium)")
+    p.add_argument("--level", type=engine_level(LEVELS), default="medium", metavar="LEVEL",
+                   help="without --bot: the engines' strength, a level or a Glicko-2 rating such as 1200 "
+                        "(default: medium)")
     p.add_argument("--strict", action="store_true",
                    help="a word not in the dictionary costs the turn (rule sets whose table may choose it)")
     p.add_argument("--challenge", action="store_true",

@@ -95,6 +95,15 @@ Kinds
     set, leaves count 0 (expert plays the best score; no level swaps while it
     can play).
 
+A rating
+    ``Bot(rating=1200, rules=rules)`` (or the level text ``"1200"``, as ``wordsalvo play
+    --level 1200`` gives it): the *rated player* of :mod:`wordsalvo.engine.strength`, an
+    opponent of that Glicko-2 rating anywhere from below easy to expert, on the scale of
+    the named levels.  It picks among every legal play and the best swap at random with
+    weights ``exp(beta * equity)``, ``beta`` read from the shipped calibration table;
+    at the top (``beta = inf``) it is expert.  ``"beta=0.2"`` names the parameter
+    directly (the calibration round robin's players).
+
 Offensive words: every level (easy to expert) never plays a move that forms a
 word of its language's offensive list (:mod:`wordsalvo.offensive`), as the main
 word or as a cross word; people may.  Only the move a level is about to choose
@@ -189,10 +198,24 @@ class Bot:
     ignore these.
     """
 
-    def __init__(self, level: str, rules: Rules, lexicon: Lexicon | None = None, leaves=None, seed: int = 0, *,
-                 seconds: float | None = None, threads: int = 1, cpu_time: bool = False):
-        if level not in PLAYER_KINDS:
-            raise GameError(f"expected an engine player ({', '.join(PLAYER_KINDS)}), got {level!r}")
+    def __init__(self, level: str | None = None, rules: Rules | None = None, lexicon: Lexicon | None = None,
+                 leaves=None, seed: int = 0, *, rating: float | None = None, seconds: float | None = None,
+                 threads: int = 1, cpu_time: bool = False):
+        from .strength import RatedLevel, beta_for_rating, check_rating, parse_level
+
+        if rating is not None:
+            if level is not None:
+                raise GameError(f"expected a level or a rating, got both (level {level!r}, rating {rating!r})")
+            value = check_rating(rating)
+            rated: RatedLevel | None = RatedLevel(beta_for_rating(value), value)
+        elif level is None:
+            raise GameError(f"expected a level ({', '.join(PLAYER_KINDS)}) or rating=R, got neither")
+        else:
+            rated = parse_level(level, PLAYER_KINDS)
+        #: the rated player's strength (None: a named kind)
+        self.rated = rated
+        if rated is not None:
+            level = rated.name
         if not isinstance(rules, Rules):
             raise GameError(f"expected a Rules object, got {type(rules).__name__}")
         if seconds is None:
@@ -211,7 +234,7 @@ class Bot:
         #: start does not wait for it)
         self._leaves = leaves
         self._leaves_loaded = level == "score" or leaves is not None
-        self.policy = LEVEL_POLICIES.get(level)
+        self.policy = LEVEL_POLICIES.get(level) if rated is None else None
         #: the words the level knows (None: all of the game's lexicon)
         self.vocabulary = None
         if self.policy is not None:
@@ -219,7 +242,7 @@ class Bot:
         self._s_code = rules.alphabet.code("S") if rules.alphabet.name == "en" else -1
         #: the levels never play an offensive word; the plain players score and equity are
         #: engine benchmarks and do not filter
-        self.avoid_offensive = level in LEVELS
+        self.avoid_offensive = level in LEVELS or rated is not None
         self.offensive = OffensiveWords.default(self.lexicon.alphabet.name)
         self.rng = random.Random()
         self.reset(seed)
@@ -249,6 +272,8 @@ class Bot:
         self.rng.seed(f"wordsalvo-bot-{self.level}-{seed}")
 
     def __repr__(self) -> str:
+        if self.rated is not None and self.rated.rating is not None:
+            return f"Bot(rating={self.rated.rating:g}, rules=Rules.preset({self.rules.name!r}), seed={self.seed})"
         return f"Bot({self.level!r}, Rules.preset({self.rules.name!r}), seed={self.seed})"
 
     def choose(self, game) -> Action:
@@ -261,6 +286,8 @@ class Bot:
             return self._choose_master(game)
         if self.level == "expert":
             return self._choose_expert(game)
+        if self.rated is not None:
+            return self._choose_rated(game)
         if self.policy is None:
             return self._choose_equity(game)
         return self._choose_level(game)
@@ -381,6 +408,40 @@ class Bot:
         if swap is not None:
             return swap
         return Pass()
+
+    def _choose_rated(self, game) -> Action:
+        """A softmax over equity with the rated player's ``beta`` (:mod:`wordsalvo.engine.strength`)."""
+        beta = self.rated.beta
+        if beta == math.inf:  # expert's choice (the endgame solver with the bag empty)
+            return self._choose_expert(game)
+        leaves = self.leaves
+        moves = game.legal_moves(leaves=leaves)
+        n = len(moves)
+        if n:
+            value = (moves.equities if leaves is not None else moves.scores).astype(np.float64)
+        else:
+            value = np.zeros(0)
+        swap = self._best_swap(game) if leaves is not None else None
+        if swap is not None:
+            value = np.append(value, float(swap.equity))
+        if len(value) == 0:
+            return self._fallback(game) if leaves is None else Pass()
+        logit = beta * value
+        weights = np.exp(logit - logit.max())
+        cum = np.cumsum(weights)
+        rng = self.rng
+        while True:
+            k = min(int(np.searchsorted(cum, rng.random() * float(cum[-1]), side="right")), len(value) - 1)
+            if k == n:
+                return Swap(swap.tiles, swap.leave, float(swap.equity))
+            move = moves[k]
+            if not self.offensive.is_offensive(move):
+                return Play(move, equity=float(move.equity)) if leaves is not None else Play(move)
+            # never an offensive word: that play is out, draw again
+            weights[k] = 0.0
+            cum = np.cumsum(weights)
+            if cum[-1] <= 0:
+                return self._fallback(game) if leaves is None else Pass()
 
     def _pick(self, moves, pol: LevelPolicy, rng: random.Random, excluded=()) -> tuple[int, float] | None:
         """(index, value) of the play the level chooses from ``moves``, or None; never one

@@ -30,6 +30,19 @@ __all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_reco
            "typed_path", "SavedGame", "read_saved_game"]
 
 
+def _is_level(text: str) -> bool:
+    """A level a saved game may name: a difficulty level or a rating in the calibrated range."""
+    if text in LEVELS:
+        return True
+    from ..engine.strength import check_rating
+
+    try:
+        float(text)
+        check_rating(text)
+    except (ValueError, WordSalvoError):
+        return False
+    return True
+
 def default_save_dir() -> Path:
     """Where games are saved unless a file is named: ``$WORDSALVO_GAMES_DIR``, else
     ``$XDG_DATA_HOME/wordsalvo/games`` (``~/.local/share/wordsalvo/games``; on Windows
@@ -141,9 +154,10 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
             dated.append((key, value))
         elif key == "engine":
             nick, _, level = value.partition(" ")
-            if level.strip() not in LEVELS or nick not in game.names:
+            if not _is_level(level.strip()) or nick not in game.names:
                 raise WordSalvoError(f"{path}: expected '#engine NICK LEVEL' with a player of the game "
-                                     f"and a level ({', '.join(LEVELS)}), got {excerpt(line)}")
+                                     f"and a level ({', '.join(LEVELS)}, or a rating such as 1200), "
+                                     f"got {excerpt(line)}")
             engines[nick] = level.strip()
         elif key == "hints":
             if not is_whole_number(value, digits=4):

@@ -1,0 +1,177 @@
+"""Opponents at every strength: the rated player and its calibration table.
+
+The named levels (easy, medium, hard, expert) are far apart: each beats the one
+below in 87-100 % of games.  The *rated player* fills the gaps with one
+continuous strength parameter, ``beta`` (per point of equity): on its turn it
+lists every legal play (and the best swap, when one is allowed) with its equity
+(score + leave value, :mod:`wordsalvo.leaves`) and picks one at random with
+weights ``exp(beta * equity)`` (a softmax over equity; never an offensive word,
+as the levels).
+
+* ``beta = inf``: always the best equity, which is expert's choice (expert IS
+  the top of the scale);
+* ``beta = 0``: a uniformly random legal play, whatever it scores;
+* ``beta < 0``: weaker still, favouring the worst plays.
+
+Why this parameter: in every position the expected equity of the pick is
+monotone increasing in ``beta`` (its derivative is the variance of the equity
+under the pick's distribution, never negative) and smooth (analytic in
+``beta``), over the whole line, so one number moves the player from the worst
+play to the best without jumps; no threshold (a top-k cut-off, a probability of
+a blunder) makes steps in the strength.  It needs only what the C self-play
+already has (the move list with equities and one random draw a turn).
+
+The calibration table (``wordsalvo/data/strength.toml``) maps ``beta`` to a
+Glicko-2 rating measured in a round robin of rated players and the named levels
+(``benchmarks/levels.py --calibrate``; the command and date are in the file):
+each rating is the mean over 100 shuffled orders of the games within each pair
+(Glicko-2 weighs recent rating periods more, so the ratings of one order move
+with its last few hundred games, by up to about 100 points in that round robin).
+Ratings are relative: the table's scale is shifted so that the named levels'
+mean rating (medium, hard, expert) equals their mean in the README's round
+robin of the static levels (easy is left out of the anchor: it loses nearly
+every game, so its rating is poorly determined).  :func:`beta_for_rating`
+interpolates the table between its points, linearly in ``atan(beta / 0.1)``
+(a coordinate in which the measured curve is near-linear and ``inf`` is a
+finite end).  The table is measured on ``wordsalvo-en``; other rule sets use it
+as it is (their scale is about the same, see the README, but not calibrated).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from ..errors import GameError
+
+__all__ = ["StrengthTable", "strength_table", "beta_for_rating", "check_rating", "parse_level", "RatedLevel"]
+
+#: the scale of the interpolation coordinate atan(beta / BETA_SCALE), per point
+BETA_SCALE = 0.1
+
+
+def _coordinate(beta: float) -> float:
+    return math.atan(beta / BETA_SCALE)
+
+
+def _beta(u: float) -> float:
+    if u >= math.pi / 2 - 1e-12:
+        return math.inf
+    return BETA_SCALE * math.tan(u)
+
+
+@dataclass(frozen=True)
+class StrengthTable:
+    """The calibration: ``points`` as (beta, rating), weakest first, ratings increasing;
+    ``named``: the named levels' ratings on the same scale; ``rules``, ``command``,
+    ``date``: how it was made."""
+
+    rules: str
+    command: str
+    date: str
+    points: tuple[tuple[float, float], ...]
+    named: dict
+
+    @property
+    def low(self) -> float:
+        """The weakest rating a rated player can be asked for."""
+        return self.points[0][1]
+
+    @property
+    def high(self) -> float:
+        """The strongest (expert's own choice, ``beta = inf``)."""
+        return self.points[-1][1]
+
+
+@lru_cache(maxsize=None)
+def strength_table() -> StrengthTable:
+    """The shipped calibration table (read once)."""
+    text = resources.files("wordsalvo").joinpath("data/strength.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    points = tuple((float(p["beta"]), float(p["rating"])) for p in data["points"])
+    betas = [b for b, _ in points]
+    ratings = [r for _, r in points]
+    if betas != sorted(betas) or any(b >= a for a, b in zip(ratings[1:], ratings)) or len(points) < 2:
+        raise GameError("wordsalvo/data/strength.toml: expected points with beta and rating both increasing, "
+                        f"got {points}")
+    return StrengthTable(data["rules"], data["command"], str(data["date"]), points, dict(data["named"]))
+
+
+def check_rating(rating, table: StrengthTable | None = None) -> float:
+    """``rating`` as a float, or a GameError saying what was expected and got."""
+    table = table or strength_table()
+    if isinstance(rating, str):
+        text = rating.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            raise GameError(f"rating: expected a Glicko-2 rating, a number from {table.low:.0f} to "
+                            f"{table.high:.0f}, got {rating!r}") from None
+    elif isinstance(rating, bool) or not isinstance(rating, (int, float)):
+        raise GameError(f"rating: expected a Glicko-2 rating, a number from {table.low:.0f} to "
+                        f"{table.high:.0f}, got {type(rating).__name__} {rating!r}")
+    else:
+        value = float(rating)
+    if not math.isfinite(value) or not table.low <= value <= table.high:
+        raise GameError(f"rating: expected a Glicko-2 rating from {table.low:.0f} (weakest) to {table.high:.0f} "
+                        f"(expert), got {rating!r} (the calibrated range, {table.rules})")
+    return value
+
+
+def beta_for_rating(rating, table: StrengthTable | None = None) -> float:
+    """The strength parameter whose measured rating is ``rating`` (interpolated in the table)."""
+    table = table or strength_table()
+    value = check_rating(rating, table)
+    pts = table.points
+    for (b0, r0), (b1, r1) in zip(pts, pts[1:]):
+        if value <= r1:
+            u0, u1 = _coordinate(b0), _coordinate(b1)
+            t = (value - r0) / (r1 - r0)
+            return _beta(u0 + t * (u1 - u0))
+    return pts[-1][0]  # pragma: no cover - check_rating keeps value <= high
+
+
+@dataclass(frozen=True)
+class RatedLevel:
+    """A rated player's level: the strength parameter, and the rating asked for (None when
+    ``beta`` was given directly)."""
+
+    beta: float
+    rating: float | None
+
+    @property
+    def name(self) -> str:
+        """The level as text (what :func:`parse_level` reads back)."""
+        if self.rating is not None:
+            return f"{self.rating:g}"
+        return f"beta={self.beta:g}"
+
+
+def parse_level(level: str, kinds=()) -> RatedLevel | None:
+    """None for one of the named player ``kinds``; a RatedLevel for a rating (``"1200"``) or a
+    strength parameter (``"beta=0.2"``); a GameError for anything else."""
+    if level in kinds:
+        return None
+    if not isinstance(level, str):
+        raise GameError(f"level: expected an engine player ({', '.join(kinds)}) or a rating, "
+                        f"got {type(level).__name__} {level!r}")
+    text = level.strip()
+    if text.startswith("beta="):
+        try:
+            beta = float(text[5:])
+        except ValueError:
+            beta = math.nan
+        if math.isnan(beta) or beta == -math.inf:
+            raise GameError(f"level: expected beta=NUMBER (the rated player's strength parameter, a finite "
+                            f"number or inf), got {level!r}")
+        return RatedLevel(beta, None)
+    try:
+        float(text)
+    except ValueError:
+        raise GameError(f"level: expected an engine player ({', '.join(kinds)}) or a Glicko-2 rating "
+                        f"(a number, e.g. 1200), got {level!r}") from None
+    rating = check_rating(text)
+    return RatedLevel(beta_for_rating(rating), rating)
