@@ -36,6 +36,7 @@ struct WsEndgame {
     uint8_t two_after[WS_MAX_LETTERS + 1];  /* [x]: some two-letter word starts with x */
     int32_t stop, error;
     int64_t nodes;
+    int64_t node_limit; /* stop once the search has made this many turns (0: no limit) */
     double deadline, started;
     WsUndo undo[WS_EG_MAX_PLY];
     WsEgStep pv[WS_EG_MAX_PLY][WS_EG_MAX_PLY];
@@ -177,6 +178,7 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     WsGame *s = &E->work;
     E->pv_len[ply] = 0;
     if ((++E->nodes & (EG_CLOCK_EVERY - 1)) == 0 && E->deadline > 0 && now() > E->deadline) E->stop = 1;
+    if (E->node_limit > 0 && E->nodes > E->node_limit) E->stop = 1;
     if (E->stop) return 0;
     uint64_t key = s->hash;
     WsEgEntry *e = &E->tt[key & E->tt_mask];
@@ -308,9 +310,11 @@ static int deepen(WsEndgame *E, int max_depth, int32_t *gain, WsEgStep *line, in
     for (int depth = 1; depth <= max_depth; depth++) {
         int taint = 0;
         double keep = E->deadline;
-        if (depth == 1) E->deadline = 0; /* the first iteration always finishes */
+        int64_t keep_nodes = E->node_limit;
+        if (depth == 1) E->deadline = 0, E->node_limit = 0; /* the first iteration always finishes */
         int32_t v = search(E, depth, 0, -EG_INF, EG_INF, &taint);
         E->deadline = keep;
+        E->node_limit = keep_nodes;
         if (E->stop) break;
         *gain = v;
         *len = E->pv_len[0];
@@ -324,11 +328,12 @@ static int deepen(WsEndgame *E, int max_depth, int32_t *gain, WsEgStep *line, in
     return exact;
 }
 
-int ws_endgame_solve(WsEndgame *E, double seconds, int max_depth, WsEgResult *out) {
-    if (max_depth < 1 || max_depth > WS_EG_MAX_PLY - 1 || !(seconds >= 0.0)) return WS_E_ARGUMENT;
+int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out) {
+    if (max_depth < 1 || max_depth > WS_EG_MAX_PLY - 1 || !(seconds >= 0.0) || max_nodes < 0) return WS_E_ARGUMENT;
     memset(out, 0, offsetof(WsEgResult, pv));
     E->started = now();
     E->deadline = seconds > 0 ? E->started + seconds : 0;
+    E->node_limit = max_nodes;
     E->stop = 0;
     E->error = WS_OK;
     E->nodes = 0;
@@ -355,6 +360,7 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int max_depth, WsEgResult *ou
             int len2 = 0, d2 = 0;
             E->stop = 0;
             E->deadline = 0;
+            E->node_limit = 0;
             if (!deepen(E, max_depth, &g2, more, &len2, &d2) || E->error || len2 == 0) break;
             if (len + len2 > WS_EG_MAX_PLY - 1) len2 = WS_EG_MAX_PLY - 1 - len;
             memcpy(out->pv + len, more, (size_t)len2 * sizeof *more);

@@ -91,8 +91,10 @@ int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgE
                      WsMove *moves, WsEgOrder *order, size_t capacity);
 
 /* Solves: iterative deepening until a proof, `seconds` (> 0; 0 = no limit: until the
- * proof) or max_depth (1..WS_EG_MAX_PLY).  WS_OK, or WS_E_CAPACITY: the move stack was
+ * proof), `max_nodes` turns searched (> 0; 0 = no limit; unlike a time limit the same
+ * on every machine: the result is the last iteration completed within it) or max_depth
+ * (1..WS_EG_MAX_PLY).  WS_OK, or WS_E_CAPACITY: the move stack was
  * too small (the result then holds the last completed iteration, not exact). */
-int ws_endgame_solve(WsEndgame *E, double seconds, int max_depth, WsEgResult *out);
+int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out);
 
 #endif

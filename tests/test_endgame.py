@@ -179,7 +179,7 @@ def _at_bag_empty(seed: int, level: str = "equity"):
 def test_expert_plays_a_move_of_the_solvers_value_with_the_bag_empty(monkeypatch):
     import wordsalvo.engine.bot as bot
 
-    monkeypatch.setattr(bot, "EXPERT_ENDGAME_SECONDS", 600.0)  # proven on any machine: no timing in the test
+    monkeypatch.setattr(bot, "EXPERT_ENDGAME_NODES", 10**12)  # proven: no budget in the way
     game = _at_bag_empty(3)
     assert not game.is_over
     best = solve_endgame(game)
@@ -227,3 +227,16 @@ def test_endgame_command_json_last_line(capsys):
     start = ws.format_cgp(ws.Game(game.rules, game.lexicon, seed=1).position())
     assert main(["endgame", "--rules", "classic-en", "--cgp", start]) == 2
     assert "bag" in capsys.readouterr().err
+
+
+def test_a_node_budget_gives_the_same_line_on_every_run():
+    # a node limit, unlike a time limit, does not depend on the machine: the bots use it
+    game = _at_bag_empty(3)
+    full = solve_endgame(game)
+    assert full.exact
+    small = [solve_endgame(game, nodes=full.nodes // 4 + 1) for _ in range(2)]
+    assert small[0].pv == small[1].pv and small[0].value == small[1].value and small[0].nodes == small[1].nodes
+    assert small[0].depth == small[1].depth
+    assert not small[0].exact and small[0].stop == "limit" and small[0].depth < full.depth
+    with pytest.raises(WordSalvoError, match="nodes"):
+        solve_endgame(game, nodes=0)

@@ -5,7 +5,7 @@ from wordsalvo._core.cendgame cimport *
 
 ENDGAME_MAX_PLY = WS_EG_MAX_PLY
 #: why a solve stopped
-ENDGAME_STOP_NAMES = {WS_EG_EXACT: "exact", WS_EG_DEADLINE: "seconds", WS_EG_MAX_DEPTH: "depth"}
+ENDGAME_STOP_NAMES = {WS_EG_EXACT: "exact", WS_EG_DEADLINE: "limit", WS_EG_MAX_DEPTH: "depth"}
 
 
 cdef class EndgameSolver:
@@ -63,12 +63,14 @@ cdef class EndgameSolver:
         free(self.order)
         free(self.res)
 
-    def solve(self, seconds=0.0, max_depth=None):
-        """Solves (``seconds`` > 0: a time limit; 0: until proven).  Returns a dict: value,
+    def solve(self, seconds=0.0, max_depth=None, max_nodes=0):
+        """Solves (``seconds`` > 0: a time limit; 0: until proven; ``max_nodes`` > 0: a limit
+        on the turns searched, the same on every machine).  Returns a dict: value,
         gain, exact, stop, depth, nodes, seconds, replay_value, replay_over and ``pv``, a
         list of ("play", MOVE_DTYPE record, board before it) or ("pass", None, board)."""
         cdef double secs = float(seconds)
         cdef int depth = WS_EG_MAX_PLY - 1 if max_depth is None else <int>check_whole(max_depth, 1, WS_EG_MAX_PLY - 1, WordSalvoError, "max_depth")
+        cdef int64_t nodes = <int64_t>check_whole(max_nodes, 0, 1 << 62, WordSalvoError, "max_nodes")
         cdef int rc, i
         cdef WsGame *s
         if not (isfinite(secs) and 0.0 <= secs <= 1e7):
@@ -77,7 +79,7 @@ cdef class EndgameSolver:
             raise RuntimeError("this EndgameSolver is running in another thread")
         try:
             with nogil:
-                rc = ws_endgame_solve(self.E, secs, depth, self.res)
+                rc = ws_endgame_solve(self.E, secs, nodes, depth, self.res)
         finally:
             ws_guard_leave(&self.busy)
         if rc == WS_E_CAPACITY:

@@ -39,4 +39,4 @@ cdef extern from "ws_endgame.h" nogil:
     size_t ws_endgame_size()
     int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgEntry *table, size_t entries,
                          WsMove *moves, WsEgOrder *order, size_t capacity)
-    int ws_endgame_solve(WsEndgame *E, double seconds, int max_depth, WsEgResult *out)
+    int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out)

@@ -22,7 +22,8 @@ Kinds
     The same choice as ``equity`` (the best the engine can do), except that it
     never plays an offensive word (below) and that with the bag empty (two
     players) it plays the endgame solver's first move, searched for at most
-    :data:`EXPERT_ENDGAME_SECONDS` (:mod:`wordsalvo.engine.endgame`).  It swaps when
+    :data:`EXPERT_ENDGAME_NODES` turns (:mod:`wordsalvo.engine.endgame`; a node budget,
+    not a time, so that a seed replays the game on any machine).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
 ``master``
@@ -132,7 +133,7 @@ from ..offensive import OffensiveWords
 from ..rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
-           "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_SECONDS"]
+           "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_NODES"]
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")
@@ -165,9 +166,10 @@ class LevelPolicy:
 MASTER_SECONDS = 1.0
 MASTER_PLAYS = 10
 MASTER_PLIES = 2
-#: expert: the seconds the endgame solver may take on a move once the bag is empty (the
-#: best line of the last completed iteration when it is not proven by then)
-EXPERT_ENDGAME_SECONDS = 0.5
+#: expert: the turns the endgame solver may search on a move once the bag is empty (the
+#: best line of the last completed iteration when it is not proven by then; about half a
+#: second at the solver's node rate, and the same result on every machine)
+EXPERT_ENDGAME_NODES = 50_000
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
@@ -323,7 +325,7 @@ class Bot:
     def _choose_expert(self, game) -> Action:
         """The endgame solver's move with the bag empty (two players), else by equity."""
         if game.bag_count == 0 and len(game.names) == 2 and len(game.players_left) == 2 and game.rack:
-            action = self._endgame(game, EXPERT_ENDGAME_SECONDS)
+            action = self._endgame(game, nodes=EXPERT_ENDGAME_NODES)
             if action is not None:
                 return action
         return self._choose_equity(game)
@@ -361,9 +363,9 @@ class Bot:
                            threads=self.threads, sampling="bai", seed=seed, cpu_time=self.cpu_time).run()
         return result.best.action
 
-    def _endgame(self, game, seconds: float | None = None) -> Action | None:
+    def _endgame(self, game, *, nodes: int | None = None) -> Action | None:
         """The endgame solver's move with the bag empty (``wordsalvo.engine.endgame``) within
-        ``seconds`` (None: the bot's budget), or None when there is no solver, the rule set
+        ``nodes`` turns searched (None: the bot's time budget, ``seconds``), or None when there is no solver, the rule set
         is not one it solves, or its move spells an offensive word (then the master
         simulates, the expert plays by equity)."""
         try:
@@ -373,8 +375,10 @@ class Bot:
         from ..errors import WordSalvoError
 
         try:
-            result = solve_endgame(game.position(), self.lexicon, seconds=seconds if seconds is not None else
-                                   self.seconds, threads=self.threads)
+            if nodes is not None:
+                result = solve_endgame(game.position(), self.lexicon, nodes=nodes, threads=self.threads)
+            else:
+                result = solve_endgame(game.position(), self.lexicon, seconds=self.seconds, threads=self.threads)
         except WordSalvoError:  # e.g. a rule set that lets a player swap with an empty bag
             return None
         first = result.moves[0] if result.moves else None

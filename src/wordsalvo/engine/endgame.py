@@ -51,7 +51,7 @@ class EndgameResult:
     seconds: float  #: wall clock
     spread: int  #: the spread now (side to move's score minus the other's)
     depth: int  #: plies of the last completed iteration
-    stop: str  #: "exact", "seconds" or "depth"
+    stop: str  #: "exact", "limit" (the time or node limit) or "depth"
 
     @property
     def gain(self) -> int:
@@ -78,14 +78,16 @@ def _is_game(x: Any) -> bool:
 
 
 def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | None = None, threads: int = 1,
-                  table_bits: int = TABLE_BITS) -> EndgameResult:
+                  nodes: int | None = None, table_bits: int = TABLE_BITS) -> EndgameResult:
     """Solve the endgame of ``position`` (a Position with both racks and the bag empty, or
     a two-player Game whose bag is empty) for the side to move.
 
     ``lexicon``: default the game's, or the rule set's embedded one; ``seconds``: a time
     limit (None: until proven; then the value is exact); ``threads``: accepted for the
     callers that pass their thread count, but the search runs on ONE thread (a parallel
-    search is not written yet); ``table_bits``: the transposition table holds
+    search is not written yet); ``nodes``: a limit on the turns searched (None: none), which
+    unlike ``seconds`` gives the same result on every machine (the bots use it, so that a
+    seeded game replays); ``table_bits``: the transposition table holds
     2**table_bits entries of 24 bytes.  Returns an :class:`EndgameResult`."""
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
         raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
@@ -93,6 +95,8 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
                 math.isfinite(seconds) and 0 < seconds <= 1e7):
             raise WordSalvoError(f"seconds: expected a number of seconds > 0 or None, got {seconds!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= 1 << 62):
+        raise WordSalvoError(f"nodes: expected a whole number of turns >= 1 or None, got {nodes!r}")
     if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 10 <= table_bits <= 30:
         raise WordSalvoError(f"table_bits: expected a whole number 10..30, got {table_bits!r}")
     if _is_game(position):
@@ -122,10 +126,11 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     if not pos.racks[0] or not pos.racks[1]:
         raise PositionError(f"endgame: expected a tile on both racks, got {'/'.join(pos.racks)} (with the bag "
                             f"empty an empty rack means the game is over)")
-    return _solve_state(state, rules, lexicon, seconds, table_bits)
+    return _solve_state(state, rules, lexicon, seconds, table_bits, nodes)
 
 
-def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bits: int = TABLE_BITS) -> EndgameResult:
+def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bits: int = TABLE_BITS,
+                 nodes: int | None = None) -> EndgameResult:
     """Solves a GameState of ``rules`` (two players, the bag empty): the analysis gives the
     state after a move, the tests states whose racks are not the tile set's whole rest."""
     gen = MoveGenerator(lexicon, rules)
@@ -133,7 +138,7 @@ def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bi
     while True:
         solver = _movegen.EndgameSolver(state, gen._gen, table_bits, capacity)
         try:
-            raw = solver.solve(seconds or 0.0)
+            raw = solver.solve(seconds or 0.0, max_nodes=nodes or 0)
             break
         except MemoryError:
             if capacity >= _CAPACITY_MAX:
