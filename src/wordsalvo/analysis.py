@@ -717,11 +717,13 @@ def _sim_judge(d: dict[str, Any], rt: ReplayTurn, lexicon: Lexicon, leaves: Leav
     row, best = result.rows[rank], result.rows[0]
     if row.equity is None or best.equity is None:
         return {}
-    eq_lost = max(0.0, best.equity - row.equity)
-    win_lost = None if row.win is None or best.win is None else max(0.0, best.win - row.win)
+    # rounded as reported, and the verdict taken from the figures reported (a loss shown as
+    # 0.0500 of win chance is a miss, one shown as 0.0499 is not)
+    eq_lost = round(max(0.0, best.equity - row.equity), 2)
+    win_lost = None if row.win is None or best.win is None else round(max(0.0, best.win - row.win), 4)
     out: dict[str, Any] = {
-        "simulated": True, "sim_equity_lost": round(eq_lost, 2), "sim_rank": rank + 1,
-        "sim_win_lost": None if win_lost is None else round(win_lost, 4), "sim_iterations": best.iterations,
+        "simulated": True, "sim_equity_lost": eq_lost, "sim_rank": rank + 1,
+        "sim_win_lost": win_lost, "sim_iterations": best.iterations,
         "sim_candidates": tuple(SimCandidate(r.move, r.equity, r.stderr, r.win, r.iterations) for r in result.rows),
         "missed": eq_lost >= MISSED_EQUITY or (win_lost or 0.0) >= MISSED_WIN,
     }
