@@ -38,6 +38,9 @@ def register(subparsers) -> None:
     t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
                    help="games between two saves of the state (default 500): what Ctrl-C can lose")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
+    t.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play the games on a Dask distributed scheduler (tcp://host:8786) instead of "
+                        "--jobs worker processes (needs wordsalvo[dask]); the same table as a local run")
     t.set_defaults(func=run_train)
 
     e = sub.add_parser("export", help="write a leave table as CSV (leave,value)")
@@ -63,16 +66,18 @@ def run_train(args) -> int:
 
     load_rules(args.rules)  # a clear error for a bad name before any game is played
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
-                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every)
+                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every, scheduler=args.scheduler)
     bar = progress_bar(args.games * args.rounds, "game")
     state = {"last": 0}
 
-    def progress(rnd: int, done: int, total: int) -> None:
+    def progress(rnd: int, done: int, total: int, change: float | None = None) -> None:
         if bar is not None:
             now = rnd * total + done
             bar.update(now - state["last"])
             state["last"] = now
-            bar.set_description(f"round {rnd + 1}/{args.rounds}")
+            # the change the last round made to the table: small when the rounds have converged
+            moved = f", last round moved the table {change:.2f} points/leave" if change is not None else ""
+            bar.set_description(f"round {rnd + 1}/{args.rounds}{moved}")
 
     try:
         table = train_leaves(config, output_file(args.out, "--out"), resume=args.resume, progress=progress)
@@ -83,7 +88,8 @@ def run_train(args) -> int:
         again = ["wordsalvo", "leaves", "train", "--rules", args.rules, "--games", args.games, "--rounds",
                  args.rounds, "--seed", args.seed, "--out", args.out]
         again += (["--lexicon", args.lexicon] if args.lexicon else []) + ["--jobs", args.jobs]
-        again += (["--save-every", args.save_every] if args.save_every != 500 else []) + ["--resume"]
+        again += (["--save-every", args.save_every] if args.save_every != 500 else [])
+        again += (["--scheduler", args.scheduler] if args.scheduler else []) + ["--resume"]
         print(f"Interrupted: {_saved_progress(args.out, args.rounds, args.games)}. This continues it:\n  "
               + " ".join(shlex.quote(str(a)) for a in again), file=sys.stderr)
         return 130
