@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from pathlib import Path
 
 from ._common import add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
 
@@ -30,9 +31,13 @@ def register(subparsers) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rules_argument(t)
     add_lexicon_argument(t)
-    t.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="games per round")
-    t.add_argument("--rounds", type=whole_number(1), default=3, metavar="R", help="rounds (default 3)")
-    t.add_argument("--out", required=True, metavar="FILE", help="the leave table to write")
+    t.add_argument("--games", type=whole_number(1), default=50_000, metavar="N",
+                   help="games per round (default 50,000)")
+    t.add_argument("--rounds", type=whole_number(1), default=5, metavar="R", help="rounds (default 5)")
+    t.add_argument("--out", metavar="FILE",
+                   help="the leave table to write (default: the user's cache folder, "
+                        "<cache>/leaves/RULES.wsl, where Leaves.default finds a table for a rule set "
+                        "that ships none, such as wordfeud-de after `wordsalvo lexicon fetch de`)")
     t.add_argument("--jobs", type=whole_number(1), default=1, metavar="J", help="worker processes (default 1)")
     t.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed (default 0)")
     t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
@@ -63,8 +68,12 @@ def register(subparsers) -> None:
 
 def run_train(args) -> int:
     from ..engine.leave_training import TrainingConfig, train_leaves
+    from ..leaves import user_table_path
 
-    load_rules(args.rules)  # a clear error for a bad name before any game is played
+    rules = load_rules(args.rules)  # a clear error for a bad name before any game is played
+    if args.out is None:  # the user's own table of the rule set, where Leaves.default looks
+        args.out = str(user_table_path(rules.name))
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
                             lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every, scheduler=args.scheduler)
     bar = progress_bar(args.games * args.rounds, "game")
