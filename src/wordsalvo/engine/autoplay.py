@@ -133,12 +133,14 @@ def _engine(spec: AutoplaySpec, rules, lexicon, bots):
     return _CACHE[key]
 
 
-def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
+def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
     """Play game ``index`` of ``spec`` to the end and return its result (a pure function of its inputs).
 
     With ``trace`` the result also holds, for leave training, every (leave kept, points the
     same player scored on their next turn) while the bag held tiles, and, for the
-    win-probability model, every position's (player on turn, spread, tiles unseen).
+    win-probability model, every position's (player on turn, spread, tiles unseen);
+    with ``trace="racks"`` (C loop only) the full racks and their returns instead
+    (:func:`rack_records`).
 
     Games between the ``score`` and ``equity`` players run in the C self-play loop
     (:mod:`wordsalvo.engine.selfplay`); the difficulty levels and games written as GCG run on
@@ -243,7 +245,7 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
                       tuple(leave_trace) if trace else None, tuple(states) if trace else None)
 
 
-def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
+def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
     """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.engine.bot.Bot`."""
     from ..actions import Play, Swap
     from ..game import Game
@@ -310,7 +312,8 @@ def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: 
                       tuple(leave_trace) if trace else None, tuple(states) if trace else None)
 
 
-def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool, trace: bool = False) -> list[GameResult]:
+def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool,
+                trace: bool | str = False) -> list[GameResult]:
     return [play_game(spec, i, want_gcg, trace) for i in indices]
 
 
@@ -320,7 +323,7 @@ def _chunks(n: int, size: int) -> list[range]:
 
 
 def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | None = None,
-               want_gcg: bool = False, start: int = 0, trace: bool = False) -> Iterator[GameResult]:
+               want_gcg: bool = False, start: int = 0, trace: bool | str = False) -> Iterator[GameResult]:
     """Results of games ``start .. start+games-1`` as they finish (in no fixed order with jobs > 1).
 
     ``jobs``: worker processes on this machine (1 = this process); ``scheduler``:
@@ -347,7 +350,7 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
 
 
 def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
-               trace: bool = False) -> Iterator[GameResult]:
+               trace: bool | str = False) -> Iterator[GameResult]:
     if importlib.util.find_spec("distributed") is None:
         raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
     size = max(1, min(50, len(indices) // 64 or 1))
