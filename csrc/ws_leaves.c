@@ -95,3 +95,57 @@ int ws_leaves_unrank(const WsLeaves *L, int64_t rank, uint8_t *counts) {
     }
     return m == 0 ? WS_OK : WS_E_ARGUMENT;
 }
+
+/* C(n, k) as a double; 0 when k > n or n < 0. */
+static double binom(double n, int k) {
+    double r = 1.0;
+    for (int i = 0; i < k; i++) {
+        if (n - i <= 0.0) return 0.0;
+        r = r * (n - i) / (i + 1);
+    }
+    return r;
+}
+
+int ws_leaves_credit_racks(const WsLeaves *L, const uint8_t *rack_counts, int64_t racks, const double *mean,
+                           const double *tile_count, double *sum, double *weight, double *weight2) {
+    const int types = L->types;
+    for (int64_t i = 0; i < racks; i++) {
+        const uint8_t *rc = rack_counts + i * types;
+        uint8_t ty[WS_RACK_MAX], have[WS_RACK_MAX], keep[WS_RACK_MAX], kt[WS_RACK_MAX], kc[WS_RACK_MAX];
+        int n = 0, size = 0;
+        for (int t = 0; t < types; t++) {
+            if (!rc[t]) continue;
+            if (n == WS_RACK_MAX || size + rc[t] > WS_RACK_MAX) return WS_E_ARGUMENT;
+            ty[n] = (uint8_t)t;
+            have[n] = rc[t];
+            keep[n] = 0;
+            n++;
+            size += rc[t];
+        }
+        for (;;) {
+            /* the next sub-multiset: an odometer over the counts kept of each type */
+            int j = 0;
+            while (j < n && keep[j] == have[j]) keep[j++] = 0;
+            if (j == n) break;
+            keep[j]++;
+            int kept = 0, m = 0;
+            double w = 1.0;
+            for (int q = 0; q < n; q++) {
+                kept += keep[q];
+                w *= binom(tile_count[ty[q]] - keep[q], have[q] - keep[q]);
+                if (keep[q]) {
+                    kt[m] = ty[q];
+                    kc[m] = keep[q];
+                    m++;
+                }
+            }
+            if (kept == size || w <= 0.0) continue;
+            int64_t r = ws_leaves_rank_sparse(L, kt, kc, m);
+            if (r < 0) continue; /* larger than the table's leaves */
+            sum[r] += w * mean[i];
+            weight[r] += w;
+            weight2[r] += w * w;
+        }
+    }
+    return WS_OK;
+}

@@ -47,4 +47,14 @@ int64_t ws_leaves_rank_sparse(const WsLeaves *L, const uint8_t *types, const uin
 /* Counts per type (types entries) of the leave of a rank; WS_E_ARGUMENT when out of range. */
 int ws_leaves_unrank(const WsLeaves *L, int64_t rank, uint8_t *counts);
 
+/* Leave training (wordsalvo.engine.leave_training): credits each of `racks` full racks
+ * (counts per type, types entries each; at most WS_RACK_MAX tiles) to every leave of the
+ * table it holds (every sub-multiset but the empty one and the whole rack):
+ * w = prod over types t of C(tile_count[t] - kept_t, rest_t), the ways of drawing the rest
+ * of the rack after keeping the leave; sum[rank] += w * mean[rack], weight[rank] += w,
+ * weight2[rank] += w * w.  Arrays of ws_leaves_count entries; nothing is allocated.
+ * WS_E_ARGUMENT for a rack of more than WS_RACK_MAX tiles. */
+int ws_leaves_credit_racks(const WsLeaves *L, const uint8_t *rack_counts, int64_t racks, const double *mean,
+                           const double *tile_count, double *sum, double *weight, double *weight2);
+
 #endif

@@ -138,7 +138,8 @@ def test_a_fishing_swap_that_keeps_a_great_leave_is_not_a_miss(en_model):
     # by score alone this swap "missed" 30 points (8D VoWERS); by equity it is nearly the best
     keep = _one_turn("?ERSQVW", "-QVW", model)
     assert keep.leave == "?ERS" and not keep.missed
-    assert keep.equity_lost < MISSED_EQUITY and keep.alternatives[0].score == 30
+    # (with the tables trained by full racks the best by equity is another swap keeping ?ERS)
+    assert keep.equity_lost < MISSED_EQUITY and keep.alternatives[0].notation.startswith("-")
     throw = _one_turn("?ERSQVW", "-?ERS", model)
     assert throw.missed and throw.equity_lost > keep.equity_lost + 20
 

@@ -185,7 +185,7 @@ def test_training_resumed_after_a_crash_inside_the_state_write_is_the_same_run(s
     # the two crashes of the report: after the sums are written but before the state says
     # so (counted twice before), and after a round's table is written but before the state
     # names it (the round was rebuilt from zero)
-    after_sums = ops.index("write sums-0-2.npz") + 1
+    after_sums = ops.index("write racks-0-2.npz") + 1
     after_table = ops.index("table round-1.wsl") + 1
     assert ops[after_sums] == ops[after_table] == "write state.json"
     for k in (after_sums, after_table):
@@ -206,8 +206,8 @@ def test_a_training_state_that_names_missing_or_foreign_files_is_refused(tmp_pat
     out = tmp_path / "t.wsl"
     state = tmp_path / "t.wsl.state"
     state.mkdir()
-    want = {"rules": "classic-en", "games": 2, "rounds": 2, "seed": 0, "lexicon": None}
-    for bad in ({"config": want, "round": 0, "games_done": 1, "sums": "sums-0-1.npz"},
+    want = {"method": "racks-1", "rules": "classic-en", "games": 2, "rounds": 2, "seed": 0, "lexicon": None}
+    for bad in ({"config": want, "round": 0, "games_done": 1, "sums": "racks-0-1.npz"},
                 {"config": want, "round": 0, "games_done": 1, "sums": "../../etc/passwd"},
                 {"config": want, "round": True, "games_done": 0, "sums": None},
                 {"config": want, "round": 1, "games_done": 0, "sums": None}, [1] * 3):

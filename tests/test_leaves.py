@@ -227,9 +227,26 @@ def test_other_rule_set_or_tile_set_is_refused(tmp_path, saved):
         Leaves.load(tmp_path / "missing.wsl", EN)
 
 
-def test_default_without_a_shipped_table_says_so():
-    with pytest.raises(LeavesError, match="no leave table is shipped for rule set 'wordfeud-de'.*wordsalvo-en"):
+def test_default_without_a_shipped_table_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    with pytest.raises(LeavesError, match="no leave table is shipped for rule set 'wordfeud-de'.*wordsalvo-en"
+                                          ".*leaves train --rules wordfeud-de"):
         Leaves.default(Rules.preset("wordfeud-de"))
+
+
+def test_default_finds_a_table_trained_on_the_users_machine(tmp_path, monkeypatch):
+    from wordsalvo.leaves import user_table_path
+
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    de = Rules.preset("wordfeud-de")
+    path = user_table_path("wordfeud-de")
+    assert path == tmp_path / "leaves" / "wordfeud-de.wsl"
+    path.parent.mkdir()
+    values = np.zeros(len(Leaves.zeros(de)), dtype=np.float32)
+    values[Leaves.zeros(de).rank("?")] = 20.0
+    Leaves.from_values(de, values).save(path)
+    table = Leaves.default(de)
+    assert table.value("?") == 20.0 and table == Leaves.load(path, de)
 
 
 @pytest.mark.parametrize("name", ["wordsalvo-en", "classic-en", "wordsalvo-nl", "turkish"])

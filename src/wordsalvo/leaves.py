@@ -189,7 +189,10 @@ class Leaves:
 
     @classmethod
     def default(cls, rules: Rules) -> "Leaves":
-        """The table shipped in the package for the rule set (``wordsalvo/data/leaves/<name>.wsl``)."""
+        """The table shipped in the package for the rule set (``wordsalvo/data/leaves/<name>.wsl``);
+        for a rule set without one (``wordfeud-de``, ``woodword-de``: their lexicon is built
+        on the user's machine), the table ``wordsalvo leaves train --rules NAME`` wrote to
+        the user's cache folder (:func:`user_table_path`)."""
         from .rules import rule_set_name_problem
 
         problem = rule_set_name_problem(getattr(rules, "name", None))
@@ -198,11 +201,18 @@ class Leaves:
         shipped_dir = _shipped_dir()
         ref = shipped_dir.joinpath(f"{rules.name}.wsl")
         if not ref.is_file():
+            own = user_table_path(rules.name)
+            if own.is_file():
+                leaves = cls.load(own, rules)
+                leaves._source = ("default",)
+                return leaves
             shipped = sorted(p.name[:-4] for p in shipped_dir.iterdir() if p.name.endswith(".wsl")) \
                 if shipped_dir.is_dir() else []
             raise LeavesError(
                 f"no leave table is shipped for rule set {rules.name!r} "
-                f"(shipped: {', '.join(shipped) or 'none yet'}); use Leaves.load(path) or Leaves.from_csv(path, rules)")
+                f"(shipped: {', '.join(shipped) or 'none yet'}) and none is trained in {own.parent}; "
+                f"train one with `wordsalvo leaves train --rules {rules.name}`, "
+                "or use Leaves.load(path) or Leaves.from_csv(path, rules)")
         with resources.as_file(ref) as path:
             leaves = cls.load(path, rules)
         leaves._source = ("default",)
@@ -438,6 +448,15 @@ class Leaves:
         return f"<Leaves of {self.rules.name!r}: {len(self)} values>"
 
 
+def user_table_path(rules_name: str) -> Path:
+    """Where ``wordsalvo leaves train`` writes a rule set's table by default, and where
+    :meth:`Leaves.default` looks when none is shipped: ``<cache folder>/leaves/<name>.wsl``
+    (:func:`wordsalvo.cache.cache_dir`)."""
+    from .cache import cache_dir
+
+    return cache_dir() / "leaves" / f"{rules_name}.wsl"
+
+
 def _shipped_dir() -> Any:
     """The package's directory of default tables (``wordsalvo/data/leaves``)."""
     return resources.files("wordsalvo").joinpath(_DEFAULT_DIR)
@@ -535,4 +554,4 @@ def endgame_terms(pos: Any, tile_total: int | None = None) -> tuple[bool, float,
     return True, float(out_factor * opp), float(keep_factor)
 
 
-__all__ = ["Leaves", "endgame_terms", "tile_set_hash", "tile_set_description", "MAGIC", "VERSION"]
+__all__ = ["Leaves", "user_table_path", "endgame_terms", "tile_set_hash", "tile_set_description", "MAGIC", "VERSION"]

@@ -66,6 +66,34 @@ cdef class LeaveTable:
                 ws_leaves_unrank(&self.L, r, &v[r, 0])
         return out
 
+    def credit_racks(self, const uint8_t[:, ::1] racks, const double[::1] mean, const double[::1] tile_count,
+                     double[::1] total, double[::1] weight, double[::1] weight2):
+        """Leave training: adds every full rack's mean to every leave it holds, weighted by the
+        ways of drawing the rest (csrc/ws_leaves.h, ws_leaves_credit_racks)."""
+        cdef int64_t n = ws_leaves_count(&self.L), i
+        cdef int t, size
+        cdef int rc
+        if racks.shape[1] != self.types or mean.shape[0] != racks.shape[0] or tile_count.shape[0] != self.types:
+            raise LeavesError(f"credit_racks: expected racks of {self.types} counts, one mean per rack and "
+                              f"{self.types} tile counts, got {racks.shape[1]}, {mean.shape[0]} for "
+                              f"{racks.shape[0]} racks, {tile_count.shape[0]}")
+        if total.shape[0] != n or weight.shape[0] != n or weight2.shape[0] != n:
+            raise LeavesError(f"credit_racks: expected {n} sums and weights, got "
+                              f"{total.shape[0]}, {weight.shape[0]}, {weight2.shape[0]}")
+        for i in range(racks.shape[0]):
+            size = 0
+            for t in range(self.types):
+                size += racks[i, t]
+            if size > WS_RACK_MAX:
+                raise LeavesError(f"credit_racks: expected racks of at most {WS_RACK_MAX} tiles, got {size} at row {i}")
+        if racks.shape[0] == 0:
+            return
+        with nogil:
+            rc = ws_leaves_credit_racks(&self.L, &racks[0, 0], racks.shape[0], &mean[0], &tile_count[0],
+                                        &total[0], &weight[0], &weight2[0])
+        if rc != WS_OK:
+            raise LeavesError("credit_racks: bad rack")
+
     def set_values(self, values):
         """The value of every leave by rank (float32, finite, one per leave)."""
         cdef const float[::1] v

@@ -15,3 +15,5 @@ cdef extern from "ws_leaves.h" nogil:
     int64_t ws_leaves_count(const WsLeaves *L)
     int64_t ws_leaves_rank(const WsLeaves *L, const uint8_t *counts)
     int ws_leaves_unrank(const WsLeaves *L, int64_t rank, uint8_t *counts)
+    int ws_leaves_credit_racks(const WsLeaves *L, const uint8_t *rack_counts, int64_t racks, const double *mean,
+                               const double *tile_count, double *sum, double *weight, double *weight2)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from pathlib import Path
 
 from ._common import JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
 
@@ -30,14 +31,21 @@ def register(subparsers) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rules_argument(t)
     add_lexicon_argument(t)
-    t.add_argument("--games", type=whole_number(1), required=True, metavar="N", help="games per round")
-    t.add_argument("--rounds", type=whole_number(1), default=3, metavar="R", help="rounds (default 3)")
-    t.add_argument("--out", required=True, metavar="FILE", help="the leave table to write")
+    t.add_argument("--games", type=whole_number(1), default=50_000, metavar="N",
+                   help="games per round (default 50,000)")
+    t.add_argument("--rounds", type=whole_number(1), default=5, metavar="R", help="rounds (default 5)")
+    t.add_argument("--out", metavar="FILE",
+                   help="the leave table to write (default: the user's cache folder, "
+                        "<cache>/leaves/RULES.wsl, where Leaves.default finds a table for a rule set "
+                        "that ships none, such as wordfeud-de after `wordsalvo lexicon fetch de`)")
     t.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J", help="worker processes (default 1)")
     t.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed (default 0)")
     t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
                    help="games between two saves of the state (default 500): what Ctrl-C can lose")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
+    t.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play the games on a Dask distributed scheduler (tcp://host:8786) instead of "
+                        "--jobs worker processes (needs wordsalvo[dask]); the same table as a local run")
     t.set_defaults(func=run_train)
 
     e = sub.add_parser("export", help="write a leave table as CSV (leave,value)")
@@ -60,19 +68,25 @@ def register(subparsers) -> None:
 
 def run_train(args) -> int:
     from ..engine.leave_training import TrainingConfig, train_leaves
+    from ..leaves import user_table_path
 
-    load_rules(args.rules)  # a clear error for a bad name before any game is played
+    rules = load_rules(args.rules)  # a clear error for a bad name before any game is played
+    if args.out is None:  # the user's own table of the rule set, where Leaves.default looks
+        args.out = str(user_table_path(rules.name))
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
-                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every)
+                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every, scheduler=args.scheduler)
     bar = progress_bar(args.games * args.rounds, "game")
     state = {"last": 0}
 
-    def progress(rnd: int, done: int, total: int) -> None:
+    def progress(rnd: int, done: int, total: int, change: float | None = None) -> None:
         if bar is not None:
             now = rnd * total + done
             bar.update(now - state["last"])
             state["last"] = now
-            bar.set_description(f"round {rnd + 1}/{args.rounds}")
+            # the change the last round made to the table: small when the rounds have converged
+            moved = f", last round moved the table {change:.2f} points/leave" if change is not None else ""
+            bar.set_description(f"round {rnd + 1}/{args.rounds}{moved}")
 
     try:
         table = train_leaves(config, output_file(args.out, "--out"), resume=args.resume, progress=progress)
@@ -83,7 +97,8 @@ def run_train(args) -> int:
         again = ["wordsalvo", "leaves", "train", "--rules", args.rules, "--games", args.games, "--rounds",
                  args.rounds, "--seed", args.seed, "--out", args.out]
         again += (["--lexicon", args.lexicon] if args.lexicon else []) + ["--jobs", args.jobs]
-        again += (["--save-every", args.save_every] if args.save_every != 500 else []) + ["--resume"]
+        again += (["--save-every", args.save_every] if args.save_every != 500 else [])
+        again += (["--scheduler", args.scheduler] if args.scheduler else []) + ["--resume"]
         print(f"Interrupted: {_saved_progress(args.out, args.rounds, args.games)}. This continues it:\n  "
               + " ".join(shlex.quote(str(a)) for a in again), file=sys.stderr)
         return 130

@@ -25,7 +25,7 @@ import time
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import WordSalvoError
 from ..inputs import checked_path
@@ -69,6 +69,9 @@ class GameResult:
     trace: tuple[tuple[str, int], ...] | None = None
     #: with ``trace``: (player 0/1 on turn, their spread, tiles unseen to them) before every turn
     states: tuple[tuple[int, int, int], ...] | None = None
+    #: with ``trace="racks"`` (leave training): (rack keys, returns) of every turn that began with a
+    #: full rack while the bag held tiles; see :func:`rack_records`
+    racks: tuple[Any, Any] | None = None
 
     def outcome(self, player: int) -> float:
         """1 when ``player`` won, 0.5 for a draw, 0 for a loss."""
@@ -130,12 +133,14 @@ def _engine(spec: AutoplaySpec, rules, lexicon, bots):
     return _CACHE[key]
 
 
-def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
+def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
     """Play game ``index`` of ``spec`` to the end and return its result (a pure function of its inputs).
 
     With ``trace`` the result also holds, for leave training, every (leave kept, points the
     same player scored on their next turn) while the bag held tiles, and, for the
-    win-probability model, every position's (player on turn, spread, tiles unseen).
+    win-probability model, every position's (player on turn, spread, tiles unseen);
+    with ``trace="racks"`` (C loop only) the full racks and their returns instead
+    (:func:`rack_records`).
 
     Games between the ``score`` and ``equity`` players run in the C self-play loop
     (:mod:`wordsalvo.engine.selfplay`); the difficulty levels and games written as GCG run on
@@ -145,10 +150,42 @@ def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: boo
         engine = _engine(spec, rules, lexicon, bots)
         if engine is not None:
             return _engine_game(engine, spec, index, trace)
+    if trace == "racks":
+        raise WordSalvoError(f"rack traces: expected players the C self-play loop plays (score, equity) "
+                             f"and no GCG, got {spec.players} (gcg: {want_gcg})")
     return _python_game(spec, index, want_gcg, trace)
 
 
-def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool) -> GameResult:
+def rack_key_bits(tile_codes: int) -> int:
+    """Bits per tile of a rack key (:func:`rack_records`) for ``tile_codes`` tile codes (blank included)."""
+    return max(1, tile_codes.bit_length())
+
+
+def rack_records(records, rack_size: int, tile_codes: int):
+    """(keys, returns) of the turns of a C self-play history that began with a full rack
+    while the bag held tiles and played or swapped (leave training's observations).
+
+    A key packs the rack's tile codes sorted ascending, ``code + 1`` in
+    :func:`rack_key_bits` bits each, the lowest tile in the lowest bits; a return is the
+    equity of the action taken (score plus the value of the leave kept, for a swap the
+    leave's value) in exact 1/256 points (int64), so sums of returns do not depend on
+    the order they are added in."""
+    import numpy as np
+
+    from .selfplay import PLAY, SWAP
+
+    kind = records["kind"]
+    ok = (((kind == PLAY) | (kind == SWAP)) & (records["rack_len"] == rack_size)
+          & (records["bag_before"] > 0))
+    r = records[ok]
+    codes = np.sort(r["rack"][:, :rack_size].astype(np.int64), axis=1)
+    bits = rack_key_bits(tile_codes)
+    keys = ((codes + 1) << (bits * np.arange(rack_size, dtype=np.int64))).sum(axis=1)
+    returns = np.rint(r["equity"].astype(np.float64) * 256.0).astype(np.int64)
+    return keys, returns
+
+
+def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str) -> GameResult:
     """:func:`play_game` on the C self-play loop."""
     from .selfplay import PLAY, SETTLE, SWAP
 
@@ -176,6 +213,10 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool)
         scores[p] = game.scores[seat]
     leave_trace: list[tuple[str, int]] = []
     states: list[tuple[int, int, int]] = []
+    if trace == "racks":
+        racks = rack_records(rec, size, len(engine.rules.alphabet.letters) + 1)
+        return GameResult(index, seed, first, (scores[0], scores[1]), game.turns, (bingos[0], bingos[1]),
+                          (plays[0], plays[1]), (points[0], points[1]), game.end_reason, racks=racks)
     if trace:
         actions = [r for r in rec if r["kind"] != SETTLE]
         pending: list[str | None] = [None, None]
@@ -204,7 +245,7 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool)
                       tuple(leave_trace) if trace else None, tuple(states) if trace else None)
 
 
-def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool = False) -> GameResult:
+def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
     """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.engine.bot.Bot`."""
     from ..actions import Play, Swap
     from ..game import Game
@@ -271,7 +312,8 @@ def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: 
                       tuple(leave_trace) if trace else None, tuple(states) if trace else None)
 
 
-def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool, trace: bool = False) -> list[GameResult]:
+def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool,
+                trace: bool | str = False) -> list[GameResult]:
     return [play_game(spec, i, want_gcg, trace) for i in indices]
 
 
@@ -288,7 +330,7 @@ GAMES_MAX = 1_000_000
 
 
 def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | None = None,
-               want_gcg: bool = False, start: int = 0, trace: bool = False) -> Iterator[GameResult]:
+               want_gcg: bool = False, start: int = 0, trace: bool | str = False) -> Iterator[GameResult]:
     """Results of games ``start .. start+games-1`` as they finish (in no fixed order with jobs > 1).
 
     ``jobs``: worker processes on this machine (1 = this process); ``scheduler``:
@@ -315,7 +357,7 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
 
 
 def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
-               trace: bool = False) -> Iterator[GameResult]:
+               trace: bool | str = False) -> Iterator[GameResult]:
     if importlib.util.find_spec("distributed") is None:
         raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
     size = max(1, min(50, len(indices) // 64 or 1))

@@ -2,41 +2,64 @@
 
 The method
 ----------
-Training runs in rounds.  Round 0 plays with an all-zero table (the equity
-player is then a pure score player that still swaps a hopeless rack); each
-later round plays with the table the round before produced.  In a round,
-``games`` seeded games of ``equity`` against ``equity`` are played
-(:mod:`wordsalvo.engine.autoplay`, on every core with ``jobs``) and every turn that
-keeps a leave while the bag still holds tiles becomes one observation:
+A leave is worth what the racks it can grow into are worth.  Training runs in
+rounds; round 0 plays with an all-zero table (the equity player is then a pure
+score player), each later round with the table the round before produced.  In a
+round, ``games`` seeded games of ``equity`` against ``equity`` are played in the C
+self-play loop (:mod:`wordsalvo.engine.autoplay`, on every core with ``jobs`` or on
+a Dask cluster with ``scheduler``) and every turn that begins with a full rack
+while the bag holds tiles becomes one observation of that rack:
 
-    (the leave kept, the points the same player scores on their next turn)
+    (the full rack R, its return: the equity of the action taken)
 
-A swap is such a turn too (the leave is what it keeps; its own score is 0).
-Turns after which the game ends, or the player has no next turn, give no
-observation.  Then, for every leave ``L`` seen ``n`` times with mean next score
-``m``, and ``M`` the mean next score of all observations of the round:
+The return is the score of the play plus the value, under the round's table, of
+the leave it kept (a swap: the value of what it keeps).  Valuing a rack by the
+table's own value of what it keeps makes each round a step of a fixed-point
+iteration: a tile whose worth shows only turns later (a blank, an S, a
+balanced leave) enters its rack's return through the leave value the previous
+round learnt, so the horizon grows by a turn each round.  The old method (the
+points of the next turn alone, credited to the leave actually kept) saw one
+turn ahead only, and so valued the blank, S and the bingo leaves at about half
+of what strong engines value them.
 
-    raw(L)   = m - M                  what holding L was worth, in points of the next turn
+Every observed rack R then credits its mean return ``m(R)`` (the mean of its
+observations: each distinct rack counts once, whatever its frequency, so common
+racks do not drown rare ones) to **every** leave ``L`` it could have kept, not
+only the one it did keep, weighted by the chance of drawing the rest of R after
+keeping L: ``w(R, L) = prod over tiles t of C(n_t - L_t, (R - L)_t)`` with ``n_t``
+the tile set's count of ``t``.  So
+
+    raw(L)   = sum_R w(R, L) m(R) / sum_R w(R, L)  -  A
+
+where ``A`` is the chance-weighted mean return of all racks seen: raw(L) is
+how much more than an average rack a rack grown from L is worth, which is the
+expected value of keeping L, draws included.  This is the method of the
+leave generator of MAGPIE (a strong open engine: ``rack_list.c``,
+"leavegen") written anew for our engine and our C self-play; the weighting by
+the inverse of a rack's frequency (its mean, not its sum) with the chance of
+its draw is what lets rare racks count fairly.
+
+A leave whose observed racks are few is noisy.  Its evidence is the effective
+number of racks behind it (Kish: ``(sum w)^2 / sum w^2``), ``n``, and
+
     prior(L) = the additive model's value of L
     value(L) = (n * raw(L) + K * prior(L)) / (n + K)
 
-The additive model values a leave by its parts: a term for the number of
-tiles kept, a value per tile, a term per duplicated tile, a term for every
-pair of different tiles (so Q without U, or ?S together, get their own
-weight) and one for the balance of vowels and consonants; it is fitted by
-weighted ridge regression on the leaves seen, each weighted by how often it
-was seen.  So a leave seen rarely or never (most 5- and 6-tile leaves) is
-valued from its tiles and their pairs, and a leave seen often by its own
-record.  ``K`` (:data:`SHRINK`) is how many observations it takes for a
-leave's own data to outweigh the model.  The observations are
-exact integers, so a round's table is the same whatever ``jobs`` is; the same
-seed gives the same table.
+The additive model values a leave by its parts: a term for the number of tiles
+kept, a value per tile, a term per duplicated tile, a term for every pair of
+different tiles and one for the balance of vowels and consonants, fitted by
+weighted ridge regression (weights ``n``) on the leaves of 1 to 5 tiles.  ``K``
+(:data:`SHRINK`, 16 racks) is how much evidence it takes for a leave's own data
+to outweigh its prior.  A leave never seen (a rare 6-tile leave) is its prior.
 
-A run keeps its state next to the output (``OUT.state/``: the finished rounds'
-tables, and the running sums of the current round written every chunk of
-games) and ``resume=True`` continues where an interrupted run stopped.  Every
-file is written atomically, and ``state.json`` alone says which files are the
-state: a crash at any write resumes to the same table as a run never stopped.
+Returns are exact integers (1/256 points) and the per-rack sums are kept in
+key order, so a round's table is the same whatever ``jobs`` or the scheduler
+is; the same seed gives the same table.  A run keeps its state next to the
+output (``OUT.state/``: the finished rounds' tables, and the running sums of
+the current round written every chunk of games) and ``resume=True`` continues
+where an interrupted run stopped.  Every file is written atomically, and
+``state.json`` alone says which files are the state: a crash at any write
+resumes to the same table as a run never stopped.
 """
 
 from __future__ import annotations
@@ -55,10 +78,10 @@ import numpy as np
 from ..errors import WordSalvoError
 from ..inputs import checked_path, excerpt, read_bytes, write_atomic
 
-__all__ = ["TrainingConfig", "train_leaves", "smooth_values", "SHRINK"]
+__all__ = ["TrainingConfig", "train_leaves", "leave_values", "RackStats", "SHRINK"]
 
-#: observations at which a leave's own mean and its prior weigh the same
-SHRINK = 25.0
+#: effective racks at which a leave's own mean and its prior weigh the same
+SHRINK = 16.0
 
 
 @dataclass(frozen=True)
@@ -70,16 +93,18 @@ class TrainingConfig:
     lexicon: str | None = None
     jobs: int = 1
     chunk: int = 500           #: games between two state saves
+    scheduler: str | None = None  #: a Dask distributed scheduler's address (instead of ``jobs``)
 
 
 class _Structure:
-    """The tile counts of every leave, by rank (one row per leave, one column per tile code)."""
+    """The tile counts of every leave, by rank (one row per leave, one column per tile code),
+    and the keys that find a leave's rank from its sorted tile codes."""
 
     def __init__(self, leaves):
         rules = leaves.rules
         letters = rules.alphabet.letters
-        code = {"?": 0, **{ch: i + 1 for i, ch in enumerate(letters)}}
-        del code
+        self.rules = rules
+        self.rack_size = rules.rack_size
         self.tile_codes = len(letters) + 1
         counts = np.asarray(leaves._table.unrank_all(), dtype=np.int8)  # (leaves, tile codes), rank order
         assert counts.shape[1] == self.tile_codes
@@ -89,16 +114,50 @@ class _Structure:
         vowels = set(getattr(rules.deal, "vowels", "") or "AEIOU")
         self.vowel = np.array([0] + [1 if ch in vowels else 0 for ch in letters], dtype=np.int8)
         self.consonant = np.array([0] + [0 if ch in vowels else 1 for ch in letters], dtype=np.int8)
+        dist = rules.distribution()
+        #: the tile set's count of every tile code (0 = blank)
+        self.tile_count = np.array([dist.get("?", 0)] + [dist.get(ch, 0) for ch in letters], dtype=np.float64)
+        from .autoplay import rack_key_bits
+
+        self.bits = rack_key_bits(self.tile_codes)
+        keys = self._keys_of_counts(counts)
+        self.key_order = np.argsort(keys, kind="stable")
+        self.sorted_keys = keys[self.key_order]
+
+    def _keys_of_counts(self, counts: np.ndarray) -> np.ndarray:
+        """Rack keys (:func:`~wordsalvo.engine.autoplay.rack_records`) of tile-count rows."""
+        n, k = counts.shape
+        flat = counts.astype(np.int64).ravel()
+        codes = np.repeat(np.tile(np.arange(k, dtype=np.int64), n), flat)   # sorted within each row
+        row = np.repeat(np.repeat(np.arange(n, dtype=np.int64), k), flat)
+        sizes = counts.sum(axis=1).astype(np.int64)
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        pos = np.arange(len(codes), dtype=np.int64) - start[row]
+        keys = np.zeros(n, dtype=np.int64)
+        np.add.at(keys, row, (codes + 1) << (self.bits * pos))
+        return keys
+
+    def ranks_of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """The rank of every leave key (each must be a leave of the table)."""
+        i = np.searchsorted(self.sorted_keys, keys)
+        assert np.all(self.sorted_keys[np.minimum(i, len(self.sorted_keys) - 1)] == keys)
+        return self.key_order[i]
+
+    def codes_of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """The sorted tile codes of full-rack keys: (racks, rack size)."""
+        mask = (1 << self.bits) - 1
+        shifts = self.bits * np.arange(self.rack_size, dtype=np.int64)
+        return ((keys[:, None] >> shifts) & mask) - 1
 
     def features(self, ranks: np.ndarray) -> np.ndarray:
-        """The additive model's features of some leaves (see :func:`smooth_values`)."""
-        c = self.counts[ranks].astype(np.float32)
+        """The additive model's features of some leaves (see :func:`leave_values`)."""
+        c = self.counts[ranks].astype(np.float64)
         k = self.tile_codes
         iu, ju = np.triu_indices(k, 1)
-        v = c @ self.vowel.astype(np.float32)
-        cons = c @ self.consonant.astype(np.float32)
+        v = c @ self.vowel.astype(np.float64)
+        cons = c @ self.consonant.astype(np.float64)
         size = self.size[ranks]
-        size_onehot = np.zeros((len(ranks), self.max_size), dtype=np.float32)
+        size_onehot = np.zeros((len(ranks), self.max_size), dtype=np.float64)
         size_onehot[np.arange(len(ranks)), size - 1] = 1.0
         balance = ((v - cons) ** 2)[:, None]
         return np.hstack([size_onehot, c, c * (c - 1) / 2, c[:, iu] * c[:, ju], balance])
@@ -126,46 +185,88 @@ class _Structure:
         return out
 
 
-def smooth_values(structure: _Structure, sums: np.ndarray, counts: np.ndarray, shrink: float = SHRINK,
-                  ridge: float = 50.0) -> np.ndarray:
-    """Leave values from one round's sums and counts of next-turn scores (see the module docstring).
+class RackStats:
+    """The running sums of one round: per distinct full rack (by key, ascending), the sum of
+    its returns (1/256 points) and the number of its observations.  Exact integers: the
+    same observations give the same sums in any order."""
 
-    The prior of every leave is an additive model fitted by weighted ridge regression on
-    the leaves seen: a term per number of tiles kept, a value per tile, a duplicate term
-    per tile, a term per pair of different tiles and a vowel/consonant balance term."""
-    total = counts.sum()
-    overall = sums.sum() / total if total else 0.0
-    seen = np.nonzero(counts > 0)[0]
-    values = np.zeros(len(sums), dtype=np.float64)
-    if len(seen) == 0:
+    def __init__(self, keys=None, sums=None, counts=None):
+        self.keys = np.zeros(0, dtype=np.int64) if keys is None else np.asarray(keys, dtype=np.int64)
+        self.sums = np.zeros(0, dtype=np.int64) if sums is None else np.asarray(sums, dtype=np.int64)
+        self.counts = np.zeros(0, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+
+    def add(self, keys: np.ndarray, returns: np.ndarray) -> None:
+        """Adds observations (rack keys and their returns)."""
+        uniq, inverse = np.unique(np.asarray(keys, dtype=np.int64), return_inverse=True)
+        sums = np.zeros(len(uniq), dtype=np.int64)
+        np.add.at(sums, inverse, np.asarray(returns, dtype=np.int64))
+        counts = np.bincount(inverse, minlength=len(uniq)).astype(np.int64)
+        at = np.searchsorted(self.keys, uniq)
+        known = at < len(self.keys)
+        known[known] = self.keys[at[known]] == uniq[known]
+        self.sums[at[known]] += sums[known]
+        self.counts[at[known]] += counts[known]
+        new = ~known
+        self.keys = np.insert(self.keys, at[new], uniq[new])
+        self.sums = np.insert(self.sums, at[new], sums[new])
+        self.counts = np.insert(self.counts, at[new], counts[new])
+
+    @property
+    def observations(self) -> int:
+        return int(self.counts.sum())
+
+
+def _comb_table(top: int, size: int) -> np.ndarray:
+    """``C(n, k)`` for n in 0..top, k in 0..size (float64)."""
+    from math import comb
+
+    return np.array([[comb(n, k) for k in range(size + 1)] for n in range(top + 1)], dtype=np.float64)
+
+
+def leave_values(structure: _Structure, stats: RackStats, leaves=None, shrink: float = SHRINK,
+                 ridge: float = 50.0) -> np.ndarray:
+    """Leave values from one round's rack sums (see the module docstring).  ``leaves``: a
+    table of the rule set (its ranking is used; default all-zero)."""
+    from ..leaves import Leaves
+
+    n_leaves = len(structure.counts)
+    values = np.zeros(n_leaves, dtype=np.float64)
+    if len(stats.keys) == 0:
         return values
-    mean = sums[seen] / counts[seen] - overall
-    X = structure.features(seen).astype(np.float64)
-    w = counts[seen].astype(np.float64)
-    xtw = X.T * w
+    table = (leaves if leaves is not None else Leaves.zeros(structure.rules))._table
+    codes = structure.codes_of_keys(stats.keys)
+    racks = np.zeros((len(codes), structure.tile_codes), dtype=np.uint8)
+    for j in range(codes.shape[1]):
+        np.add.at(racks, (np.arange(len(codes)), codes[:, j]), 1)
+    mean = stats.sums / stats.counts / 256.0
+    # the chance-weighted mean return of the racks seen: ways of drawing each rack
+    comb = _comb_table(int(structure.tile_count.max()), structure.rack_size)
+    w_all = np.prod(comb[structure.tile_count.astype(np.int64)[None, :], racks], axis=1)
+    average = float((w_all * mean).sum() / w_all.sum())
+    S = np.zeros(n_leaves)
+    W = np.zeros(n_leaves)
+    W2 = np.zeros(n_leaves)
+    table.credit_racks(racks, np.ascontiguousarray(mean, dtype=np.float64), structure.tile_count, S, W, W2)
+    seen = np.flatnonzero(W > 0)
+    raw = S[seen] / W[seen] - average
+    n_eff = W[seen] ** 2 / W2[seen]
+    # the prior: the additive model, fitted on the leaves of up to 4 tiles and every
+    # 8th leave of 5 (deterministic; enough rows for the pair terms, a few seconds)
+    size = structure.size[seen]
+    pick = (size <= 4) | ((size == 5) & (np.arange(len(seen)) % 8 == 0))
+    X = structure.features(seen[pick])
+    xtw = X.T * n_eff[pick]
     A = xtw @ X + ridge * np.eye(X.shape[1])
-    beta = np.linalg.solve(A, xtw @ mean)
+    beta = np.linalg.solve(A, xtw @ raw[pick])
     prior = structure.predict(beta)
     values[:] = prior
-    n = counts[seen]
-    values[seen] = (n * mean + shrink * prior[seen]) / (n + shrink)
+    values[seen] = (n_eff * raw + shrink * prior[seen]) / (n_eff + shrink)
     return values
-
-
-def observations(results) -> tuple[list[str], list[int]]:
-    """(leave, next score) of every game's trace."""
-    leaves_kept: list[str] = []
-    scores: list[int] = []
-    for r in results:
-        for leave, score in r.trace or ():
-            leaves_kept.append(leave)
-            scores.append(score)
-    return leaves_kept, scores
 
 
 # -- the saved state -----------------------------------------------------------------------
 # ``OUT.state/state.json`` is the one pointer: it names the round, the games done and the
-# file of the running sums (``sums-<round>-<games>.npz``, a new name every chunk).  A commit
+# file of the running sums (``racks-<round>-<games>.npz``, a new name every chunk).  A commit
 # writes the new data under new names first, then replaces state.json (atomically), then
 # removes what it no longer names; a crash at any point leaves the old state or the new
 # one whole, never a mix (sums counted twice, or a round rebuilt from zero).
@@ -181,7 +282,7 @@ def _remove(path: Path) -> None:
 
 def _remove_stale(state_dir: Path, state: dict) -> None:
     """Removes the sums files that ``state`` does not name (left by a crash or a commit)."""
-    for f in sorted(state_dir.glob("sums*.npz")):
+    for f in sorted(state_dir.glob("racks*.npz")):
         if f.name != state.get("sums"):
             _remove(f)
 
@@ -207,8 +308,6 @@ def _read_state(state_file: Path, want: dict) -> dict:
         raise WordSalvoError(f"{state_file}: expected a run with {want}, got one with {excerpt(got, 300)}; "
                              "start without --resume or use the same settings")
     rnd, done = state.get("round"), state.get("games_done")
-    if "sums" not in state and done:  # a state written before the pointer named its sums
-        state["sums"] = "sums.npz"
     sums = state.get("sums")
     if (type(rnd) is not int or type(done) is not int or not 0 <= rnd <= want["rounds"]
             or not 0 <= done <= want["games"] or (done and not (isinstance(sums, str)
@@ -219,31 +318,32 @@ def _read_state(state_file: Path, want: dict) -> dict:
 
 
 #: the names of the sums files a state may name
-_SUMS_NAME = re.compile(r"sums(-[0-9]{1,6}-[0-9]{1,18})?\.npz")
+_SUMS_NAME = re.compile(r"racks-[0-9]{1,6}-[0-9]{1,18}\.npz")
 
 
-def _read_sums(path: Path, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The running sums and counts of a round the state names."""
+def _read_sums(path: Path) -> "RackStats":
+    """The running sums of a round the state names."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            sums, counts = data["sums"].astype(np.int64), data["counts"].astype(np.int64)
+            keys, sums, counts = (data[k].astype(np.int64) for k in ("keys", "sums", "counts"))
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
         raise WordSalvoError(f"{path}: expected the running sums the state names, got "
                              f"{'no file' if isinstance(e, FileNotFoundError) else type(e).__name__}; "
                              "start again without --resume") from None
-    if sums.shape != (n,) or counts.shape != (n,):
-        raise WordSalvoError(f"{path}: expected {n} sums and counts, got {sums.shape} and {counts.shape}; "
-                             "start again without --resume")
-    return sums, counts
+    if not (keys.ndim == 1 and keys.shape == sums.shape == counts.shape) or np.any(np.diff(keys) <= 0):
+        raise WordSalvoError(f"{path}: expected keys in ascending order with one sum and count each, got "
+                             f"shapes {keys.shape}, {sums.shape}, {counts.shape}; start again without --resume")
+    return RackStats(keys, sums, counts)
 
 
 def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
-                 progress: Callable[[int, int, int], None] | None = None):
+                 progress: Callable[..., None] | None = None):
     """Train a leave table (see the module docstring) and write it to ``out``; returns the Leaves.
 
-    ``progress(round, games_done, games_per_round)`` is called after every chunk.  Ctrl-C
-    stops the workers at once; the state saved after the last whole chunk stays, and
-    ``resume=True`` continues from it.
+    ``progress(round, games_done, games_per_round, change)`` is called after every chunk;
+    ``change`` is the mean absolute change (points) of the table the last finished round
+    made, None before the first.  Ctrl-C stops the workers at once; the state saved after
+    the last whole chunk stays, and ``resume=True`` continues from it.
     """
     from .autoplay import AutoplaySpec, iter_games
     from ..parallel import interrupts_deferred
@@ -256,8 +356,8 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     out = checked_path(out, WordSalvoError, "leave table")
     state_dir = checked_path(out.with_name(out.name + ".state"), WordSalvoError, "state folder")
     state_file = state_dir / "state.json"
-    want = {"rules": config.rules, "games": config.games, "rounds": config.rounds, "seed": config.seed,
-            "lexicon": config.lexicon}
+    want = {"method": "racks-1", "rules": config.rules, "games": config.games, "rounds": config.rounds,
+            "seed": config.seed, "lexicon": config.lexicon}
     state = {"config": want, "round": 0, "games_done": 0, "sums": None}
     if resume and state_file.is_file():
         state = _read_state(state_file, want)
@@ -269,7 +369,7 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
 
     table = Leaves.zeros(rules)
     structure = _Structure(table)
-    n = len(table)
+    change = state.get("change")
     for rnd in range(config.rounds):
         table_path = state_dir / f"round-{rnd}.wsl"
         if rnd < state["round"]:
@@ -279,36 +379,39 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
         elif not table_path.is_file():
             raise WordSalvoError(f"{state_file}: the state is at round {rnd + 1}, but its table {table_path} "
                                  "is missing; start again without --resume")
-        sums = np.zeros(n, dtype=np.int64)
-        counts = np.zeros(n, dtype=np.int64)
+        stats = RackStats()
         done = state["games_done"]
         if done:
-            sums, counts = _read_sums(state_dir / state["sums"], n)
+            stats = _read_sums(state_dir / state["sums"])
         spec = AutoplaySpec(rules=config.rules, players=("equity", "equity"), seed=config.seed * 1000 + rnd,
                             lexicon=config.lexicon, leaves=str(table_path))
         while done < config.games:
             k = min(config.chunk, config.games - done)
-            with closing(iter_games(spec, k, jobs=config.jobs, start=done, trace=True)) as games:
+            with closing(iter_games(spec, k, jobs=config.jobs, scheduler=config.scheduler, start=done,
+                                    trace="racks")) as games:
                 results = list(games)
-            kept, scores = observations(results)
-            if kept:
-                ranks = np.fromiter((table.rank(x) for x in kept), dtype=np.int64, count=len(kept))
-                sums += np.bincount(ranks, weights=np.asarray(scores, dtype=np.float64), minlength=n).astype(np.int64)
-                counts += np.bincount(ranks, minlength=n)
+            keys = [r.racks[0] for r in results]
+            returns = [r.racks[1] for r in results]
+            if keys:
+                stats.add(np.concatenate(keys), np.concatenate(returns))
             done += k
             with interrupts_deferred():  # the sums under a new name, then the one pointer that names them
-                name = f"sums-{rnd}-{done}.npz"
+                name = f"racks-{rnd}-{done}.npz"
                 buf = io.BytesIO()
-                np.savez(buf, sums=sums, counts=counts)
+                np.savez(buf, keys=stats.keys, sums=stats.sums, counts=stats.counts)
                 write_atomic(state_dir / name, buf.getvalue())
-                state = _commit(state_dir, {"config": want, "round": rnd, "games_done": done, "sums": name})
+                state = _commit(state_dir, {"config": want, "round": rnd, "games_done": done, "sums": name,
+                                            "change": change})
             if progress is not None:
-                progress(rnd, done, config.games)
-        values = smooth_values(structure, sums.astype(np.float64), counts.astype(np.float64))
+                progress(rnd, done, config.games, change)
+        values = leave_values(structure, stats, table)
+        before = Leaves.load(table_path).values
+        change = float(np.mean(np.abs(values - before)))
         table = Leaves.from_values(rules, values)
         with interrupts_deferred():  # the round's table, then the pointer that names it
             table.save(state_dir / f"round-{rnd + 1}.wsl")
-            state = _commit(state_dir, {"config": want, "round": rnd + 1, "games_done": 0, "sums": None})
+            state = _commit(state_dir, {"config": want, "round": rnd + 1, "games_done": 0, "sums": None,
+                                        "change": change})
     final = Leaves.load(state_dir / f"round-{config.rounds}.wsl")
     # the shipped precision: 1/256 point in int16 (half the size of float32)
     Leaves.from_values(rules, np.clip(final.values, -127.0, 127.0)).save(out, precision="int16")

@@ -1,0 +1,107 @@
+"""Leave training (wordsalvo.engine.leave_training): the rack crediting, determinism, resume."""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from wordsalvo.engine.autoplay import AutoplaySpec, play_game, rack_key_bits
+from wordsalvo.engine.leave_training import RackStats, TrainingConfig, _Structure, leave_values, train_leaves
+from wordsalvo.errors import LeavesError
+from wordsalvo.leaves import Leaves
+from wordsalvo.rules import Rules
+
+EN = Rules.preset("classic-en")
+
+
+@pytest.fixture(scope="module")
+def structure():
+    return _Structure(Leaves.zeros(EN))
+
+
+def codes(tiles: str) -> list[int]:
+    return sorted(0 if t == "?" else EN.alphabet.letters.index(t) + 1 for t in tiles)
+
+
+def key(tiles: str) -> int:
+    bits = rack_key_bits(len(EN.alphabet.letters) + 1)
+    return sum((c + 1) << (bits * j) for j, c in enumerate(codes(tiles)))
+
+
+def test_rack_keys_find_the_table_ranks(structure):
+    table = Leaves.zeros(EN)
+    for leave in ("?", "??", "AB", "QU", "EEE", "?ERS", "AEINST"):
+        assert structure.ranks_of_keys(np.array([key(leave)]))[0] == table.rank(leave)
+    assert structure.codes_of_keys(np.array([key("SATIRE?")])).tolist() == [codes("SATIRE?")]
+
+
+def test_a_rack_credits_every_leave_it_holds_weighted_by_the_ways_to_draw_the_rest(structure):
+    table = Leaves.zeros(EN)
+    n = len(table)
+    racks = np.zeros((1, structure.tile_codes), dtype=np.uint8)
+    for c in codes("AABCDEF"):
+        racks[0, c] += 1
+    S, W, W2 = np.zeros(n), np.zeros(n), np.zeros(n)
+    table._table.credit_racks(racks, np.array([10.0]), structure.tile_count, S, W, W2)
+    seen = np.flatnonzero(W)
+    # sub-multisets of AABCDEF but the empty one and the whole: 3 * 2^5 - 2
+    assert len(seen) == 3 * 32 - 2
+    dist = EN.distribution()
+    # keep "AB": the rest ACDEF is drawn from 9-1 A's, 2 C's, 4 D's, 12 E's, 2 F's
+    w = comb(dist["A"] - 1, 1) * comb(dist["C"], 1) * comb(dist["D"], 1) * comb(dist["E"], 1) * comb(dist["F"], 1)
+    assert W[table.rank("AB")] == pytest.approx(w) and S[table.rank("AB")] == pytest.approx(10 * w)
+    # keep "AA": rest BCDEF, none of them an A
+    w = comb(dist["B"], 1) * comb(dist["C"], 1) * comb(dist["D"], 1) * comb(dist["E"], 1) * comb(dist["F"], 1)
+    assert W[table.rank("AA")] == pytest.approx(w) and W2[table.rank("AA")] == pytest.approx(w * w)
+    with pytest.raises(LeavesError, match=f"expected {n} sums"):
+        table._table.credit_racks(racks, np.array([10.0]), structure.tile_count, S[:5], W, W2)
+    with pytest.raises(LeavesError, match="one mean per rack"):
+        table._table.credit_racks(racks, np.array([1.0, 2.0]), structure.tile_count, S, W, W2)
+
+
+def test_racks_holding_a_tile_worth_more_give_it_a_higher_value(structure):
+    # every rack with an S returns 30, every other 20: S is worth about 10 more than its absence
+    rng = np.random.default_rng(1)
+    pool = "".join(t * c for t, c in EN.distribution().items())
+    stats = RackStats()
+    keys, returns = [], []
+    for _ in range(3000):
+        rack = "".join(rng.choice(list(pool), 7, replace=False))
+        keys.append(key(rack))
+        returns.append(256 * (30 if "S" in rack else 20))
+    stats.add(np.array(keys), np.array(returns))
+    stats.add(np.array(keys[:10]), np.array(returns[:10]))
+    assert stats.observations == 3010
+    values = Leaves.from_values(EN, leave_values(structure, stats))
+    assert values.value("S") > 5 > abs(values.value("E"))
+    assert values.value("ES") > values.value("EE")
+
+
+def test_rack_records_are_the_full_racks_of_the_turns_with_tiles_in_the_bag():
+    r = play_game(AutoplaySpec(rules="classic-en", players=("equity", "equity"), seed=3), 0, trace="racks")
+    keys, returns = r.racks
+    assert len(keys) == len(returns) > 5 and keys.dtype == np.int64
+    assert np.all(returns % 1 == 0) and returns.max() > 256 * 10  # equity in 1/256 points
+
+
+def test_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
+    def config(jobs):
+        return TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, jobs=jobs, chunk=6)
+
+    one = train_leaves(config(1), tmp_path / "one.wsl")
+    assert not one.is_zero
+    calls = []
+
+    def stop(rnd, done, total, change):
+        calls.append((rnd, done, change))
+        if rnd == 1 and done == 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train_leaves(config(2), tmp_path / "two.wsl", progress=stop)
+    assert calls[0] == (0, 6, None) and calls[-1][2] > 0  # the change of the round before
+    two = train_leaves(config(2), tmp_path / "two.wsl", resume=True)
+    assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
+    assert one == two
