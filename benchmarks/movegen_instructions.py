@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import functools
 import random
+import statistics
+import time
 from pathlib import Path
 
 import wordsalvo as ws
@@ -48,23 +50,32 @@ def main() -> None:
     positions = [parse_cgp(l, rules=rules) for l in args.positions.read_text("utf-8").splitlines() if l.strip()]
     gen = MoveGenerator(Lexicon.load(args.graph), rules)
     moves = 0
+    times: dict[int, list[float]] = {i: [] for i in range(len(positions))}
     calls = 0
     if args.mode == "seq":
         rng = random.Random(args.seed)
         for p in positions:  # outside the count: the output buffer grows to the largest move list
             gen.generate(p).to_numpy()
         for _ in range(args.passes):
-            order = list(positions)
+            order = list(range(len(positions)))
             rng.shuffle(order)
-            moves += timed(gen, order)
+            for i in order:
+                t = time.perf_counter()
+                moves += timed(gen, [positions[i]])
+                times[i].append(time.perf_counter() - t)
             calls += len(order)
     else:
-        for p in positions:
+        for i, p in enumerate(positions):
             gen.generate(p).to_numpy()  # loads the board: cross sets and lanes derived here
-            moves += timed(gen, [p] * args.passes)
+            for _ in range(args.passes):
+                t = time.perf_counter()
+                moves += timed(gen, [p])
+                times[i].append(time.perf_counter() - t)
             calls += args.passes
-    print(f"{args.mode}: {calls} calls, {moves} moves")
-
+    # times are for runs without valgrind (under it they mean nothing); one reduce per call
+    med = [statistics.median(t) * 1e6 for t in times.values()]
+    print(f"{args.mode}: {calls} calls, {moves} moves; µs per position: median {statistics.median(med):.0f}, "
+          f"mean {statistics.mean(med):.0f}")
 
 if __name__ == "__main__":
     main()
