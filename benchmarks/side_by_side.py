@@ -26,9 +26,11 @@ protocol, so the ratio compares like with like: the graph nodes a position needs
 are in the CPU caches for both.  Ours is also timed the way a game sees it
 (``sequence``): every position of the set in turn, so each call sees a new board,
 recomputes its cross sets and finds the graph cold in the caches; that figure has
-no MAGPIE counterpart (its driver has no such mode) and is printed for reference.
-With ``--cold`` the driver also invalidates MAGPIE's rack-keyed caches before
-every timed call.
+its MAGPIE counterpart is the driver's ``seq`` mode (``--seq``: every pass visits
+the positions in a new shuffled order, loading each), paired with it: MAGPIE's
+generation time alone (its cross sets are computed when it loads a position,
+outside that time; ours are inside) and generation + load.  With ``--cold`` the
+driver instead invalidates MAGPIE's rack-keyed caches before every timed call.
 
 Printed: the machine and date, per round and mode the median per position of
 each engine and the ratio (MAGPIE's time / ours: above 1 means wordsalvo is
@@ -102,13 +104,16 @@ def per_position_warm(fn, positions, passes: int) -> list[float]:
 
 
 def run_magpie(magpie: Path, lexicon: str, wmp: bool, cgp: Path, mode: str, passes: int,
-               cpu: int | None, cold: bool) -> tuple[list[float], list[int]]:
-    """(median µs per position, count or best score per position) from the driver."""
+               cpu: int | None, cold: bool, seq: bool = False) -> tuple[list[float], list[int], list[float]]:
+    """(median µs per position, count or best score per position, median µs of loading
+    the position) from the driver; ``seq``: its shuffled sequence of new positions."""
     driver = magpie / "driver" / "magpie_bench"
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "magpie.tsv"
         cmd = [str(driver), "bench", lexicon, "1" if wmp else "0", str(cgp.resolve()), mode, str(passes), str(out)]
-        if cold:
+        if seq:
+            cmd.append("seq")
+        elif cold:
             cmd.append("cold")
         if cpu is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(cpu)] + cmd
@@ -116,7 +121,7 @@ def run_magpie(magpie: Path, lexicon: str, wmp: bool, cgp: Path, mode: str, pass
         if done.returncode != 0:
             sys.exit(f"MAGPIE driver failed ({' '.join(cmd)}):\n{done.stderr}")
         rows = [ln.split("\t") for ln in out.read_text().splitlines() if ln and not ln.startswith("#")]
-    return [float(r[1]) for r in rows], [int(r[4]) for r in rows]
+    return [float(r[1]) for r in rows], [int(r[4]) for r in rows], [float(r[3]) for r in rows]
 
 
 def main() -> None:
@@ -132,6 +137,9 @@ def main() -> None:
     ap.add_argument("--modes", default="all,best", help="comma-separated: all, best")
     ap.add_argument("--wmp", action="store_true", help="also time MAGPIE's best move with its word map")
     ap.add_argument("--cold", action="store_true", help="MAGPIE invalidates its rack caches before every timed call")
+    ap.add_argument("--seq", action="store_true",
+                    help="also time MAGPIE's driver in seq mode (new positions in a shuffled order), paired with "
+                         "our calls in sequence")
     ap.add_argument("--wordmap", choices=("on", "off", "auto"), default="on",
                     help="our best-move search with the word map built before timing (on, the state of a "
                          "long-running service), without it (off), or built when it pays (auto, the default "
@@ -176,6 +184,8 @@ def main() -> None:
     ours_medians: dict[str, list[float]] = {}
     seq_medians: dict[str, list[float]] = {}
     theirs_medians: dict[tuple[str, str], list[float]] = {}
+    #: per round: (ours in sequence, ours repeated, MAGPIE seq generation, MAGPIE seq generation + load)
+    seq_pairs: dict[tuple[str, str], list[tuple[float, float, float, float]]] = {}
     for r in range(1, args.rounds + 1):
         for mode in modes:
             if mode == "all":
@@ -190,8 +200,8 @@ def main() -> None:
             seq_med = statistics.median(per_position(fn, positions, args.passes))
             seq_medians.setdefault(mode, []).append(seq_med)
             for engine, wmp in engines:
-                theirs, check = run_magpie(args.magpie, args.lexicon_name, wmp, args.positions, mode,
-                                           args.passes, cpu, args.cold)
+                theirs, check, _ = run_magpie(args.magpie, args.lexicon_name, wmp, args.positions, mode,
+                                              args.passes, cpu, args.cold)
                 expected = magpie_counts if mode == "all" else best
                 if check != expected:
                     bad = [i for i, (a, b) in enumerate(zip(check, expected)) if a != b]
@@ -206,6 +216,13 @@ def main() -> None:
                 aggregates.setdefault(key, []).append(agg)
                 print(f"| {r} | {mode} | {ours_med:.0f} µs | {seq_med:.0f} µs | {engine} | {theirs_med:.0f} µs | "
                       f"{ratio:.2f} | {agg:.2f} |", flush=True)
+                if args.seq:
+                    s_gen, s_check, s_load = run_magpie(args.magpie, args.lexicon_name, wmp, args.positions, mode,
+                                                        args.passes, cpu, False, seq=True)
+                    if s_check != expected:
+                        sys.exit(f"{mode} ({engine}, seq): MAGPIE and wordsalvo differ")
+                    pair = (statistics.median(s_gen), statistics.median([a + b for a, b in zip(s_gen, s_load)]))
+                    seq_pairs.setdefault(key, []).append((seq_med, ours_med) + pair)
     print()
     print(f"Summary over {args.rounds} rounds ({CROSS_SET_NOTE}; ratio above 1 = wordsalvo faster):")
     print()
@@ -217,6 +234,28 @@ def main() -> None:
         sm = seq_medians[mode]
         print(f"| {mode} | {engine} | {min(om):.0f}–{max(om):.0f} µs | {min(tm):.0f}–{max(tm):.0f} µs | "
               f"{min(rs):.2f}–{max(rs):.2f} | {min(ag):.2f}–{max(ag):.2f} | {min(sm):.0f}–{max(sm):.0f} µs |")
+
+    if seq_pairs:
+        print()
+        print("New positions (--seq): our calls in sequence (cross sets inside) against MAGPIE's seq mode "
+              "(generation alone: its cross sets are made at load, outside; and generation + load); "
+              "cost of a new position = in sequence / repeated, for each engine:")
+        print()
+        print("| mode | MAGPIE engine | wordsalvo in sequence | MAGPIE seq, generation | MAGPIE seq, + load | "
+              "ratio (generation) | ratio (+ load) | wordsalvo new / repeated | MAGPIE new / repeated |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for key, rows in seq_pairs.items():
+            mode, engine = key
+            def rng(xs, fmt="{:.0f}"):
+                return f"{fmt.format(min(xs))}–{fmt.format(max(xs))}"
+            ours_seq = [x[0] for x in rows]
+            gen_r = [x[2] / x[0] for x in rows]
+            load_r = [x[3] / x[0] for x in rows]
+            ours_cost = [x[0] / x[1] for x in rows]
+            theirs_cost = [x[2] / t for x, t in zip(rows, theirs_medians[key])]
+            print(f"| {mode} | {engine} | {rng(ours_seq)} µs | {rng([x[2] for x in rows])} µs | "
+                  f"{rng([x[3] for x in rows])} µs | {rng(gen_r, '{:.2f}')} | {rng(load_r, '{:.2f}')} | "
+                  f"{rng(ours_cost, '{:.2f}')} | {rng(theirs_cost, '{:.2f}')} |")
 
 
 if __name__ == "__main__":

@@ -132,6 +132,17 @@ static void update_square_premiums(WsGen *g, int sq, uint8_t t) {
     g->board.bonus[0][i0] = g->board.bonus[1][i1] = bonus;
 }
 
+/* Bit i set when position i of a line (15 tiles) has a tile next to it.  An empty
+ * square without one has no perpendicular word: its cross set is every letter with
+ * cross score 0, what cross_from_line gives it, so a new board derives most of its
+ * squares without the call (a new position derives all of them again). */
+static inline uint32_t line_neighbours(const uint8_t *line) {
+    uint32_t occupied = 0;
+    for (int i = 0; i < WS_DIM; i++)
+        if (line[i]) occupied |= 1u << i;
+    return ((occupied << 1) | (occupied >> 1)) & ((1u << WS_DIM) - 1);
+}
+
 int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
     uint32_t dirty_rows = 0, dirty_cols = 0;
     int count = 0;
@@ -157,9 +168,10 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
     for (int c = 0; c < WS_DIM; c++) {
         if (!(dirty_cols >> c & 1)) continue;
         const uint8_t *line = &g->board.tiles[1][c * WS_DIM];
+        uint32_t near = line_neighbours(line);
         for (int r = 0; r < WS_DIM; r++) {
             int16_t cs = 0;
-            uint64_t set = line[r] ? 0 : cross_from_line(g, line, r, &cs);
+            uint64_t set = line[r] ? 0 : near >> r & 1 ? cross_from_line(g, line, r, &cs) : g->all_letters;
             g->board.cross_set[0][r * WS_DIM + c] = set;
             g->board.cross_score[0][r * WS_DIM + c] = cs;
         }
@@ -168,9 +180,10 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
     for (int r = 0; r < WS_DIM; r++) {
         if (!(dirty_rows >> r & 1)) continue;
         const uint8_t *line = &g->board.tiles[0][r * WS_DIM];
+        uint32_t near = line_neighbours(line);
         for (int c = 0; c < WS_DIM; c++) {
             int16_t cs = 0;
-            uint64_t set = line[c] ? 0 : cross_from_line(g, line, c, &cs);
+            uint64_t set = line[c] ? 0 : near >> c & 1 ? cross_from_line(g, line, c, &cs) : g->all_letters;
             g->board.cross_set[1][c * WS_DIM + r] = set;
             g->board.cross_score[1][c * WS_DIM + r] = cs;
         }

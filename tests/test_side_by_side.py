@@ -41,7 +41,8 @@ for i, line in enumerate(open(cgp, encoding="utf-8").read().splitlines()):
         count = gen.best(pos).score
     if i == {wrong}:
         count += 1
-    rows.append(f"{{i}}\\t{{100.0 + i}}\\t{{90.0 + i}}\\t5.0\\t{{count}}")
+    base = 200.0 if sys.argv[8:] == ["seq"] else 100.0  # seq: new positions in a shuffled order
+    rows.append(f"{{i}}\\t{{base + i}}\\t{{90.0 + i}}\\t5.0\\t{{count}}")
 open(out, "w").write("\\n".join(rows) + "\\n")
 '''
 
@@ -100,6 +101,23 @@ def test_report_with_ratios_and_the_protocol_note(tmp_path, positions, monkeypat
     for l in rows:
         ours = float(l.split("|")[3].strip().removesuffix(" µs"))
         assert 101.5 / (ours + 0.5) - 0.006 <= float(l.split("|")[7]) <= 101.5 / max(ours - 0.5, 0.5) + 0.006
+
+
+@pytest.mark.slow
+def test_seq_pairs_our_sequence_with_magpies_new_positions(tmp_path, positions, monkeypatch, capsys):
+    out = run(monkeypatch, capsys, fake_magpie(tmp_path / "m"), positions, "--seq", "--modes", "all")
+    lines = out.splitlines()
+    head = lines.index(next(l for l in lines if l.startswith("New positions (--seq)")))
+    table = [l for l in lines[head:] if l.startswith("| all |")]
+    assert len(table) == 1
+    cells = [c.strip() for c in table[0].split("|")[1:-1]]
+    # the stand-in's seq mode reports 200.0 + i µs and 5 µs of load: medians 201.5 and 206.5
+    assert cells[3] == "202–202 µs" and cells[4] == "206–206 µs"
+    lo, hi = (float(x) for x in cells[2].removesuffix(" µs").split("–"))
+    glo, ghi = (float(x) for x in cells[5].split("–"))
+    assert 201.5 / (hi + 0.5) - 0.006 <= glo <= ghi <= 201.5 / max(lo - 0.5, 0.5) + 0.006
+    # its own cost of a new position: 201.5 / 101.5
+    assert cells[8] == "1.99–1.99"
 
 
 def test_a_count_that_differs_stops_the_run(tmp_path, positions, monkeypatch, capsys):
