@@ -202,6 +202,13 @@ def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Positi
     return parse_cgp(text, rules=rules)
 
 
+def position_argument(args) -> Position:
+    """The position of a command's ``--cgp`` (and ``--line``), read with ``--rules`` when
+    given (else the CGP's own rule set)."""
+    rules = load_rules(args.rules) if getattr(args, "rules", None) else None
+    return read_position(args.cgp, rules, args.line)
+
+
 def apply_rack(pos: Position, rack: str | None) -> Position:
     """The position with the rack on turn replaced by ``rack`` (checked against the
     alphabet, the rack size and the tile set)."""

@@ -15,7 +15,7 @@ import argparse
 import json
 
 from ..errors import WordSalvoError
-from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, read_position, seconds, whole_number
+from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, position_argument, seconds, whole_number
 
 __all__ = ["register", "run"]
 
@@ -49,12 +49,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from ..engine.endgame import solve_endgame
 
-    rules = None
-    if args.rules:
-        from ._common import load_rules
-
-        rules = load_rules(args.rules)
-    pos = read_position(args.cgp, rules, args.line)
+    pos = position_argument(args)
     if not pos.rack:
         raise WordSalvoError("expected a rack on turn in the CGP line, got an empty rack")
     lexicon = load_lexicon(args.lexicon, pos.rules)

@@ -17,7 +17,7 @@ import sys
 import textwrap
 
 from ..errors import WordSalvoError
-from ._common import (add_lexicon_argument, add_rules_argument, load_leaves, load_lexicon, read_position, seconds,
+from ._common import (add_lexicon_argument, add_rules_argument, load_leaves, load_lexicon, position_argument, seconds,
                       whole_number)
 
 __all__ = ["register", "run"]
@@ -76,12 +76,7 @@ def run(args) -> int:
     from ..engine.simulation import Simulator
     from ..rules import Rules
 
-    rules = None
-    if args.rules:
-        from ._common import load_rules
-
-        rules = load_rules(args.rules)
-    pos = read_position(args.cgp, rules, args.line)
+    pos = position_argument(args)
     rules = pos.rules
     if not isinstance(rules, Rules) or not pos.rack:
         raise WordSalvoError("expected a rack on turn in the CGP line, got an empty rack")
