@@ -240,7 +240,7 @@ def test_load_reports_every_problem_at_once(tmp_path):
 def test_unreadable_and_non_toml_files(tmp_path):
     with pytest.raises(RulesError, match="^no such file: .*missing.toml$"):
         Rules.load(tmp_path / "missing.toml")
-    with pytest.raises(RulesError, match="expected a regular file \(rule set file\), got a folder"):
+    with pytest.raises(RulesError, match=r"expected a regular file \(rule set file\), got a folder"):
         Rules.load(tmp_path)
     path = tmp_path / "x.toml"
     path.write_text("name = \n", "utf-8")
@@ -332,3 +332,32 @@ def test_repr_names_where_the_rules_came_from(tmp_path):
     assert repr(turkish.with_layout(turkish.layout)) == "Rules.preset('turkish')"
     moved = turkish.with_layout(turkish.layout, star_squares=((0, 1),))
     assert repr(moved).startswith("<Rules 'turkish' (changed after reading)")
+
+
+def test_a_rule_set_argument_is_a_preset_name_or_a_file(tmp_path):
+    # Rules.from_spec: the one place a command's --rules or a job's rule set becomes Rules
+    plain = Rules.from_spec("classic-en")
+    assert plain.name == "classic-en" and plain.layout == Rules.preset("classic-en").layout
+    text = resources.files("wordsalvo.rulesets").joinpath("classic-en.toml").read_text("utf-8")
+    path = tmp_path / "house.toml"
+    path.write_text(text.replace('name = "classic-en"', 'name = "house"'), "utf-8")
+    house = Rules.from_spec(str(path))
+    assert house.name == "house" and house.layout == Rules.preset("classic-en").layout
+    seeded = Rules.from_spec("wordsalvo-en", board_seed=5)
+    assert seeded.layout == Rules.preset("wordsalvo-en", board_seed=5).layout != Rules.preset("wordsalvo-en").layout
+    with pytest.raises(RulesError, match="expected a rule set name"):
+        Rules.from_spec("no-such-rules")
+    with pytest.raises(RulesError, match="expected a rule set name or a rule set file, got int"):
+        Rules.from_spec(5)
+    with pytest.raises(WordSalvoError):
+        Rules.from_spec(str(tmp_path / "missing.toml"))
+
+
+def test_autoplay_plays_a_rule_set_file(tmp_path):
+    from wordsalvo.engine.autoplay import AutoplaySpec, run_autoplay
+
+    text = resources.files("wordsalvo.rulesets").joinpath("classic-en.toml").read_text("utf-8")
+    path = tmp_path / "house.toml"
+    path.write_text(text.replace('name = "classic-en"', 'name = "house"'), "utf-8")
+    summary, results = run_autoplay(AutoplaySpec(rules=str(path), players=("score", "score"), seed=1), 2)
+    assert summary.games == 2 and len(results) == 2

@@ -25,7 +25,7 @@ from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .constants import CENTRE, DIM, RACK_MAX, SQUARES
 from .errors import GameError, RulesError
-from .inputs import excerpt, list_problems, read_bytes
+from .inputs import excerpt, is_file, list_problems, read_bytes
 from .rules_schema import (
     RANDOM_MODES,
     SECTIONS,
@@ -187,6 +187,19 @@ class Rules:
             raise RulesError(f"expected a rule set name ({', '.join(names)}), got {excerpt(name)}")
         text = resources.files("wordsalvo.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
         return cls.from_toml(text, source=f"preset {name}", board_seed=board_seed)
+
+    @classmethod
+    def from_spec(cls, spec: str, board_seed: int | None = None) -> "Rules":
+        """The rules a command or a job names: a preset by name, or a rule set file when
+        ``spec`` is a path (ends in ``.toml``, holds a path separator or names a file);
+        ``board_seed`` as for :meth:`preset`.  The one place a rule-set argument becomes
+        Rules (a game record's ``#rules``/``#board_seed``/``#stars`` go through
+        :func:`wordsalvo.formats.opcodes.resolve_rules`, which comes here for no file)."""
+        if not isinstance(spec, str):
+            raise RulesError(f"expected a rule set name or a rule set file, got {type(spec).__name__}")
+        if spec.endswith(".toml") or "/" in spec or "\\" in spec or is_file(spec):
+            return cls.load(spec, board_seed=board_seed)
+        return cls.preset(spec, board_seed=board_seed)
 
     @classmethod
     def load(cls, path: str | Path, board_seed: int | None = None) -> "Rules":

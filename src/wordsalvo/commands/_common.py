@@ -128,11 +128,9 @@ def add_lexicon_argument(p: argparse.ArgumentParser) -> None:
 
 
 def load_rules(spec: str, board_seed: int | None = None) -> Rules:
-    """A preset by name, or a rule set file when ``spec`` is a path; ``board_seed``
-    picks the rule set's random board (see :meth:`Rules.preset`)."""
-    if spec.endswith(".toml") or "/" in spec or "\\" in spec or is_file(spec):
-        return Rules.load(spec, board_seed=board_seed)
-    return Rules.preset(spec, board_seed=board_seed)
+    """``--rules``: a preset by name, or a rule set file when ``spec`` is a path
+    (:meth:`Rules.from_spec`); ``board_seed`` picks the rule set's random board."""
+    return Rules.from_spec(spec, board_seed=board_seed)
 
 
 def load_lexicon(path: str | None, rules: Rules) -> Lexicon:

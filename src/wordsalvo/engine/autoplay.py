@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import sys
 import time
 from contextlib import closing
@@ -104,10 +103,7 @@ def _worker_setup(spec: AutoplaySpec):
     from ..lexicon.lexicon import Lexicon
     from ..rules import Rules
 
-    if spec.rules.endswith(".toml") or os.sep in spec.rules:
-        rules = Rules.load(spec.rules, board_seed=spec.board_seed)
-    else:
-        rules = Rules.preset(spec.rules, board_seed=spec.board_seed)
+    rules = Rules.from_spec(spec.rules, board_seed=spec.board_seed)
     lexicon = Lexicon.load(spec.lexicon) if spec.lexicon else Lexicon.default(rules.alphabet.name)
     leaves = None
     if spec.leaves:

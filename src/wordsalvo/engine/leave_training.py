@@ -352,7 +352,7 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
 
     if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
         raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
-    rules = Rules.preset(config.rules) if not config.rules.endswith(".toml") else Rules.load(config.rules)
+    rules = Rules.from_spec(config.rules)
     out = checked_path(out, WordSalvoError, "leave table")
     state_dir = checked_path(out.with_name(out.name + ".state"), WordSalvoError, "state folder")
     state_file = state_dir / "state.json"

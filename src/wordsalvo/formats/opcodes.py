@@ -7,9 +7,11 @@
   files; written when the rules have star squares, and on reading they replace
   the squares the preset and seed would give (a game that fixes its squares).
 
-:func:`resolve_rules` is THE place a rule-set name (or a Rules object), a board seed and
-star squares become the :class:`~wordsalvo.Rules` of a game: a record's replay, its
-analysis and report, autoplay and the commands all come here.
+:func:`resolve_rules` is THE place a record's rule-set name (or a Rules object), board
+seed and star squares become the :class:`~wordsalvo.Rules` of a game: a record's replay
+and its analysis come here.  A command's ``--rules`` and a job's rule set (autoplay, leave
+training), which may also be a rule set file, become Rules in
+:meth:`wordsalvo.Rules.from_spec`.
 :func:`rules_from_opcodes` turns the opcodes into a :class:`~wordsalvo.Rules`,
 :func:`rules_opcodes` is the inverse.  GCG writes the same values as ``#rules``,
 ``#board_seed`` and ``#stars`` header lines.
