@@ -25,12 +25,14 @@ import platform
 import re
 import statistics
 import subprocess
+import importlib.util
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
+    sys.path.insert(0, str(HERE.parent / "src"))
 
 import wordsalvo as ws  # noqa: E402
 

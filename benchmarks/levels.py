@@ -57,13 +57,15 @@ import math
 import os
 import random
 import platform
+import importlib.util
 import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE / "src"))
+if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
+    sys.path.insert(0, str(HERE / "src"))
 
 from wordsalvo.engine.autoplay import AutoplaySpec, GameResult, iter_games  # noqa: E402
 from wordsalvo.engine.bot import LEVELS  # noqa: E402

@@ -24,12 +24,14 @@ import json
 import os
 import platform
 import statistics
+import importlib.util
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "src"))
+if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
+    sys.path.insert(0, str(HERE.parent / "src"))
 
 from sim_side_by_side import _unknown_opponent, magpie_run  # noqa: E402
 

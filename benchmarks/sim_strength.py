@@ -22,12 +22,14 @@ import datetime
 import json
 import os
 import platform
+import importlib.util
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE / "src"))
+if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
+    sys.path.insert(0, str(HERE / "src"))
 
 from wordsalvo.engine.autoplay import game_seed  # noqa: E402
 from wordsalvo.parallel import map_unordered  # noqa: E402
