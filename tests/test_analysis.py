@@ -239,14 +239,15 @@ def test_cli_batch_resumes_and_skips_broken_records(tmp_path):
     out = tmp_path / "out"
     r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--jobs", "2")
     assert r.returncode == 0, r.stderr
-    assert "4 analysed, 0 already done, 4 failed" in r.stdout and "line 5" in r.stderr
+    # the five good records of tests/data/gcg (unmarked-through.gcg among them) and the four broken ones
+    assert "5 analysed, 0 already done, 4 failed" in r.stdout and "line 5" in r.stderr
     from wordsalvo.commands.analyze import output_name
     result = out / f"{output_name(str(GCG / 'tournament.gcg'))}.json"
     first = result.stat().st_mtime_ns
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
-    assert len(rows) == 8
+    assert len(rows) == 10  # a row per player of every game
     r = _cli(str(GCG), "--out", str(out), "--winprob", str(MODEL_PATH), "--wordbook", str(tmp_path / "b.json"))
-    assert "0 analysed, 4 already done" in r.stdout
+    assert "0 analysed, 5 already done" in r.stdout
     entries = json.loads((tmp_path / "b.json").read_text("utf-8"))
     assert len({(e["player"], e["word"]) for e in entries}) == len(entries) > 100
     assert result.stat().st_mtime_ns == first
