@@ -112,7 +112,7 @@ def _check_against_minimax(case):
     assert replay.spread(0) == result.value
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(_tiny(2))
 def test_the_solver_equals_plain_minimax_on_tiny_endgames(case):
     """1-2 tiles a side, a blank on one side at times, 0-5 scoreless turns so far."""
@@ -120,10 +120,13 @@ def test_the_solver_equals_plain_minimax_on_tiny_endgames(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(_tiny(3))
 def test_the_solver_equals_plain_minimax_on_endgames_of_up_to_three_tiles(case):
-    _check_against_minimax(case)
+    """Up to 3 tiles a side without blanks (blanks: the 1-2 tile test above): the plain
+    minimax of a blank among 3 + 3 tiles can take gigabytes of memo and many minutes."""
+    name, seed, picks0, picks1, _b0, _b1, zeros, scores = case
+    _check_against_minimax((name, seed, picks0, picks1, False, False, zeros, scores))
 
 
 def test_a_game_at_bag_empty_solves_and_its_first_move_is_legal():
