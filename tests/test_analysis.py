@@ -581,3 +581,22 @@ def test_a_records_rules_board_and_stars_are_resolved_in_one_place():
     assert resolve_rules("turkish", stars="3,5 11,9").star_squares == rules.star_squares
     with pytest.raises(GCGError, match="header rs/bseed"):
         resolve_record(parse_gcg(text.replace("#rules turkish", "#rules nosuch")))
+
+
+def test_the_report_of_a_game_with_its_own_star_squares_draws_them():
+    """GameAnalysis.report() carries the record's #stars and html() without rules draws
+    them (it rebuilt the preset from the name and drew the default star squares)."""
+    base = Rules.preset("turkish")
+    rules = base.with_layout(base.layout, star_squares=((3, 5), (11, 9)))
+    assert rules.star_squares != base.star_squares
+    g = Game(rules, seed=4)
+    for _ in range(4):
+        g.play(g.best_move())
+    rep = analyze_game(to_gcg(g), top=1, win=False).report()
+    assert rep["game"]["stars"] == "3,5 11,9"
+    assert report._resolve_rules(rep, None).star_squares == rules.star_squares
+    page = report.html(rep)
+    assert page == report.html(rep, rules) and page != report.html(rep, base)
+    bad = {**rep, "game": {**rep["game"], "stars": [[3, 5]]}}
+    with pytest.raises(report.RenderError, match="game.stars: expected star squares as text"):
+        report.html(bad)

@@ -364,6 +364,8 @@ class GameAnalysis:
                 "end_reason": self.end_reason}
         if self.board_seed is not None:
             game["board_seed"] = self.board_seed
+        if self.stars is not None:
+            game["stars"] = self.stars
         if self.title:
             game["title"] = self.title
         if self.win_note:

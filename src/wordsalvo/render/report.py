@@ -19,6 +19,7 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
       "game": {
         "rules": "wordsalvo-en",             # the rule set's name (Rules.preset) -- see html(rules=)
         "board_seed": None,                  # optional: the seed of a random board (Rules.preset(board_seed=))
+        "stars": "3,5 11,9",                 # optional: the star squares (0-based row,col), as a record's #stars
         "lexicon": "SCOWL (en)",             # free text
         "players": ["Alice", "Bob"],         # 1 or more names, in turn order
         "final_scores": [412, 388],
@@ -161,6 +162,8 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
         p.append("game: missing key 'lexicon'")
     if game.get("board_seed") is not None and not _is_int(game["board_seed"]):
         p.append(f"game.board_seed: expected a whole number or None, got {game['board_seed']!r}")
+    if game.get("stars") is not None and not isinstance(game["stars"], str):
+        p.append(f"game.stars: expected star squares as text ('3,5 11,9') or None, got {game['stars']!r}")
     scores = game.get("final_scores")
     if not _list(scores) or len(scores) != players or not all(_is_num(s) for s in scores):
         p.append(f"game.final_scores: expected {players} numbers, got {scores!r}")
@@ -720,7 +723,7 @@ _JS = """
 def _resolve_rules(data: dict, rules: "Rules | None") -> "Rules":
     if rules is not None:
         return rules
-    from ..rules import Rules, preset_names
+    from ..rules import preset_names
 
     game = data["game"]
     seed = game.get("board_seed")
@@ -729,14 +732,19 @@ def _resolve_rules(data: dict, rules: "Rules | None") -> "Rules":
     if game["rules"] not in preset_names():
         raise RenderError(f"game.rules: {game['rules']!r} is not a built-in rule set ({', '.join(preset_names())}); "
                           "expected html(data, rules=Rules.load(...))")
-    return Rules.preset(game["rules"], board_seed=game.get("board_seed"))
+    stars = game.get("stars")
+    if stars is not None and not isinstance(stars, str):
+        raise RenderError(f"game.stars: expected star squares as text ('3,5 11,9') or None, got {stars!r}")
+    from ..formats.opcodes import resolve_rules  # the one place that turns a name, seed and stars into rules
+
+    return resolve_rules(game["rules"], board_seed=seed, stars=stars, error=RenderError, where="game")
 
 
 def html(data: dict, rules: "Rules | None" = None) -> str:
     """The report page of ``data`` (the dict of this module's docstring) as HTML text.
 
     ``rules`` draws the boards (premiums, tile values); None reads
-    ``Rules.preset(game.rules, board_seed=game.board_seed)``.  Raises
+    the rule set ``game.rules`` with ``game.board_seed`` and ``game.stars``.  Raises
     :class:`RenderError` listing every problem of ``data``.
     """
     if rules is None and isinstance(data, dict) and isinstance(data.get("game"), dict) \
