@@ -107,18 +107,20 @@ def test_no_import_cycle_in_the_package():
     assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-@pytest.mark.parametrize("layer", ["formats", "commands", "render", "tui"])
+@pytest.mark.parametrize("layer", ["formats", "commands", "render", "tui", "serve"])
 def test_the_core_never_imports_the_layers_above_it(layer):
-    """formats/, commands/, render/ and tui/ (the terminal game) import the core; the core
+    """formats/, commands/, render/, tui/ (the terminal game) and serve/ (the HTTP service)
+    import the core; the core
     imports none of them (the package's ``__init__``, the public facade, ``analysis``, which reads GCG
     text, ``autoplay``, which writes the games it plays as GCG, and the report page, which
     draws a record's board from its rule set, seed and star squares through formats'
-    ``resolve_rules``, may import formats: they sit above the core)."""
+    ``resolve_rules``, may import formats: they sit above the core; the commands, the
+    terminal game and the service use every layer)."""
     edges = import_graph(PACKAGE)
     above = f"{NAME}.{layer}"
     allowed_users = {NAME, f"{NAME}.analysis", f"{NAME}.engine.autoplay", f"{NAME}.cli"} | (
         {f"{NAME}.render.report"} if layer == "formats" else set()) | {
-        m for m in edges if m.startswith((f"{NAME}.commands", f"{NAME}.tui"))}
+        m for m in edges if m.startswith((f"{NAME}.commands", f"{NAME}.tui", f"{NAME}.serve"))}
     offenders = sorted(
         m for m, targets in edges.items()
         if not m.startswith(above) and m not in allowed_users

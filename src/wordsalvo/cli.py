@@ -16,7 +16,7 @@ from .errors import WordSalvoError
 
 #: subcommand modules, in the order ``--help`` lists them
 COMMAND_MODULES = ("best", "moves", "validate", "lexicon", "board", "play", "analyze", "sim", "endgame", "autoplay", "leaves",
-                   "winprob", "ratings")
+                   "winprob", "ratings", "serve")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

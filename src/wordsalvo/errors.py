@@ -26,6 +26,8 @@ __all__ = [
     "RatingError",
     "HunspellUnavailableError",
     "AnalysisError",
+    "ServeConfigError",
+    "ServeRequestError",
 ]
 
 
@@ -180,3 +182,17 @@ class HunspellUnavailableError(LexiconBuildError):
 
 class AnalysisError(WordSalvoError):
     """A game that cannot be analysed (wrong input type, a bad argument)."""
+
+
+class ServeConfigError(WordSalvoError):
+    """A ``wordsalvo serve`` configuration file or option that cannot be used;
+    ``problems`` lists every one of them."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        self.problems = list(problems or [])
+        super().__init__(message)
+
+
+class ServeRequestError(WordSalvoError):
+    """A request to ``wordsalvo serve`` that names something the service does not have
+    (a lexicon key, a rule set) or asks for more than its limits allow."""

@@ -184,6 +184,7 @@ SIZE_LIMITS = {
     "rule set file": 1 << 20,
     "tiers file": 1 << 20,
     "win-probability model": 1 << 20,
+    "service configuration": 1 << 20,
     "leave table": 64 << 20,          # a .wsl file: 7-tile racks of 27 tile types are about 4 MB
     "CSV file": 128 << 20,            # leave,value lines of such a table: about 30 MB
     "results file": 256 << 20,        # results CSV and GCG records for the ratings

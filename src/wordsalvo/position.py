@@ -249,6 +249,18 @@ class Position(Displayable):
                 c["?" if t & BLANK_BIT else letter(t)] += n
         return c
 
+    def with_rack(self, rack: str, where: str = "rack") -> "Position":
+        """A copy with the rack on turn replaced by ``rack`` (checked against the
+        alphabet, the rack size and the tile set; errors name ``where``)."""
+        rack_counts(self.rules, rack, where=where)
+        racks = list(self.racks) or [""]
+        racks[0] = rack
+        new = Position(self.rules, self.board.copy(), racks,
+                       list(self.scores) + [0] * (len(racks) - len(self.scores)),
+                       self.scoreless_count, dict(self.opcodes))
+        new.check_tiles()
+        return new
+
     def check_tiles(self) -> None:
         """Raises PositionError listing EVERY letter used more often than the tile set has."""
         used = self._board_tiles()

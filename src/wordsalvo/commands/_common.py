@@ -210,15 +210,7 @@ def position_argument(args) -> Position:
 def apply_rack(pos: Position, rack: str | None) -> Position:
     """The position with the rack on turn replaced by ``rack`` (checked against the
     alphabet, the rack size and the tile set)."""
-    if rack is None:
-        return pos
-    rack_counts(pos.rules, rack, where="--rack")
-    racks = list(pos.racks) or [""]
-    racks[0] = rack
-    new = Position(pos.rules, pos.board.copy(), racks, list(pos.scores) + [0] * (len(racks) - len(pos.scores)),
-                   pos.scoreless_count, dict(pos.opcodes))
-    new.check_tiles()
-    return new
+    return pos if rack is None else pos.with_rack(rack, where="--rack")
 
 
 def progress_bar(total: int, unit: str, description: str | None = None):

@@ -1,0 +1,272 @@
+"""The HTTP service: ``create_app(config)`` is an ASGI application (FastAPI).
+
+Endpoints (JSON in and out, versioned under ``/v1``; the OpenAPI document at
+``/openapi.json``, browsable at ``/docs``):
+
+* ``POST /v1/moves``: every legal move of a position, or the best N, by score or
+  equity, a page at a time (``offset``, ``limit``);
+* ``POST /v1/best``: the best move by score or equity (by equity also the best
+  exchange, when the rules allow one);
+* ``POST /v1/validate``: a move in notation: its score and words, or every reason it
+  is illegal (``legal: false``: an answer, not an error);
+* ``POST /v1/bot``: a game record (and the rack on turn) and a level or rating: the
+  action the engine takes;
+* ``POST /v1/analyze``: a GCG record of any program: the analysis as JSON
+  (``?html=1``: the report page);
+* ``POST /v1/sim``, ``POST /v1/endgame``: the simulator and the endgame solver, within
+  the request's time budget;
+* ``POST /v1/game``, ``POST /v1/game/turn``: the game of the browser page ``GET /play``
+  (the record travels with every request: any copy of the service can answer);
+* ``GET /healthz``, ``GET /metrics`` (Prometheus text).
+
+Engine work runs in a pool of ``threads`` threads per process (the C core releases the
+GIL; each thread has its own move generators); a request waits at most
+``queue_seconds`` for a thread (then 503) and gets at most ``seconds`` in all (then
+504; the simulator and the solver are given the time left, so they stop by
+themselves).  Every error is a problem detail (:mod:`wordsalvo.serve.problems`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from typing import Any, Callable
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+
+from .. import __version__
+from ..errors import ServeRequestError, WordSalvoError
+from ..inputs import excerpt
+from .config import ServeConfig
+from .engines import Engines
+from .limits import BodyLimitExceeded, LimitsMiddleware, Metrics
+from .problems import error_kind, problem
+from .schemas import AnalyzeIn, BestIn, BotIn, EndgameIn, GameNewIn, GameTurnIn, MovesIn, SimIn, ValidateIn
+from . import service
+
+__all__ = ["create_app", "app_from_environment", "CONFIG_VARIABLE"]
+
+log = logging.getLogger("wordsalvo.serve")
+
+#: the environment variable through which ``wordsalvo serve --workers N`` hands each worker
+#: process its configuration file
+CONFIG_VARIABLE = "WORDSALVO_SERVE_CONFIG"
+
+
+class _Deadline(Exception):
+    """The request's time budget ran out (504)."""
+
+
+class _Busy(Exception):
+    """No engine thread came free within ``queue_seconds`` (503)."""
+
+
+def create_app(config: ServeConfig | None = None) -> FastAPI:
+    """The service for ``config`` (default: the defaults of :class:`ServeConfig`)."""
+    config = config or ServeConfig()
+    engines = Engines(config)
+    metrics = Metrics()
+    pool = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="wordsalvo-engine")
+    loop_slots: dict[str, Any] = {}
+
+    def slots_of(loop) -> asyncio.Semaphore:
+        """The engine-thread slots of this event loop (one loop a process when served;
+        a test client may start several, one after the other)."""
+        if loop_slots.get("loop") is not loop:
+            loop_slots["loop"], loop_slots["slots"] = loop, asyncio.Semaphore(config.threads)
+        return loop_slots["slots"]
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        yield
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(title="wordsalvo", version=__version__, lifespan=lifespan,
+                  description="Move generation, validation, engines and analysis for crossword-style tile "
+                              "games. Every error is an RFC 9457 problem detail.")
+    app.state.config = config
+    app.state.engines = engines
+    app.state.metrics = metrics
+    app.state.started = time.time()
+
+    async def run(fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in an engine thread within the request's budget."""
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        slots = slots_of(loop)
+        try:
+            await asyncio.wait_for(slots.acquire(), timeout=config.queue_seconds)
+        except asyncio.TimeoutError:
+            raise _Busy() from None
+        try:
+            future = loop.run_in_executor(pool, fn, *args)
+        except BaseException:
+            slots.release()
+            raise
+        metrics.in_flight.inc()
+
+        def done(_f) -> None:  # the thread is free only when the work has ended, budget or not
+            slots.release()
+            metrics.in_flight.dec()
+
+        future.add_done_callback(done)
+        left = config.seconds - (time.monotonic() - started)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout=max(left, 0.001))
+        except asyncio.TimeoutError:
+            raise _Deadline() from None
+
+    def budget(asked: float | None, cap: float) -> float:
+        """Seconds for a search: what the request asked, within the cap and the time budget."""
+        most = min(cap, config.seconds * 0.8)
+        return most if asked is None else min(asked, most)
+
+    # -- errors -----------------------------------------------------------------------
+    @app.exception_handler(WordSalvoError)
+    async def _library_error(request: Request, e: WordSalvoError):
+        kind = error_kind(e)
+        extra: dict[str, Any] = {}
+        if getattr(e, "problems", None):
+            extra["problems"] = [str(p) for p in e.problems][:50]
+        return problem(kind, str(e), headers={"x-problem-kind": kind}, **extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _schema_error(request: Request, e: RequestValidationError):
+        errors = e.errors()
+        if any(err.get("type") == "json_invalid" for err in errors):
+            err = next(err for err in errors if err.get("type") == "json_invalid")
+            detail = f"expected a JSON object, got text that does not parse ({err.get('msg', '')}" + (
+                f" at byte {err['loc'][1]})" if len(err.get("loc", ())) > 1 else ")")
+            return problem("malformed-json", detail, headers={"x-problem-kind": "malformed-json"})
+        shown = []
+        for err in errors[:20]:
+            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+            shown.append({"where": where, "problem": err.get("msg", ""), "got": excerpt(err.get("input"), 60)})
+        detail = "; ".join(f"{s['where']}: {s['problem']}" for s in shown)
+        return problem("invalid-request", detail, headers={"x-problem-kind": "invalid-request"}, errors=shown)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, e: StarletteHTTPException):
+        kind = {404: "not-found", 405: "method-not-allowed", 415: "unsupported-media-type"}.get(e.status_code)
+        if kind is None:
+            kind = "invalid-request" if 400 <= e.status_code < 500 else "internal"
+        detail = {"not-found": f"no endpoint {excerpt(request.url.path, 80)} (see /docs)",
+                  "method-not-allowed": f"{request.method} is not allowed on {excerpt(request.url.path, 80)}"
+                  }.get(kind, str(e.detail))
+        return problem(kind, detail, headers={"x-problem-kind": kind})
+
+    @app.exception_handler(_Busy)
+    async def _busy(request: Request, e: Exception):
+        return problem("busy", f"every one of the {config.threads} engine threads stayed busy for "
+                       f"{config.queue_seconds:g} s", headers={"x-problem-kind": "busy", "retry-after": "1"})
+
+    @app.exception_handler(_Deadline)
+    async def _deadline(request: Request, e: Exception):
+        return problem("timeout", f"expected an answer within the budget of {config.seconds:g} s, the work "
+                       "took longer", headers={"x-problem-kind": "timeout"})
+
+    @app.exception_handler(BodyLimitExceeded)
+    async def _body(request: Request, e: BodyLimitExceeded):
+        return problem(e.kind, e.detail, headers={"x-problem-kind": e.kind, "connection": "close"})
+
+    @app.exception_handler(Exception)
+    async def _fault(request: Request, e: Exception):
+        log.exception("request %s %s failed", request.method, request.url.path)
+        return problem("internal", "the service failed on this request; the fault is logged",
+                       headers={"x-problem-kind": "internal"})
+
+    # -- endpoints --------------------------------------------------------------------
+    @app.post("/v1/moves", tags=["moves"], summary="Every legal move of a position (paginated)")
+    async def moves(req: MovesIn) -> dict:
+        if req.limit > config.page:
+            raise ServeRequestError(f"limit: expected at most {config.page:,} moves a page (the service's "
+                                    f"limits.page), got {req.limit:,}")
+        return await run(service.moves, engines, req)
+
+    @app.post("/v1/best", tags=["moves"], summary="The best move by score or equity")
+    async def best(req: BestIn) -> dict:
+        return await run(service.best, engines, req)
+
+    @app.post("/v1/validate", tags=["moves"], summary="A move's score and words, or why it is illegal")
+    async def validate(req: ValidateIn) -> dict:
+        return await run(service.validate, engines, req)
+
+    @app.post("/v1/bot", tags=["engines"], summary="The action an engine player takes")
+    async def bot(req: BotIn) -> dict:
+        return await run(service.bot, engines, req, budget(None, config.endgame_seconds))
+
+    @app.post("/v1/analyze", tags=["analysis"], summary="The analysis of a GCG record (JSON, or ?html=1)")
+    async def analyze(req: AnalyzeIn, html: int = 0):
+        result = await run(service.analyze, engines, req, bool(html))
+        if html:
+            return HTMLResponse(result)
+        return result
+
+    @app.post("/v1/sim", tags=["engines"], summary="Monte Carlo simulation of the candidates")
+    async def sim(req: SimIn) -> dict:
+        return await run(service.sim, engines, req, budget(req.seconds, config.sim_seconds))
+
+    @app.post("/v1/endgame", tags=["engines"], summary="The endgame solved (bag empty, both racks known)")
+    async def endgame(req: EndgameIn) -> dict:
+        return await run(service.endgame, engines, req, budget(req.seconds, config.endgame_seconds))
+
+    @app.post("/v1/game", tags=["play"], summary="A new game against an engine (the page /play)")
+    async def game_new(req: GameNewIn) -> dict:
+        seed = req.seed if req.seed is not None else random.SystemRandom().randrange(1 << 62)
+        return await run(service.game_new, engines, req, seed)
+
+    @app.post("/v1/game/turn", tags=["play"], summary="The person's action and the engine's answer")
+    async def game_turn(req: GameTurnIn) -> dict:
+        return await run(service.game_turn, engines, req)
+
+    @app.get("/healthz", tags=["service"], summary="Liveness: answers without engine work")
+    async def healthz() -> dict:
+        return {"status": "ok", "version": __version__, "pid": os.getpid(),
+                "uptime": round(time.time() - app.state.started, 3), "limits": config.limits(),
+                "lexicons": engines.lexicon_names()}
+
+    @app.get("/metrics", tags=["service"], summary="Prometheus metrics of this process")
+    async def prometheus() -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/play", tags=["play"], summary="Play against the engines in the browser")
+    async def play_page() -> HTMLResponse:
+        return HTMLResponse(_page())
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> JSONResponse:
+        return JSONResponse({"service": "wordsalvo", "version": __version__, "docs": "/docs", "play": "/play"})
+
+    metrics.known = frozenset(getattr(r, "path", "") for r in app.routes)
+    wrapped: Any = LimitsMiddleware(app, config, metrics)
+    if config.cors_origins:
+        wrapped = CORSMiddleware(wrapped, allow_origins=list(config.cors_origins), allow_methods=["GET", "POST"],
+                                 allow_headers=["content-type", "x-api-key"])
+    wrapped.fastapi = app  # the FastAPI object, for tests and docs
+    return wrapped
+
+
+_PAGE: list[str] = []
+
+
+def _page() -> str:
+    if not _PAGE:
+        _PAGE.append(resources.files("wordsalvo.serve").joinpath("static/play.html").read_text("utf-8"))
+    return _PAGE[0]
+
+
+def app_from_environment():
+    """The app of a worker process that ``wordsalvo serve`` started (its configuration
+    file in :data:`CONFIG_VARIABLE`)."""
+    return create_app(ServeConfig.load(os.environ.get(CONFIG_VARIABLE) or None))
+

@@ -1,0 +1,157 @@
+"""The configuration of ``wordsalvo serve``: limits, keys, origins and lexicons.
+
+A TOML file (``--config FILE``), every key optional::
+
+    [limits]
+    body_bytes = 1048576        # the largest request body (413 above it)
+    body_seconds = 10.0         # a body must arrive within this (408: a slow client)
+    seconds = 10.0              # the time budget of one request (504 when it runs out)
+    queue_seconds = 5.0         # the longest wait for a free engine thread (503 after it)
+    events = 1000               # the event lines a game record may have
+    page = 1000                 # the most moves one /v1/moves page lists
+    sim_seconds = 5.0           # the longest simulation a request may ask for
+    endgame_seconds = 5.0       # the longest endgame search a request may ask for
+    threads = 2                 # engine threads of a worker process (one generator each)
+
+    [auth]
+    api_keys = ["k1", "k2"]     # when given, every /v1 request needs the header X-API-Key
+
+    [cors]
+    origins = ["https://example.org"]
+
+    [lexicons]                  # graphs the clients may name in "lexicon"; paths read at start
+    csw24 = "/data/csw24.wsg"
+
+Clients never name a file: a request's ``lexicon`` is a key of ``[lexicons]`` (or
+omitted: the rule set's embedded lexicon).  Every problem of the file is reported at
+once as a :class:`~wordsalvo.errors.ServeConfigError`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ServeConfigError
+from ..inputs import excerpt, list_problems, read_bytes
+
+__all__ = ["ServeConfig", "LIMIT_KEYS"]
+
+#: [limits] key -> (type, smallest, largest, default)
+LIMIT_KEYS: dict[str, tuple[type, float, float, float]] = {
+    "body_bytes": (int, 1024, 64 << 20, 1 << 20),
+    "body_seconds": (float, 0.1, 600.0, 10.0),
+    "seconds": (float, 0.05, 600.0, 10.0),
+    "queue_seconds": (float, 0.0, 600.0, 5.0),
+    "events": (int, 1, 1000, 1000),
+    "page": (int, 1, 100_000, 1000),
+    "sim_seconds": (float, 0.01, 600.0, 5.0),
+    "endgame_seconds": (float, 0.01, 600.0, 5.0),
+    "threads": (int, 1, 256, 2),
+}
+
+#: a lexicon key: what a client may write in "lexicon"
+LEXICON_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+#: an API key: printable ASCII without spaces, 8 to 256 characters
+API_KEY = re.compile(r"[!-~]{8,256}")
+#: an origin as browsers send it
+ORIGIN = re.compile(r"(\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)")
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """What the service enforces; see the module docstring for the file."""
+
+    body_bytes: int = 1 << 20
+    body_seconds: float = 10.0
+    seconds: float = 10.0
+    queue_seconds: float = 5.0
+    events: int = 1000
+    page: int = 1000
+    sim_seconds: float = 5.0
+    endgame_seconds: float = 5.0
+    threads: int = 2
+    api_keys: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ()
+    lexicons: dict[str, str] = field(default_factory=dict)
+    source: str = "defaults"
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> "ServeConfig":
+        """The configuration of a TOML file (None: the defaults)."""
+        if path is None:
+            return cls()
+        data = read_bytes(path, ServeConfigError, "service configuration")
+        try:
+            table = tomllib.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:
+            raise ServeConfigError(f"{path}: expected a TOML file, got: {excerpt(str(e), 200)}") from None
+        return cls.from_dict(table, str(path))
+
+    @classmethod
+    def from_dict(cls, table: dict[str, Any], source: str = "<dict>") -> "ServeConfig":
+        problems: list[str] = []
+        values: dict[str, Any] = {}
+        for key in table:
+            if key not in ("limits", "auth", "cors", "lexicons"):
+                problems.append(f"{excerpt(key)}: unknown table (expected limits, auth, cors, lexicons)")
+
+        def section(name: str) -> dict[str, Any]:
+            got = table.get(name, {})
+            if not isinstance(got, dict):
+                problems.append(f"[{name}]: expected a table, got {excerpt(got)}")
+                return {}
+            return got
+
+        for key, value in section("limits").items():
+            if key not in LIMIT_KEYS:
+                problems.append(f"limits.{excerpt(key)}: unknown key (expected one of {', '.join(LIMIT_KEYS)})")
+                continue
+            kind, low, high, _ = LIMIT_KEYS[key]
+            ok = (not isinstance(value, bool) and isinstance(value, (int, float))
+                  and (kind is float or isinstance(value, int)) and math.isfinite(value) and low <= value <= high)
+            if not ok:
+                what = "a whole number" if kind is int else "a number"
+                problems.append(f"limits.{key}: expected {what} from {low:g} to {high:g}, got {excerpt(value)}")
+                continue
+            values[key] = kind(value)
+        auth = section("auth")
+        keys = auth.get("api_keys", [])
+        if not isinstance(keys, list) or not all(isinstance(k, str) and API_KEY.fullmatch(k) for k in keys):
+            problems.append("auth.api_keys: expected a list of keys of 8 to 256 printable ASCII characters "
+                            f"without spaces, got {excerpt(keys)}")
+        else:
+            values["api_keys"] = tuple(keys)
+        for key in auth:
+            if key != "api_keys":
+                problems.append(f"auth.{excerpt(key)}: unknown key (expected api_keys)")
+        cors = section("cors")
+        origins = cors.get("origins", [])
+        if not isinstance(origins, list) or not all(isinstance(o, str) and ORIGIN.fullmatch(o) for o in origins):
+            problems.append(f"cors.origins: expected a list of origins such as 'https://example.org' or '*', "
+                            f"got {excerpt(origins)}")
+        else:
+            values["cors_origins"] = tuple(origins)
+        for key in cors:
+            if key != "origins":
+                problems.append(f"cors.{excerpt(key)}: unknown key (expected origins)")
+        lexicons: dict[str, str] = {}
+        for key, value in section("lexicons").items():
+            if not LEXICON_KEY.fullmatch(key):
+                problems.append(f"lexicons.{excerpt(key)}: expected a name of 1..32 of a-z 0-9 - _")
+            elif not isinstance(value, str) or not value:
+                problems.append(f"lexicons.{key}: expected the path of a graph file, got {excerpt(value)}")
+            else:
+                lexicons[key] = value
+        values["lexicons"] = lexicons
+        if problems:
+            raise ServeConfigError(list_problems(source, problems), problems)
+        return cls(source=source, **values)
+
+    def limits(self) -> dict[str, float]:
+        """The [limits] in force, for /healthz and the docs."""
+        return {k: getattr(self, k) for k in LIMIT_KEYS}

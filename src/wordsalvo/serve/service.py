@@ -1,0 +1,218 @@
+"""The work behind each endpoint: plain functions of (engines, request) that return
+JSON-ready data, run in the service's engine threads (:mod:`wordsalvo.serve.app`).
+No web framework here: these are the library's calls, a request at a time."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ..actions import Pass, Play
+from ..analysis import analyze_game
+from ..engine.bot import Bot
+from ..engine.endgame import solve_endgame
+from ..engine.simulation import simulate
+from ..errors import GameError, PositionError
+from ..formats.gcg import to_gcg
+from ..formats.replay import replay
+from ..game import Game
+from ..moves import Swap
+from ..render import report, svg
+from ..validate import preview_move
+from .engines import Engines, move_dict
+
+__all__ = ["moves", "best", "validate", "bot", "analyze", "sim", "endgame", "game_new", "game_turn"]
+
+_bots = threading.local()
+
+
+def _rack_position(engines: Engines, req):
+    pos, lexicon = engines.position(req)
+    if not pos.rack:
+        raise PositionError("rack: expected the rack on turn (rack, racks, or the CGP's rack), got an empty rack")
+    return pos, lexicon
+
+
+def moves(engines: Engines, req) -> dict[str, Any]:
+    pos, lexicon = _rack_position(engines, req)
+    gen = engines.generator(lexicon, pos.rules, equity=req.by == "equity")
+    if req.top is not None:
+        listed = gen.top(pos, req.top, by=req.by)
+    else:
+        listed = gen.generate(pos).sorted(by=req.by)
+    page = listed[req.offset:req.offset + req.limit]
+    return {"rules": pos.rules.name, "rack": pos.rack, "by": req.by, "count": len(listed), "offset": req.offset,
+            "limit": req.limit, "moves": [move_dict(m) for m in page]}
+
+
+def best(engines: Engines, req) -> dict[str, Any]:
+    pos, lexicon = _rack_position(engines, req)
+    equity = req.by == "equity"
+    gen = engines.generator(lexicon, pos.rules, equity=equity)
+    move = gen.best(pos, by=req.by)
+    out: dict[str, Any] = {"rules": pos.rules.name, "rack": pos.rack, "by": req.by,
+                           "move": None if move is None else move_dict(move)}
+    if equity:
+        swap = gen.best_swap(pos)
+        out["exchange"] = None if swap is None else _swap_dict(swap)
+        better = swap is not None and swap.equity is not None and (
+            move is None or move.equity is None or swap.equity > move.equity)
+        out["choice"] = "exchange" if better else ("play" if move is not None else "pass")
+    return out
+
+
+def validate(engines: Engines, req) -> dict[str, Any]:
+    pos, lexicon = _rack_position(engines, req)
+    result = preview_move(pos, req.move, lexicon)
+    words = [{"word": w.word, "score": w.score, "main": w.is_main, "valid": w.word not in result.invalid_words}
+             for w in result.words]
+    out: dict[str, Any] = {"legal": result.legal, "move": req.move, "words": words}
+    if result.legal:
+        out.update(score=result.score, tiles_played=result.tiles_played, bingo_bonus=result.bingo_bonus,
+                   star_bonus=result.star_bonus)
+    else:
+        out.update(reasons=[r.name.lower() for r in result.reasons], problems=list(result.problems),
+                   invalid_words=list(result.invalid_words))
+    return out
+
+
+def _swap_dict(swap: Swap) -> dict[str, Any]:
+    d: dict[str, Any] = {"kind": "exchange", "notation": f"-{swap.tiles}", "tiles": swap.tiles,
+                         "leave": swap.leave, "score": 0}
+    if swap.equity is not None:
+        d["equity"] = round(float(swap.equity), 3)
+    return d
+
+
+def action_dict(action) -> dict[str, Any]:
+    """A bot's action as JSON."""
+    if isinstance(action, Play):
+        d = {"kind": "play", **move_dict(action.move)}
+    elif isinstance(action, Swap):
+        d = _swap_dict(action)
+    elif isinstance(action, Pass):
+        d = {"kind": "pass", "notation": "pass", "score": 0}
+    else:  # pragma: no cover - the bots return these three
+        raise GameError(f"expected a play, an exchange or a pass, got {type(action).__name__}")
+    if getattr(action, "equity", None) is not None:
+        d["equity"] = round(float(action.equity), 3)
+    return d
+
+
+def _bot(level: str | None, rating: float | None, game: Game, seed: int, seconds: float) -> Bot:
+    """This thread's bot of a level for the game's rules (made once, reseeded each time)."""
+    cache = getattr(_bots, "cache", None)
+    if cache is None:
+        cache = _bots.cache = {}
+    key = (level, rating, game.rules.name, game.rules.layout, id(game.lexicon))
+    player = cache.get(key)
+    if player is None:
+        if len(cache) > 64:
+            cache.clear()
+        if level is None and rating is None:
+            level = "medium"
+        player = cache[key] = Bot(level, game.rules, lexicon=game.lexicon, rating=rating, seconds=seconds)
+    player.reset(seed)
+    return player
+
+
+def bot(engines: Engines, req, seconds: float) -> dict[str, Any]:
+    if req.level is not None and req.rating is not None:
+        raise GameError(f"expected a level or a rating, got both (level {req.level!r}, rating {req.rating:g})")
+    game = engines.game(req.gcg, req.lexicon, req.rack)
+    if game.is_over:
+        raise GameError(f"the game is over ({game.end_reason}); expected a running game")
+    player = _bot(req.level, req.rating, game, req.seed, seconds)
+    action = player.choose(game)
+    return {"player": game.to_move, "name": game.names[game.to_move], "rack": game.rack, "level": player.level,
+            "action": action_dict(action)}
+
+
+def analyze(engines: Engines, req, html: bool) -> Any:
+    record, lexicon = engines.record(req.gcg, req.lexicon)
+    rp = replay(record, lexicon=lexicon)
+    analysis = analyze_game(rp, top=req.top, win=req.win, endgame=None)
+    if html:
+        return report.html(analysis.report(), rp.rules)
+    return {"analysis": analysis.to_dict(), "warnings": list(rp.warnings)}
+
+
+def sim(engines: Engines, req, seconds: float) -> dict[str, Any]:
+    pos, lexicon = _rack_position(engines, req)
+    if req.iterations is None and req.seconds is None:
+        limit: dict[str, Any] = {"seconds": seconds}
+    else:
+        limit = {"iterations": req.iterations, "seconds": seconds if req.seconds is None else min(req.seconds,
+                                                                                                  seconds)}
+    result = simulate(pos, lexicon, plays=req.plays, moves=req.moves, plies=req.plies, sampling=req.sampling,
+                      seed=req.seed, **limit)
+    return result.to_dict()
+
+
+def endgame(engines: Engines, req, seconds: float) -> dict[str, Any]:
+    pos, lexicon = engines.position(req)
+    result = solve_endgame(pos, lexicon, seconds=seconds)
+    return result.to_dict()
+
+
+# -- the browser game -------------------------------------------------------------------
+def _state(game: Game, level: str, note: str = "", bot_action: dict | None = None) -> dict[str, Any]:
+    """What the page draws: the board, the person's rack, scores, the record to send back."""
+    picture = svg.board(game.rules, bytes(game.position().board.tiles), size=600, title="the board")
+    person = 0
+    return {
+        "gcg": to_gcg(game), "svg": str(picture), "rules": game.rules.name, "level": level,
+        "names": list(game.names), "scores": list(game.scores), "to_move": game.to_move,
+        "rack": game.racks[person], "bag": game.bag_count, "over": game.is_over,
+        "end": game.end_reason, "winners": list(game.winners) if game.is_over else [],
+        "turns": [{"player": t.player, "kind": t.kind, "what": t.notation or t.tiles or t.kind,
+                   "score": t.score, "total": t.total, "words": list(t.words)} for t in game.history],
+        "note": note, "bot": bot_action, "can_undo": game.undo_steps > 0,
+    }
+
+
+def _bot_moves(game: Game, level: str, seconds: float) -> dict | None:
+    """The engine's turns until the person is on turn again (or the game ends)."""
+    action_out = None
+    while not game.is_over and game.to_move != 0:
+        player = _bot(level, None, game, len(game.history), seconds)
+        action = player.choose(game)
+        action_out = action_dict(action)
+        game.apply(action)
+    return action_out
+
+
+def game_new(engines: Engines, req, seed: int) -> dict[str, Any]:
+    rules = engines.rules(req.rules)
+    Bot(req.level, rules)  # a bad level is refused before the game starts
+    names = [req.name, f"wordsalvo-{req.level}"]  # the person is player 1 and moves first
+    if names[0] == names[1]:
+        raise GameError("name: expected a name other than the engine's")
+    game = Game(rules, players=names, seed=seed)
+    return _state(game, req.level)
+
+
+def game_turn(engines: Engines, req) -> dict[str, Any]:
+    game = engines.game(req.gcg, None)
+    action = req.action.strip()
+    note = ""
+    if action == "undo":
+        if game.undo_steps == 0:
+            raise GameError("undo: nothing to undo yet")
+        game.undo(0)
+        return _state(game, req.level, note="took back your last turn")
+    if game.is_over:
+        raise GameError(f"the game is over ({game.end_reason})")
+    if game.to_move != 0:
+        raise GameError("the record has the engine on turn; expected a record the page received")
+    if action == "pass":
+        game.pass_turn()
+    elif action == "resign":
+        game.resign(0)
+    elif action.startswith("-"):
+        game.swap(action[1:])
+    else:
+        turn = game.play(action)
+        note = f"{turn.notation} scored {turn.score}"
+    bot_action = _bot_moves(game, req.level, 1.0)
+    return _state(game, req.level, note=note, bot_action=bot_action)
