@@ -50,7 +50,7 @@ from ..errors import ServeRequestError, WordSalvoError
 from ..inputs import excerpt
 from .config import ServeConfig
 from .engines import Engines
-from .limits import BodyLimitExceeded, LimitsMiddleware, Metrics
+from .limits import LIMIT_KEY, BodyLimitExceeded, LimitsMiddleware, Metrics
 from .problems import error_kind, problem
 from .schemas import AnalyzeIn, BestIn, BotIn, EndgameIn, GameNewIn, GameTurnIn, MovesIn, SimIn, ValidateIn
 from . import service
@@ -104,10 +104,13 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         slots = slots_of(loop)
-        try:
-            await asyncio.wait_for(slots.acquire(), timeout=config.queue_seconds)
-        except asyncio.TimeoutError:
-            raise _Busy() from None
+        if slots.locked():  # every thread busy: wait for one at most queue_seconds
+            try:
+                await asyncio.wait_for(slots.acquire(), timeout=config.queue_seconds)
+            except asyncio.TimeoutError:
+                raise _Busy() from None
+        else:
+            await slots.acquire()  # free: taken at once
         try:
             future = loop.run_in_executor(pool, fn, *args)
         except BaseException:
@@ -140,8 +143,19 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
             extra["problems"] = [str(p) for p in e.problems][:50]
         return problem(kind, str(e), headers={"x-problem-kind": kind}, **extra)
 
+    def broken_limit(request: Request):
+        """The problem of a body limit the middleware saw broken while the framework read
+        the body (it reports that as a parse error of its own)."""
+        hit = request.scope.get(LIMIT_KEY)
+        if hit is None:
+            return None
+        return problem(hit[0], hit[1], headers={"x-problem-kind": hit[0], "connection": "close"})
+
     @app.exception_handler(RequestValidationError)
     async def _schema_error(request: Request, e: RequestValidationError):
+        limit = broken_limit(request)
+        if limit is not None:
+            return limit
         errors = e.errors()
         if any(err.get("type") == "json_invalid" for err in errors):
             err = next(err for err in errors if err.get("type") == "json_invalid")
@@ -157,10 +171,16 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, e: StarletteHTTPException):
-        kind = {404: "not-found", 405: "method-not-allowed", 415: "unsupported-media-type"}.get(e.status_code)
+        limit = broken_limit(request)
+        if limit is not None:
+            return limit
+        kind = {400: "malformed-json", 404: "not-found", 405: "method-not-allowed",
+                415: "unsupported-media-type"}.get(e.status_code)
         if kind is None:
             kind = "invalid-request" if 400 <= e.status_code < 500 else "internal"
-        detail = {"not-found": f"no endpoint {excerpt(request.url.path, 80)} (see /docs)",
+        detail = {"malformed-json": "expected a JSON object, got a body that does not parse (too deeply nested, "
+                                    "or not JSON)",
+                  "not-found": f"no endpoint {excerpt(request.url.path, 80)} (see /docs)",
                   "method-not-allowed": f"{request.method} is not allowed on {excerpt(request.url.path, 80)}"
                   }.get(kind, str(e.detail))
         return problem(kind, detail, headers={"x-problem-kind": kind})

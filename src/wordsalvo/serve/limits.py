@@ -20,7 +20,10 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from .config import ServeConfig
 from .problems import problem
 
-__all__ = ["LimitsMiddleware", "Metrics", "BodyLimitExceeded"]
+__all__ = ["LimitsMiddleware", "Metrics", "BodyLimitExceeded", "LIMIT_KEY"]
+
+#: where the middleware leaves the limit a body broke, for the app's error handlers
+LIMIT_KEY = "wordsalvo.limit"
 
 #: paths that need no API key
 OPEN_PATHS = ("/healthz", "/metrics", "/play", "/docs", "/openapi.json", "/redoc")
@@ -110,13 +113,13 @@ class LimitsMiddleware:
                 try:
                     message = await asyncio.wait_for(receive(), timeout=self.config.body_seconds)
                 except asyncio.TimeoutError:
-                    raise BodyLimitExceeded("slow-body", f"expected the body within {self.config.body_seconds:g} "
-                                            f"s of each part, got {seen[0]:,} bytes and then nothing") from None
+                    raise self._exceeded(scope, "slow-body", f"expected the body within {self.config.body_seconds:g}"
+                                         f" s of each part, got {seen[0]:,} bytes and then nothing") from None
                 if message["type"] == "http.request":
                     seen[0] += len(message.get("body", b""))
                     if seen[0] > limit:
-                        raise BodyLimitExceeded("body-too-large", f"expected a body of at most {limit:,} bytes, "
-                                                f"got more ({seen[0]:,} so far)")
+                        raise self._exceeded(scope, "body-too-large", f"expected a body of at most {limit:,} "
+                                             f"bytes, got more ({seen[0]:,} so far)")
                 return message
 
             await self.app(scope, receive_bounded, send_counted)
@@ -125,6 +128,13 @@ class LimitsMiddleware:
         finally:
             self.metrics.requests.labels(endpoint, str(status_box[0])).inc()
             self.metrics.latency.labels(endpoint).observe(time.perf_counter() - started)
+
+    @staticmethod
+    def _exceeded(scope, kind: str, detail: str) -> BodyLimitExceeded:
+        """The limit that was hit, also left in the scope: the framework turns an error
+        while it reads the body into its own 400, and the app's handlers look here."""
+        scope[LIMIT_KEY] = (kind, detail)
+        return BodyLimitExceeded(kind, detail)
 
     async def _problem(self, send, scope, receive, kind: str, detail: str, close: bool = False) -> None:
         headers = {"x-problem-kind": kind}

@@ -13,6 +13,7 @@ from ..engine.bot import Bot
 from ..engine.endgame import solve_endgame
 from ..engine.simulation import simulate
 from ..errors import GameError, PositionError
+from ..formats.cgp import format_cgp
 from ..formats.gcg import to_gcg
 from ..formats.replay import replay
 from ..game import Game
@@ -161,7 +162,7 @@ def _state(game: Game, level: str, note: str = "", bot_action: dict | None = Non
     picture = svg.board(game.rules, bytes(game.position().board.tiles), size=600, title="the board")
     person = 0
     return {
-        "gcg": to_gcg(game), "svg": str(picture), "rules": game.rules.name, "level": level,
+        "gcg": to_gcg(game), "svg": str(picture), "cgp": format_cgp(game.position()), "rules": game.rules.name, "level": level,
         "names": list(game.names), "scores": list(game.scores), "to_move": game.to_move,
         "rack": game.racks[person], "bag": game.bag_count, "over": game.is_over,
         "end": game.end_reason, "winners": list(game.winners) if game.is_over else [],
