@@ -13,6 +13,8 @@ standard library's :mod:`tomllib`.
 
 from __future__ import annotations
 
+import functools
+
 import re
 
 import tomllib
@@ -506,6 +508,12 @@ def _check_values(
 
 
 def preset_names() -> list[str]:
-    return sorted(
+    """The names of the packaged rule sets (a new list each call; the folder is read once)."""
+    return list(_preset_names())
+
+
+@functools.lru_cache(maxsize=1)
+def _preset_names() -> tuple[str, ...]:
+    return tuple(sorted(
         p.name[:-5] for p in resources.files("wordsalvo.rulesets").iterdir() if p.name.endswith(".toml")
-    )
+    ))

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import random
@@ -207,47 +208,47 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
 
     # -- endpoints --------------------------------------------------------------------
     @app.post("/v1/moves", tags=["moves"], summary="Every legal move of a position (paginated)")
-    async def moves(req: MovesIn) -> dict:
+    async def moves(req: MovesIn) -> Response:
         if req.limit > config.page:
             raise ServeRequestError(f"limit: expected at most {config.page:,} moves a page (the service's "
                                     f"limits.page), got {req.limit:,}")
-        return await run(service.moves, engines, req)
+        return _json(await run(service.moves, engines, req))
 
     @app.post("/v1/best", tags=["moves"], summary="The best move by score or equity")
-    async def best(req: BestIn) -> dict:
-        return await run(service.best, engines, req)
+    async def best(req: BestIn) -> Response:
+        return _json(await run(service.best, engines, req))
 
     @app.post("/v1/validate", tags=["moves"], summary="A move's score and words, or why it is illegal")
-    async def validate(req: ValidateIn) -> dict:
-        return await run(service.validate, engines, req)
+    async def validate(req: ValidateIn) -> Response:
+        return _json(await run(service.validate, engines, req))
 
     @app.post("/v1/bot", tags=["engines"], summary="The action an engine player takes")
-    async def bot(req: BotIn) -> dict:
-        return await run(service.bot, engines, req, budget(None, config.endgame_seconds))
+    async def bot(req: BotIn) -> Response:
+        return _json(await run(service.bot, engines, req, budget(None, config.endgame_seconds)))
 
     @app.post("/v1/analyze", tags=["analysis"], summary="The analysis of a GCG record (JSON, or ?html=1)")
     async def analyze(req: AnalyzeIn, html: int = 0):
         result = await run(service.analyze, engines, req, bool(html))
         if html:
             return HTMLResponse(result)
-        return result
+        return _json(result)
 
     @app.post("/v1/sim", tags=["engines"], summary="Monte Carlo simulation of the candidates")
-    async def sim(req: SimIn) -> dict:
-        return await run(service.sim, engines, req, budget(req.seconds, config.sim_seconds))
+    async def sim(req: SimIn) -> Response:
+        return _json(await run(service.sim, engines, req, budget(req.seconds, config.sim_seconds)))
 
     @app.post("/v1/endgame", tags=["engines"], summary="The endgame solved (bag empty, both racks known)")
-    async def endgame(req: EndgameIn) -> dict:
-        return await run(service.endgame, engines, req, budget(req.seconds, config.endgame_seconds))
+    async def endgame(req: EndgameIn) -> Response:
+        return _json(await run(service.endgame, engines, req, budget(req.seconds, config.endgame_seconds)))
 
     @app.post("/v1/game", tags=["play"], summary="A new game against an engine (the page /play)")
-    async def game_new(req: GameNewIn) -> dict:
+    async def game_new(req: GameNewIn) -> Response:
         seed = req.seed if req.seed is not None else random.SystemRandom().randrange(1 << 62)
-        return await run(service.game_new, engines, req, seed)
+        return _json(await run(service.game_new, engines, req, seed))
 
     @app.post("/v1/game/turn", tags=["play"], summary="The person's action and the engine's answer")
-    async def game_turn(req: GameTurnIn) -> dict:
-        return await run(service.game_turn, engines, req)
+    async def game_turn(req: GameTurnIn) -> Response:
+        return _json(await run(service.game_turn, engines, req))
 
     @app.get("/healthz", tags=["service"], summary="Liveness: answers without engine work")
     async def healthz() -> dict:
@@ -274,6 +275,12 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
                                  allow_headers=["content-type", "x-api-key"])
     wrapped.fastapi = app  # the FastAPI object, for tests and docs
     return wrapped
+
+
+def _json(data: Any) -> Response:
+    """A JSON answer, encoded once (the endpoints' data is plain JSON already: no
+    second pass through the framework's encoder)."""
+    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), media_type="application/json")
 
 
 _PAGE: list[str] = []
