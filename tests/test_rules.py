@@ -361,3 +361,27 @@ def test_autoplay_plays_a_rule_set_file(tmp_path):
     path.write_text(text.replace('name = "classic-en"', 'name = "house"'), "utf-8")
     summary, results = run_autoplay(AutoplaySpec(rules=str(path), players=("score", "score"), seed=1), 2)
     assert summary.games == 2 and len(results) == 2
+
+
+def test_a_rule_set_from_a_file_goes_on_a_random_board_from_its_own_definition(tmp_path):
+    """A CGP line's ``bseed`` puts the rules given on that random board: a rule set read
+    from a file (named other than every preset) is derived from its own table, not looked
+    up as a preset by name (which failed: "unknown rule set 'house-en'")."""
+    import re
+    from importlib import resources
+
+    import wordsalvo as ws
+
+    text = (resources.files("wordsalvo.rulesets") / "wordsalvo-en.toml").read_text("utf-8")
+    path = tmp_path / "house.toml"
+    path.write_text(re.sub(r'^name = ".*"', 'name = "house-en"', text, flags=re.M).replace(
+        "bingo_bonus = 45", "bingo_bonus = 44"), "utf-8")
+    house = ws.Rules.load(path)
+    pos = ws.parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 bseed 5;", rules=house)
+    expected = ws.Rules.load(path, board_seed=5)
+    assert pos.rules.name == "house-en" and pos.rules.board_seed == 5
+    assert pos.rules.layout == expected.layout and pos.rules.bingo_bonus == expected.bingo_bonus
+    assert house.with_board_seed(None) is house and house.with_board_seed(5).layout == expected.layout
+    changed = house.with_layout(tuple(reversed(house.layout)))
+    with pytest.raises(ws.RulesError, match="changed after reading"):
+        changed.with_board_seed(5)

@@ -367,6 +367,25 @@ class Rules:
         fields["origin"] = self.origin if same else ""
         return Rules(**fields)
 
+    def with_board_seed(self, board_seed: int | None) -> "Rules":
+        """The same rule set on the random board of ``board_seed`` (None: its own fixed
+        board), derived from its own definition (the table it was read from), so that a
+        rule set from a file, not only a preset, can be put on another random board.
+        Rules changed after reading (:meth:`with_layout`) have no definition to derive
+        from: a :class:`RulesError`."""
+        if board_seed == self.board_seed:
+            return self
+        if not self.origin:
+            raise RulesError(f"rule set {excerpt(self.name)} was changed after reading (with_layout): expected "
+                             "rules read from a preset or a file to put on another random board")
+        definition: dict[str, Any] = dict(self.extra)
+        definition.update(name=self.name, alphabet=self.alphabet.name, rack_size=self.rack_size,
+                          bingo_bonus=self.bingo_bonus,
+                          tiles={k: [count, value] for k, (count, value) in self.tiles.items()})
+        if self.description:
+            definition["description"] = self.description
+        return Rules.from_dict(definition, source=self.origin, board_seed=board_seed)
+
     def __repr__(self) -> str:
         """Valid Python that gives these rules again where there is such a call
         (``Rules.preset(...)``, ``Rules.load(...)``); else a description."""

@@ -80,11 +80,13 @@ def apply_board_opcodes(rules: Rules, opcodes: dict[str, str],
     if "rs" in opcodes and opcodes["rs"].strip() != rules.name:
         raise error(f"{where} rs: the position is for rule set {excerpt(opcodes['rs'].strip())}, "
                     f"the rules given are {rules.name!r}")
-    if "bseed" in opcodes:
-        derived = rules_from_opcodes({**opcodes, "rs": rules.name}, error=error, where=where)
-        if derived.layout != rules.layout or derived.star_squares != rules.star_squares:
-            rules = derived
-    elif "stars" in opcodes:
+    if "bseed" in opcodes:  # the given rules' own definition on that board, never a preset of the same name
+        seed = whole_number(opcodes["bseed"].strip(), f"{where} bseed", error, signed=True, digits=20)
+        try:
+            rules = rules.with_board_seed(seed)
+        except RulesError as e:
+            raise error(f"{where} bseed: {e}") from None
+    if "stars" in opcodes:
         stars = parse_stars(opcodes["stars"], f"{where} stars", error)
         if stars != tuple(rules.star_squares):
             try:
