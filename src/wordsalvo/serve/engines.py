@@ -89,6 +89,8 @@ class Engines:
                 raise PositionError("position: expected cgp or board, got both")
             pos = parse_cgp(req.cgp, rules=rules)
         elif req.board is not None:
+            if req.rack is not None and req.racks is not None:
+                raise PositionError("position: expected rack (the rack on turn) or racks (every player's), got both")
             pos = parse_cgp(board_cgp(req.board, req.racks or [req.rack or ""], req.scores, req.scoreless),
                             rules=rules)
         else:
