@@ -277,7 +277,7 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     if browser is None:
         pytest.skip("no chromium on PATH")
     page = tmp_path / "game.html"
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(EN_MODEL_PATH), "--html", str(page))
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--html", str(page))
     assert r.returncode == 0, r.stderr
     text = page.read_text("utf-8")
     assert "AdENOID" in text or "ADENOID" in text
@@ -296,7 +296,7 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
                           page.resolve().as_uri() + "#turn-24"], check=True, timeout=120, capture_output=True,
                          text=True).stdout
     assert dom.count("<svg") >= 3
-    note = json.loads(_cli(str(GCG / "tournament.gcg"), "--winprob", str(EN_MODEL_PATH), "--json").stdout)["turns"][23]
+    note = json.loads(_cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json").stdout)["turns"][23]
     assert note["notation"] == "O6 AdENOID"
     from html import escape
     assert escape(note["note"], quote=False) in dom

@@ -73,8 +73,10 @@ class _Busy(Exception):
     """No engine thread came free within ``queue_seconds`` (503)."""
 
 
-def create_app(config: ServeConfig | None = None) -> FastAPI:
-    """The service for ``config`` (default: the defaults of :class:`ServeConfig`)."""
+def create_app(config: ServeConfig | None = None):
+    """The service for ``config`` (default: the defaults of :class:`ServeConfig`): an ASGI
+    application (the FastAPI app inside the limits middleware, and CORS when configured);
+    its ``.fastapi`` is the FastAPI object."""
     config = config or ServeConfig()
     engines = Engines(config)
     metrics = Metrics()
@@ -87,6 +89,7 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
         if loop_slots.get("loop") is not loop:
             loop_slots["loop"], loop_slots["slots"] = loop, asyncio.Semaphore(config.threads)
         return loop_slots["slots"]
+
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         yield
@@ -119,9 +122,11 @@ def create_app(config: ServeConfig | None = None) -> FastAPI:
             raise
         metrics.in_flight.inc()
 
-        def done(_f) -> None:  # the thread is free only when the work has ended, budget or not
+        def done(f) -> None:  # the thread is free only when the work has ended, budget or not
             slots.release()
             metrics.in_flight.dec()
+            if not f.cancelled():
+                f.exception()  # retrieved: a late failure after a 504 is not logged as lost
 
         future.add_done_callback(done)
         left = config.seconds - (time.monotonic() - started)
