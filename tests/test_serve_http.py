@@ -108,8 +108,8 @@ def test_two_workers_answer_over_tcp(server):
 
 
 def test_a_slow_body_is_cut_with_408(server):
-    head = (f"POST /v1/best HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            f"Content-Length: 200\r\n\r\n").encode()
+    head = ("POST /v1/best HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 200\r\n\r\n").encode()
     answer = raw(server, head + b'{"cgp": ', pause=2.0)  # the rest never comes
     assert b" 408 " in answer.split(b"\r\n", 1)[0], answer[:300]
     assert b"urn:wordsalvo:problem:slow-body" in answer

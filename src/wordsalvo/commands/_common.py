@@ -15,7 +15,7 @@ from ..lexicon.lexicon import Lexicon
 from ..formats.cgp import parse_cgp
 from ..inputs import (SIZE_LIMITS, checked_path, excerpt, is_decimal_number, is_file, is_whole_number,
                       os_error_text, path_problem, read_bytes, read_stream, text_lines)
-from ..position import Position, rack_counts
+from ..position import Position
 from ..rules import Rules, preset_names
 
 
