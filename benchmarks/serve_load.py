@@ -180,11 +180,25 @@ def main() -> None:
     base = in_process(usable, moves, min(args.seconds, 5))
     print(f"in process, one thread: best {base['best']:.0f}/s, validate {base['validate']:.0f}/s", flush=True)
     rows = []
+    try:
+        measure(args, base, scripts, rows, work)
+    finally:
+        if _SERVER:
+            stop(_SERVER[-1])
+
+
+_SERVER: list = []
+
+
+def measure(args, base, scripts, rows, work) -> None:
+    """The table's cells, then the memory run; the server is stopped even on an error."""
     proc = None
+    started = datetime.datetime.now(datetime.timezone.utc)  # of the measurements, for --json
     for workers in [int(w) for w in args.workers.split(",")]:
         if proc is not None:
             stop(proc)
         proc, url = start(workers, args.threads, work / f"serve-{workers}.log")
+        _SERVER[:] = [proc]
         for endpoint, script in scripts.items():
             run_wrk(url, script, 8, 2)  # warm-up: every position seen, the word map built
             for clients in [int(c) for c in args.clients.split(",")]:
@@ -208,6 +222,7 @@ def main() -> None:
                   f"{r['errors']}", flush=True)
     if proc is not None:
         stop(proc)
+        _SERVER.clear()
     if args.json:
         Path(args.json).write_text(json.dumps({"started": started.isoformat(), "in_process": base, "rows": rows,
                                                "memory": memory}, indent=1))
