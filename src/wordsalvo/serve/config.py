@@ -119,26 +119,18 @@ class ServeConfig:
                 problems.append(f"limits.{key}: expected {what} from {low:g} to {high:g}, got {excerpt(value)}")
                 continue
             values[key] = kind(value)
-        auth = section("auth")
-        keys = auth.get("api_keys", [])
-        if not isinstance(keys, list) or not all(isinstance(k, str) and API_KEY.fullmatch(k) for k in keys):
-            problems.append("auth.api_keys: expected a list of keys of 8 to 256 printable ASCII characters "
-                            f"without spaces, got {excerpt(keys)}")
-        else:
-            values["api_keys"] = tuple(keys)
-        for key in auth:
-            if key != "api_keys":
-                problems.append(f"auth.{excerpt(key)}: unknown key (expected api_keys)")
-        cors = section("cors")
-        origins = cors.get("origins", [])
-        if not isinstance(origins, list) or not all(isinstance(o, str) and ORIGIN.fullmatch(o) for o in origins):
-            problems.append(f"cors.origins: expected a list of origins such as 'https://example.org' or '*', "
-                            f"got {excerpt(origins)}")
-        else:
-            values["cors_origins"] = tuple(origins)
-        for key in cors:
-            if key != "origins":
-                problems.append(f"cors.{excerpt(key)}: unknown key (expected origins)")
+        # [auth] api_keys and [cors] origins: one list of checked strings each
+        for name, key, field_name, pattern, what in (
+                ("auth", "api_keys", "api_keys", API_KEY,
+                 "a list of keys of 8 to 256 printable ASCII characters without spaces"),
+                ("cors", "origins", "cors_origins", ORIGIN, "a list of origins such as 'https://example.org' or '*'")):
+            table_ = section(name)
+            got = table_.get(key, [])
+            if not isinstance(got, list) or not all(isinstance(x, str) and pattern.fullmatch(x) for x in got):
+                problems.append(f"{name}.{key}: expected {what}, got {excerpt(got)}")
+            else:
+                values[field_name] = tuple(got)
+            problems.extend(f"{name}.{excerpt(k)}: unknown key (expected {key})" for k in table_ if k != key)
         lexicons: dict[str, str] = {}
         for key, value in section("lexicons").items():
             if not LEXICON_KEY.fullmatch(key):

@@ -53,7 +53,7 @@ class Engines:
 
     def lexicon(self, key: str | None, rules: Rules) -> Lexicon:
         if key is None:
-            return _default_lexicon(rules.alphabet.name)
+            return Lexicon.default(rules.alphabet.name)  # loaded once a process by the library
         lex = self._lexicons.get(key)
         if lex is None:
             known = ", ".join(sorted(self._lexicons)) or "none configured"
@@ -125,11 +125,6 @@ class Engines:
 @lru_cache(maxsize=256)
 def _rules(name: str, board_seed: int | None, stars: str | None) -> Rules:
     return resolve_rules(name, board_seed=board_seed, stars=stars, where="rules")
-
-
-@lru_cache(maxsize=None)
-def _default_lexicon(language: str) -> Lexicon:
-    return Lexicon.default(language)
 
 
 @lru_cache(maxsize=None)
