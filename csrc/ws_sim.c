@@ -124,6 +124,30 @@ static void seed_iteration(WsGame *s, uint64_t seed, int64_t iteration) {
     ws_game_seed(s, key, n);
 }
 
+/* The opponent's kept tiles of one iteration, drawn from the inference's leaves by their
+ * weights (53 random bits); returns how many tiles it put on the rack (0: the leave drawn is
+ * not in this bag, its tiles went back). */
+static int draw_inferred(WsGame *s, int player, const WsSimConfig *cfg) {
+    uint64_t bits = ((uint64_t)ws_rng_next(&s->rng) << 21) ^ (uint64_t)(ws_rng_next(&s->rng) >> 11);
+    double u = (double)bits * (1.0 / 9007199254740992.0) * cfg->infer_cum[cfg->infer_count - 1];
+    int lo = 0, hi = cfg->infer_count - 1;
+    while (lo < hi) { /* the first leave whose cumulative weight exceeds u */
+        int mid = lo + (hi - lo) / 2;
+        if (cfg->infer_cum[mid] > u) hi = mid;
+        else lo = mid + 1;
+    }
+    const uint8_t *t = cfg->infer_tiles + (size_t)lo * WS_RACK_MAX;
+    int n = 0;
+    for (int i = 0; i < WS_RACK_MAX && t[i] != WS_SIM_INFER_END; i++) {
+        if (ws_game_take_from_bag(s, player, t[i]) != WS_OK) {
+            ws_game_return_rack(s, player);
+            return 0;
+        }
+        n++;
+    }
+    return n;
+}
+
 /* The value of the tiles an action keeps (its equity less its score). */
 static float action_leave(const WsAction *a) {
     if (a->kind == WS_TURN_PLAY) return a->equity - (float)a->move.score;
@@ -231,7 +255,8 @@ static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double
     if (w->base_iteration != iteration) {
         ws_game_copy(&w->base, &sim->root);
         seed_iteration(&w->base, cfg->seed, iteration);
-        ws_game_draw(&w->base, sim->opp, sim->opp_count);
+        int kept = cfg->infer_count > 0 ? draw_inferred(&w->base, sim->opp, cfg) : 0;
+        ws_game_draw(&w->base, sim->opp, sim->opp_count - kept);
         w->base_iteration = iteration;
     }
     WsGame *s = &w->work;

@@ -56,6 +56,9 @@
 #define WS_SIM_ONE_LEFT 3   /* best-arm identification: one candidate left */
 #define WS_SIM_EXACT 4      /* nothing is random (no unseen tile to draw): one iteration tells all */
 
+#define WS_SIM_INFER_END 0xFFu
+#define WS_SIM_MAX_INFER 1000000
+
 typedef struct WsSimConfig {
     int32_t plies;          /* turns after the candidate, 0..WS_SIM_MAX_PLIES */
     int32_t sampling;       /* WS_SIM_RR or WS_SIM_BAI */
@@ -73,6 +76,16 @@ typedef struct WsSimConfig {
      * no win chance (0.5 everywhere) and the candidates are compared by equity */
     const float *win_table;
     int32_t win_spread, win_unseen;
+    /* inference (wordsalvo.engine.inference): the opponent's rack starts with one of
+     * infer_count leaves, each WS_RACK_MAX tile codes (0 the blank, 1.. the letters,
+     * WS_SIM_INFER_END past its end), leave i chosen with probability
+     * (infer_cum[i] - infer_cum[i-1]) / infer_cum[infer_count-1] (ascending, finite, the
+     * last > 0); the rest of the rack is drawn from the bag.  A leave the bag of an
+     * iteration cannot give is put back and the whole rack drawn.  0: the whole rack drawn
+     * uniformly. */
+    const uint8_t *infer_tiles;
+    const double *infer_cum;
+    int32_t infer_count;
 } WsSimConfig;
 
 /* One candidate and what the simulation found for it. */

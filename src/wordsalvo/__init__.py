@@ -37,6 +37,7 @@ _EXPORTS = {
     "Rules": "rules",
     "SimResult": "engine.simulation", "simulate": "engine.simulation",
     "EndgameResult": "engine.endgame", "solve_endgame": "engine.endgame",
+    "Inference": "engine.inference", "infer": "engine.inference",
 }
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult",
+    "infer", "Inference",
 ]
 
 
@@ -80,6 +82,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .constants import Direction
     from .engine.bot import Bot
     from .engine.endgame import EndgameResult, solve_endgame
+    from .engine.inference import Inference, infer
     from .engine.simulation import SimResult, simulate
     from .errors import (AlphabetError, GameError, IllegalMoveError, IllegalMoveReason, LeavesError,
                          LexiconBuildError, LexiconFormatError, NotationError, NotationMismatchError, PositionError,

@@ -6,6 +6,7 @@ from wordsalvo._core.csim cimport *
 
 SIM_MAX_CANDIDATES = WS_SIM_MAX_CANDIDATES
 SIM_MAX_THREADS = WS_SIM_MAX_THREADS
+RACK_MAX = WS_RACK_MAX
 SIM_MAX_PLIES = WS_SIM_MAX_PLIES
 SIM_MAX_ITERATIONS = WS_SIM_MAX_ITERATIONS
 #: why a simulation stopped
@@ -67,12 +68,13 @@ cdef class Simulation:
     cdef Generator gen
     cdef LeaveTable table
     cdef object win_table
+    cdef object infer_keep
     cdef long busy
     cdef readonly int threads
 
     def __cinit__(self, GameState root not None, Generator gen not None, LeaveTable table not None,
                   swap_ceiling, candidates, plies, sampling, threads, iterations, seconds, seed,
-                  win_table=None, delta=0.05, min_iterations=16, bint cpu_time=False):
+                  win_table=None, delta=0.05, min_iterations=16, bint cpu_time=False, infer=None):
         cdef WsAction *acts = NULL
         cdef int n, i, rc
         cdef const uint8_t[::1] raw
@@ -116,6 +118,7 @@ cdef class Simulation:
         self.cfg.player.zero = table.all_zero
         self.cfg.player.swap_ceiling = <float>ceiling
         _win_table_check(win_table, &self.cfg)
+        self._infer_check(infer, root.rules.alphabet_size)
         candidates = list(candidates)
         n = len(candidates)
         if not 1 <= n <= WS_SIM_MAX_CANDIDATES:
@@ -157,6 +160,39 @@ cdef class Simulation:
         if rc != WS_OK:
             raise PositionError("simulation: a candidate the position cannot take (tiles not on the rack, a "
                                 "square taken, a swap not allowed now), or a rack the leave table cannot value")
+
+    cdef int _infer_check(self, object infer, int alphabet_size) except -1:
+        """``infer``: None, or (tiles, cumulative weights): bytes of count x WS_RACK_MAX tile
+        codes (WS_SIM_INFER_END past a leave's end) and count ascending finite float64 weights,
+        the last > 0 (the opponent's kept tiles, see ws_sim.h)."""
+        cdef const uint8_t[::1] tiles
+        cdef const double[::1] cum
+        cdef Py_ssize_t i, j, count
+        if infer is None:
+            return 0
+        if not isinstance(infer, tuple) or len(infer) != 2:
+            raise WordSalvoError(f"infer: expected (tiles, cumulative weights), got {type(infer).__name__}")
+        raw, weights = infer
+        cum = np.ascontiguousarray(weights, dtype=np.float64)
+        count = cum.shape[0]
+        if not 1 <= count <= WS_SIM_MAX_INFER:
+            raise WordSalvoError(f"infer: expected 1..{WS_SIM_MAX_INFER} leaves, got {count}")
+        tiles = byte_array(raw, count * WS_RACK_MAX, WordSalvoError, "infer: leave tiles")
+        for i in range(count):
+            if not (isfinite(cum[i]) and cum[i] >= 0.0 and (i == 0 or cum[i] >= cum[i - 1])):
+                raise WordSalvoError(f"infer: expected ascending finite cumulative weights >= 0, got {cum[i]!r} "
+                                     f"at leave {i}")
+            for j in range(WS_RACK_MAX):
+                if tiles[i * WS_RACK_MAX + j] != <uint8_t>WS_SIM_INFER_END and tiles[i * WS_RACK_MAX + j] > alphabet_size:
+                    raise WordSalvoError(f"infer: leave {i} has tile code {tiles[i * WS_RACK_MAX + j]}, expected "
+                                         f"0..{alphabet_size}")
+        if not cum[count - 1] > 0.0:
+            raise WordSalvoError("infer: expected a total weight > 0, got 0")
+        self.infer_keep = (tiles, cum)
+        self.cfg.infer_tiles = &tiles[0]
+        self.cfg.infer_cum = &cum[0]
+        self.cfg.infer_count = <int32_t>count
+        return 0
 
     def __dealloc__(self):
         free(self.sim)

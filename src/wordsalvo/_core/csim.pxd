@@ -10,6 +10,8 @@ cdef extern from "ws_sim.h" nogil:
     int WS_SIM_MAX_THREADS
     int WS_SIM_MAX_PLIES
     int WS_SIM_MAX_ITERATIONS
+    int WS_SIM_MAX_INFER
+    int WS_SIM_INFER_END
     int WS_SIM_RR
     int WS_SIM_BAI
     int WS_SIM_RUNNING
@@ -32,6 +34,9 @@ cdef extern from "ws_sim.h" nogil:
         const float *win_table
         int32_t win_spread
         int32_t win_unseen
+        const uint8_t *infer_tiles
+        const double *infer_cum
+        int32_t infer_count
 
     ctypedef struct WsSimArm:
         WsAction action

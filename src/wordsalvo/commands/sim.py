@@ -67,6 +67,13 @@ def register(subparsers) -> None:
     p.add_argument("--sampling", choices=SAMPLINGS, default="bai",
                    help="rr: round robin; bai: drop clearly worse candidates early (default)")
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the draws (default 0)")
+    infer = p.add_mutually_exclusive_group()
+    infer.add_argument("--infer", metavar="PLAY",
+                       help="the opponent's last play, already on the board of --cgp, with the tiles it played "
+                            "through in parentheses ('8H WO(R)D'): its rack is drawn from the leaves it probably "
+                            "kept (inference) instead of uniformly")
+    infer.add_argument("--infer-exchange", type=whole_number(1), metavar="N",
+                       help="the opponent's last turn was an exchange of N tiles: infer what it kept")
     p.add_argument("--top", type=whole_number(1), default=None, metavar="N", help="rows to show (default all)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")
     p.set_defaults(func=run)
@@ -82,9 +89,10 @@ def run(args) -> int:
         raise WordSalvoError("expected a rack on turn in the CGP line, got an empty rack")
     lexicon = load_lexicon(args.lexicon, rules)
     leaves = load_leaves(args.leaves, rules)
+    inference = _inference(args, pos, lexicon, leaves)
     sim = Simulator(pos, lexicon, leaves, plays=args.plays, moves=args.moves, plies=args.plies,
                     iterations=args.iterations, seconds=args.seconds, threads=args.threads,
-                    sampling=args.sampling, seed=args.seed)
+                    sampling=args.sampling, seed=args.seed, infer=inference)
     live = sys.stdout.isatty()
     drawn = 0
     interrupted = False
@@ -110,6 +118,27 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
     return 130 if interrupted else 0
+
+
+def _inference(args, pos, lexicon, leaves):
+    """The inference of --infer / --infer-exchange (None without either), said on stderr."""
+    from ..engine.inference import infer, position_before
+
+    if args.infer is None and args.infer_exchange is None:
+        return None
+    if args.infer is not None:
+        before, move = position_before(pos, args.infer)
+        found = infer(before, move, lexicon, leaves, seed=args.seed)
+    else:
+        before = pos.copy()
+        racks = list(before.racks)
+        racks[1 - pos.to_move] = ""
+        before = type(pos)(pos.rules, pos.board.copy(), racks, list(pos.scores), 0, to_move=1 - pos.to_move)
+        found = infer(before, None, lexicon, leaves, exchanged=args.infer_exchange, seed=args.seed)
+    print(found.table(5), file=sys.stderr)
+    if not len(found):
+        print("no leave is consistent with that turn: the opponent's rack is drawn uniformly", file=sys.stderr)
+    return found
 
 
 def _text(result, top, width=None) -> str:

@@ -170,6 +170,9 @@ MASTER_PLIES = 2
 #: best line of the last completed iteration when it is not proven by then; about half a
 #: second at the solver's node rate, and the same result on every machine)
 EXPERT_ENDGAME_NODES = 50_000
+#: master with ``infer=True``: the opponent's racks evaluated at most to infer what it kept
+#: from its last turn (a sample of them beyond; see wordsalvo.engine.inference)
+MASTER_INFER_RACKS = 400
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
@@ -196,13 +199,14 @@ class Bot:
     on turn; the same ``seed`` replays the same choices.  ``seconds`` and ``threads``:
     ``master``'s thinking time per move (None: :data:`MASTER_SECONDS`; 0: it plays as
     expert) and its simulation threads; ``cpu_time``: ``seconds`` is CPU time per
-    thread, not wall-clock time (measurements on a loaded machine); the other kinds
-    ignore these.
+    thread, not wall-clock time (measurements on a loaded machine); ``infer``: master
+    draws the opponent's rack from what its last turn says it kept
+    (:mod:`wordsalvo.engine.inference`); the other kinds ignore these.
     """
 
     def __init__(self, level: str | None = None, rules: Rules | None = None, lexicon: Lexicon | None = None,
                  leaves=None, seed: int = 0, *, rating: float | None = None, seconds: float | None = None,
-                 threads: int = 1, cpu_time: bool = False):
+                 threads: int = 1, cpu_time: bool = False, infer: bool = False):
         from .strength import RatedLevel, beta_for_rating, check_rating, parse_level
 
         if rating is not None:
@@ -229,6 +233,11 @@ class Bot:
         self.seconds = float(seconds)
         self.threads = threads
         self.cpu_time = bool(cpu_time)
+        if not isinstance(infer, bool):
+            raise GameError(f"infer: expected True or False, got {infer!r}")
+        #: master: draw the opponent's rack in its simulations from what its last turn says
+        #: it kept (wordsalvo.engine.inference) instead of uniformly
+        self.infer = infer
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
@@ -359,8 +368,14 @@ class Bot:
         from .simulation import Simulator
 
         seed = (self.seed * 1_000_003 + len(game.history)) % (1 << 64)
+        inference = None
+        if self.infer and leaves is not None:
+            from .inference import infer_game
+
+            inference = infer_game(game, self.lexicon, leaves, limit=MASTER_INFER_RACKS, seed=seed)
         result = Simulator(game, self.lexicon, leaves, moves=candidates, plies=MASTER_PLIES, seconds=self.seconds,
-                           threads=self.threads, sampling="bai", seed=seed, cpu_time=self.cpu_time).run()
+                           threads=self.threads, sampling="bai", seed=seed, cpu_time=self.cpu_time,
+                           infer=inference).run()
         return result.best.action
 
     def _endgame(self, game, *, nodes: int | None = None) -> Action | None:

@@ -178,7 +178,7 @@ class Simulator:
     def __init__(self, game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *,
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
-                 model: WinModel | bool | None = None, cpu_time: bool = False):
+                 model: WinModel | bool | None = None, cpu_time: bool = False, infer=None):
         plays = _whole(plays, "plays", 1, _movegen.SIM_MAX_CANDIDATES - 1)
         plies = _whole(plies, "plies", 0, _movegen.SIM_MAX_PLIES)
         threads = _whole(threads, "threads", 1, _movegen.SIM_MAX_THREADS)
@@ -266,10 +266,27 @@ class Simulator:
             else:
                 cands.append(("pass", None))
         table = win_table(model, rules.tile_count) if model is not None else None
+        self.inference = self._inference(infer, game)
         self._sim = _movegen.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
                                         threads, iterations or 0, seconds or 0.0, seed, table, DELTA,
-                                        MIN_ITERATIONS, bool(cpu_time))
+                                        MIN_ITERATIONS, bool(cpu_time), _infer_arrays(rules, self.inference))
         self.done = False
+
+    def _inference(self, infer, game):
+        """The Inference the opponent's rack is drawn from (None: uniformly)."""
+        from .inference import Inference, infer_game
+
+        if infer is None or infer is False:
+            return None
+        if infer is True:
+            if game is None:
+                raise WordSalvoError("infer=True: expected a Game (its last turn is what is inferred from); "
+                                     "with a Position, give infer=wordsalvo.engine.inference.infer(...)")
+            found = infer_game(game, self.lexicon, self.leaves)
+            return found if found is not None and len(found) else None
+        if not isinstance(infer, Inference):
+            raise WordSalvoError(f"infer: expected an Inference, True, False or None, got {type(infer).__name__}")
+        return infer if len(infer) else None
 
     # -- candidates ---------------------------------------------------------------------
     def _best(self, plays: int) -> list[Action]:
@@ -382,7 +399,7 @@ def _notation(a: Action) -> str:
 
 def simulate(game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *, plays: int = 15,
              moves=None, plies: int = 2, iterations: int | None = None, seconds: float | None = None,
-             threads: int = 1, sampling: str = "bai", seed: int = 0) -> SimResult:
+             threads: int = 1, sampling: str = "bai", seed: int = 0, infer=None) -> SimResult:
     """Simulate the candidates of the player on turn (see the module docstring).
 
     ``game_or_position``: a :class:`~wordsalvo.Game` or a :class:`~wordsalvo.Position`
@@ -395,7 +412,28 @@ def simulate(game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | 
     ``plies``: turns played after the candidate; ``iterations`` and ``seconds``:
     the limits (whichever comes first; neither: :data:`DEFAULT_ITERATIONS`);
     ``threads``: C threads; ``sampling``: ``"rr"`` or ``"bai"``; ``seed``: the
-    random draws (0..2**64-1).  Returns a :class:`SimResult`, best first.
+    random draws (0..2**64-1); ``infer``: draw the opponent's kept tiles from an
+    :class:`~wordsalvo.engine.inference.Inference` (``True`` with a Game: inferred from the
+    opponent's last turn; None: the whole rack uniformly).  Returns a :class:`SimResult`,
+    best first.
     """
     return Simulator(game_or_position, lexicon, leaves, plays=plays, moves=moves, plies=plies,
-                     iterations=iterations, seconds=seconds, threads=threads, sampling=sampling, seed=seed).run()
+                     iterations=iterations, seconds=seconds, threads=threads, sampling=sampling, seed=seed,
+                     infer=infer).run()
+
+
+def _infer_arrays(rules, inference) -> tuple[bytes, np.ndarray] | None:
+    """The C form of an inference: RACK_MAX tile codes a leave (0xFF past its end) and the
+    cumulative weights."""
+    if inference is None:
+        return None
+    width = _movegen.RACK_MAX
+    codes = {"?": 0, **{c: i + 1 for i, c in enumerate(rules.alphabet.letters)}}
+    raw = bytearray(b"\xff" * (width * len(inference.leaves)))
+    for i, (tiles, _w) in enumerate(inference.leaves):
+        if len(tiles) > width or any(ch not in codes for ch in tiles):
+            raise WordSalvoError(f"infer: leave {tiles!r} is not of the {rules.name} tile set")
+        for j, ch in enumerate(tiles):
+            raw[i * width + j] = codes[ch]
+    _tiles, cum = inference.draw_table()
+    return bytes(raw), np.asarray(cum, dtype=np.float64)
