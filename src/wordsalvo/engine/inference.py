@@ -354,9 +354,7 @@ def infer_game(game, lexicon: Lexicon | None = None, leaves: Leaves | None = Non
     (a :class:`~wordsalvo.Game`), seen from the player on turn; None when that turn was
     not a play or an exchange (a pass, a challenge, none yet), or the game has more than
     two players."""
-    from ..game import Game
-
-    if not isinstance(game, Game):
+    if not all(hasattr(game, name) for name in ("history", "undo", "position", "rack", "lexicon")):
         raise InferenceError(f"game: expected a wordsalvo.Game, got {type(game).__name__}")
     if len(game.scores) != 2 or game.is_over or not game.history:
         return None
