@@ -221,6 +221,7 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
     if leaves is None:
         leaves = Leaves.default(rules)
     gen = MoveGenerator(lexicon, rules, leaves)
+    gen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
     pool = _pool(position)
     size = sum(pool.values())
     # the play's tiles, from a probe rack that certainly holds them
@@ -255,6 +256,10 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
         pos = position.with_rack(rack)
         best = gen.best(pos, by="equity")
         best_eq = best.equity if best is not None else -math.inf
+        if not exchanged:
+            actual_eq = _equity_of(gen, move)
+            if best_eq > actual_eq + margin + 1e-6:  # a better play: no need to value the exchanges
+                continue
         swap = gen.best_swap(pos)
         swap_eq = swap.equity if swap is not None else -math.inf
         if exchanged:
@@ -268,8 +273,7 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
                 continue
             keep = swap.leave
         else:
-            actual_eq = _equity_of(gen, move)
-            if max(best_eq, swap_eq) > actual_eq + margin + 1e-6:
+            if swap_eq > actual_eq + margin + 1e-6:
                 continue
             keep = leave
         key = "".join(sorted(keep, key=letters_order.__getitem__))
