@@ -718,6 +718,9 @@ _JS = """
   show(m ? parseInt(m[1], 10) - 1 : n - 1, false, false);
 })();
 """
+#: the page's one inline script (a server lists its hash in a Content-Security-Policy)
+SCRIPT = _JS
+
 
 
 def _resolve_rules(data: dict, rules: "Rules | None") -> "Rules":
