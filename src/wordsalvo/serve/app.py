@@ -16,8 +16,10 @@ Endpoints (JSON in and out, versioned under ``/v1``; the OpenAPI document at
 * ``POST /v1/sim``, ``POST /v1/endgame``: the simulator and the endgame solver, within
   the request's time budget;
 * ``POST /v1/game``, ``POST /v1/game/turn``: the game of the browser page ``GET /play``
-  (the record travels with every request: any copy of the service can answer);
-* ``GET /healthz``, ``GET /metrics`` (Prometheus text).
+  (the game's state travels sealed in a token, :mod:`wordsalvo.serve.tokens`: any copy
+  of the service with the same secret can answer);
+* ``GET /healthz``, ``GET /metrics`` (Prometheus text); the pages for people in
+  :mod:`wordsalvo.serve.pages`.
 
 Engine work runs in a pool of ``threads`` threads per process (the C core releases the
 GIL; each thread has its own move generators); a request waits at most
