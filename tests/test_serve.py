@@ -293,6 +293,9 @@ def test_page_cosmetics(client):
     prompt = page[page.index("prompt("):]
     assert prompt[:prompt.index(")")].rstrip().endswith('""') or prompt[:prompt.index(";")].endswith('"")')
     assert '"play", "check", "hint", "exchange", "pass", "resign", "move"]) $(id).disabled = state.over' in page
+    assert "button:disabled" in page  # and it looks so
+    import re  # the turn numbers ("10.") fit left of the list: its padding is at least 2.5 em
+    assert float(re.search(r"#turns \{[^}]*padding-left: ([0-9.]+)em", page).group(1)) >= 2.5
 
 
 def test_docs_work_offline(client):

@@ -38,6 +38,8 @@ def run(args) -> int:
     try:
         import uvicorn  # noqa: F401
         import fastapi  # noqa: F401
+        import cryptography  # noqa: F401
+        import fastapi_offline  # noqa: F401
     except ModuleNotFoundError as e:
         raise ServeConfigError(f"wordsalvo serve needs {e.name}: pip install 'wordsalvo[serve]'") from None
     from ..serve.app import CONFIG_VARIABLE, create_app
