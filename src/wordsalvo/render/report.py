@@ -88,7 +88,7 @@ from .svg import SVG_NAMESPACE, RenderError
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Rules
 
-__all__ = ["SCHEMA_VERSION", "BADGES", "KIND_LABELS", "check", "html", "write"]
+__all__ = ["SCHEMA_VERSION", "BADGES", "KIND_LABELS", "check", "html", "write", "SCRIPT"]
 
 SCHEMA_VERSION = 1
 #: badge -> (glyph, label, explanation)
