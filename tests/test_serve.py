@@ -155,23 +155,211 @@ def test_sim_and_endgame_answer_as_the_library(client):
 
 
 def test_the_browser_game_new_turn_undo(client):
-    new = client.post("/v1/game", json={"rules": "wordsalvo-en", "level": "easy", "seed": 5}).json()
+    new = client.post("/v1/game", json={"rules": "wordsalvo-en", "level": "easy"}).json()
     assert new["to_move"] == 0 and new["names"] == ["You", "wordsalvo-easy"] and new["svg"].startswith("<svg")
-    hint = client.post("/v1/best", json={"rules": "wordsalvo-en", "cgp": new["cgp"]}).json()["move"]["notation"]
-    after = client.post("/v1/game/turn", json={"gcg": new["gcg"], "action": hint, "level": "easy"}).json()
+    hint = client.post("/v1/game/turn", json={"token": new["token"], "action": "hint"}).json()
+    assert hint["hint"]["kind"] in ("play", "exchange", "pass") and hint["turns"] == [] and hint["rack"] == new["rack"]
+    move = hint["hint"]["notation"] if hint["hint"]["kind"] == "play" else "pass"  # a random bag: any rack
+    after = client.post("/v1/game/turn", json={"token": new["token"], "action": move}).json()
     assert [t["player"] for t in after["turns"]] == [0, 1] and after["to_move"] == 0
-    assert after["bot"]["notation"] == after["turns"][1]["what"]
-    back = client.post("/v1/game/turn", json={"gcg": after["gcg"], "action": "undo", "level": "easy"}).json()
+    if after["bot"]["kind"] == "play":
+        assert after["bot"]["notation"] == after["turns"][1]["what"]
+    back = client.post("/v1/game/turn", json={"token": after["token"], "action": "undo"}).json()
     assert back["turns"] == [] and back["rack"] == new["rack"]
-    swapped = client.post("/v1/game/turn", json={"gcg": new["gcg"], "action": "-" + new["rack"][:2],
-                                                 "level": "easy"}).json()
+    swapped = client.post("/v1/game/turn", json={"token": new["token"], "action": "-" + new["rack"][:2]}).json()
     assert swapped["turns"][0]["kind"] == "swap"
-    problem_of(client.post("/v1/game/turn", json={"gcg": new["gcg"], "action": "8A QQQQ", "level": "easy"}),
-               422, "illegal-move")
-    resigned = client.post("/v1/game/turn", json={"gcg": new["gcg"], "action": "resign", "level": "easy"}).json()
+    problem_of(client.post("/v1/game/turn", json={"token": new["token"], "action": "8A QQQQ"}), 422, "illegal-move")
+    resigned = client.post("/v1/game/turn", json={"token": new["token"], "action": "resign"}).json()
     assert resigned["over"] and resigned["winners"] == [1]
     page = client.get("/play")
     assert page.status_code == 200 and "/v1/game/turn" in page.text and "http" not in page.text.split("<script>")[0]
+
+
+SECRET = "a-test-secret-of-the-game-tokens"
+
+
+@pytest.fixture(scope="module")
+def sealed():
+    """A service with a known token secret, and the opener of its tokens."""
+    from wordsalvo.serve.tokens import GameTokens
+
+    with TestClient(create_app(ServeConfig(threads=1, game_secret=SECRET)), raise_server_exceptions=False) as c:
+        yield c, GameTokens(SECRET.encode())
+
+
+def test_the_page_state_shows_only_what_the_person_may_see(sealed):
+    """Issue 38 items 2, 3: no answer carries the engine's rack, the bag's seed or a record to edit."""
+    client, tokens = sealed
+    new = client.post("/v1/game", json={"level": "easy"}).json()
+    game = ws.from_gcg(tokens.open(new["token"])["gcg"])
+    engine_rack = game.racks[1]
+    assert new["cgp"].split(" ")[1] == new["rack"] + "/" and new["rack"] == game.racks[0]
+    assert "gcg" not in new and "seed" not in json.dumps(new)
+    assert engine_rack not in json.dumps({k: v for k, v in new.items() if k != "svg"})
+    assert tokens.open(new["token"])["level"] == "easy" and f"#seed {game.seed}" in tokens.open(new["token"])["gcg"]
+    after = client.post("/v1/game/turn", json={"token": new["token"], "action": "pass"}).json()
+    game = ws.from_gcg(tokens.open(after["token"])["gcg"])
+    assert after["cgp"].split(" ")[1] == game.racks[0] + "/" and "gcg" not in after
+    # the whole record once the game is over: the end-of-game report shows every rack
+    over = client.post("/v1/game/turn", json={"token": after["token"], "action": "resign"}).json()
+    assert over["over"] and ws.from_gcg(over["gcg"]).racks[1] == ws.from_gcg(tokens.open(over["token"])["gcg"]).racks[1]
+    assert over["cgp"].split(" ")[1].endswith("/" + ws.from_gcg(over["gcg"]).racks[1])
+    body = problem_of(client.post("/v1/game/turn", json={"token": over["token"], "action": "undo"}), 422, "game")
+    assert "over" in body["detail"]
+
+
+def test_the_client_cannot_deal_itself_tiles_or_forge_the_game(sealed):
+    """Issue 38 items 2, 9: a record, a rack, a seed or a level from the client is refused;
+    a changed token or one of another secret is a problem detail."""
+    from wordsalvo.serve.tokens import GameTokens
+
+    client, tokens = sealed
+    new = client.post("/v1/game", json={"level": "easy"}).json()
+    state = tokens.open(new["token"])
+    forged = state["gcg"].replace(f">You: {ws.from_gcg(state['gcg']).racks[0]}", ">You: EENSS??")
+    for body in ({"gcg": forged, "action": "pass"}, {"token": new["token"], "action": "pass", "level": "master"},
+                 {"token": new["token"], "action": "pass", "rack": "EENSS??"}):
+        problem_of(client.post("/v1/game/turn", json=body), 422, "invalid-request")
+    problem_of(client.post("/v1/game", json={"level": "easy", "seed": 5}), 422, "invalid-request")
+    raw = new["token"]
+    for bad in (raw[:-8] + ("A" if raw[-8] != "A" else "B") + raw[-7:], raw[:40], "x" * 300, "é",
+                GameTokens(b"another secret, another service").seal({"gcg": forged, "level": "easy"})):
+        body = problem_of(client.post("/v1/game/turn", json={"token": bad, "action": "pass"}), 422, "game-token")
+        assert "token" in body["detail"] and SECRET not in body["detail"]
+    # the engine's turns stay the engine's: the level sealed at the start plays every turn
+    after = client.post("/v1/game/turn", json={"token": new["token"], "action": "pass"}).json()
+    assert tokens.open(after["token"])["level"] == "easy" and after["level"] == "easy"
+
+
+def test_an_exchange_shows_how_many_tiles_not_which(sealed):
+    """Issue 37 item 9: an exchange is listed as one of N tiles; the engine's tiles never travel."""
+    client, _ = sealed
+    new = client.post("/v1/game", json={"level": "easy"}).json()
+    swapped = client.post("/v1/game/turn", json={"token": new["token"], "action": "-" + new["rack"][:3]}).json()
+    first = swapped["turns"][0]
+    assert first["kind"] == "swap" and first["what"] == "exchanged 3 tiles" and first["count"] == 3
+    assert "tiles" not in first
+    engine = {"kind": "exchange", "notation": "-QVW", "tiles": "QVW", "leave": "AEIS", "score": 0, "equity": 1.0}
+    seen = service._seen_action(engine)
+    assert seen == {"kind": "exchange", "notation": "exchanged 3", "count": 3, "score": 0}
+    g = ws.Game(ws.Rules.preset("wordsalvo-en"), seed=2)
+    turn = g.swap(g.rack[:2])
+    assert "tiles" not in service._turn_dict(turn) and turn.tiles not in service._turn_dict(turn)["what"]
+
+
+def test_the_page_shows_tile_values(sealed):
+    """Issue 37 item 1: the answer carries the rule set's tile values and the page draws them on the rack."""
+    client, _ = sealed
+    for rules in ("wordsalvo-en", "classic-en"):
+        new = client.post("/v1/game", json={"rules": rules, "level": "easy"}).json()
+        r = ws.Rules.preset(rules)
+        assert new["values"] == {ch: r.tile_values[i + 1] for i, ch in enumerate(r.alphabet.letters)}
+    page = client.get("/play").text
+    assert "state.values[ch]" in page and ".tile .value" in page
+
+
+def test_play_and_the_report_page_carry_a_content_security_policy(client, played):
+    """Issue 38 item 17: /play and the report page allow their own inline script only."""
+    import base64
+    import hashlib
+    import re
+
+    page = client.get("/play")
+    csp = page.headers["content-security-policy"]
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    script = re.search(r"<script>(.*?)</script>", page.text, re.S).group(1)
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in directives["script-src"] and "unsafe" not in directives["script-src"]
+    assert directives["default-src"] == "'none'" and directives["connect-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'self'" and directives["object-src"] == "'none'"
+    # the report is shown in a srcdoc iframe that keeps /play's policy: its script is listed too,
+    # and the frame runs scripts in an opaque origin (no allow-same-origin)
+    _, full = played
+    report = client.post("/v1/analyze?html=1", json={"gcg": full, "top": 2, "win": False})
+    rcsp = report.headers["content-security-policy"]
+    rscript = re.search(r"<script>(.*?)</script>", report.text, re.S).group(1)
+    rdigest = base64.b64encode(hashlib.sha256(rscript.encode()).digest()).decode()
+    assert f"'sha256-{rdigest}'" in rcsp and f"'sha256-{rdigest}'" in directives["script-src"]
+    assert "connect-src 'none'" in rcsp and "unsafe-inline'" not in rcsp.split("script-src")[1].split(";")[0]
+    assert 'sandbox="allow-scripts"' in page.text and "allow-same-origin" not in page.text
+
+
+def test_page_cosmetics(client):
+    """Issue 37 item 9: a favicon; the Exchange prompt prefilled with nothing; Play disabled at the end."""
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
+    assert icon.content[:4] == b"\x00\x00\x01\x00"
+    page = client.get("/play").text
+    prompt = page[page.index("prompt("):]
+    assert prompt[:prompt.index(")")].rstrip().endswith('""') or prompt[:prompt.index(";")].endswith('"")')
+    assert '"play", "check", "hint", "exchange", "pass", "resign", "move"]) $(id).disabled = state.over' in page
+    assert "button:disabled" in page  # and it looks so
+    import re  # the turn numbers ("10.") fit left of the list: its padding is at least 2.5 em
+    assert float(re.search(r"#turns \{[^}]*padding-left: ([0-9.]+)em", page).group(1)) >= 2.5
+
+
+def test_docs_work_offline(client):
+    """Issue 37 item 9: /docs and /redoc load Swagger UI and ReDoc from the package, not a CDN."""
+    import re
+
+    for path in ("/docs", "/redoc"):
+        html = client.get(path).text
+        urls = re.findall(r'(?:src|href)="([^"]+)"', html)
+        assert urls and all(u.startswith("/") for u in urls), urls
+        assert "cdn" not in html and "fonts.googleapis" not in html
+        for u in urls:
+            got = client.get(u)
+            assert got.status_code == 200 and len(got.content) > 100, u
+
+
+def test_a_cgp_names_its_own_rules_when_the_request_does_not():
+    """Issue 37 item 9: without "rules" the CGP's rs opcode is used (as the CLI does)."""
+    with TestClient(create_app(ServeConfig(threads=1)), raise_server_exceptions=False) as c:
+        line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABINTXY/ 0/0 0 rs wordsalvo-en;"
+        best = c.post("/v1/best", json={"cgp": line}).json()
+        assert best["rules"] == "wordsalvo-en"
+        direct = ws.MoveGenerator(ws.Lexicon.default("en"), ws.Rules.preset("wordsalvo-en")).best(ws.parse_cgp(line))
+        assert best["move"]["notation"] == direct.notation
+        body = problem_of(c.post("/v1/best", json={"cgp": line, "rules": "classic-en"}), 422, "position")
+        assert "wordsalvo-en" in body["detail"] and "classic-en" in body["detail"]
+
+
+def test_a_capped_search_says_so():
+    """Issue 37 item 9: seconds beyond the service's limit are capped, and the answer says so."""
+    with TestClient(create_app(ServeConfig(threads=1, sim_seconds=0.1, endgame_seconds=0.1)),
+                    raise_server_exceptions=False) as c:
+        sim = c.post("/v1/sim", json={"cgp": CGP, "plays": 2, "seconds": 100}).json()
+        assert sim["capped"]["asked_seconds"] == 100 and sim["capped"]["seconds"] == 0.1
+        assert "limits.sim_seconds" in sim["capped"]["detail"]
+        assert "capped" not in c.post("/v1/sim", json={"cgp": CGP, "plays": 2, "seconds": 0.05}).json()
+
+
+def test_the_serve_command_shares_one_token_secret_with_its_workers(monkeypatch, tmp_path):
+    """Workers of one server open each other's tokens: the command draws the secret once
+    and hands it down in the environment (unless the configuration names one)."""
+    import uvicorn
+
+    from wordsalvo.cli import main
+    from wordsalvo.serve.tokens import SECRET_VARIABLE
+
+    monkeypatch.delenv(SECRET_VARIABLE, raising=False)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    assert main(["serve", "--workers", "2"]) == 0
+    shared = __import__("os").environ[SECRET_VARIABLE]
+    monkeypatch.setenv(SECRET_VARIABLE, shared)  # taken away again after the test
+    assert len(shared) >= 32
+    a = TestClient(create_app(ServeConfig(threads=1)))
+    b = TestClient(create_app(ServeConfig(threads=1)))
+    token = a.post("/v1/game", json={"level": "easy"}).json()["token"]
+    assert b.post("/v1/game/turn", json={"token": token, "action": "pass"}).status_code == 200
+    # a configured secret wins over the environment; a bad one is refused with the file's other problems
+    c = TestClient(create_app(ServeConfig(threads=1, game_secret="x" * 20)), raise_server_exceptions=False)
+    problem_of(c.post("/v1/game/turn", json={"token": token, "action": "pass"}), 422, "game-token")
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[game]\nsecret = "short"\nother = 1\n')
+    with pytest.raises(ServeConfigError) as e:
+        ServeConfig.load(cfg)
+    assert "game.secret" in str(e.value) and "other" in str(e.value) and "short" not in str(e.value)
 
 
 # -- service endpoints ---------------------------------------------------------------------

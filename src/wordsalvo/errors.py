@@ -28,6 +28,7 @@ __all__ = [
     "AnalysisError",
     "ServeConfigError",
     "ServeRequestError",
+    "GameTokenError",
 ]
 
 
@@ -196,3 +197,8 @@ class ServeConfigError(WordSalvoError):
 class ServeRequestError(WordSalvoError):
     """A request to ``wordsalvo serve`` that names something the service does not have
     (a lexicon key, a rule set) or asks for more than its limits allow."""
+
+
+class GameTokenError(ServeRequestError):
+    """A game token of the browser game that this service did not issue, or that was
+    changed, cut or sealed with another secret: the service refuses to replay it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 
 from ..errors import ServeConfigError
@@ -37,12 +38,19 @@ def run(args) -> int:
     try:
         import uvicorn  # noqa: F401
         import fastapi  # noqa: F401
+        import cryptography  # noqa: F401
+        import fastapi_offline  # noqa: F401
     except ModuleNotFoundError as e:
         raise ServeConfigError(f"wordsalvo serve needs {e.name}: pip install 'wordsalvo[serve]'") from None
     from ..serve.app import CONFIG_VARIABLE, create_app
     from ..serve.config import ServeConfig
+    from ..serve.tokens import SECRET_VARIABLE
 
     config = ServeConfig.load(args.config)  # every problem of the file before anything listens
+    if not config.game_secret and not os.environ.get(SECRET_VARIABLE):
+        # one secret for every worker (forked or spawned, each inherits the environment), so any
+        # worker opens the game tokens of any other; it dies with this server
+        os.environ[SECRET_VARIABLE] = secrets.token_urlsafe(32)
     create_app(config)  # and its lexicons load: a bad path fails here, not in a worker
     print(f"wordsalvo serve: http://{args.host}:{args.port}/play (docs /docs), {args.workers} worker(s), "
           f"{config.threads} engine thread(s) each", file=sys.stderr)

@@ -88,7 +88,7 @@ from .svg import SVG_NAMESPACE, RenderError
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Rules
 
-__all__ = ["SCHEMA_VERSION", "BADGES", "KIND_LABELS", "check", "html", "write"]
+__all__ = ["SCHEMA_VERSION", "BADGES", "KIND_LABELS", "check", "html", "write", "SCRIPT"]
 
 SCHEMA_VERSION = 1
 #: badge -> (glyph, label, explanation)
@@ -718,6 +718,9 @@ _JS = """
   show(m ? parseInt(m[1], 10) - 1 : n - 1, false, false);
 })();
 """
+#: the page's one inline script (a server lists its hash in a Content-Security-Policy)
+SCRIPT = _JS
+
 
 
 def _resolve_rules(data: dict, rules: "Rules | None") -> "Rules":

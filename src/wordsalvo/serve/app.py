@@ -16,8 +16,10 @@ Endpoints (JSON in and out, versioned under ``/v1``; the OpenAPI document at
 * ``POST /v1/sim``, ``POST /v1/endgame``: the simulator and the endgame solver, within
   the request's time budget;
 * ``POST /v1/game``, ``POST /v1/game/turn``: the game of the browser page ``GET /play``
-  (the record travels with every request: any copy of the service can answer);
-* ``GET /healthz``, ``GET /metrics`` (Prometheus text).
+  (the game's state travels sealed in a token, :mod:`wordsalvo.serve.tokens`: any copy
+  of the service with the same secret can answer);
+* ``GET /healthz``, ``GET /metrics`` (Prometheus text); the pages for people in
+  :mod:`wordsalvo.serve.pages`.
 
 Engine work runs in a pool of ``threads`` threads per process (the C core releases the
 GIL; each thread has its own move generators); a request waits at most
@@ -36,7 +38,6 @@ import os
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 from typing import Any, Callable
 
 from fastapi import FastAPI, Request
@@ -52,8 +53,10 @@ from ..inputs import excerpt
 from .config import ServeConfig
 from .engines import Engines
 from .limits import LIMIT_KEY, BodyLimitExceeded, LimitsMiddleware, Metrics
+from .pages import install as install_pages, play_page, report_headers
 from .problems import error_kind, problem
 from .schemas import AnalyzeIn, BestIn, BotIn, EndgameIn, GameNewIn, GameTurnIn, MovesIn, SimIn, ValidateIn
+from .tokens import GameTokens, secret_of
 from . import service
 
 __all__ = ["create_app", "app_from_environment", "CONFIG_VARIABLE"]
@@ -80,6 +83,7 @@ def create_app(config: ServeConfig | None = None):
     config = config or ServeConfig()
     engines = Engines(config)
     metrics = Metrics()
+    tokens = GameTokens(secret_of(config.game_secret))
     pool = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="wordsalvo-engine")
     loop_slots: dict[str, Any] = {}
 
@@ -95,7 +99,7 @@ def create_app(config: ServeConfig | None = None):
         yield
         pool.shutdown(wait=False, cancel_futures=True)
 
-    app = FastAPI(title="wordsalvo", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="wordsalvo", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Move generation, validation, engines and analysis for crossword-style tile "
                               "games. Every error is an RFC 9457 problem detail.")
     app.state.config = config
@@ -235,7 +239,7 @@ def create_app(config: ServeConfig | None = None):
     async def analyze(req: AnalyzeIn, html: int = 0):
         result = await run(service.analyze, engines, req, bool(html))
         if html:
-            return HTMLResponse(result)
+            return HTMLResponse(result, headers=report_headers())
         return _json(result)
 
     @app.post("/v1/sim", tags=["engines"], summary="Monte Carlo simulation of the candidates")
@@ -248,12 +252,12 @@ def create_app(config: ServeConfig | None = None):
 
     @app.post("/v1/game", tags=["play"], summary="A new game against an engine (the page /play)")
     async def game_new(req: GameNewIn) -> Response:
-        seed = req.seed if req.seed is not None else random.SystemRandom().randrange(1 << 62)
-        return _json(await run(service.game_new, engines, req, seed))
+        seed = random.SystemRandom().randrange(1 << 62)  # the bag: drawn here, sealed in the token
+        return _json(await run(service.game_new, engines, tokens, req, seed))
 
     @app.post("/v1/game/turn", tags=["play"], summary="The person's action and the engine's answer")
     async def game_turn(req: GameTurnIn) -> Response:
-        return _json(await run(service.game_turn, engines, req))
+        return _json(await run(service.game_turn, engines, tokens, req))
 
     @app.get("/healthz", tags=["service"], summary="Liveness: answers without engine work")
     async def healthz() -> dict:
@@ -266,8 +270,10 @@ def create_app(config: ServeConfig | None = None):
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/play", tags=["play"], summary="Play against the engines in the browser")
-    async def play_page() -> HTMLResponse:
-        return HTMLResponse(_page())
+    async def play() -> HTMLResponse:
+        return play_page()
+
+    install_pages(app)  # /docs and /redoc on the package's files, /favicon.ico
 
     @app.get("/", include_in_schema=False)
     async def root() -> JSONResponse:
@@ -286,15 +292,6 @@ def _json(data: Any) -> Response:
     """A JSON answer, encoded once (the endpoints' data is plain JSON already: no
     second pass through the framework's encoder)."""
     return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), media_type="application/json")
-
-
-_PAGE: list[str] = []
-
-
-def _page() -> str:
-    if not _PAGE:
-        _PAGE.append(resources.files("wordsalvo.serve").joinpath("static/play.html").read_text("utf-8"))
-    return _PAGE[0]
 
 
 def app_from_environment():

@@ -22,6 +22,9 @@ A TOML file (``--config FILE``), every key optional::
     [lexicons]                  # graphs the clients may name in "lexicon"; paths read at start
     csw24 = "/data/csw24.wsg"
 
+    [game]
+    secret = "..."              # seals the browser game's tokens (serve/tokens.py); the same on every host
+
 Clients never name a file: a request's ``lexicon`` is a key of ``[lexicons]`` (or
 omitted: the rule set's embedded lexicon).  Every problem of the file is reported at
 once as a :class:`~wordsalvo.errors.ServeConfigError`.
@@ -58,6 +61,8 @@ LIMIT_KEYS: dict[str, tuple[type, float, float, float]] = {
 LEXICON_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 #: an API key: printable ASCII without spaces, 8 to 256 characters
 API_KEY = re.compile(r"[!-~]{8,256}")
+#: the secret of the browser game's tokens (never echoed in a message)
+GAME_SECRET = re.compile(r"[!-~]{16,1024}")
 #: an origin as browsers send it
 ORIGIN = re.compile(r"(\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)")
 
@@ -78,6 +83,7 @@ class ServeConfig:
     api_keys: tuple[str, ...] = ()
     cors_origins: tuple[str, ...] = ()
     lexicons: dict[str, str] = field(default_factory=dict)
+    game_secret: str = field(default="", repr=False)
     source: str = "defaults"
 
     @classmethod
@@ -97,8 +103,8 @@ class ServeConfig:
         problems: list[str] = []
         values: dict[str, Any] = {}
         for key in table:
-            if key not in ("limits", "auth", "cors", "lexicons"):
-                problems.append(f"{excerpt(key)}: unknown table (expected limits, auth, cors, lexicons)")
+            if key not in ("limits", "auth", "cors", "lexicons", "game"):
+                problems.append(f"{excerpt(key)}: unknown table (expected limits, auth, cors, lexicons, game)")
 
         def section(name: str) -> dict[str, Any]:
             got = table.get(name, {})
@@ -140,6 +146,14 @@ class ServeConfig:
             else:
                 lexicons[key] = value
         values["lexicons"] = lexicons
+        for key, value in section("game").items():
+            if key != "secret":
+                problems.append(f"game.{excerpt(key)}: unknown key (expected secret)")
+            elif not isinstance(value, str) or not GAME_SECRET.fullmatch(value):
+                problems.append("game.secret: expected 16 to 1024 printable ASCII characters without spaces, got "
+                                + (f"{len(value)} characters" if isinstance(value, str) else type(value).__name__))
+            else:
+                values["game_secret"] = value
         if problems:
             raise ServeConfigError(list_problems(source, problems), problems)
         return cls(source=source, **values)

@@ -87,7 +87,9 @@ class Engines:
         if req.cgp is not None:
             if req.board is not None:
                 raise PositionError("position: expected cgp or board, got both")
-            pos = parse_cgp(req.cgp, rules=rules)
+            # no rules given: the CGP's own rs opcode names them (else classic-en), as the CLI reads it
+            given = req.rules is not None or req.board_seed is not None or req.stars is not None
+            pos = parse_cgp(req.cgp, rules=rules if given else None)
         elif req.board is not None:
             if req.rack is not None and req.racks is not None:
                 raise PositionError("position: expected rack (the rack on turn) or racks (every player's), got both")

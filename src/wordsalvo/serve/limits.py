@@ -26,7 +26,7 @@ __all__ = ["LimitsMiddleware", "Metrics", "BodyLimitExceeded", "LIMIT_KEY"]
 LIMIT_KEY = "wordsalvo.limit"
 
 #: paths that need no API key
-OPEN_PATHS = ("/healthz", "/metrics", "/play", "/docs", "/openapi.json", "/redoc")
+OPEN_PATHS = ("/healthz", "/metrics", "/play", "/docs", "/openapi.json", "/redoc", "/favicon.ico")
 
 
 class BodyLimitExceeded(Exception):

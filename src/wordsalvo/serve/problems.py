@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import (AnalysisError, GameError, GCGError, IllegalMoveError, LeavesError, LexiconFormatError,
+from ..errors import (AnalysisError, GameError, GameTokenError, GCGError, IllegalMoveError, LeavesError, LexiconFormatError,
                       NotationError, PositionError, RulesError, ServeRequestError, WordSalvoError)
 
 __all__ = ["KINDS", "problem", "problem_body", "error_kind"]
@@ -33,6 +33,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "rules": (422, "The rule set cannot be used"),
     "game-record": (422, "The game record cannot be replayed"),
     "game": (422, "The game cannot do that"),
+    "game-token": (422, "The game token was not issued by this service or was changed"),
     "analysis": (422, "The game cannot be analysed"),
     "lexicon": (422, "The lexicon cannot be used"),
     "leaves": (422, "The leave table cannot be used"),
@@ -52,6 +53,8 @@ _BY_CLASS: tuple[tuple[type, str], ...] = (
 
 def error_kind(e: WordSalvoError) -> str:
     """The problem kind of a library error."""
+    if isinstance(e, GameTokenError):
+        return "game-token"
     if isinstance(e, ServeRequestError):
         return "request"
     for cls, kind in _BY_CLASS:

@@ -103,15 +103,19 @@ class EndgameIn(PositionIn):
 
 
 class GameNewIn(_Strict):
+    """A new game; the service draws the bag (a client never chooses its tiles)."""
+
     rules: str = Field(default="wordsalvo-en", max_length=40)
     level: str = Field(default="medium", max_length=20)
-    seed: int | None = Field(default=None, ge=0, lt=2 ** 63, description="the bag (default: a random one)")
     name: str = Field(default="You", min_length=1, max_length=20, pattern=r"^[A-Za-z0-9_.-]+$",
                       description="the person's name (player 1, who moves first)")
 
 
 class GameTurnIn(_Strict):
-    gcg: str = Field(max_length=1 << 20, description="the game so far, as /v1/game returned it")
+    """The person's action on the game of a token; the level, the record and the bag are in
+    the token, sealed by the service."""
+
+    token: str = Field(max_length=1 << 20, description="the token of the last answer of /v1/game or /v1/game/turn")
     action: str = Field(max_length=200, description="a move ('8H WORD'), '-ABC' (exchange), 'pass', 'undo', "
-                                                     "'resign'")
-    level: str = Field(default="medium", max_length=20)
+                                                     "'resign', 'hint' (the expert's move for the rack; the game "
+                                                     "does not change)")

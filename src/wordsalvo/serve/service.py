@@ -147,35 +147,93 @@ def sim(engines: Engines, req, seconds: float) -> dict[str, Any]:
                                                                                                   seconds)}
     result = simulate(pos, lexicon, plays=req.plays, moves=req.moves, plies=req.plies, sampling=req.sampling,
                       seed=req.seed, **limit)
-    return result.to_dict()
+    return _capped(result.to_dict(), req.seconds, seconds, "sim_seconds")
 
 
 def endgame(engines: Engines, req, seconds: float) -> dict[str, Any]:
     pos, lexicon = engines.position(req)
     result = solve_endgame(pos, lexicon, seconds=seconds)
-    return result.to_dict()
+    return _capped(result.to_dict(), req.seconds, seconds, "endgame_seconds")
+
+
+def _capped(out: dict[str, Any], asked: float | None, given: float, limit: str) -> dict[str, Any]:
+    """The answer, saying so when the search got less time than the request asked."""
+    if asked is not None and asked > given:
+        out["capped"] = {"asked_seconds": asked, "seconds": round(given, 3),
+                         "detail": f"seconds: asked {asked:g} s, searched at most {given:.3g} s (the service's "
+                                   f"limits.{limit} and its budget of a request)"}
+    return out
 
 
 # -- the browser game -------------------------------------------------------------------
-def _state(game: Game, level: str, note: str = "", bot_action: dict | None = None) -> dict[str, Any]:
-    """What the page draws: the board, the person's rack, scores, the record to send back."""
+# The service owns the game: the whole state (the record with every rack and the bag's
+# seed, the level) travels sealed in a token (serve/tokens.py); the person's answer
+# carries only what a player at a table sees: the board, the person's own rack, the
+# scores, the turns (an exchange as its number of tiles), and the whole record once the
+# game is over (the end-of-game report shows every rack).
+PERSON = 0
+
+
+def _turn_dict(t) -> dict[str, Any]:
+    """A turn as the person may see it: an exchange says how many tiles, not which."""
+    d: dict[str, Any] = {"player": t.player, "kind": t.kind, "score": t.score, "total": t.total,
+                         "words": list(t.words)}
+    if t.kind == "swap":
+        n = len(t.tiles)
+        d.update(what=f"exchanged {n} tile{'s' if n != 1 else ''}", count=n)
+    elif t.kind == "settle":
+        d["what"] = f"({t.tiles})" if t.tiles else "settle"
+    else:
+        d["what"] = t.notation or t.kind
+    return d
+
+
+def _seen_action(action: dict | None) -> dict | None:
+    """The engine's action as the person may see it (an exchange: how many tiles)."""
+    if action is None or action["kind"] != "exchange":
+        return action
+    return {"kind": "exchange", "notation": f"exchanged {len(action['tiles'])}", "count": len(action["tiles"]),
+            "score": 0}
+
+
+def _public_cgp(game: Game) -> str:
+    """The position as a CGP line with the person's rack only (every rack once it is over)."""
+    fields = format_cgp(game.position()).split(" ")
+    if not game.is_over:
+        racks = fields[1].split("/")
+        mine = (PERSON - game.to_move) % len(racks)  # the racks are listed from the player on turn
+        fields[1] = "/".join(r if i == mine else "" for i, r in enumerate(racks))
+    return " ".join(fields)
+
+
+def _state(tokens, game: Game, level: str, note: str = "", bot_action: dict | None = None,
+           hint: dict | None = None) -> dict[str, Any]:
+    """What the page draws: the board, the person's rack, scores, turns, and the token to
+    send back (the only state the page keeps)."""
     picture = svg.board(game.rules, bytes(game.position().board.tiles), size=600, title="the board")
-    person = 0
-    return {
-        "gcg": to_gcg(game), "svg": str(picture), "cgp": format_cgp(game.position()), "rules": game.rules.name, "level": level,
+    record = to_gcg(game)
+    letters = game.rules.alphabet.letters
+    out: dict[str, Any] = {
+        "token": tokens.seal({"gcg": record, "level": level}),
+        "svg": str(picture), "cgp": _public_cgp(game), "rules": game.rules.name, "level": level,
         "names": list(game.names), "scores": list(game.scores), "to_move": game.to_move,
-        "rack": game.racks[person], "bag": game.bag_count, "over": game.is_over,
+        "rack": game.racks[PERSON], "bag": game.bag_count, "over": game.is_over,
         "end": game.end_reason, "winners": list(game.winners) if game.is_over else [],
-        "turns": [{"player": t.player, "kind": t.kind, "what": t.notation or t.tiles or t.kind,
-                   "score": t.score, "total": t.total, "words": list(t.words)} for t in game.history],
-        "note": note, "bot": bot_action, "can_undo": game.undo_steps > 0,
+        "values": {ch: int(v) for ch, v in zip(letters, game.rules.tile_values[1:])},
+        "turns": [_turn_dict(t) for t in game.history],
+        "note": note, "bot": _seen_action(bot_action), "can_undo": game.undo_steps > 0 and not game.is_over,
     }
+    if game.is_over:
+        out["gcg"] = record  # every rack: the end-of-game report shows them
+    if hint is not None:
+        out["hint"] = hint
+    return out
 
 
 def _bot_moves(game: Game, level: str, seconds: float) -> dict | None:
     """The engine's turns until the person is on turn again (or the game ends)."""
     action_out = None
-    while not game.is_over and game.to_move != 0:
+    while not game.is_over and game.to_move != PERSON:
         player = _bot(level, None, game, len(game.history), seconds)
         action = player.choose(game)
         action_out = action_dict(action)
@@ -183,37 +241,42 @@ def _bot_moves(game: Game, level: str, seconds: float) -> dict | None:
     return action_out
 
 
-def game_new(engines: Engines, req, seed: int) -> dict[str, Any]:
+def game_new(engines: Engines, tokens, req, seed: int) -> dict[str, Any]:
     rules = engines.rules(req.rules)
     Bot(req.level, rules)  # a bad level is refused before the game starts
     names = [req.name, f"wordsalvo-{req.level}"]  # the person is player 1 and moves first
     if names[0] == names[1]:
         raise GameError("name: expected a name other than the engine's")
     game = Game(rules, players=names, seed=seed)
-    return _state(game, req.level)
+    return _state(tokens, game, req.level)
 
 
-def game_turn(engines: Engines, req) -> dict[str, Any]:
-    game = engines.game(req.gcg, None)
+def game_turn(engines: Engines, tokens, req) -> dict[str, Any]:
+    state = tokens.open(req.token)  # only what this service sealed: the record, its seed and level
+    level = state["level"]
+    game = engines.game(state["gcg"], None)
     action = req.action.strip()
     note = ""
+    if game.is_over:
+        raise GameError(f"the game is over ({game.end_reason}); start a new one")
     if action == "undo":
         if game.undo_steps == 0:
             raise GameError("undo: nothing to undo yet")
-        game.undo(0)
-        return _state(game, req.level, note="took back your last turn")
-    if game.is_over:
-        raise GameError(f"the game is over ({game.end_reason})")
-    if game.to_move != 0:
-        raise GameError("the record has the engine on turn; expected a record the page received")
+        game.undo(PERSON)
+        return _state(tokens, game, level, note="took back your last turn")
+    if game.to_move != PERSON:  # pragma: no cover - a sealed state always has the person on turn
+        raise GameError("the game has the engine on turn")
+    if action == "hint":
+        hint = action_dict(_bot("expert", None, game, len(game.history), 1.0).choose(game))
+        return _state(tokens, game, level, hint=hint)
     if action == "pass":
         game.pass_turn()
     elif action == "resign":
-        game.resign(0)
+        game.resign(PERSON)
     elif action.startswith("-"):
         game.swap(action[1:])
     else:
         turn = game.play(action)
         note = f"{turn.notation} scored {turn.score}"
-    bot_action = _bot_moves(game, req.level, 1.0)
-    return _state(game, req.level, note=note, bot_action=bot_action)
+    bot_action = _bot_moves(game, level, 1.0)
+    return _state(tokens, game, level, note=note, bot_action=bot_action)
