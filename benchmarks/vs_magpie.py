@@ -87,10 +87,11 @@ class Magpie:
         if m is None:
             raise RuntimeError(f"MAGPIE's table has no first row for {cgp!r}:\n{tables[-1][:2000]}")
         coord, word = m.group(1), m.group(2) or ""
-        if coord.lower() == "pass":
+        kind = coord.strip("()").lower()  # its table writes "(exch ENNQ)" and "(Pass)"
+        if kind == "pass":
             return "pass", max(0.0, cpu - self.startup)
-        if coord.lower() in ("exch", "exchange", "xch"):
-            return "-" + word, max(0.0, cpu - self.startup)
+        if kind in ("exch", "exchange", "xch"):
+            return "-" + word.strip("()"), max(0.0, cpu - self.startup)
         return f"{coord} {word}", max(0.0, cpu - self.startup)
 
 
@@ -181,8 +182,9 @@ def main(argv=None) -> int:
             games.append(g)
             done = [x for x in games if x["refusal"] is None]
             wins = sum(x["result"] for x in done)
-            print(f"game {len(games)}: {'refused ' + g['refusal']['move'] if g['refusal'] else g['spread']:>+} "
-                  f"(ours {wins:g}/{len(done)})", file=sys.stderr)
+            what = f"MAGPIE's {g['refusal']['move']!r} refused: {g['refusal']['reason']}" if g["refusal"] \
+                else f"{g['spread']:+d}"
+            print(f"game {len(games)}: {what} (ours {wins:g}/{len(done)})", file=sys.stderr)
     done = [x for x in games if x["refusal"] is None]
     wins = sum(x["result"] for x in done)
     lo, hi = wilson_interval(wins, len(done)) if done else (float("nan"), float("nan"))
