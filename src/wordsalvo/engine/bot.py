@@ -196,6 +196,23 @@ def swap_allowed(game, n: int) -> bool:
     return game.can_swap(n)
 
 
+def swap_run_endless(rules) -> bool:
+    """Whether swaps alone can go on for ever under ``rules``: a swap resets the pass
+    counter and no scoreless-turn limit counts swaps (wordfeud-de, wordsalvo-en and -nl)."""
+    return bool(rules.swap.resets_pass_counter) and not (
+        rules.end.scoreless_turns > 0 and "swap" in rules.end.scoreless_turn_kinds)
+
+
+def swap_run(game) -> bool:
+    """The last two turns of ``game`` were swaps (of two players) where a run of swaps never
+    ends the game: then no engine player swaps (it plays or passes), so two players that
+    each prefer an exchange cannot exchange for ever (ws_selfplay.c does the same)."""
+    history = game.history
+    return (len(game.names) == 2 and len(history) >= 2 and history[-1].kind == "swap"
+            and history[-2].kind == "swap" and history[-1].player != history[-2].player
+            and swap_run_endless(game.rules))
+
+
 class Bot:
     """An engine player of one kind or level (see the module docstring).
 
@@ -355,7 +372,7 @@ class Bot:
             return self._choose_score(game)
         move = game.best_move(by="equity", leaves=self.leaves, avoid_offensive=self.avoid_offensive)
         swap = None
-        if move is None or move.equity < self._swap_ceiling:
+        if (move is None or move.equity < self._swap_ceiling) and not swap_run(game):
             swap = self._best_swap(game)
         if move is not None and (swap is None or move.equity >= swap.equity):
             return Play(move, equity=float(move.equity))
