@@ -125,8 +125,10 @@ static int take_turn(WsSelfplay *sp, WsGen *g) {
     int seat = sp->game.to_move;
     WsAction a;
     int last = sp->last_kind[seat];
-    if (last == WS_TURN_SWAP && sp->last_kind[1 - seat] == WS_TURN_SWAP && ws_swap_run_endless(sp->rules))
-        last = WS_PLAYER_SWAP_RUN; /* the two turns before this one were swaps */
+    int other = sp->last_kind[1 - seat];
+    if ((last == WS_TURN_SWAP || last == WS_TURN_PASS) && (other == WS_TURN_SWAP || other == WS_TURN_PASS) &&
+        ws_swap_run_endless(sp->rules))
+        last = WS_PLAYER_SWAP_RUN; /* the two turns before this one scored nothing */
     int rc = ws_player_choose(&sp->game, g, &sp->player[seat], last, &a);
     if (rc != WS_OK) return rc;
     action_record(sp, seat, &a);

@@ -34,10 +34,11 @@ typedef struct WsAction {
     uint8_t swap[WS_MAX_LETTERS + 1]; /* SWAP: the tiles put back, counts by code */
 } WsAction;
 
-/* last_kind of ws_player_choose: the last two turns of the game were swaps, in a rule
- * set where a run of swaps never ends the game (ws_swap_run_endless): no player swaps
- * now (it plays or passes), so two equity players that each prefer a swap cannot
- * exchange for ever (Bot._choose_equity). */
+/* last_kind of ws_player_choose: the last two turns of the game were swaps or passes, in
+ * a rule set where a run of swaps never ends the game (ws_swap_run_endless): no player
+ * swaps now (it plays, or passes when it cannot), so two players that each prefer an
+ * exchange, or cannot play at all, reach the pass limit instead of exchanging for ever
+ * (Bot._choose_equity). */
 #define WS_PLAYER_SWAP_RUN 100
 
 /* Whether swaps alone can go on for ever under R: a swap resets the pass counter and no

@@ -204,12 +204,13 @@ def swap_run_endless(rules) -> bool:
 
 
 def swap_run(game) -> bool:
-    """The last two turns of ``game`` were swaps (of two players) where a run of swaps never
-    ends the game: then no engine player swaps (it plays or passes), so two players that
-    each prefer an exchange cannot exchange for ever (ws_selfplay.c does the same)."""
+    """The last two turns of ``game`` (of two players) were swaps or passes where a run of
+    swaps never ends the game: then no engine player swaps (it plays, or passes when it
+    cannot), so two players that each prefer an exchange, or cannot play at all, reach the
+    pass limit instead of exchanging for ever (ws_selfplay.c does the same)."""
     history = game.history
-    return (len(game.names) == 2 and len(history) >= 2 and history[-1].kind == "swap"
-            and history[-2].kind == "swap" and history[-1].player != history[-2].player
+    return (len(game.names) == 2 and len(history) >= 2 and history[-1].kind in ("swap", "pass")
+            and history[-2].kind in ("swap", "pass") and history[-1].player != history[-2].player
             and swap_run_endless(game.rules))
 
 
