@@ -66,6 +66,10 @@ static void swap_action(const WsGame *s, const uint8_t *kept, float equity, WsAc
     for (int t = 0; t <= WS_MAX_LETTERS; t++) a->swap[t] = (uint8_t)(s->rack[s->to_move][t] - kept[t]);
 }
 
+int ws_swap_run_endless(const WsGameRules *R) {
+    return R->swap_resets_pass && !(R->scoreless_turns > 0 && (R->scoreless_kinds & WS_SCORELESS_SWAP));
+}
+
 int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a) {
     const WsGameRules *R = s->rules;
     int seat = s->to_move;
@@ -83,7 +87,8 @@ int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int l
         if (rc != WS_OK) return rc;
         if (found) {
             a->kind = WS_TURN_PLAY;
-        } else if (s->rack_total[seat] && ws_game_swap_allowed(s, s->rack_total[seat]) && last_kind != WS_TURN_SWAP) {
+        } else if (s->rack_total[seat] && ws_game_swap_allowed(s, s->rack_total[seat]) && last_kind != WS_TURN_SWAP &&
+                   last_kind != WS_PLAYER_SWAP_RUN) {
             memset(kept, 0, sizeof kept);
             swap_action(s, kept, 0.0f, a);
         }
@@ -93,7 +98,7 @@ int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int l
     rc = ws_gen_best_equity(g, &a->move, &equity, 1, &found);
     if (rc != WS_OK) return rc;
     int swap = -1;
-    if (!found || equity < P->swap_ceiling) {
+    if ((!found || equity < P->swap_ceiling) && last_kind != WS_PLAYER_SWAP_RUN) {
         int first = R->swap_whole_rack ? s->rack_total[seat] : 1;
         if (s->rack_total[seat] && ws_game_swap_allowed(s, first)) {
             swap = ws_gen_best_swap(g, P->leaves, s->bag_count, R->swap_min_bag, R->swap_whole_rack,
@@ -119,7 +124,12 @@ int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int l
 static int take_turn(WsSelfplay *sp, WsGen *g) {
     int seat = sp->game.to_move;
     WsAction a;
-    int rc = ws_player_choose(&sp->game, g, &sp->player[seat], sp->last_kind[seat], &a);
+    int last = sp->last_kind[seat];
+    int other = sp->last_kind[1 - seat];
+    if ((last == WS_TURN_SWAP || last == WS_TURN_PASS) && (other == WS_TURN_SWAP || other == WS_TURN_PASS) &&
+        ws_swap_run_endless(sp->rules))
+        last = WS_PLAYER_SWAP_RUN; /* the two turns before this one scored nothing */
+    int rc = ws_player_choose(&sp->game, g, &sp->player[seat], last, &a);
     if (rc != WS_OK) return rc;
     action_record(sp, seat, &a);
     sp->last_kind[seat] = a.kind;

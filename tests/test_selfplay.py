@@ -204,3 +204,41 @@ def test_best_swap_equals_the_numpy_search(tmp_path, name):
             if move is None:
                 break
             game.play(move)
+
+
+@pytest.fixture(scope="module")
+def swap_loving_table(tmp_path_factory):
+    """wordsalvo-en leaves where keeping six tiles is worth more than any play: two equity
+    players then prefer exchanging one tile on every turn the bag allows it."""
+    rules = ws.Rules.preset("wordsalvo-en")
+    table = Leaves.zeros(rules)
+    values = np.array(table.values, dtype=np.float32)
+    sizes = np.array([len(table.leave(i)) for i in range(len(values))])
+    values[sizes == rules.rack_size - 1] = 500.0
+    path = tmp_path_factory.mktemp("swaps") / "swap-loving.wsl"
+    Leaves.from_values(rules, values).save(path)
+    return str(path)
+
+
+def test_a_run_of_swaps_that_no_rule_ends_is_broken_the_same_way_in_c_and_python(swap_loving_table):
+    # wordsalvo-en: a swap resets the pass counter and no scoreless-turn limit counts swaps,
+    # so two players that always prefer an exchange would exchange for ever (a wordfeud-de
+    # leave training run died on such a game: "no end within 508 turns"); after two swaps in
+    # a row the player on turn plays or passes instead
+    from wordsalvo.engine.bot import swap_run_endless
+
+    rules = ws.Rules.preset("wordsalvo-en")
+    assert swap_run_endless(rules) and swap_run_endless(ws.Rules.preset("wordfeud-de"))
+    assert not swap_run_endless(ws.Rules.preset("classic-en")) and not swap_run_endless(ws.Rules.preset("turkish"))
+    spec = AutoplaySpec("wordsalvo-en", ("equity", "equity"), seed=4, leaves=swap_loving_table)
+    same_games(spec, range(2))
+    engine = SelfPlay(rules, ws.Lexicon.default("en"))
+    table = Leaves.load(swap_loving_table, rules)
+    engine.set_players(("equity", "equity"), (table, table))
+    for seed in range(3):
+        game = engine.play(seed)  # used to raise: no end within the turn limit
+        kinds = [_movegen.TURN_KIND_NAMES[int(k)] for k in game.records["kind"]]
+        assert kinds.count("swap") >= 2  # the table does make them swap
+        # never a swap after two scoreless turns
+        assert all(not (kinds[i] in ("swap", "pass") and kinds[i + 1] in ("swap", "pass") and kinds[i + 2] == "swap")
+                   for i in range(len(kinds) - 2))

@@ -104,3 +104,38 @@ def test_no_model_for_a_rule_set_without_one():
 
     with pytest.raises(WordSalvoError, match="no win-probability model is shipped for rule set 'wordfeud-de'"):
         WinModel.default(ws.Rules.preset("wordfeud-de"))
+
+
+def test_a_model_fitted_on_the_users_machine_is_the_default_where_none_is_shipped(tmp_path, monkeypatch):
+    # German ships no lexicon, so no model: `winprob fit --rules wordfeud-de` writes one into
+    # the cache folder, where WinModel.default finds it
+    import wordsalvo as ws
+    from wordsalvo.engine.winprob import user_model_path
+
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    rules = ws.Rules.preset("wordfeud-de")
+    with pytest.raises(WordSalvoError, match="`wordsalvo winprob fit --rules wordfeud-de`"):
+        WinModel.default(rules)
+    path = user_model_path("wordfeud-de")
+    assert path == tmp_path / "winprob" / "wordfeud-de.json"
+    path.parent.mkdir(parents=True)
+    WinModel("wordfeud-de", TRUE, games=10, positions=200, command="wordsalvo winprob fit ...", seed=3).save(path)
+    assert WinModel.default(rules).coef == TRUE
+    # a shipped model wins over the user's
+    WinModel("classic-en", TRUE, games=10, positions=200, command="x", seed=3).save(path.parent / "classic-en.json")
+    assert WinModel.default(ws.Rules.preset("classic-en")).coef != TRUE
+    # a file of another rule set under the name is refused
+    WinModel("turkish", TRUE, games=10, positions=200, command="x", seed=3).save(path)
+    with pytest.raises(WordSalvoError, match="expected a model of rule set 'wordfeud-de', got one of 'turkish'"):
+        WinModel.default(rules)
+
+
+def test_winprob_fit_writes_into_the_cache_folder_by_default(tmp_path, monkeypatch, capsys):
+    from wordsalvo.cli import main
+
+    monkeypatch.setenv("WORDSALVO_CACHE_DIR", str(tmp_path))
+    assert main(["winprob", "fit", "--rules", "wordsalvo-nl", "--games", "6", "--holdout", "4", "--seed", "2"]) == 0
+    out = tmp_path / "winprob" / "wordsalvo-nl.json"
+    assert out.is_file() and str(out) in capsys.readouterr().out
+    model = WinModel.load(out)
+    assert model.rules == "wordsalvo-nl" and model.games == 6

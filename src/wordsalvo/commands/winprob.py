@@ -1,6 +1,7 @@
 """``wordsalvo winprob``: fit a win-probability model from self-play and check its calibration.
 
     wordsalvo winprob fit --rules wordsalvo-en --games 4000 --holdout 1000 --jobs 2 --out wordsalvo-en.json
+    wordsalvo winprob fit --rules wordfeud-de --games 4000 --jobs 2    # into the cache: WinModel.default finds it
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import sys
 
 import numpy as np
 
-from ._common import JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_file, whole_number
+from ._common import (JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar,
+                      whole_number)
 
 __all__ = ["register"]
 
@@ -30,19 +32,28 @@ def register(subparsers) -> None:
                    help="games (another seed) to check the calibration on (default 1000)")
     f.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J")
     f.add_argument("--seed", type=whole_number(0), default=0, metavar="S")
-    f.add_argument("--out", required=True, metavar="FILE")
+    f.add_argument("--out", metavar="FILE",
+                   help="where to write the model (default: <cache folder>/winprob/<rule set>.json, where "
+                        "WinModel.default looks for a rule set the package ships no model for)")
     f.set_defaults(func=run_fit)
 
 
-def _positions(spec, games, jobs, start=0):
+def _positions(spec, games, jobs, start=0, what="games"):
     from ..engine.autoplay import iter_games
 
     rows = []
     n = 0
-    for r in iter_games(spec, games, jobs=jobs, trace=True, start=start):
-        n += 1
-        for player, spread, unseen in r.states:
-            rows.append((spread, unseen, r.outcome(player)))
+    bar = progress_bar(games, "game", what)
+    try:
+        for r in iter_games(spec, games, jobs=jobs, trace=True, start=start):
+            n += 1
+            if bar is not None:
+                bar.update(1)
+            for player, spread, unseen in r.states:
+                rows.append((spread, unseen, r.outcome(player)))
+    finally:
+        if bar is not None:
+            bar.close()
     arr = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
     return arr[:, 0], arr[:, 1], arr[:, 2], n
 
@@ -51,22 +62,28 @@ def run_fit(args) -> int:
     from ..engine.autoplay import AutoplaySpec
     from ..engine.winprob import WinModel, calibration, fit
 
+    from ..engine.winprob import user_model_path
+
     rules = load_rules(args.rules)
+    if args.out is None:
+        args.out = str(user_model_path(rules.name))
+        user_model_path(rules.name).parent.mkdir(parents=True, exist_ok=True)
+    out = output_file(args.out, "--out")
     spec = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed, lexicon=args.lexicon,
                         leaves=args.leaves)
-    s, u, y, n = _positions(spec, args.games, args.jobs)
+    s, u, y, n = _positions(spec, args.games, args.jobs, what="fit")
     coef = fit(s, u, y)
     command = "wordsalvo winprob " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["winprob"] \
         else f"wordsalvo winprob fit --rules {args.rules} --games {args.games} --seed {args.seed}"
     model = WinModel(rules.name, coef, games=n, positions=int(len(y)), command=command, seed=args.seed)
     held = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed + 1_000_003,
                         lexicon=args.lexicon, leaves=args.leaves)
-    hs, hu, hy, hn = _positions(held, args.holdout, args.jobs)
+    hs, hu, hy, hn = _positions(held, args.holdout, args.jobs, what="holdout")
     cal = calibration(model, hs, hu, hy)
     model = WinModel(model.rules, model.coef, model.games, model.positions, model.command, model.seed,
                      {"holdout_games": hn, "holdout_seed": held.seed, "brier": cal.brier,
                       "brier_baseline": cal.brier_baseline, "log_loss": cal.log_loss})
-    model.save(output_file(args.out, "--out"))
+    model.save(out)
     print(f"{args.out}: fitted on {n} games ({len(y)} positions) of {rules.name}; coefficients "
           + ", ".join(f"{c:+.4f}" for c in coef))
     print(f"calibration on {hn} held-out games (seed {held.seed}):")

@@ -28,9 +28,11 @@ Kinds
     or a swap is possible.
 ``master``
     Looks ahead: it simulates (:mod:`wordsalvo.engine.simulation`) its best
-    :data:`MASTER_PLAYS` placements by static equity that form no offensive word,
+    placements by static equity that form no offensive word (:data:`MASTER_PLAYS` at a
+    quarter of a second, more with more time: :func:`~wordsalvo.engine.clock.master_plays`),
     plus the best exchange, two plies deep with the static equity player, for
-    ``seconds`` a move (default :data:`MASTER_SECONDS`), with best-arm
+    ``seconds`` a move (default :data:`MASTER_SECONDS`; or a share of
+    ``game_seconds`` for the whole game; or ``iterations``), with best-arm
     identification, and plays the one with the best win chance (equity breaking
     ties).  It plays as ``expert`` when the budget is 0, in games of more than two
     players, and when one candidate is all there is.  With the bag empty it asks
@@ -121,11 +123,14 @@ from __future__ import annotations
 
 import math
 import random
+import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..actions import Action, Pass, Play, Swap
+from .clock import master_plays
 from ..errors import GameError
 from ..lexicon.lexicon import Lexicon
 from ..lexicon.vocabulary import level_vocabulary
@@ -191,6 +196,24 @@ def swap_allowed(game, n: int) -> bool:
     return game.can_swap(n)
 
 
+def swap_run_endless(rules) -> bool:
+    """Whether swaps alone can go on for ever under ``rules``: a swap resets the pass
+    counter and no scoreless-turn limit counts swaps (wordfeud-de, wordsalvo-en and -nl)."""
+    return bool(rules.swap.resets_pass_counter) and not (
+        rules.end.scoreless_turns > 0 and "swap" in rules.end.scoreless_turn_kinds)
+
+
+def swap_run(game) -> bool:
+    """The last two turns of ``game`` (of two players) were swaps or passes where a run of
+    swaps never ends the game: then no engine player swaps (it plays, or passes when it
+    cannot), so two players that each prefer an exchange, or cannot play at all, reach the
+    pass limit instead of exchanging for ever (ws_selfplay.c does the same)."""
+    history = game.history
+    return (len(game.names) == 2 and len(history) >= 2 and history[-1].kind in ("swap", "pass")
+            and history[-2].kind in ("swap", "pass") and history[-1].player != history[-2].player
+            and swap_run_endless(game.rules))
+
+
 class Bot:
     """An engine player of one kind or level (see the module docstring).
 
@@ -201,12 +224,19 @@ class Bot:
     expert) and its simulation threads; ``cpu_time``: ``seconds`` is CPU time per
     thread, not wall-clock time (measurements on a loaded machine); ``infer``: master
     draws the opponent's rack from what its last turn says it kept
-    (:mod:`wordsalvo.engine.inference`); the other kinds ignore these.
+    (:mod:`wordsalvo.engine.inference`); ``game_seconds``: master shares one budget
+    out over a whole game (:class:`~wordsalvo.engine.clock.GameClock`: more on close
+    and decisive turns, less on obvious ones) instead of ``seconds`` a move;
+    ``iterations``: master simulates that many iterations a candidate instead of
+    for a time (the same choice for a seed on any machine); the other kinds ignore
+    these.
     """
 
     def __init__(self, level: str | None = None, rules: Rules | None = None, lexicon: Lexicon | None = None,
                  leaves=None, seed: int = 0, *, rating: float | None = None, seconds: float | None = None,
-                 threads: int = 1, cpu_time: bool = False, infer: bool = False):
+                 threads: int = 1, cpu_time: bool = False, infer: bool = False,
+                 game_seconds: float | None = None, iterations: int | None = None):
+        from .clock import GameClock
         from .strength import RatedLevel, beta_for_rating, check_rating, parse_level
 
         if rating is not None:
@@ -238,6 +268,18 @@ class Bot:
         #: master: draw the opponent's rack in its simulations from what its last turn says
         #: it kept (wordsalvo.engine.inference) instead of uniformly
         self.infer = infer
+        if game_seconds is not None:
+            GameClock(game_seconds)  # checks it
+        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
+                                       or not 1 <= iterations <= 10_000_000):
+            raise GameError(f"iterations: expected a whole number 1..10000000 or None, got {iterations!r}")
+        if iterations is not None and game_seconds is not None:
+            raise GameError("expected game_seconds (a clock) or iterations (a fixed budget), got both")
+        #: master: one budget for the whole game (seconds), shared out by a GameClock
+        self.game_seconds = None if game_seconds is None else float(game_seconds)
+        #: master: a budget in iterations per candidate instead of time (the same choice on any machine)
+        self.iterations = iterations
+        self._clocks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
@@ -294,7 +336,15 @@ class Bot:
         if self.level == "score":
             return self._choose_score(game)
         if self.level == "master":
-            return self._choose_master(game)
+            clock = self._clock(game)
+            if clock is None:
+                return self._choose_master(game)
+            now = time.process_time if self.cpu_time else time.perf_counter
+            started = now()
+            try:
+                return self._choose_master(game)
+            finally:  # the whole move: candidates, inference, simulation, endgame
+                clock.charge(now() - started)
         if self.level == "expert":
             return self._choose_expert(game)
         if self.rated is not None:
@@ -323,7 +373,7 @@ class Bot:
             return self._choose_score(game)
         move = game.best_move(by="equity", leaves=self.leaves, avoid_offensive=self.avoid_offensive)
         swap = None
-        if move is None or move.equity < self._swap_ceiling:
+        if (move is None or move.equity < self._swap_ceiling) and not swap_run(game):
             swap = self._best_swap(game)
         if move is not None and (swap is None or move.equity >= swap.equity):
             return Play(move, equity=float(move.equity))
@@ -349,14 +399,23 @@ class Bot:
                 return action
         leaves = self.leaves
         candidates: list[Action] = []
-        if leaves is not None:
-            moves = game.best_moves(MASTER_PLAYS + _CLEAN_SPARE, by="equity", leaves=leaves)
+        clock = self._clock(game)
+        # the placements to simulate: more with more time (the clock's plan for this move
+        # before it knows how close the candidates are: at most its largest share)
+        if self.iterations is not None:
+            plays = MASTER_PLAYS
+        elif clock is not None:
+            plays = master_plays(clock.allot(game.bag_count, game.rules.rack_size, 0.0))
         else:
-            moves = game.best_moves(MASTER_PLAYS + _CLEAN_SPARE)
+            plays = master_plays(self.seconds)
+        if leaves is not None:
+            moves = game.best_moves(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
+        else:
+            moves = game.best_moves(plays + _CLEAN_SPARE)
         for m in moves:
             if not self.offensive.is_offensive(m):
                 candidates.append(Play(m, equity=None if m.equity is None else float(m.equity)))
-                if len(candidates) == MASTER_PLAYS:
+                if len(candidates) == plays:
                     break
         if not candidates:  # every good play spells an offensive word: expert's search for a clean one
             return self._choose_equity(game)
@@ -365,6 +424,15 @@ class Bot:
             candidates.append(swap)
         if len(candidates) == 1:
             return candidates[0]
+        seconds = self.seconds
+        if clock is not None:
+            ranked = sorted((c.equity for c in candidates if c.equity is not None), reverse=True)
+            gap = ranked[0] - ranked[1] if len(ranked) >= 2 else None
+            seconds = clock.allot(game.bag_count, game.rules.rack_size, gap)
+            keep = master_plays(seconds)
+            if keep < plays:  # the share came out smaller than the plan: fewer candidates
+                plays_kept = [c for c in candidates if isinstance(c, Play)][:keep]
+                candidates = plays_kept + [c for c in candidates if not isinstance(c, Play)]
         from .simulation import Simulator
 
         seed = (self.seed * 1_000_003 + len(game.history)) % (1 << 64)
@@ -373,10 +441,25 @@ class Bot:
             from .inference import infer_game
 
             inference = infer_game(game, self.lexicon, leaves, limit=MASTER_INFER_RACKS, seed=seed)
-        result = Simulator(game, self.lexicon, leaves, moves=candidates, plies=MASTER_PLIES, seconds=self.seconds,
-                           threads=self.threads, sampling="bai", seed=seed, cpu_time=self.cpu_time,
-                           infer=inference).run()
+        limit = {"iterations": self.iterations} if self.iterations is not None else {"seconds": seconds}
+        result = Simulator(game, self.lexicon, leaves, moves=candidates, plies=MASTER_PLIES, threads=self.threads,
+                           sampling="bai", seed=seed, cpu_time=self.cpu_time, infer=inference, **limit).run()
         return result.best.action
+
+    def _clock(self, game):
+        """The GameClock of ``game`` (master with ``game_seconds``), else None."""
+        if self.game_seconds is None:
+            return None
+        from .clock import GameClock
+
+        clock = self._clocks.get(game)
+        if clock is None:
+            clock = self._clocks[game] = GameClock(self.game_seconds)
+        return clock
+
+    def clock(self, game):
+        """The GameClock master keeps for ``game`` (``game_seconds``), or None."""
+        return self._clock(game)
 
     def _endgame(self, game, *, nodes: int | None = None) -> Action | None:
         """The endgame solver's move with the bag empty (``wordsalvo.engine.endgame``) within

@@ -37,7 +37,7 @@ import numpy as np
 from ..errors import WordSalvoError
 from ..inputs import excerpt, list_problems, read_bytes
 
-__all__ = ["WinModel", "features", "fit", "calibration", "Calibration"]
+__all__ = ["WinModel", "features", "fit", "calibration", "Calibration", "user_model_path"]
 
 FORMAT = "wordsalvo-winprob"
 VERSION = 1
@@ -153,20 +153,38 @@ class WinModel:
 
     @classmethod
     def default(cls, rules) -> "WinModel":
-        """The model shipped for ``rules`` (a Rules object or a preset name)."""
+        """The model shipped for ``rules`` (a Rules object or a preset name); for a rule set
+        without one (``wordfeud-de``, ``woodword-de``: their lexicon is built on the user's
+        machine), the model ``wordsalvo winprob fit --rules NAME`` wrote to the user's cache
+        folder (:func:`user_model_path`)."""
         from ..rules import rule_set_name_problem
 
         name = rules if isinstance(rules, str) else getattr(rules, "name", None)
         problem = rule_set_name_problem(name)
         if problem is not None:  # the name becomes part of a package path: an identifier only
             raise WordSalvoError(f"WinModel.default: {problem}")
-        ref = resources.files("wordsalvo") / "data" / "winprob" / f"{name}.json"
-        if not ref.is_file():
-            shipped = sorted(p.name[:-5] for p in (resources.files("wordsalvo") / "data" / "winprob").iterdir()
-                             if p.name.endswith(".json")) if (resources.files("wordsalvo") / "data" / "winprob").is_dir() else []
-            raise WordSalvoError(f"no win-probability model is shipped for rule set {name!r}; expected one of "
-                                 f"{', '.join(shipped) or '(none)'}, or fit one with `wordsalvo winprob fit`")
-        return cls.from_dict(json.loads(ref.read_text("utf-8")), where=f"shipped model {name}")
+        folder = resources.files("wordsalvo") / "data" / "winprob"
+        ref = folder / f"{name}.json"
+        if ref.is_file():
+            return cls.from_dict(json.loads(ref.read_text("utf-8")), where=f"shipped model {name}")
+        own = user_model_path(name)
+        if own.is_file():
+            model = cls.load(own)
+            if model.rules != name:
+                raise WordSalvoError(f"{own}: expected a model of rule set {name!r}, got one of {model.rules!r}")
+            return model
+        shipped = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")) if folder.is_dir() else []
+        raise WordSalvoError(f"no win-probability model is shipped for rule set {name!r} (shipped: "
+                             f"{', '.join(shipped) or '(none)'}) and none is fitted in {own.parent}; fit one with "
+                             f"`wordsalvo winprob fit --rules {name}`")
+
+
+def user_model_path(rules_name: str) -> Path:
+    """Where ``wordsalvo winprob fit`` writes a rule set's model by default, and where
+    :meth:`WinModel.default` looks when none is shipped: ``<cache folder>/winprob/<name>.json``."""
+    from ..cache import cache_dir
+
+    return cache_dir() / "winprob" / f"{rules_name}.json"
 
 
 def _is_number(x) -> bool:

@@ -1,0 +1,215 @@
+"""Cross-engine match: one of our players against MAGPIE's, on our game engine.
+
+    python benchmarks/vs_magpie.py --magpie /tmp/magpie-bench --graph csw24.wsg --leaves CSW24-magpie.csv \\
+        --ours expert --theirs static --pairs 50 [--seconds 0.5] [--magpie-seconds 0.5] [--json OUT]
+
+The games are classic-en with a CSW24 graph of ours (``--graph``) and MAGPIE's own CSW24
+data; our player is a level (``expert``, ``master``, ...) or a rating, with ``--leaves``
+(default: the shipped classic-en table).  MAGPIE plays through its console in sync mode,
+one process a move (its start-up is counted apart from its thinking): ``cgp`` with the
+position from its side (our rack hidden), then ``gen`` (``--theirs static``: its best move
+by static equity with its trained leave table, ``-leaves CSW24T``) or ``sim`` within
+``--magpie-seconds`` (``--theirs sim``: its simulating player; ``-it`` large, ``-tlim``).
+
+Games come in pairs with the same bag seed and the seats swapped.  Every MAGPIE move is
+checked by our validator on the game's position: a move our engine refuses, or scores
+differently, is recorded (kind, move, our reason) and the game is stopped and counted
+apart, never corrected.  Printed: our win rate with its Wilson interval (a draw half), the
+mean spread with its interval, the time each side used per game (ours: CPU time of our
+process; MAGPIE's: the CPU time of its processes less their start-up measured on an empty
+command), and the refusals.  Skips (exit 0 with a note) when the MAGPIE build is missing.
+Never copies MAGPIE's code or data: it only runs the build of ``shared/bench/magpie``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import json
+import os
+import platform
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
+    sys.path.insert(0, str(HERE.parent / "src"))
+
+#: a row of MAGPIE's move table: "1: 8B ANESTRI    66 66.00" (gen) or with the sim's columns
+_ROW = re.compile(r"(?:^|\s)1:\s+(\S+)\s+(\S+)", re.M)
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class Magpie:
+    """MAGPIE's console, one process a command list (sync mode)."""
+
+    def __init__(self, root: Path, kind: str, seconds: float, core: str | None, wmp: bool):
+        self.root, self.kind, self.seconds, self.core, self.wmp = root, kind, seconds, core, wmp
+        self.binary = root / "magpie" / "bin" / "magpie"
+        self.startup = self._startup()
+
+    def _cmd(self) -> list[str]:
+        cmd = [str(self.binary), "set", "-mode", "sync", "-lex", "CSW24", "-ld", "english", "-leaves", "CSW24T",
+               "-wmp", "true" if self.wmp else "false", "-savesettings", "false", "-threads", "1",
+               "-pfrequency", "0", "-numplays", "15", "-plies", "2"]
+        return (["taskset", "-c", self.core] if self.core else []) + cmd
+
+    def _run(self, commands: str) -> tuple[str, float]:
+        before = _children_cpu()
+        text = subprocess.run(self._cmd(), input=commands, capture_output=True, text=True,
+                              cwd=self.root / "magpie", timeout=600).stdout
+        return text, _children_cpu() - before
+
+    def _startup(self) -> float:
+        runs = [self._run("")[1] for _ in range(3)]
+        return sorted(runs)[1]
+
+    def move(self, cgp: str) -> tuple[str, float]:
+        """MAGPIE's move in our notation (``pass``, ``-TILES`` or a play) and its CPU seconds."""
+        if self.kind == "static":
+            commands = f"cgp {cgp}\ngen\n"
+        else:
+            commands = f"cgp {cgp}\nsim -it 100000000 -tlim {self.seconds:g} -scond none\n"
+        text, cpu = self._run(commands)
+        tables = text.split("Move ")
+        if len(tables) < 2:
+            raise RuntimeError(f"MAGPIE printed no move table for {cgp!r}:\n{text[-2000:]}")
+        m = _ROW.search(tables[-1])
+        if m is None:
+            raise RuntimeError(f"MAGPIE's table has no first row for {cgp!r}:\n{tables[-1][:2000]}")
+        coord, word = m.group(1), m.group(2) or ""
+        kind = coord.strip("()").lower()  # its table writes "(exch ENNQ)" and "(Pass)"
+        if kind == "pass":
+            return "pass", max(0.0, cpu - self.startup)
+        if kind in ("exch", "exchange", "xch"):
+            return "-" + word.strip("()"), max(0.0, cpu - self.startup)
+        return f"{coord} {word}", max(0.0, cpu - self.startup)
+
+
+def _magpie_cgp(game) -> str:
+    """The position as MAGPIE's player on turn sees it: its rack, the opponent's hidden."""
+    from wordsalvo.formats.cgp import format_cgp
+
+    board, racks, scores, zeros = format_cgp(game.position()).split()[:4]
+    return f"{board} {racks.split('/')[0]}/ {scores} {zeros}"
+
+
+def play_pair_game(seed: int, ours_first: bool, bot, magpie: Magpie, rules, lexicon) -> dict:
+    import wordsalvo as ws
+    from wordsalvo.errors import WordSalvoError
+
+    game = ws.Game(rules, lexicon=lexicon, seed=seed)
+    me = 0 if ours_first else 1
+    ours_cpu = magpie_cpu = 0.0
+    refusal = None
+    while not game.is_over:
+        if game.to_move == me:
+            t = time.process_time()
+            game.apply(bot.choose(game))
+            ours_cpu += time.process_time() - t
+            continue
+        notation, cpu = magpie.move(_magpie_cgp(game))
+        magpie_cpu += cpu
+        try:
+            if notation == "pass":
+                game.pass_turn()
+            elif notation.startswith("-"):
+                game.swap(notation[1:])
+            else:
+                game.play(notation)
+        except WordSalvoError as e:  # recorded, never corrected
+            refusal = {"move": notation, "reason": str(e), "turn": len(game.history)}
+            break
+    out = {"seed": seed, "ours_first": ours_first, "ours_cpu": ours_cpu, "magpie_cpu": magpie_cpu,
+           "refusal": refusal}
+    if refusal is None:
+        s = game.scores
+        out["spread"] = s[me] - s[1 - me]
+        out["result"] = 1.0 if out["spread"] > 0 else 0.5 if out["spread"] == 0 else 0.0
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--magpie", required=True, type=Path, help="the folder setup.sh built (…/magpie-bench)")
+    ap.add_argument("--graph", required=True, help="our CSW24 graph (.wsg)")
+    ap.add_argument("--leaves", default=None, help="our leave table (.wsl or leave,value .csv)")
+    ap.add_argument("--ours", default="expert", help="our level, or rating=R")
+    ap.add_argument("--seconds", type=float, default=None, help="our master's seconds a move (CPU time)")
+    ap.add_argument("--infer", action="store_true", help="our master infers the opponent's leave")
+    ap.add_argument("--theirs", choices=("static", "sim"), default="static")
+    ap.add_argument("--magpie-seconds", type=float, default=0.5, help="MAGPIE's sim time limit a move")
+    ap.add_argument("--wmp", action="store_true", help="MAGPIE with its word map")
+    ap.add_argument("--pairs", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--core", default=None, help="pin MAGPIE to this core (taskset)")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args(argv)
+
+    if not (args.magpie / "magpie" / "bin" / "magpie").is_file():
+        print(f"skipped: no MAGPIE build in {args.magpie} (see shared/bench/magpie/README.md)")
+        return 0
+    import wordsalvo as ws
+    from wordsalvo.engine.bot import Bot
+    from wordsalvo.leaves import Leaves
+    from wordsalvo.stats import mean_interval, wilson_interval
+
+    rules = ws.Rules.preset("classic-en")
+    lexicon = ws.Lexicon.load(args.graph)
+    leaves = None
+    if args.leaves:
+        leaves = Leaves.from_csv(args.leaves, rules) if args.leaves.endswith(".csv") else Leaves.load(args.leaves, rules)
+    level, rating = args.ours, None
+    if level.startswith("rating="):
+        level, rating = None, float(args.ours.split("=", 1)[1])
+    bot = Bot(level, rules, lexicon=lexicon, leaves=leaves, seed=args.seed, rating=rating, seconds=args.seconds,
+              cpu_time=True, infer=args.infer)
+    magpie = Magpie(args.magpie, args.theirs, args.magpie_seconds, args.core, args.wmp)
+    games = []
+    for p in range(args.pairs):
+        seed = args.seed * 1_000_003 + p
+        for ours_first in (True, False):
+            g = play_pair_game(seed, ours_first, bot, magpie, rules, lexicon)
+            games.append(g)
+            done = [x for x in games if x["refusal"] is None]
+            wins = sum(x["result"] for x in done)
+            what = f"MAGPIE's {g['refusal']['move']!r} refused: {g['refusal']['reason']}" if g["refusal"] \
+                else f"{g['spread']:+d}"
+            print(f"game {len(games)}: {what} (ours {wins:g}/{len(done)})", file=sys.stderr)
+    done = [x for x in games if x["refusal"] is None]
+    wins = sum(x["result"] for x in done)
+    lo, hi = wilson_interval(wins, len(done)) if done else (float("nan"), float("nan"))
+    spread = [x["spread"] for x in done]
+    mean, slo, shi = mean_interval(spread) if len(spread) > 1 else (float("nan"),) * 3
+    report = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
+        "machine": f"{platform.machine()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
+        "ours": args.ours, "seconds": args.seconds, "infer": args.infer, "theirs": args.theirs,
+        "magpie_seconds": args.magpie_seconds if args.theirs == "sim" else None, "wmp": args.wmp,
+        "games": len(games), "counted": len(done), "win_rate": wins / len(done) if done else None,
+        "interval": [lo, hi], "mean_spread": mean, "spread_interval": [slo, shi],
+        "ours_cpu_per_game": sum(x["ours_cpu"] for x in games) / max(1, len(games)),
+        "magpie_cpu_per_game": sum(x["magpie_cpu"] for x in games) / max(1, len(games)),
+        "magpie_startup_cpu": magpie.startup,
+        "refusals": [x["refusal"] for x in games if x["refusal"]],
+    }
+    print(f"ours ({args.ours}) against MAGPIE {args.theirs}: {100 * report['win_rate']:.1f} % "
+          f"({100 * lo:.1f}–{100 * hi:.1f}) over {len(done)} games, mean spread {mean:+.1f} ({slo:+.1f} to {shi:+.1f}); "
+          f"CPU a game: ours {report['ours_cpu_per_game']:.2f} s, MAGPIE {report['magpie_cpu_per_game']:.2f} s; "
+          f"{len(report['refusals'])} MAGPIE moves refused" if done else "no game counted")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""How long master thinks: the plan of a move and the clock of a game.
+
+:func:`master_plays` says how many placements master simulates for a budget: the
+simulation's best-arm identification settles the few first candidates quickly, so a
+longer budget is spent on more candidates, not on more iterations of candidates
+already told apart (10 at a quarter of a second, 16 at 1 s, 26 at 4 s, at most
+:data:`MAX_PLAYS`).
+
+:class:`GameClock` shares one budget for a whole game (``Bot("master",
+game_seconds=S)``): before each move it grants a share of what is left,
+
+* the rest divided by the player's turns still to come, estimated from the bag
+  (each pair of turns takes about seven tiles from it, plus the turn that empties it);
+* more on the turns that decide games: the pre-endgame and the endgame (the bag holds
+  no more than a rack), and turns whose two best candidates are close by static equity;
+* less on obvious turns, where the best candidate leads the next one by many points;
+* never more than half of what is left, nor less than :data:`MIN_SECONDS`;
+
+and after the move it is charged with what the move took (wall-clock or CPU time, as
+the bot measures).  A simulation that settles before its share (one candidate left)
+leaves the rest for later moves.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import GameError
+
+__all__ = ["GameClock", "master_plays", "MIN_SECONDS", "MAX_PLAYS", "BASE_PLAYS", "BASE_SECONDS"]
+
+#: master's placements at BASE_SECONDS a move, and the most it simulates
+BASE_PLAYS = 10
+BASE_SECONDS = 0.25
+MAX_PLAYS = 40
+#: the exponent of the growth of the candidates with the budget (10 -> 16 -> 28 per 4x)
+PLAYS_GROWTH = 0.35
+#: the least a move is granted (seconds)
+MIN_SECONDS = 0.05
+#: static equity gaps (points) between the two best candidates: at or below CLOSE the
+#: share grows by CLOSE_FACTOR, at or above CLEAR it shrinks by CLEAR_FACTOR
+CLOSE, CLOSE_FACTOR = 3.0, 1.5
+CLEAR, CLEAR_FACTOR = 15.0, 0.4
+#: the share of the pre-endgame and endgame turns
+DECISIVE_FACTOR = 1.5
+#: tiles a pair of turns takes from the bag, on average
+TILES_PER_ROUND = 7.0
+
+
+def master_plays(seconds: float) -> int:
+    """The placements master simulates in ``seconds`` (see the module docstring)."""
+    if not seconds > 0:
+        return BASE_PLAYS
+    n = BASE_PLAYS * (max(seconds, BASE_SECONDS) / BASE_SECONDS) ** PLAYS_GROWTH
+    return int(min(MAX_PLAYS, round(n)))
+
+
+class GameClock:
+    """One game's thinking time for one player (see the module docstring)."""
+
+    __slots__ = ("total", "used", "moves")
+
+    def __init__(self, total: float):
+        if isinstance(total, bool) or not isinstance(total, (int, float)) or not (
+                math.isfinite(total) and 0 < total <= 1e6):
+            raise GameError(f"game_seconds: expected a number of seconds > 0, got {total!r}")
+        self.total = float(total)
+        self.used = 0.0
+        self.moves = 0
+
+    @property
+    def remaining(self) -> float:
+        return max(0.0, self.total - self.used)
+
+    def turns_left(self, bag_count: int) -> float:
+        """The player's own turns still to come, this one included (an estimate)."""
+        return 1.0 + max(0, bag_count) / TILES_PER_ROUND
+
+    def allot(self, bag_count: int, rack_size: int, gap: float | None = None) -> float:
+        """The seconds granted to the next move: ``bag_count`` tiles in the bag, the rule
+        set's ``rack_size``, ``gap``: the static equity lead of the best candidate over the
+        second (None: one candidate)."""
+        left = self.remaining
+        share = left / self.turns_left(bag_count)
+        if bag_count <= rack_size:
+            share *= DECISIVE_FACTOR
+        if gap is not None:
+            if gap <= CLOSE:
+                share *= CLOSE_FACTOR
+            elif gap >= CLEAR:
+                share *= CLEAR_FACTOR
+        return max(MIN_SECONDS, min(share, 0.5 * left))
+
+    def charge(self, seconds: float) -> None:
+        """What a move took."""
+        self.used += max(0.0, float(seconds))
+        self.moves += 1
+
+    def __repr__(self) -> str:
+        return f"GameClock(total={self.total:g}, used={self.used:.2f}, moves={self.moves})"

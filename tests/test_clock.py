@@ -1,0 +1,74 @@
+"""Master's time: the candidates grow with the budget, a game clock shares one budget out."""
+
+import pytest
+
+import wordsalvo as ws
+from wordsalvo.engine.bot import MASTER_PLAYS, Bot
+from wordsalvo.engine.clock import (BASE_PLAYS, CLEAR, CLOSE, MAX_PLAYS, MIN_SECONDS, GameClock, master_plays)
+
+RULES = ws.Rules.preset("classic-en")
+
+
+def test_master_plays_grow_with_the_budget_and_stop_at_the_cap():
+    assert master_plays(0.25) == BASE_PLAYS == MASTER_PLAYS
+    assert master_plays(0.1) == BASE_PLAYS and master_plays(0) == BASE_PLAYS
+    seq = [master_plays(s) for s in (0.25, 0.5, 1.0, 2.0, 4.0, 16.0, 1e5)]
+    assert seq == sorted(seq) and len(set(seq)) >= 5
+    assert master_plays(1.0) == 16 and master_plays(4.0) == 26
+    assert master_plays(1e5) == MAX_PLAYS
+
+
+def test_the_clock_shares_what_is_left_by_the_turns_to_come():
+    c = GameClock(60.0)
+    early = c.allot(86, 7, 8.0)
+    assert early == pytest.approx(60.0 / (1 + 86 / 7))
+    # close candidates get more, clear ones less, the decisive turns more
+    assert c.allot(86, 7, CLOSE) > early > c.allot(86, 7, CLEAR)
+    assert c.allot(5, 7, 8.0) > c.allot(14, 7, 8.0)
+    # never more than half of what is left, never less than the floor
+    assert c.allot(0, 7, 0.0) == pytest.approx(30.0)
+    c.charge(59.99)
+    assert c.remaining == pytest.approx(0.01) and c.allot(30, 7, 8.0) == MIN_SECONDS
+    c.charge(5.0)
+    assert c.remaining == 0.0 and c.moves == 2
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), "10", True])
+def test_a_bad_game_budget_is_named(bad):
+    with pytest.raises(ws.GameError, match="game_seconds"):
+        GameClock(bad)
+    with pytest.raises(ws.GameError, match="game_seconds"):
+        Bot("master", RULES, game_seconds=bad)
+
+
+def test_master_on_a_game_clock_stays_within_it_and_keeps_one_clock_a_game():
+    g = ws.Game(RULES, seed=5)
+    other = ws.Game(RULES, seed=6)
+    bot = Bot("master", RULES, seed=1, game_seconds=3.0, cpu_time=True)
+    expert = Bot("expert", RULES)
+    while not g.is_over:
+        g.apply(bot.choose(g) if g.to_move == 0 else expert.choose(g))
+    clock = bot.clock(g)
+    assert clock.moves >= 5
+    # the shares are taken from what is left: the game ends within its budget plus the
+    # overrun of one move (a simulation stops at a round's end) and the set-up of each move
+    assert clock.used < 3.0 + 1.5
+    assert bot.clock(other).used == 0.0  # another game, another clock
+
+
+def test_master_with_an_iteration_budget_replays_its_choice():
+    def first_moves(seed):
+        g = ws.Game(RULES, seed=11)
+        bot = Bot("master", RULES, seed=seed, iterations=40)
+        out = []
+        for _ in range(3):
+            a = bot.choose(g)
+            out.append(str(a))
+            g.apply(a)
+        return out
+
+    assert first_moves(2) == first_moves(2)
+    with pytest.raises(ws.GameError, match="iterations"):
+        Bot("master", RULES, iterations=0)
+    with pytest.raises(ws.GameError, match="got both"):
+        Bot("master", RULES, iterations=5, game_seconds=10)
