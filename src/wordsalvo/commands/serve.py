@@ -34,6 +34,11 @@ def register(subparsers) -> None:
                    help="worker processes (default: 1); each has the configuration's engine threads")
     p.add_argument("--config", metavar="FILE",
                    help="a TOML file of limits, API keys, CORS origins and lexicons (see the README)")
+    p.add_argument("--http", choices=["h11", "httptools"], default="h11",
+                   help="the HTTP/1.1 parser: h11 (default) refuses a request line and headers over the "
+                        "configuration's header_bytes before buffering more; httptools is faster but buffers "
+                        "headers of any size (the service then refuses them with 431 once read): use it behind a "
+                        "proxy that bounds headers")
     p.add_argument("--open", action="store_true",
                    help="serve an address other than the loopback without API keys (anyone who reaches it "
                         "may use the engines); refused without it")
@@ -63,9 +68,9 @@ def run(args) -> int:
           f"{config.threads} engine thread(s) each", file=sys.stderr)
     import uvicorn
 
-    # h11, the parser that bounds what it buffers of a request line and headers (httptools
-    # takes headers of any size); a request over header_bytes is answered 400 and closed
-    common = dict(host=args.host, port=args.port, log_level=args.log_level, timeout_keep_alive=5, http="h11",
+    # h11 bounds what it buffers of a request line and headers (a request over header_bytes
+    # is answered 400 and closed); httptools takes headers of any size
+    common = dict(host=args.host, port=args.port, log_level=args.log_level, timeout_keep_alive=5, http=args.http,
                   h11_max_incomplete_event_size=config.header_bytes, access_log=args.log_level == "debug")
     if args.workers == 1:
         uvicorn.run(create_app(config), **common)
