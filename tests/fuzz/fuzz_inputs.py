@@ -70,7 +70,7 @@ TESTS = HERE.parent
 FORMATS = ("cgp", "notation", "gcg", "rules", "graph", "leaves", "leavecsv", "winmodel", "tiers", "ratings",
            "batch", "serve")
 #: share of --count per format
-SHARES = {"cgp": 0.25, "notation": 0.20, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
+SHARES = {"cgp": 0.23, "notation": 0.18, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
           "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01, "serve": 0.04}
 MESSAGE_MAX = 4000
 KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
