@@ -1,11 +1,12 @@
 # The HTTP service (`wordsalvo serve`) in a slim image: the embedded lexicons (English,
 # Dutch, Turkish) and the shipped leave tables are inside the package; it runs as a user
-# without privileges. Build and run:
+# without privileges. It listens on 0.0.0.0 (the container's port is published), so it
+# needs API keys in a mounted configuration file (limits, [auth] api_keys, CORS, extra
+# lexicons), or --open to serve everyone who reaches the port (a loud warning then):
 #   docker build -t wordsalvo .
-#   docker run --rm -p 8000:8000 wordsalvo            # http://localhost:8000/play
-# A configuration file (limits, API keys, CORS, extra lexicons) is mounted and named:
 #   docker run --rm -p 8000:8000 -v $PWD/serve.toml:/etc/wordsalvo/serve.toml:ro \
 #       wordsalvo --workers 2 --config /etc/wordsalvo/serve.toml
+#   docker run --rm -p 127.0.0.1:8000:8000 wordsalvo --open   # a local try: http://localhost:8000/play
 FROM python:3.11-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import json
 import os
 import platform
@@ -48,14 +49,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(workers: int, threads: int, log: Path) -> tuple[subprocess.Popen, str]:
+def start(workers: int, threads: int, log: Path, http: str = "h11") -> tuple[subprocess.Popen, str]:
     import httpx
 
     port = free_port()
     cfg = log.with_suffix(".toml")
-    cfg.write_text(f"[limits]\nthreads = {threads}\nqueue_seconds = 30\nseconds = 30\n")
+    # a queue long enough for every client: the figure is throughput, not load shedding
+    cfg.write_text(f"[limits]\nthreads = {threads}\nqueue_seconds = 30\nseconds = 30\nqueue_length = 10000\n")
     proc = subprocess.Popen([sys.executable, "-m", "wordsalvo", "serve", "--port", str(port), "--workers",
-                             str(workers), "--config", str(cfg), "--log-level", "warning"],
+                             str(workers), "--config", str(cfg), "--log-level", "warning", "--http", http],
                             stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):
@@ -150,6 +152,8 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--threads", type=int, default=2, help="engine threads of each worker")
     ap.add_argument("--seconds", type=float, default=10)
+    ap.add_argument("--http", default="h11", help="the server's HTTP parsers to measure, comma-separated "
+                    "(h11, httptools)")
     ap.add_argument("--memory-requests", type=int, default=0)
     ap.add_argument("--json", help="write the results there")
     args = ap.parse_args()
@@ -194,19 +198,20 @@ def measure(args, base, scripts, rows, work) -> None:
     """The table's cells, then the memory run; the server is stopped even on an error."""
     proc = None
     started = datetime.datetime.now(datetime.timezone.utc)  # of the measurements, for --json
-    for workers in [int(w) for w in args.workers.split(",")]:
+    # each number of workers, each parser in turn, in the same run
+    for workers, http in itertools.product([int(w) for w in args.workers.split(",")], args.http.split(",")):
         if proc is not None:
             stop(proc)
-        proc, url = start(workers, args.threads, work / f"serve-{workers}.log")
+        proc, url = start(workers, args.threads, work / f"serve-{workers}-{http}.log", http)
         _SERVER[:] = [proc]
         for endpoint, script in scripts.items():
             run_wrk(url, script, 8, 2)  # warm-up: every position seen, the word map built
             for clients in [int(c) for c in args.clients.split(",")]:
                 r = run_wrk(url, script, clients, args.seconds)
-                r.update(workers=workers, endpoint=endpoint, clients=clients,
+                r.update(workers=workers, http=http, endpoint=endpoint, clients=clients,
                          ratio=r["rps"] / base[endpoint.rsplit("/", 1)[1]])
                 rows.append(r)
-                print(f"{workers} worker(s) {endpoint:13} {clients:3} clients: {r['rps']:7.0f}/s  p50 "
+                print(f"{workers} worker(s) {http:9} {endpoint:13} {clients:3} clients: {r['rps']:7.0f}/s  p50 "
                       f"{r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  errors {r['errors']}  "
                       f"service/in process {r['ratio']:.2f}", flush=True)
     memory = []

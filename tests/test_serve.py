@@ -4,6 +4,7 @@ against the library's own answers, and every kind of bad input a problem detail.
 from __future__ import annotations
 
 import json
+import os
 import threading
 
 import pytest
@@ -503,3 +504,261 @@ def test_the_serve_command_refuses_a_bad_config(tmp_path, capsys):
     bad.write_text("[limits]\nthreads = 0\n")
     assert main(["serve", "--config", str(bad)]) == 2
     assert "limits.threads" in capsys.readouterr().err
+
+
+# -- budgets, the queue, memory and defaults (issue 38 items 1, 4, 5, 10, 15, 17; issue 37 item 5) --------
+class Held:
+    """A stand-in for an engine function: records the seconds each call was given and
+    holds the first call until released (an engine thread kept busy on purpose)."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        self.calls: list[float | None] = []
+
+    def __call__(self, engines, req, seconds=None):
+        self.calls.append(seconds)
+        if len(self.calls) == 1:
+            self.release.wait(120)
+        return {"seconds": seconds}
+
+
+async def _post_all(app, bodies, path="/v1/sim", until=None):
+    """Posts every body at once to the app (in process, over ASGI); ``until(responses)``
+    runs on each answer as it comes."""
+    import asyncio
+
+    httpx = pytest.importorskip("httpx2")
+    got = {}
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t", timeout=300) as c:
+        async def one(i, body):
+            got[i] = await c.post(path, json=body)
+            if until is not None:
+                until(got)
+        await asyncio.gather(*(one(i, b) for i, b in enumerate(bodies)))
+    return [got[i] for i in range(len(bodies))]
+
+
+def _release_when(held: Held, condition, most: float = 60.0):
+    """A thread that releases ``held`` once ``condition()`` holds (or after ``most`` s, so a
+    broken service cannot hold the test for ever)."""
+    import time
+
+    def watch():
+        end = time.monotonic() + most
+        while not condition() and time.monotonic() < end:
+            time.sleep(0.02)
+        held.release.set()
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    return t
+
+
+def test_a_search_gets_the_budget_left_after_its_wait(monkeypatch):
+    """Item 4: the second sim waited about a second for the only thread; it is given the
+    budget less that wait (before, the full budget again: it ran past its 504)."""
+    import asyncio
+    import time
+
+    held = Held()
+    monkeypatch.setattr(service, "sim", held)
+    config = ServeConfig(threads=1, seconds=10.0, sim_seconds=8.0, queue_seconds=9.0)
+    app = create_app(config)
+    body = {"cgp": CGP, "seconds": 8.0}
+    waited = {}
+
+    async def scenario():
+        async def second():
+            while not held.calls:  # the first holds the thread
+                await asyncio.sleep(0.01)
+            waited["from"] = time.monotonic()
+            return (await _post_all(app, [body]))[0]
+
+        async def first():
+            return (await _post_all(app, [body]))[0]
+
+        async def release_later():
+            while "from" not in waited:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(1.0)  # the second waits at least this long
+            held.release.set()
+
+        return await asyncio.gather(first(), second(), release_later())
+
+    a, b, _ = asyncio.run(scenario())
+    assert a.status_code == 200 and b.status_code == 200, (a.text, b.text)
+    assert 7.0 < held.calls[0] <= 8.0  # no wait: about the asked 8 s (the 10 s budget less a fifth)
+    assert held.calls[1] <= 8.0 - 1.0, held.calls  # it waited >= 1 s: that much less
+
+
+def test_a_request_that_waits_away_its_budget_is_not_run(monkeypatch):
+    """Item 4: a wait longer than the budget leaves nothing: 503 at once, the work never
+    started (before: it waited queue_seconds, then ran for nobody and got 504)."""
+    held = Held()
+    monkeypatch.setattr(service, "sim", held)
+    app = create_app(ServeConfig(threads=1, seconds=2.0, sim_seconds=1.0, queue_seconds=100.0))
+    answers: dict = {}
+    _release_when(held, lambda: len(answers) >= 1)
+    a, b = _post_all_in_order(app, [{"cgp": CGP}, {"cgp": CGP}], answers, held)
+    problem_of(b, 503, "busy")
+    assert a.status_code == 200 and len(held.calls) == 1, held.calls
+
+
+def _post_all_in_order(app, bodies, answers: dict, held: Held):
+    """The first body holds the thread; the rest are sent once it does."""
+    import asyncio
+
+    async def scenario():
+        async def first():
+            return (await _post_all(app, bodies[:1]))[0]
+
+        async def rest():
+            while not held.calls:
+                await asyncio.sleep(0.01)
+            return await _post_all(app, bodies[1:], until=lambda got: answers.update(got))
+
+        a, others = await asyncio.gather(first(), rest())
+        return [a, *others]
+
+    return asyncio.run(scenario())
+
+
+def test_the_waiters_are_capped_503_at_once(monkeypatch):
+    """Item 15: with one thread busy and room for two waiters, four more requests are
+    answered 503 with Retry-After at once (before: all six waited, holding their bodies)."""
+    held = Held()
+    monkeypatch.setattr(service, "sim", held)
+    app = create_app(ServeConfig(threads=1, queue_length=2, queue_seconds=100.0, seconds=200.0))
+    answers: dict = {}
+    _release_when(held, lambda: sum(r.status_code == 503 for r in list(answers.values())) >= 4)
+    got = _post_all_in_order(app, [{"cgp": CGP}] * 7, answers, held)
+    statuses = sorted(r.status_code for r in got)
+    assert statuses == [200, 200, 200, 503, 503, 503, 503], statuses
+    for r in got:
+        if r.status_code == 503:
+            body = problem_of(r, 503, "busy")
+            assert r.headers["retry-after"] == "1" and "queue_length" in body["detail"]
+    assert len(held.calls) == 3
+
+
+def test_healthz_reports_a_stuck_engine_thread(monkeypatch):
+    """Item 1 (the service's part): work that runs stuck_seconds past its budget makes
+    /healthz answer 503 'degraded' until it ends (before: 'ok' while every thread spun)."""
+    import time
+
+    held = Held()
+    monkeypatch.setattr(service, "best", held)
+    with TestClient(create_app(ServeConfig(threads=1, seconds=0.1, stuck_seconds=0.2))) as c:
+        problem_of(c.post("/v1/best", json={"cgp": CGP}), 504, "timeout")
+        end = time.monotonic() + 60
+        while (h := c.get("/healthz")).status_code == 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert h.status_code == 503 and h.json()["status"] == "degraded" and h.json()["stuck_threads"] == 1
+        held.release.set()
+        end = time.monotonic() + 60
+        while (h := c.get("/healthz")).status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert h.json()["status"] == "ok"
+
+
+def test_cached_bots_share_one_leave_table(client, played):
+    """Item 5: 120 /v1/bot requests with distinct ratings (a cached bot each) load the
+    leave table once (before: each bot loaded its own 3.6 MB, +477 MB for 120)."""
+    import gc
+
+    from wordsalvo.leaves import Leaves
+
+    def resident() -> int:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    def tables() -> list:
+        return [o for o in gc.get_objects() if isinstance(o, Leaves) and o.rules.name == "wordsalvo-en"]
+
+    part, _ = played
+    client.post("/v1/bot", json={"gcg": part, "rating": 999, "seed": 0})
+    earlier = tables()  # held: their ids stay theirs
+    before = resident() if os.path.exists("/proc/self/statm") else None
+    for k in range(120):
+        r = client.post("/v1/bot", json={"gcg": part, "rating": 1000 + 7 * k, "seed": k})
+        assert r.status_code == 200, r.text
+    made = [t for t in tables() if all(t is not e for e in earlier)]
+    assert not made, f"{len(made)} more tables for 120 bots"
+    if before is not None:
+        assert resident() - before < 150 << 20  # 120 tables would be 430 MB
+
+
+def test_a_cached_bot_thinks_for_the_time_of_each_request(monkeypatch, played):
+    """Item 10: the bot cache does not keep the thinking time of the request that made the
+    bot (before: a master bot made for 0.7 s thought 0.7 s when the next request gave 0.2)."""
+    from wordsalvo.actions import Pass
+    from wordsalvo.engine.bot import Bot
+    from wordsalvo.serve.engines import Engines
+    from wordsalvo.serve.schemas import BotIn
+
+    seen = []
+    monkeypatch.setattr(Bot, "_choose_master", lambda self, game: seen.append(self.seconds) or Pass())
+    engines = Engines(ServeConfig())
+    req = BotIn(gcg=played[0], level="master")
+    service.bot(engines, req, 0.7)
+    service.bot(engines, req, 0.2)
+    assert seen == [0.7, 0.2]
+
+
+def test_docs_and_metrics_need_a_key_when_keys_are_configured():
+    """Item 17: with API keys, /docs, /openapi.json and /metrics are closed unless the
+    configuration opens them; /healthz says only its status without a key."""
+    keyed = {"x-api-key": "secret-key-1"}
+    with TestClient(create_app(ServeConfig.from_dict({"auth": {"api_keys": ["secret-key-1"]}}))) as c:
+        for path in ("/docs", "/openapi.json", "/metrics", "/redoc"):
+            problem_of(c.get(path), 401, "unauthorized")
+            assert c.get(path, headers=keyed).status_code == 200, path
+        assert c.get("/healthz").json() == {"status": "ok"}
+        full = c.get("/healthz", headers=keyed).json()
+        assert full["status"] == "ok" and "pid" in full and "limits" in full and "lexicons" in full
+    opened = ServeConfig.from_dict({"auth": {"api_keys": ["secret-key-1"], "open_docs": True, "open_metrics": True}})
+    with TestClient(create_app(opened)) as c:
+        assert c.get("/openapi.json").status_code == 200 and c.get("/metrics").status_code == 200
+        problem_of(c.post("/v1/best", json={"cgp": CGP}), 401, "unauthorized")
+    with TestClient(create_app(ServeConfig())) as c:  # no keys: everything open, health in full
+        assert c.get("/docs").status_code == 200 and "pid" in c.get("/healthz").json()
+    with pytest.raises(ServeConfigError, match="auth.open_docs: expected true or false"):
+        ServeConfig.from_dict({"auth": {"open_docs": "yes"}})
+
+
+def test_headers_over_the_limit_are_refused(client):
+    """Issue 37 item 5, the app's own check (any ASGI server): 431 over header_bytes."""
+    problem_of(client.get("/healthz", headers={"x-big": "a" * 20_000}), 431, "headers-too-large")
+    assert client.get("/healthz", headers={"x-big": "a" * 8_000}).status_code == 200
+
+
+def test_serving_a_public_address_needs_keys_or_open(tmp_path, capsys, monkeypatch):
+    """Item 17: `serve --host 0.0.0.0` without keys is refused unless --open (then a loud
+    warning); the server runs the h11 parser with the header limit."""
+    import uvicorn
+
+    from wordsalvo.cli import main
+
+    ran = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.append(kw))
+    assert main(["serve", "--host", "0.0.0.0"]) == 2
+    assert "--open" in capsys.readouterr().err and not ran
+    assert main(["serve", "--host", "0.0.0.0", "--open"]) == 0
+    assert "WARNING" in capsys.readouterr().err
+    assert ran[-1]["http"] == "h11" and ran[-1]["h11_max_incomplete_event_size"] == 16384
+    keyed = tmp_path / "serve.toml"
+    keyed.write_text('[auth]\napi_keys = ["secret-key-1"]\n[limits]\nheader_bytes = 4096\n')
+    assert main(["serve", "--host", "0.0.0.0", "--config", str(keyed)]) == 0
+    assert "WARNING" not in capsys.readouterr().err and ran[-1]["h11_max_incomplete_event_size"] == 4096
+    assert main(["serve", "--host", "::1"]) == 0
+
+
+def test_the_test_client_warns_of_nothing():
+    """Issue 37 item 5: Starlette's TestClient wants httpx2 (the test extra installs it);
+    with httpx alone it warns that this is deprecated."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", "import fastapi.testclient"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]

@@ -232,3 +232,34 @@ def test_a_served_game_goes_on_across_workers_and_replays_in_the_library(server)
     assert game.is_over and list(game.scores) == over["scores"]
     assert [t.notation or t.kind for t in game.history] == [t["what"] for t in over["turns"]
                                                              ] or game.history[0].kind == "swap"
+
+
+def test_headers_over_the_limit_are_refused_by_the_parser(server):
+    """Issue 37 item 5: the server's HTTP parser takes at most header_bytes (16 KiB by
+    default) of request line and headers: a 200 KB header is refused (before: httptools
+    read it all and answered 200), a 20 KB one too, an ordinary one is served."""
+    for size in (200_000, 20_000):
+        answer = raw(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+        status = answer.split(b"\r\n", 1)[0]
+        assert b" 400 " in status or b" 431 " in status, answer[:300]
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        assert c.get("/healthz", headers={"x-some": "a" * 4000}).status_code == 200
+
+
+def test_metrics_add_up_every_worker(server):
+    """Issue 37 item 5: /metrics of a 2-worker server counts the requests of both workers
+    (before: each worker answered with its own counters)."""
+    def healthz_count(text: str) -> float:
+        for line in text.splitlines():
+            if line.startswith('wordsalvo_requests_total{endpoint="/healthz",status="200"}'):
+                return float(line.rsplit(" ", 1)[1])
+        return 0.0
+
+    before = healthz_count(httpx.get(server.url + "/metrics", timeout=60).text)
+    pids, sent = set(), 0
+    while (len(pids) < 2 or sent < 20) and sent < 2000:  # new connections: the kernel spreads them
+        pids.add(httpx.get(server.url + "/healthz", timeout=60).json()["pid"])
+        sent += 1
+    assert len(pids) == 2, "one worker answered every connection"
+    for _ in range(4):  # whichever worker answers, it answers for both
+        assert healthz_count(httpx.get(server.url + "/metrics", timeout=60).text) - before == sent

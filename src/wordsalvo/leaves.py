@@ -74,6 +74,7 @@ import hashlib
 import math
 import os
 import struct
+import threading
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -203,9 +204,7 @@ class Leaves:
         if not ref.is_file():
             own = user_table_path(rules.name)
             if own.is_file():
-                leaves = cls.load(own, rules)
-                leaves._source = ("default",)
-                return leaves
+                return _default_loaded(cls, own, rules)
             shipped = sorted(p.name[:-4] for p in shipped_dir.iterdir() if p.name.endswith(".wsl")) \
                 if shipped_dir.is_dir() else []
             raise LeavesError(
@@ -214,9 +213,7 @@ class Leaves:
                 f"train one with `wordsalvo leaves train --rules {rules.name}`, "
                 "or use Leaves.load(path) or Leaves.from_csv(path, rules)")
         with resources.as_file(ref) as path:
-            leaves = cls.load(path, rules)
-        leaves._source = ("default",)
-        return leaves
+            return _default_loaded(cls, path, rules)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], rules: Rules | None = None) -> "Leaves":
@@ -455,6 +452,36 @@ def user_table_path(rules_name: str) -> Path:
     from .cache import cache_dir
 
     return cache_dir() / "leaves" / f"{rules_name}.wsl"
+
+
+#: the default tables loaded in this process: (rule set name, tile set hash) -> (the file's
+#: identity, the table).  A table is immutable, so every bot, generator and request of the
+#: process shares one (a table is about 3.6 MB of float32 for English); a file replaced on
+#: disk (another size, time or inode) is read again.  A handful of rule sets at most.
+_DEFAULTS: dict[tuple[str, bytes], tuple[tuple[str, int, int, int], "Leaves"]] = {}
+_DEFAULTS_MAX = 16
+_DEFAULTS_LOCK = threading.Lock()
+
+
+def _default_loaded(cls, path: str | os.PathLike[str], rules: Rules) -> "Leaves":
+    """The default table in ``path`` for ``rules``: loaded once a process (see _DEFAULTS)."""
+    key = (rules.name, tile_set_hash(rules))
+    try:
+        st = os.stat(path)
+        ident = (os.fspath(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError:
+        ident = None
+    with _DEFAULTS_LOCK:  # one load even when several engine threads ask at once
+        hit = _DEFAULTS.get(key)
+        if hit is not None and ident is not None and hit[0] == ident:
+            return hit[1]
+        leaves = cls.load(path, rules)
+        leaves._source = ("default",)
+        if ident is not None:
+            if len(_DEFAULTS) >= _DEFAULTS_MAX:
+                _DEFAULTS.pop(next(iter(_DEFAULTS)))
+            _DEFAULTS[key] = (ident, leaves)
+        return leaves
 
 
 def _shipped_dir() -> Any:

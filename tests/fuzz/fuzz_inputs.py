@@ -5,7 +5,9 @@ Formats: ``cgp`` (CGP lines), ``notation`` (move notations given to validate),
 ``rules`` (rule set files), ``graph`` (compiled graph files), ``leaves`` (``.wsl``
 leave tables), ``leavecsv`` (``leave,value`` CSV), ``winmodel`` (win-probability
 model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV) and ``batch``
-(folders of records for a batch analysis, run twice: the second run must skip all).  Input ``i`` of a
+(folders of records for a batch analysis, run twice: the second run must skip all) and
+``serve`` (the HTTP service's JSON bodies, level and rating strings among them, posted
+to every engine endpoint through an HTTP client in process).  Input ``i`` of a
 format is made from ``(seed, format, i)`` alone, so any input can be made again::
 
     python tests/fuzz/fuzz_inputs.py --seed 1 --count 200000            # every format
@@ -35,7 +37,8 @@ The contract checked on every input (anything else is a finding):
   ``validate`` on a rack); a graph that loads gives ``best = max(generate)``; a leave
   table or CSV, model or tiers file that loads, written back, reads the same; accepted
   results rate every player once (spellings merged); a batch gives one result per good
-  record, each naming its own path, and a second run analyses nothing.
+  record, each naming its own path, and a second run analyses nothing; the service
+  answers a body 200 with a JSON object or 4xx with a problem detail, never 5xx.
 
 ``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
 (or stall) its worker, and ``WORDSALVO_FUZZ_SLOW_AT=FORMAT:INDEX:SECONDS`` makes it sleep
@@ -65,10 +68,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
 FORMATS = ("cgp", "notation", "gcg", "rules", "graph", "leaves", "leavecsv", "winmodel", "tiers", "ratings",
-           "batch")
+           "batch", "serve")
 #: share of --count per format
-SHARES = {"cgp": 0.25, "notation": 0.20, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
-          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01}
+SHARES = {"cgp": 0.23, "notation": 0.18, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
+          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01, "serve": 0.04}
 MESSAGE_MAX = 4000
 KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
 #: what a worker counts, in this order after the index in each progress record
@@ -228,6 +231,27 @@ class Context:
         d = x["tmp"] / f"in-{x['n']}"
         d.mkdir()
         return d
+
+    _serve = None
+
+    def serve_client(self):
+        """An HTTP client of the service in this process (made on first use): one engine
+        thread, small searches, a budget generous enough that only a runaway request
+        meets it."""
+        if self._serve is None:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                from fastapi.testclient import TestClient
+            from wordsalvo.serve.app import create_app
+            from wordsalvo.serve.config import ServeConfig
+
+            config = ServeConfig(threads=1, seconds=30.0, queue_seconds=30.0, sim_seconds=0.05,
+                                 endgame_seconds=0.05)
+            self._serve = TestClient(create_app(config), raise_server_exceptions=False)
+            self._serve.__enter__()
+        return self._serve
 
     def moves_of(self, k: int) -> dict[str, int]:
         if self.position_moves[k] is None:
@@ -435,7 +459,60 @@ def make_input(ctx: Context, fmt: str, rng: random.Random):
                 text = text.replace("Player1", rng.choice(["\x1b[2J", "Ann\u202e", "P" * 300]))
             files[name] = text
         return files
+    if fmt == "serve":
+        return serve_input(ctx, x, rng)
     raise ValueError(fmt)
+
+
+# -- the HTTP service's JSON bodies -------------------------------------------------------
+#: level strings the bodies start from (then mutated): the names, ratings, betas, and the
+#: spellings the service must refuse (issue 38: "1_200", Arabic-Indic digits, beta=1e308)
+_LEVELS = ["easy", "medium", "hard", "expert", "master", "score", "equity", "rating=1500", "rating=900",
+           "beta=2.5", "beta=0", "beta=1e308", "beta=-1", "beta=nan", "beta=inf", "1200", "1_200", "\u0661\u0662",
+           "rating=1e400", "rating=-5", "Expert", " hard", "hard ", "", "rating=", "beta="]
+_VALUES = [None, True, False, 0, -1, 1, 7, 1000, 10 ** 30, -(10 ** 30), 0.5, -0.0, 1e308, -1e308, 1e-320,
+           float("nan"), float("inf"), float("-inf"), "", "x", "A" * 3000, "\x00", "\ud800", "é", [], [1], {},
+           {"a": 1}, [[[]]], "8H AB", "classic-en", "turkish", "../etc/passwd"]
+_SERVE_PATHS = ("/v1/moves", "/v1/best", "/v1/validate", "/v1/bot", "/v1/analyze", "/v1/sim", "/v1/endgame")
+
+
+def serve_input(ctx: Context, x: dict, rng: random.Random) -> tuple[str, bytes]:
+    """(path, body): a body of an endpoint, a field set to junk, a level mutated, or the
+    JSON text itself mutated."""
+    path = rng.choice(_SERVE_PATHS)
+    line = rng.choice(ctx.cgp_lines)
+    record = rng.choice(x["short"])
+    bodies = {
+        "/v1/moves": {"cgp": line, "by": rng.choice(("score", "equity")), "top": rng.choice((None, 1, 5)),
+                      "offset": rng.choice((0, 3)), "limit": rng.choice((1, 20))},
+        "/v1/best": {"cgp": line, "by": rng.choice(("score", "equity"))},
+        "/v1/validate": {"cgp": line, "move": rng.choice(["8H AB", "H8 QI", "8D WORD", "1A ZZZ"])},
+        "/v1/bot": {"gcg": record, "seed": rng.randrange(100),
+                    **({"level": rng.choice(_LEVELS)} if rng.random() < 0.7 else {"rating": rng.choice(_VALUES)})},
+        "/v1/analyze": {"gcg": record, "top": 1},
+        "/v1/sim": {"cgp": line, "plays": rng.choice((2, 3)), "plies": 1, "iterations": rng.choice((5, 20))},
+        "/v1/endgame": {"cgp": line},
+    }
+    body: dict = {k: v for k, v in bodies[path].items() if v is not None}
+    if path == "/v1/bot" and rng.random() < 0.5 and "level" in body:
+        body["level"] = mutate_text(body["level"] or "hard", rng, rounds=rng.choice((1, 1, 2)))
+    op = rng.randrange(10)
+    if op < 3:  # a field set to junk, or a field added
+        key = rng.choice(list(body) + ["rules", "lexicon", "rack", "racks", "board", "scores", "seconds", "level",
+                                       "rating", "surprise"])
+        body[key] = rng.choice(_VALUES)
+    elif op < 5 and ("cgp" in body or "gcg" in body):  # the position or record mutated
+        key = "cgp" if "cgp" in body else "gcg"
+        body[key] = mutate_text(body[key], rng, rounds=rng.choice((1, 1, 2)))
+    elif op == 5:
+        body["board"] = [mutate_text("." * 15, rng, rounds=1) if rng.random() < 0.1 else "." * 15
+                         for _ in range(rng.choice((15, 15, 14)))]
+        body["rack"] = rng.choice(["AEINRST", "??", "", "QQQQQQQQ", "abc", "A" * 40])
+        body.pop("cgp", None)
+    text = json.dumps(body)  # NaN and Infinity as Python writes them: the service's parser must cope
+    if op == 9:  # the JSON text itself mutated
+        text = mutate_text(text, rng, rounds=rng.choice((1, 1, 2, 3)))
+    return path, text.encode("utf-8", "surrogatepass")
 
 
 def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
@@ -573,6 +650,8 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
         finally:
             _remove_tree(d)
         return
+    if fmt == "serve":
+        return run_serve(ctx, item)
     if fmt == "batch":
         from wordsalvo.commands.analyze import _collect, batch
 
@@ -606,6 +685,28 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
             _remove_tree(d)
         return
     raise ValueError(fmt)
+
+
+def run_serve(ctx: Context, item: tuple[str, bytes]) -> None:
+    """One body posted to the service in process (an HTTP client over ASGI): a 200 with a
+    JSON object is an acceptance, a 4xx problem detail a refusal; a 5xx (a fault, or a
+    request that ran past a generous budget or found every engine thread still busy) or a
+    4xx that is not a problem detail is a finding."""
+    client = ctx.serve_client()
+    path, body = item
+    r = client.post(path, content=body, headers={"content-type": "application/json"})
+    if r.status_code == 200:
+        if not isinstance(r.json(), dict):
+            raise WrongResult(f"{path} answered 200 with {r.text[:200]!r}")
+        return
+    if r.status_code >= 500 or not r.headers.get("content-type", "").startswith("application/problem+json"):
+        raise WrongResult(f"{path} answered {r.status_code}: {r.text[:300]!r}")
+    problem = r.json()
+    if problem.get("status") != r.status_code or not str(problem.get("type", "")).startswith("urn:wordsalvo:problem:"):
+        raise WrongResult(f"{path} answered {r.status_code} with a malformed problem {r.text[:300]!r}")
+    if "Traceback" in str(problem.get("detail")):
+        raise WrongResult(f"{path}: a traceback in the answer")
+    raise ctx.ws.WordSalvoError(str(problem.get("detail")))  # a refusal; its length is checked by the caller
 
 
 def _remove_tree(d: Path) -> None:

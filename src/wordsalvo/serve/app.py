@@ -22,10 +22,14 @@ Endpoints (JSON in and out, versioned under ``/v1``; the OpenAPI document at
   :mod:`wordsalvo.serve.pages`.
 
 Engine work runs in a pool of ``threads`` threads per process (the C core releases the
-GIL; each thread has its own move generators); a request waits at most
-``queue_seconds`` for a thread (then 503) and gets at most ``seconds`` in all (then
-504; the simulator and the solver are given the time left, so they stop by
-themselves).  Every error is a problem detail (:mod:`wordsalvo.serve.problems`).
+GIL; each thread has its own move generators); at most ``queue_length`` requests wait
+for a thread (503 at once beyond), each at most ``queue_seconds`` (then 503), and a
+request gets at most ``seconds`` in all, its wait included (then 504).  A search (the
+simulator, the solver, the master bot) is given what is left of the budget after the
+wait, less a fifth of the budget for the work around it, so it stops by itself; with
+nothing left it is not started.  ``/healthz`` answers 503 while an engine thread runs
+work ``stuck_seconds`` past its budget.  Every error is a problem detail
+(:mod:`wordsalvo.serve.problems`).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from typing import Any, Callable
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
 
@@ -52,7 +56,7 @@ from ..errors import ServeRequestError, WordSalvoError
 from ..inputs import excerpt
 from .config import ServeConfig
 from .engines import Engines
-from .limits import LIMIT_KEY, BodyLimitExceeded, LimitsMiddleware, Metrics
+from .limits import KEYED, LIMIT_KEY, BodyLimitExceeded, LimitsMiddleware, Metrics
 from .pages import install as install_pages, play_page, report_headers
 from .problems import error_kind, problem
 from .schemas import AnalyzeIn, BestIn, BotIn, EndgameIn, GameNewIn, GameTurnIn, MovesIn, SimIn, ValidateIn
@@ -71,9 +75,17 @@ CONFIG_VARIABLE = "WORDSALVO_SERVE_CONFIG"
 class _Deadline(Exception):
     """The request's time budget ran out (504)."""
 
+    def __init__(self, detail: str = ""):
+        self.detail = detail
+        super().__init__(detail)
+
 
 class _Busy(Exception):
-    """No engine thread came free within ``queue_seconds`` (503)."""
+    """No engine thread came free in time, or too many requests wait for one (503)."""
+
+    def __init__(self, detail: str):
+        self.detail = detail
+        super().__init__(detail)
 
 
 def create_app(config: ServeConfig | None = None):
@@ -94,10 +106,20 @@ def create_app(config: ServeConfig | None = None):
             loop_slots["loop"], loop_slots["slots"] = loop, asyncio.Semaphore(config.threads)
         return loop_slots["slots"]
 
+    #: requests waiting for an engine thread now (counted on the event loop)
+    waiting = [0]
+    #: work in the engine threads: a token -> when it started (time.monotonic()); added and
+    #: removed on the event loop, read by /healthz
+    running: dict[int, float] = {}
+    #: the part of a request's budget kept for the work around a search (parsing, replay,
+    #: the answer): a search gets what is left after the wait, less this
+    margin = config.seconds * 0.2
+
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         yield
         pool.shutdown(wait=False, cancel_futures=True)
+        metrics.process_ended()
 
     app = FastAPI(title="wordsalvo", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Move generation, validation, engines and analysis for crossword-style tile "
@@ -107,42 +129,64 @@ def create_app(config: ServeConfig | None = None):
     app.state.metrics = metrics
     app.state.started = time.time()
 
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in an engine thread within the request's budget."""
+    async def run(fn: Callable[..., Any], *args: Any, search: tuple[float | None, float] | None = None) -> Any:
+        """``fn(*args)`` in an engine thread within the request's budget; with ``search``
+        (what the request asked, the cap), ``fn(*args, seconds)`` with the seconds of the
+        search: what it asked, within the cap and what is left of the budget after the wait."""
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         slots = slots_of(loop)
-        if slots.locked():  # every thread busy: wait for one at most queue_seconds
+        if slots.locked():  # every thread busy: wait for one, if there is room in the queue
+            if waiting[0] >= config.queue_length:
+                raise _Busy(f"every one of the {config.threads} engine threads is busy and {waiting[0]} requests "
+                            f"wait for one already (the service's limits.queue_length)")
+            # no longer than queue_seconds, nor past the point where nothing of the budget is left
+            wait = max(0.0, min(config.queue_seconds, config.seconds - margin))
+            waiting[0] += 1
             try:
-                await asyncio.wait_for(slots.acquire(), timeout=config.queue_seconds)
+                await asyncio.wait_for(slots.acquire(), timeout=wait)
             except asyncio.TimeoutError:
-                raise _Busy() from None
+                raise _Busy(f"every one of the {config.threads} engine threads stayed busy for {wait:g} s") from None
+            finally:
+                waiting[0] -= 1
         else:
             await slots.acquire()  # free: taken at once
+        waited = time.monotonic() - started
+        left = config.seconds - waited
+        if search is not None:
+            asked, cap = search
+            most = min(cap, left - margin)
+            if most < 0.01:  # nothing left for the search: not started
+                slots.release()
+                raise _Deadline(f"expected an answer within the budget of {config.seconds:g} s; the request waited "
+                                f"{waited:.2f} s for an engine thread and no time was left for the search")
+            args = (*args, most if asked is None else min(asked, most))
         try:
             future = loop.run_in_executor(pool, fn, *args)
         except BaseException:
             slots.release()
             raise
         metrics.in_flight.inc()
+        token = id(future)
+        running[token] = time.monotonic()
 
         def done(f) -> None:  # the thread is free only when the work has ended, budget or not
             slots.release()
             metrics.in_flight.dec()
+            running.pop(token, None)
             if not f.cancelled():
                 f.exception()  # retrieved: a late failure after a 504 is not logged as lost
 
         future.add_done_callback(done)
-        left = config.seconds - (time.monotonic() - started)
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout=max(left, 0.001))
         except asyncio.TimeoutError:
             raise _Deadline() from None
 
-    def budget(asked: float | None, cap: float) -> float:
-        """Seconds for a search: what the request asked, within the cap and the time budget."""
-        most = min(cap, config.seconds * 0.8)
-        return most if asked is None else min(asked, most)
+    def stuck() -> int:
+        """Engine threads running work ``stuck_seconds`` past the budget of ``seconds``."""
+        now = time.monotonic()
+        return sum(1 for t in list(running.values()) if now - t > config.seconds + config.stuck_seconds)
 
     # -- errors -----------------------------------------------------------------------
     @app.exception_handler(WordSalvoError)
@@ -196,14 +240,13 @@ def create_app(config: ServeConfig | None = None):
         return problem(kind, detail, headers={"x-problem-kind": kind})
 
     @app.exception_handler(_Busy)
-    async def _busy(request: Request, e: Exception):
-        return problem("busy", f"every one of the {config.threads} engine threads stayed busy for "
-                       f"{config.queue_seconds:g} s", headers={"x-problem-kind": "busy", "retry-after": "1"})
+    async def _busy(request: Request, e: _Busy):
+        return problem("busy", e.detail, headers={"x-problem-kind": "busy", "retry-after": "1"})
 
     @app.exception_handler(_Deadline)
-    async def _deadline(request: Request, e: Exception):
-        return problem("timeout", f"expected an answer within the budget of {config.seconds:g} s, the work "
-                       "took longer", headers={"x-problem-kind": "timeout"})
+    async def _deadline(request: Request, e: _Deadline):
+        return problem("timeout", e.detail or f"expected an answer within the budget of {config.seconds:g} s, the "
+                       "work took longer", headers={"x-problem-kind": "timeout"})
 
     @app.exception_handler(BodyLimitExceeded)
     async def _body(request: Request, e: BodyLimitExceeded):
@@ -233,7 +276,7 @@ def create_app(config: ServeConfig | None = None):
 
     @app.post("/v1/bot", tags=["engines"], summary="The action an engine player takes")
     async def bot(req: BotIn) -> Response:
-        return _json(await run(service.bot, engines, req, budget(None, config.endgame_seconds)))
+        return _json(await run(service.bot, engines, req, search=(None, config.endgame_seconds)))
 
     @app.post("/v1/analyze", tags=["analysis"], summary="The analysis of a GCG record (JSON, or ?html=1)")
     async def analyze(req: AnalyzeIn, html: int = 0):
@@ -244,11 +287,11 @@ def create_app(config: ServeConfig | None = None):
 
     @app.post("/v1/sim", tags=["engines"], summary="Monte Carlo simulation of the candidates")
     async def sim(req: SimIn) -> Response:
-        return _json(await run(service.sim, engines, req, budget(req.seconds, config.sim_seconds)))
+        return _json(await run(service.sim, engines, req, search=(req.seconds, config.sim_seconds)))
 
     @app.post("/v1/endgame", tags=["engines"], summary="The endgame solved (bag empty, both racks known)")
     async def endgame(req: EndgameIn) -> Response:
-        return _json(await run(service.endgame, engines, req, budget(req.seconds, config.endgame_seconds)))
+        return _json(await run(service.endgame, engines, req, search=(req.seconds, config.endgame_seconds)))
 
     @app.post("/v1/game", tags=["play"], summary="A new game against an engine (the page /play)")
     async def game_new(req: GameNewIn) -> Response:
@@ -259,15 +302,21 @@ def create_app(config: ServeConfig | None = None):
     async def game_turn(req: GameTurnIn) -> Response:
         return _json(await run(service.game_turn, engines, tokens, req))
 
-    @app.get("/healthz", tags=["service"], summary="Liveness: answers without engine work")
-    async def healthz() -> dict:
-        return {"status": "ok", "version": __version__, "pid": os.getpid(),
-                "uptime": round(time.time() - app.state.started, 3), "limits": config.limits(),
-                "lexicons": engines.lexicon_names()}
+    @app.get("/healthz", tags=["service"], summary="Liveness: answers without engine work (503: a thread is stuck)")
+    async def healthz(request: Request) -> Response:
+        n = stuck()
+        body: dict[str, Any] = {"status": "degraded" if n else "ok"}
+        if n:
+            body["stuck_threads"] = n
+        if request.scope.get(KEYED):  # the details only to a client with a key (or with none configured)
+            body.update(version=__version__, pid=os.getpid(), uptime=round(time.time() - app.state.started, 3),
+                        threads=config.threads, busy_threads=len(running), waiting=waiting[0],
+                        limits=config.limits(), lexicons=engines.lexicon_names())
+        return JSONResponse(body, status_code=503 if n else 200)
 
-    @app.get("/metrics", tags=["service"], summary="Prometheus metrics of this process")
+    @app.get("/metrics", tags=["service"], summary="Prometheus metrics (every worker's, merged)")
     async def prometheus() -> Response:
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/play", tags=["play"], summary="Play against the engines in the browser")
     async def play() -> HTMLResponse:

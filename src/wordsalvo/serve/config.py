@@ -7,6 +7,9 @@ A TOML file (``--config FILE``), every key optional::
     body_seconds = 10.0         # a body must arrive within this (408: a slow client)
     seconds = 10.0              # the time budget of one request (504 when it runs out)
     queue_seconds = 5.0         # the longest wait for a free engine thread (503 after it)
+    queue_length = 32           # requests of a worker waiting for an engine thread (503 at once beyond)
+    stuck_seconds = 30.0        # work running this long past its budget: /healthz answers 503
+    header_bytes = 16384        # the request line and headers (the HTTP parser refuses more)
     events = 1000               # the event lines a game record may have
     page = 1000                 # the most moves one /v1/moves page lists
     sim_seconds = 5.0           # the longest simulation a request may ask for
@@ -15,6 +18,8 @@ A TOML file (``--config FILE``), every key optional::
 
     [auth]
     api_keys = ["k1", "k2"]     # when given, every /v1 request needs the header X-API-Key
+    open_docs = false           # /docs, /redoc, /openapi.json without a key (default: open only without keys)
+    open_metrics = false        # /metrics without a key (default: open only without keys)
 
     [cors]
     origins = ["https://example.org"]
@@ -50,6 +55,9 @@ LIMIT_KEYS: dict[str, tuple[type, float, float, float]] = {
     "body_seconds": (float, 0.1, 600.0, 10.0),
     "seconds": (float, 0.05, 600.0, 10.0),
     "queue_seconds": (float, 0.0, 600.0, 5.0),
+    "queue_length": (int, 0, 100_000, 32),
+    "stuck_seconds": (float, 0.01, 86_400.0, 30.0),
+    "header_bytes": (int, 1024, 1 << 20, 16384),
     "events": (int, 1, 1000, 1000),
     "page": (int, 1, 100_000, 1000),
     "sim_seconds": (float, 0.01, 600.0, 5.0),
@@ -75,12 +83,18 @@ class ServeConfig:
     body_seconds: float = 10.0
     seconds: float = 10.0
     queue_seconds: float = 5.0
+    queue_length: int = 32
+    stuck_seconds: float = 30.0
+    header_bytes: int = 16384
     events: int = 1000
     page: int = 1000
     sim_seconds: float = 5.0
     endgame_seconds: float = 5.0
     threads: int = 2
     api_keys: tuple[str, ...] = ()
+    #: None: open when no API key is configured, closed (a key needed) when one is
+    open_docs: bool | None = None
+    open_metrics: bool | None = None
     cors_origins: tuple[str, ...] = ()
     lexicons: dict[str, str] = field(default_factory=dict)
     game_secret: str = field(default="", repr=False)
@@ -136,7 +150,15 @@ class ServeConfig:
                 problems.append(f"{name}.{key}: expected {what}, got {excerpt(got)}")
             else:
                 values[field_name] = tuple(got)
-            problems.extend(f"{name}.{excerpt(k)}: unknown key (expected {key})" for k in table_ if k != key)
+            extra = ("open_docs", "open_metrics") if name == "auth" else ()
+            for k in table_:
+                if k in extra:
+                    if isinstance(table_[k], bool):
+                        values[k] = table_[k]
+                    else:
+                        problems.append(f"{name}.{k}: expected true or false, got {excerpt(table_[k])}")
+                elif k != key:
+                    problems.append(f"{name}.{excerpt(k)}: unknown key (expected {', '.join((key, *extra))})")
         lexicons: dict[str, str] = {}
         for key, value in section("lexicons").items():
             if not LEXICON_KEY.fullmatch(key):
@@ -157,6 +179,16 @@ class ServeConfig:
         if problems:
             raise ServeConfigError(list_problems(source, problems), problems)
         return cls(source=source, **values)
+
+    @property
+    def docs_open(self) -> bool:
+        """Whether /docs, /redoc and /openapi.json answer without a key."""
+        return not self.api_keys if self.open_docs is None else self.open_docs
+
+    @property
+    def metrics_open(self) -> bool:
+        """Whether /metrics answers without a key."""
+        return not self.api_keys if self.open_metrics is None else self.open_metrics
 
     def limits(self) -> dict[str, float]:
         """The [limits] in force, for /healthz and the docs."""

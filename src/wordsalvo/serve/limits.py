@@ -1,11 +1,13 @@
-"""The ASGI middleware in front of the app: the body-size limit, the slow-body cut, API
-keys and the request metrics.
+"""The ASGI middleware in front of the app: the header- and body-size limits, the
+slow-body cut, API keys and the request metrics.
 
 It wraps the whole application, so a request that breaks a limit is answered before
-any endpoint (or JSON parser) sees it: a declared ``Content-Length`` over the limit is
-refused at once, a body that grows past it while read is cut as soon as it does, and a
+any endpoint (or JSON parser) sees it: headers over ``header_bytes`` are refused (431;
+``wordsalvo serve`` also has its HTTP parser refuse them before they are buffered), a
+declared ``Content-Length`` over the limit is refused at once, a body that grows past it while read is cut as soon as it does, and a
 body whose next chunk does not come within ``body_seconds`` is answered 408.  Health
-checks (``/healthz``) and ``/metrics`` need no key and are never queued behind engine
+checks (``/healthz``) need no key; ``/metrics`` and the docs need one when keys are
+configured, unless the configuration opens them.  Neither is ever queued behind engine
 work: they run on the event loop.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
 import time
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -20,13 +23,22 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from .config import ServeConfig
 from .problems import problem
 
-__all__ = ["LimitsMiddleware", "Metrics", "BodyLimitExceeded", "LIMIT_KEY"]
+__all__ = ["LimitsMiddleware", "Metrics", "BodyLimitExceeded", "LIMIT_KEY", "KEYED", "open_paths"]
 
 #: where the middleware leaves the limit a body broke, for the app's error handlers
 LIMIT_KEY = "wordsalvo.limit"
+#: True in the scope of a request that gave a valid key (or when no key is configured)
+KEYED = "wordsalvo.keyed"
 
-#: paths that need no API key
-OPEN_PATHS = ("/healthz", "/metrics", "/play", "/docs", "/openapi.json", "/redoc", "/favicon.ico")
+#: paths that never need an API key (the health check says little without one)
+ALWAYS_OPEN = ("/healthz", "/play", "/favicon.ico")
+DOCS_PATHS = ("/docs", "/openapi.json", "/redoc")
+METRICS_PATHS = ("/metrics",)
+
+
+def open_paths(config: ServeConfig) -> tuple[str, ...]:
+    """The paths that need no API key under ``config``."""
+    return ALWAYS_OPEN + (DOCS_PATHS if config.docs_open else ()) + (METRICS_PATHS if config.metrics_open else ())
 
 
 class BodyLimitExceeded(Exception):
@@ -39,11 +51,13 @@ class BodyLimitExceeded(Exception):
 
 
 class Metrics:
-    """Prometheus counters of one process (``GET /metrics``)."""
+    """Prometheus counters of one process (``GET /metrics``).  Under ``wordsalvo serve
+    --workers N`` (N > 1) the counters live in files of ``PROMETHEUS_MULTIPROC_DIR`` (the
+    Prometheus client's multiprocess mode) and :meth:`exposition` merges every worker's."""
 
     def __init__(self) -> None:
         #: the paths that get their own label (the app's routes; set when they are made)
-        self.known: frozenset[str] = frozenset(OPEN_PATHS)
+        self.known: frozenset[str] = frozenset(ALWAYS_OPEN + DOCS_PATHS + METRICS_PATHS)
         self.registry = CollectorRegistry()
         self.requests = Counter("wordsalvo_requests", "HTTP requests answered", ["endpoint", "status"],
                                 registry=self.registry)
@@ -54,7 +68,30 @@ class Metrics:
                                  buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10,
                                           30))
         self.in_flight = Gauge("wordsalvo_engine_requests_in_flight", "Requests holding an engine thread",
-                               registry=self.registry)
+                               registry=self.registry, multiprocess_mode="livesum")
+
+    @staticmethod
+    def multiprocess() -> bool:
+        return bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+    def exposition(self) -> bytes:
+        """The Prometheus text: this process's counters, or every worker's merged."""
+        from prometheus_client import generate_latest
+
+        if self.multiprocess():
+            from prometheus_client import multiprocess
+
+            merged = CollectorRegistry()
+            multiprocess.MultiProcessCollector(merged)
+            return generate_latest(merged)
+        return generate_latest(self.registry)
+
+    def process_ended(self) -> None:
+        """Drops this process's live gauges from the merged view (a worker that stops)."""
+        if self.multiprocess():
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(os.getpid())
 
     def endpoint(self, path: str) -> str:
         """A bounded label: the app's routes, every other path 'other' (a client that
@@ -68,6 +105,7 @@ class LimitsMiddleware:
         self.config = config
         self.metrics = metrics
         self.keys = tuple(k.encode() for k in config.api_keys)
+        self.open = open_paths(config)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -88,14 +126,23 @@ class LimitsMiddleware:
             await send(message)
 
         try:
-            headers = dict(scope.get("headers", []))
-            if self.keys and not path.startswith(OPEN_PATHS) and scope.get("method") != "OPTIONS":
-                given = headers.get(b"x-api-key", b"")
-                if not any(hmac.compare_digest(given, k) for k in self.keys):
-                    await self._problem(send_counted, scope, receive, "unauthorized",
-                                        "expected the header X-API-Key with one of the service's keys"
-                                        + (", got none" if not given else ", got another key"))
-                    return
+            raw_headers = scope.get("headers", [])
+            size = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + sum(
+                len(k) + len(v) + 4 for k, v in raw_headers)
+            if size > self.config.header_bytes:  # a server other than `wordsalvo serve` took them
+                await self._problem(send_counted, scope, receive, "headers-too-large",
+                                    f"expected a request line and headers of at most {self.config.header_bytes:,} "
+                                    f"bytes, got {size:,}", close=True)
+                return
+            headers = dict(raw_headers)
+            given = headers.get(b"x-api-key", b"")
+            keyed = not self.keys or any(hmac.compare_digest(given, k) for k in self.keys)
+            scope[KEYED] = keyed
+            if not keyed and not path.startswith(self.open) and scope.get("method") != "OPTIONS":
+                await self._problem(send_counted, scope, receive, "unauthorized",
+                                    "expected the header X-API-Key with one of the service's keys"
+                                    + (", got none" if not given else ", got another key"))
+                return
             length = headers.get(b"content-length")
             limit = self.config.body_bytes
             if length is not None:

@@ -26,6 +26,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "slow-body": (408, "The body did not arrive in time"),
     "body-too-large": (413, "The body is larger than the service accepts"),
     "unsupported-media-type": (415, "Expected a JSON body"),
+    "headers-too-large": (431, "The request's headers are larger than the service accepts"),
     "invalid-request": (422, "The request does not match the endpoint's schema"),
     "position": (422, "The position cannot be used"),
     "notation": (422, "The move notation cannot be read"),

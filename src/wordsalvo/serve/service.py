@@ -5,6 +5,7 @@ No web framework here: these are the library's calls, a request at a time."""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from ..actions import Pass, Play
@@ -100,20 +101,33 @@ def action_dict(action) -> dict[str, Any]:
     return d
 
 
+#: the bots an engine thread keeps (least recently used dropped first).  A bot holds no
+#: table of its own: the lexicon, its level's vocabulary, the offensive list and the leave
+#: table are loaded once a process and shared (``Leaves.default``), so a cached bot is a few
+#: kilobytes and this count bounds the cache's memory too
+BOTS_PER_THREAD = 64
+
+
 def _bot(level: str | None, rating: float | None, game: Game, seed: int, seconds: float) -> Bot:
-    """This thread's bot of a level for the game's rules (made once, reseeded each time)."""
+    """This thread's bot of a level for the game's rules (made once; reseeded and given this
+    request's thinking time each time: the time is not part of the key, since each request's
+    budget is what is left of it after its wait for a thread)."""
     cache = getattr(_bots, "cache", None)
     if cache is None:
-        cache = _bots.cache = {}
+        cache = _bots.cache = OrderedDict()
     key = (level, rating, game.rules.name, game.rules.layout, id(game.lexicon))
     player = cache.get(key)
     if player is None:
-        if len(cache) > 64:
-            cache.clear()
         if level is None and rating is None:
             level = "medium"
-        player = cache[key] = Bot(level, game.rules, lexicon=game.lexicon, rating=rating, seconds=seconds)
+        player = Bot(level, game.rules, lexicon=game.lexicon, rating=rating, seconds=seconds)
+        while len(cache) >= BOTS_PER_THREAD:
+            cache.popitem(last=False)
+        cache[key] = player
+    else:
+        cache.move_to_end(key)
     player.reset(seed)
+    player.seconds = float(seconds)
     return player
 
 
