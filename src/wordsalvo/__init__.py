@@ -37,6 +37,7 @@ _EXPORTS = {
     "Rules": "rules",
     "SimResult": "engine.simulation", "simulate": "engine.simulation",
     "EndgameResult": "engine.endgame", "solve_endgame": "engine.endgame",
+    "PreEndgameResult": "engine.pre_endgame", "solve_pre_endgame": "engine.pre_endgame",
 }
 
 __all__ = [
@@ -46,7 +47,7 @@ __all__ = [
     "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
-    "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult",
+    "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult", "solve_pre_endgame", "PreEndgameResult",
 ]
 
 
@@ -80,6 +81,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .constants import Direction
     from .engine.bot import Bot
     from .engine.endgame import EndgameResult, solve_endgame
+    from .engine.pre_endgame import PreEndgameResult, solve_pre_endgame
     from .engine.simulation import SimResult, simulate
     from .errors import (AlphabetError, GameError, IllegalMoveError, IllegalMoveReason, LeavesError,
                          LexiconBuildError, LexiconFormatError, NotationError, NotationMismatchError, PositionError,
