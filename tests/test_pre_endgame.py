@@ -19,6 +19,7 @@ import pytest
 
 import wordsalvo as ws
 from test_endgame import _board_at_bag_empty, _reference
+from wordsalvo.actions import Pass
 from wordsalvo.engine.pre_endgame import _played_counts, _solve, scenarios, solve_pre_endgame
 from wordsalvo.errors import PositionError, WordSalvoError
 from wordsalvo.gamestate import state_from_position
@@ -219,3 +220,22 @@ def test_bad_input_is_refused_with_what_was_expected():
         solve_pre_endgame(game, seconds=-1)
     with pytest.raises(WordSalvoError, match="Position or a Game"):
         solve_pre_endgame("not a position")
+
+
+def test_expert_plays_the_pre_endgame_solvers_move_and_replays_it():
+    from wordsalvo.engine.bot import EXPERT_PEG_NODES, EXPERT_PEG_SCHEDULE
+
+    game = _game_with_bag(1, seed=21)
+    rules, lexicon = game.rules, game.lexicon
+    action = ws.Bot("expert", rules, lexicon, seed=5).choose(game)
+    again = ws.Bot("expert", rules, lexicon, seed=9).choose(game)
+    assert action == again
+    moves = game.best_moves(8, by="equity", leaves=ws.Leaves.default(rules))
+    result = solve_pre_endgame(game, nodes=EXPERT_PEG_NODES, candidates=[*moves, None],
+                               schedule=EXPERT_PEG_SCHEDULE)
+    want = result.best.action
+    got = "pass" if isinstance(action, Pass) else action.move.notation
+    assert got == want
+    # the control player plays the same turn by equity
+    plain = ws.Bot("expert", rules, lexicon, pre_endgame=False).choose(game)
+    assert plain == ws.Bot("equity", rules, lexicon).choose(game) or plain.move.notation == moves[0].notation

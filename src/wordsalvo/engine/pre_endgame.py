@@ -23,7 +23,8 @@ spread** of the mover over the draws.  The search is staged (:data:`SCHEDULE`): 
 values every candidate (the best ``candidates`` plays by static equity, then the pass)
 with a greedy playout in place of each endgame (cheap: both sides play the best
 static-equity play to the end); stage 2 values its 8 leaders with the endgames solved,
-each searched for at most 50,000 turns; stage 3 re-solves, until proven, the endgames
+each searched for at most 50,000 turns (an endgame not proven by then is valued by the
+playout); stage 3 re-solves, until proven, the endgames
 its 4 leaders left unproven.  Candidates are ranked by the last stage they finished,
 then win chance, mean spread and static equity.  A time limit (``seconds``) or a node
 limit (``nodes``: turns searched in all endgames; the
@@ -51,21 +52,21 @@ from ..moves import Move
 from ..position import Position
 
 __all__ = ["solve_pre_endgame", "PreEndgameResult", "PegCandidate", "PEG_MIN_BAG", "PEG_MAX_BAG",
-           "DEFAULT_CANDIDATES", "SCHEDULE"]
+           "DEFAULT_CANDIDATES", "SCHEDULE", "GREEDY"]
 
 PEG_MIN_BAG, PEG_MAX_BAG = 1, 4
 #: the plays valued by default (the best by static equity), plus the pass
 DEFAULT_CANDIDATES = 16
+#: the per-solve cap that stands for "no solve: the greedy playout" (stage 1)
+GREEDY = -1
 #: the stages: (how many of the leaders so far it values, None: all; the turns each endgame
 #: may search, GREEDY: none, the greedy playout; None: until proven)
-SCHEDULE = ((None, -1), (8, 50_000), (4, None))
+SCHEDULE = ((None, GREEDY), (8, 50_000), (4, None))
 #: the transposition table of each endgame solve: 2**bits entries of 24 bytes (the
 #: endgames after a pre-endgame are small; a smaller table is set up faster)
 _TABLE_BITS = 17
 _CAPACITY = 1 << 16
 _CAPACITY_MAX = 1 << 24
-#: the per-solve cap that stands for "no solve: the greedy playout" (stage 0)
-GREEDY = -1
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,8 @@ class _Search:
         if state.bag_count == 0:
             v, exact = self.endgame(state, cap)
             s = v if state.to_move == me else -v
+            if not exact:  # stopped before a proof: its value counts cut-off lines as 0; the playout is better
+                s = self.playout(state.copy(), me)
             return (1.0 if s > 0 else 0.5 if s == 0 else 0.0), float(s), 1.0 if exact else 0.0, exact
         p = state.to_move
         state.load(self.gen, self.table, True)
@@ -378,7 +381,7 @@ def _rank_key(c: PegCandidate):
 
 def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | None = None,
                       nodes: int | None = None, candidates=DEFAULT_CANDIDATES, threads: int = 1, leaves=None,
-                      progress: Callable[[dict], None] | None = None) -> PreEndgameResult:
+                      schedule=None, progress: Callable[[dict], None] | None = None) -> PreEndgameResult:
     """Value the candidates of a pre-endgame (1-4 tiles in the bag) over every draw of the
     unseen tiles, the endgames solved exactly (see the module docstring).
 
@@ -389,8 +392,10 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
     static equity (plus the pass), or a sequence of Moves (None for the pass).
     ``threads``: accepted for the callers that pass their thread count; the draws are
     solved on one thread.  ``leaves``: the leave table of the static-equity play (default
-    the rule set's, zeros when none is shipped).  ``progress``: called with a dict after
-    each candidate of each stage."""
+    the rule set's, zeros when none is shipped).  ``schedule``: the stages (default
+    :data:`SCHEDULE`), pairs (how many leaders, None: all; turns per endgame, :data:`GREEDY`:
+    the playout only, None: until proven).  ``progress``: called with a dict after each
+    candidate of each stage."""
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
         raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
@@ -440,8 +445,17 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
     state = state_from_position(view)  # the opponent's rack empty, every unseen tile in the bag
     code = rules.alphabet.code
     unseen = dict(Counter(0 if ch == "?" else code(ch) for ch in unseen_letters.elements()))
+    if schedule is not None:
+        schedule = tuple(schedule)
+        if not schedule or any(not isinstance(st, tuple) or len(st) != 2 for st in schedule):
+            raise WordSalvoError(f"schedule: expected (leaders, nodes) pairs, got {schedule!r}")
+        for top, cap in schedule:
+            if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+                raise WordSalvoError(f"schedule: expected a number of leaders >= 1 or None, got {top!r}")
+            if cap is not None and cap != GREEDY and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+                raise WordSalvoError(f"schedule: expected turns per endgame >= 1, GREEDY or None, got {cap!r}")
     return _solve(state, rules, lexicon, leaves, unseen, bag, seconds=seconds, nodes=nodes,
-                  candidates=candidates, progress=progress)
+                  candidates=candidates, progress=progress, schedule=schedule)
 
 
 def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, seconds=None, nodes=None,
@@ -529,11 +543,12 @@ def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, s
             keep = {r.action for r in rows[:top]} if top else {r.action for r in rows}
             order = [i for i in order if cands[i].action in keep]
         interrupted = False
+        saved = [(dict(cands[i].values), cands[i].stage) for i in order]
         for n_done, i in enumerate(order):
-            saved = dict(cands[i].values), cands[i].stage
             if not run_candidate(i, stage + 1, cap, True):
-                # a partial stage keeps the values of the stage before
-                cands[i].values, cands[i].stage = saved
+                # the ranking is that of the last stage finished: a partial stage is discarded
+                for j, i2 in enumerate(order):
+                    cands[i2].values, cands[i2].stage = saved[j]
                 interrupted = True
                 break
             if progress is not None:

@@ -132,7 +132,7 @@ def bot(engines: Engines, req, seconds: float) -> dict[str, Any]:
 def analyze(engines: Engines, req, html: bool) -> Any:
     record, lexicon = engines.record(req.gcg, req.lexicon)
     rp = replay(record, lexicon=lexicon)
-    analysis = analyze_game(rp, top=req.top, win=req.win, endgame=None)
+    analysis = analyze_game(rp, top=req.top, win=req.win, endgame=None, pre_endgame=None)
     if html:
         return report.html(analysis.report(), rp.rules)
     return {"analysis": analysis.to_dict(), "warnings": list(rp.warnings)}
