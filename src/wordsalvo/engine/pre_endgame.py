@@ -546,9 +546,11 @@ def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, s
         saved = [(dict(cands[i].values), cands[i].stage) for i in order]
         for n_done, i in enumerate(order):
             if not run_candidate(i, stage + 1, cap, True):
-                # the ranking is that of the last stage finished: a partial stage is discarded
+                # the ranking is that of the last stage finished: a later stage cut short is
+                # discarded; of the first, the candidates valued so far stand (in equity order)
                 for j, i2 in enumerate(order):
-                    cands[i2].values, cands[i2].stage = saved[j]
+                    if stage or i2 == i:
+                        cands[i2].values, cands[i2].stage = saved[j]
                 interrupted = True
                 break
             if progress is not None:

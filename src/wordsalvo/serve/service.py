@@ -11,6 +11,7 @@ from ..actions import Pass, Play
 from ..analysis import analyze_game
 from ..engine.bot import Bot
 from ..engine.endgame import solve_endgame
+from ..engine.pre_endgame import solve_pre_endgame
 from ..engine.simulation import simulate
 from ..errors import GameError, PositionError
 from ..formats.cgp import format_cgp
@@ -22,7 +23,7 @@ from ..render import report, svg
 from ..validate import preview_move
 from .engines import Engines, move_dict
 
-__all__ = ["moves", "best", "validate", "bot", "analyze", "sim", "endgame", "game_new", "game_turn"]
+__all__ = ["moves", "best", "validate", "bot", "analyze", "sim", "endgame", "peg", "game_new", "game_turn"]
 
 _bots = threading.local()
 
@@ -153,6 +154,12 @@ def sim(engines: Engines, req, seconds: float) -> dict[str, Any]:
 def endgame(engines: Engines, req, seconds: float) -> dict[str, Any]:
     pos, lexicon = engines.position(req)
     result = solve_endgame(pos, lexicon, seconds=seconds)
+    return result.to_dict()
+
+
+def peg(engines: Engines, req, seconds: float) -> dict[str, Any]:
+    pos, lexicon = engines.position(req)
+    result = solve_pre_endgame(pos, lexicon, seconds=seconds, candidates=req.candidates)
     return result.to_dict()
 
 
