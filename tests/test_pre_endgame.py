@@ -223,14 +223,14 @@ def test_bad_input_is_refused_with_what_was_expected():
 
 
 def test_expert_plays_the_pre_endgame_solvers_move_and_replays_it():
-    from wordsalvo.engine.bot import EXPERT_PEG_NODES, EXPERT_PEG_SCHEDULE
+    from wordsalvo.engine.bot import EXPERT_PEG_NODES, EXPERT_PEG_PLAYS, EXPERT_PEG_SCHEDULE
 
     game = _game_with_bag(1, seed=21)
     rules, lexicon = game.rules, game.lexicon
     action = ws.Bot("expert", rules, lexicon, seed=5).choose(game)
     again = ws.Bot("expert", rules, lexicon, seed=9).choose(game)
     assert action == again
-    moves = game.best_moves(8, by="equity", leaves=ws.Leaves.default(rules))
+    moves = game.best_moves(EXPERT_PEG_PLAYS, by="equity", leaves=ws.Leaves.default(rules))
     result = solve_pre_endgame(game, nodes=EXPERT_PEG_NODES, candidates=[*moves, None],
                                schedule=EXPERT_PEG_SCHEDULE)
     want = result.best.action

@@ -25,8 +25,8 @@ Kinds
     :data:`EXPERT_ENDGAME_NODES` turns (:mod:`wordsalvo.engine.endgame`; a node budget,
     not a time, so that a seed replays the game on any machine); with 1-4 tiles in the
     bag it plays the pre-endgame solver's best candidate
-    (:mod:`wordsalvo.engine.pre_endgame`: its :data:`PEG_PLAYS` best plays by equity and
-    the pass over every draw, :data:`EXPERT_PEG_NODES` turns of endgame search).  It swaps when
+    (:mod:`wordsalvo.engine.pre_endgame`: its :data:`EXPERT_PEG_PLAYS` best plays by equity
+    and the pass over every draw, :data:`EXPERT_PEG_NODES` turns of endgame search).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
 ``master``
@@ -140,7 +140,7 @@ from ..rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
            "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_NODES", "EXPERT_PEG_NODES", "MASTER_PEG_NODES_PER_SECOND",
-           "PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE"]
+           "PEG_PLAYS", "EXPERT_PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE"]
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")
@@ -177,16 +177,17 @@ MASTER_PLIES = 2
 #: best line of the last completed iteration when it is not proven by then; about half a
 #: second at the solver's node rate, and the same result on every machine)
 EXPERT_ENDGAME_NODES = 50_000
-#: the pre-endgame (1-4 tiles in the bag, :mod:`wordsalvo.engine.pre_endgame`): the plays it
-#: values (plus the pass); expert's stages (the greedy playout of every draw for every
+#: the pre-endgame (1-4 tiles in the bag, :mod:`wordsalvo.engine.pre_endgame`): the plays
+#: master and expert value (plus the pass); expert's stages (the greedy playout of every draw for every
 #: candidate, then the endgames of the 2 leaders solved within 20,000 turns each) and
 #: the turns its endgames may search on a move; master's stages (the playouts, then the
 #: endgames of the 3 leaders within 50,000 turns each, then those of the 2 best until
 #: proven) and turns per second of its budget.  Node budgets: the same choice on every
 #: machine.  A stage the budget cuts is discarded (the ranking of the last one finished).
 PEG_PLAYS = 8
+EXPERT_PEG_PLAYS = 5
 EXPERT_PEG_SCHEDULE = ((None, -1), (2, 20_000))
-EXPERT_PEG_NODES = 100_000
+EXPERT_PEG_NODES = 50_000
 MASTER_PEG_SCHEDULE = ((None, -1), (3, 50_000), (2, None))
 MASTER_PEG_NODES_PER_SECOND = 500_000
 
@@ -352,7 +353,7 @@ class Bot:
             if action is not None:
                 return action
         if self._in_pre_endgame(game):
-            action = self._pre_endgame_move(game, EXPERT_PEG_NODES, EXPERT_PEG_SCHEDULE)
+            action = self._pre_endgame_move(game, EXPERT_PEG_NODES, EXPERT_PEG_SCHEDULE, EXPERT_PEG_PLAYS)
             if action is not None:
                 return action
         return self._choose_equity(game)
@@ -363,9 +364,9 @@ class Bot:
         return (self.pre_endgame and PEG_MIN_BAG <= game.bag_count <= PEG_MAX_BAG and len(game.names) == 2
                 and len(game.players_left) == 2 and bool(game.rack))
 
-    def _pre_endgame_move(self, game, nodes: int, schedule) -> Action | None:
+    def _pre_endgame_move(self, game, nodes: int, schedule, plays: int) -> Action | None:
         """The pre-endgame solver's best candidate (:mod:`wordsalvo.engine.pre_endgame`)
-        among the best :data:`PEG_PLAYS` plays by equity that form no offensive word and
+        among the best ``plays`` plays by equity that form no offensive word and
         the pass, within ``nodes`` turns of endgame search; None when the rule set is not
         one it solves."""
         from ..errors import WordSalvoError
@@ -373,10 +374,10 @@ class Bot:
 
         leaves = self.leaves
         if leaves is not None:
-            moves = game.best_moves(PEG_PLAYS + _CLEAN_SPARE, by="equity", leaves=leaves)
+            moves = game.best_moves(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
         else:
-            moves = game.best_moves(PEG_PLAYS + _CLEAN_SPARE)
-        clean = [m for m in moves if not self.offensive.is_offensive(m)][:PEG_PLAYS]
+            moves = game.best_moves(plays + _CLEAN_SPARE)
+        clean = [m for m in moves if not self.offensive.is_offensive(m)][:plays]
         try:
             result = solve_pre_endgame(game.position(), self.lexicon, nodes=nodes, candidates=[*clean, None],
                                        leaves=leaves, schedule=schedule)
@@ -402,7 +403,7 @@ class Bot:
                 return action
         if self._in_pre_endgame(game):
             action = self._pre_endgame_move(game, max(1, int(MASTER_PEG_NODES_PER_SECOND * self.seconds)),
-                                            MASTER_PEG_SCHEDULE)
+                                            MASTER_PEG_SCHEDULE, PEG_PLAYS)
             if action is not None:
                 return action
         leaves = self.leaves

@@ -24,12 +24,12 @@ values every candidate (the best ``candidates`` plays by static equity, then the
 with a greedy playout in place of each endgame (cheap: both sides play the best
 static-equity play to the end); stage 2 values its 8 leaders with the endgames solved,
 each searched for at most 50,000 turns (an endgame not proven by then is valued by the
-playout); stage 3 re-solves, until proven, the endgames
-its 4 leaders left unproven.  Candidates are ranked by the last stage they finished,
-then win chance, mean spread and static equity.  A time limit (``seconds``) or a node
-limit (``nodes``: turns searched in all endgames; the
-same answer on every machine) stops it with the best answer so far: the candidates
-valued over all their draws in the last stage reached.  Exchanges: with 1-4 tiles in
+playout); stage 3 re-solves, until proven, the endgames its 4 leaders left unproven.
+Candidates are ranked by the last stage they finished, then win chance, mean spread
+and static equity.  A time limit (``seconds``) or a node limit (``nodes``: turns
+searched in all endgames; the same answer on every machine) stops it with the best
+answer so far: the ranking of the last stage finished (a later stage cut short is
+discarded; in the first, the candidates valued so far stand).  Exchanges: with 1-4 tiles in
 the bag no shipped rule set allows one (``[swap] min_bag`` 7, or a whole-rack swap the
 bag must cover); when a rule set would, exchanges are not valued (``exchanges_skipped``).
 """
