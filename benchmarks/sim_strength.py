@@ -56,6 +56,8 @@ def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponen
         _BOTS.clear()
         _BOTS[key] = (rules, lex, ws.Bot("master", rules, lexicon=lex, leaves=_table(leaves, rules), seconds=seconds,
                                          cpu_time=cpu_time),
+                      ws.Bot("master", rules, lexicon=lex, leaves=_table(opponent_leaves, rules), seconds=seconds,
+                             cpu_time=cpu_time, pre_endgame=False) if opponent == "master-nopeg" else
                       ws.Bot(opponent, rules, lexicon=lex, leaves=_table(opponent_leaves, rules)))
     return _BOTS[key]
 
@@ -120,7 +122,9 @@ def main(argv=None) -> int:
     ap.add_argument("--lexicon", default=None)
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=0.1)
-    ap.add_argument("--opponent", default="expert")
+    ap.add_argument("--opponent", default="expert",
+                    help="a level, or master-nopeg: master with the same budget that simulates the pre-endgame "
+                         "turns too (the control of benchmarks/pre_endgame.py's strength figure)")
     ap.add_argument("--leaves", default=None, help="master's leave table (.wsl or .csv; default: the shipped one)")
     ap.add_argument("--opponent-leaves", default=None, help="the opponent's leave table (.wsl or .csv)")
     ap.add_argument("--cpu-time", action="store_true")
@@ -138,7 +142,8 @@ def main(argv=None) -> int:
             except (ValueError, KeyError):
                 continue  # a line cut short by an interruption: that pair is played again
     todo = [k for k in range(args.pairs) if k not in done]
-    chunks = [todo[i:i + 5] for i in range(0, len(todo), 5)]
+    size = 1 if args.jobs == 1 else 5
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     common = (args.rules, args.lexicon, args.seconds, args.opponent, args.cpu_time, args.leaves, args.opponent_leaves,
               args.seed)
     t0 = time.time()

@@ -174,15 +174,18 @@ def records(tmp_path_factory):
 
 def test_ctrl_c_stops_a_batch_analysis_and_keeps_what_finished(tmp_path, records):
     out = tmp_path / "results"
-    # --no-endgame: the endgame solves (up to a second each) would make the second run long
-    term = Terminal([str(records), "--out", str(out), "--jobs", "2", "--no-endgame"], tmp_path, command="analyze")
+    # --no-endgame, --no-pre-endgame: the endgame and pre-endgame solves (a second or more each) would make
+    # the second run long
+    term = Terminal([str(records), "--out", str(out), "--jobs", "2", "--no-endgame", "--no-pre-endgame"], tmp_path,
+                    command="analyze")
     wait_for(lambda: out.is_dir() and len(list(out.glob("*.json"))) >= 5, "5 analyses")
     text = interrupted(term)
     done = len(list(out.glob("*.json")))
     assert f"Interrupted: {done} analysed, 0 already done, 0 failed, {120 - done} not yet" in text
     rows = (out / "summary.csv").read_text("utf-8").splitlines()
     assert len(rows) == 1 + 2 * done  # a row per player of every game kept
-    again = Terminal([str(records), "--out", str(out), "--jobs", "2", "--no-endgame"], tmp_path, command="analyze")
+    again = Terminal([str(records), "--out", str(out), "--jobs", "2", "--no-endgame", "--no-pre-endgame"], tmp_path,
+                     command="analyze")
     assert again.finish() == 0
     assert f"{120 - done} analysed, {done} already done, 0 failed" in " ".join(again.raw.split())
 
@@ -200,7 +203,8 @@ def test_ctrl_c_stops_autoplay_and_analyze_on_a_dask_cluster(tmp_path, records):
         assert 20 <= n < 100000 and len(list(games.glob("*.gcg"))) == n
 
         out = tmp_path / "results"
-        term = Terminal([str(records), "--out", str(out), "--scheduler", cluster.scheduler_address, "--no-endgame"],
+        term = Terminal([str(records), "--out", str(out), "--scheduler", cluster.scheduler_address, "--no-endgame",
+                         "--no-pre-endgame"],
                         tmp_path, command="analyze")
         wait_for(lambda: out.is_dir() and len(list(out.glob("*.json"))) >= 3, "3 analyses")
         text = interrupted(term)

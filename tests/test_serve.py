@@ -155,6 +155,20 @@ def test_sim_and_endgame_answer_as_the_library(client):
     assert r.json()["value"] == ws.solve_endgame(eg).value and r.json()["exact"]
 
 
+def test_peg_answers_within_the_budget_and_refuses_a_bag_out_of_range(client):
+    game = ws.Game(ws.Rules.preset("classic-en"), seed=14)
+    while game.bag_count > 4 and not game.is_over:
+        game.apply(ws.Bot("equity", game.rules).choose(game))
+    line = ws.format_cgp(game.position())
+    r = client.post("/v1/peg", json={"rules": "classic-en", "cgp": line, "seconds": 2, "candidates": 2})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["bag"] == game.bag_count and len(body["candidates"]) == 3 and 0 <= body["win"] <= 1
+    assert body["stop"] in ("done", "time") and body["best"] == body["candidates"][0]["action"]
+    problem_of(client.post("/v1/peg", json={"cgp": CGP}), 422, "position")
+    problem_of(client.post("/v1/peg", json={"cgp": line, "rules": "classic-en", "candidates": 0}), 422, "invalid-request")
+
+
 def test_the_browser_game_new_turn_undo(client):
     new = client.post("/v1/game", json={"rules": "wordsalvo-en", "level": "easy"}).json()
     assert new["to_move"] == 0 and new["names"] == ["You", "wordsalvo-easy"] and new["svg"].startswith("<svg")

@@ -38,6 +38,7 @@ _EXPORTS = {
     "SimResult": "engine.simulation", "simulate": "engine.simulation",
     "EndgameResult": "engine.endgame", "solve_endgame": "engine.endgame",
     "Inference": "engine.inference", "infer": "engine.inference",
+    "PreEndgameResult": "engine.pre_endgame", "solve_pre_endgame": "engine.pre_endgame",
 }
 
 __all__ = [
@@ -48,7 +49,7 @@ __all__ = [
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult",
-    "infer", "Inference",
+    "solve_pre_endgame", "PreEndgameResult", "infer", "Inference",
 ]
 
 
@@ -83,6 +84,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .engine.bot import Bot
     from .engine.endgame import EndgameResult, solve_endgame
     from .engine.inference import Inference, infer
+    from .engine.pre_endgame import PreEndgameResult, solve_pre_endgame
     from .engine.simulation import SimResult, simulate
     from .errors import (AlphabetError, GameError, IllegalMoveError, IllegalMoveReason, LeavesError,
                          LexiconBuildError, LexiconFormatError, NotationError, NotationMismatchError, PositionError,

@@ -87,6 +87,19 @@ spread lost, never a brilliancy) and a sentence of the note says it: "Endgame
 solved: best line A then B: +14; C played: -6 (20 points of final spread
 lost)."  Such turns are not simulated.
 
+Pre-endgame (``pre_endgame=NODES``, on by default)
+-------------------------------------------------
+In a two-player game, every play and pass made with 1-4 tiles in the bag is judged
+by the pre-endgame solver (:mod:`wordsalvo.engine.pre_endgame`): the best
+:data:`PEG_TOP` plays by equity, the move played and the pass, valued over every
+draw of the unseen tiles, within ``NODES`` (:data:`PEG_NODES`) turns of endgame
+search (a node budget: the same verdict on every machine).  ``peg_best`` is the best
+candidate, ``peg_best_win`` / ``peg_played_win`` the win chances of the best and of
+the move played, ``peg_best_spread`` / ``peg_played_spread`` their mean final
+spreads.  The verdict follows it (**missed** from :data:`MISSED_WIN` of win chance
+or :data:`MISSED_EQUITY` points of mean spread lost, never a brilliancy), the note
+says it, and such turns are not simulated.
+
 Coach notes: one sentence per entry (:func:`coach_note`) about the entry's player by
 name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and scored
 24; 8B ANESTRI for 66 was a bingo (win chance 38 %; 61 % after the best move)."; a
@@ -148,6 +161,12 @@ MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are
                     "model cannot see; the moves are judged by equity alone.")
 #: seconds the endgame solver may take per solve when the analysis judges a turn with the bag empty
 ENDGAME_SECONDS = 1.0
+#: turns of endgame search the pre-endgame solver may take per turn judged with 1-4 tiles in the bag,
+#: the plays by equity it values besides the move played and the pass, and its stages (the greedy
+#: playout of every draw, then every candidate's endgames solved within 20,000 turns each)
+PEG_NODES = 100_000
+PEG_TOP = 4
+PEG_SCHEDULE = ((None, -1), (None, 20_000))
 #: with ``sim``: turns within this much equity of the best move are judged again by simulation
 SIM_MARGIN = 15.0
 #: with ``sim``: turns played after each candidate
@@ -239,6 +258,13 @@ class TurnAnalysis:
     endgame_played: int | None = None
     endgame_line: tuple[str, ...] = ()
     endgame_exact: bool | None = None
+    #: with 1-4 tiles in the bag (two players): the pre-endgame solver's best candidate, the
+    #: win chances and mean final spreads of it and of the move played
+    peg_best: str | None = None
+    peg_best_win: float | None = None
+    peg_played_win: float | None = None
+    peg_best_spread: float | None = None
+    peg_played_spread: float | None = None
 
     @property
     def badges(self) -> tuple[str, ...]:
@@ -402,7 +428,7 @@ def _as_replay(source: Any, rules: Rules | str | None, lexicon: Lexicon | None, 
 def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *, rules: Rules | str | None = None,
                  leaves: Leaves | None = None, model: WinModel | None = None, path: str | None = None,
                  win: bool = True, sim: float | None = None,
-                 endgame: float | None = ENDGAME_SECONDS) -> GameAnalysis:
+                 endgame: float | None = ENDGAME_SECONDS, pre_endgame: int | None = PEG_NODES) -> GameAnalysis:
     """Analyse a game (see the module docstring).
 
     ``lexicon``: judge and replay with it (default: the language's); ``top``: the
@@ -413,7 +439,9 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     ``sim``: seconds of simulation for each turn within :data:`SIM_MARGIN` of the best
     (None: static judgement only); ``endgame``: with the bag empty in a two-player game,
     each play and pass is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`),
-    at most ``endgame`` seconds per solve (None: not).
+    at most ``endgame`` seconds per solve (None: not); ``pre_endgame``: with 1-4 tiles
+    in the bag, each play and pass is judged by the pre-endgame solver within that many
+    turns of endgame search (None: not).
     Raises :class:`AnalysisError` or :class:`~wordsalvo.formats.gcg.GCGError`.
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
@@ -423,6 +451,9 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, (int, float)) or
                                 not 0 < endgame <= 1e6):
         raise AnalysisError(f"endgame: expected seconds per endgame solve (> 0) or None, got {endgame!r}")
+    if pre_endgame is not None and (isinstance(pre_endgame, bool) or not isinstance(pre_endgame, int) or
+                                    not 1 <= pre_endgame <= 1 << 62):
+        raise AnalysisError(f"pre_endgame: expected turns of endgame search (>= 1) or None, got {pre_endgame!r}")
     rp = _as_replay(source, rules, lexicon, path)
     rules_obj = rp.rules
     if leaves is None:
@@ -467,7 +498,9 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             d.update(_judge(gen, leaves, model, rt, top))
             if endgame is not None:
                 d.update(_endgame_judge(rt, rules_obj, rp.lexicon, endgame))
-            if sim is not None and d.get("endgame_best") is None:
+            if pre_endgame is not None:
+                d.update(_peg_judge(rt, rules_obj, rp.lexicon, leaves, gen, pre_endgame))
+            if sim is not None and d.get("endgame_best") is None and d.get("peg_best") is None:
                 d.update(_sim_judge(d, rt, rp.lexicon, leaves, model, sim))
         raw.append(d)
     final = rp.final_scores
@@ -484,6 +517,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             d["note"] = f"{d['note']} {_sim_note(d)}".strip()
         if d.get("endgame_best") is not None:
             d["note"] = f"{d['note']} {_endgame_note(d)}".strip()
+        if d.get("peg_best") is not None:
+            d["note"] = f"{d['note']} {_peg_note(d)}".strip()
         turns.append(TurnAnalysis(**d))
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
@@ -776,6 +811,52 @@ def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, seconds: floa
     return {"endgame_best": best.value, "endgame_played": played, "endgame_line": tuple(best.pv[:2]),
             "endgame_exact": True, "missed": lost >= MISSED_EQUITY,
             "brilliancy": False}
+
+
+def _peg_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, leaves: Leaves, gen: MoveGenerator,
+               nodes: int) -> dict[str, Any]:
+    """With 1-4 tiles in the bag (two players): the pre-endgame solver's best candidate
+    and the move played, valued over every draw, and the verdict.  {} when the turn is not
+    such a turn, the solver does not take the rule set or the move played was not valued
+    over every draw within the budget."""
+    from .engine.pre_endgame import PEG_MAX_BAG, PEG_MIN_BAG, solve_pre_endgame
+
+    pos = rt.position
+    if pos is None or len(pos.racks) != 2 or rt.kind not in ("play", "pass") or rt.invalid_words or \
+            rt.challenged_off or not pos.racks[pos.to_move]:
+        return {}
+    if not PEG_MIN_BAG <= rt.unseen - rules.rack_size <= PEG_MAX_BAG:
+        return {}
+    try:
+        top = [m for m in gen.top(pos, PEG_TOP, by="equity")]
+        played = rt.move if rt.kind == "play" else None
+        cands = [*top, *([played] if played is not None and all(m != played for m in top) else []), None]
+        result = solve_pre_endgame(pos, lexicon, nodes=nodes, candidates=cands, leaves=leaves,
+                                   schedule=PEG_SCHEDULE)
+    except WordSalvoError:
+        return {}
+    best = result.best
+    name = "pass" if played is None else played.notation
+    mine = next((c for c in result.candidates if c.action == name), None)
+    if mine is None or not mine.complete or not best.complete:
+        return {}
+    win_lost = max(0.0, best.win - mine.win)
+    spread_lost = max(0.0, best.spread - mine.spread)
+    return {"peg_best": best.action, "peg_best_win": best.win, "peg_played_win": mine.win,
+            "peg_best_spread": best.spread, "peg_played_spread": mine.spread,
+            "missed": mine.action != best.action and (win_lost >= MISSED_WIN or spread_lost >= MISSED_EQUITY),
+            "brilliancy": False}
+
+
+def _peg_note(d: dict[str, Any]) -> str:
+    """What the pre-endgame solver found, for the coach's note."""
+    played = d["notation"] or "the pass"
+    if d["peg_best"] == (d["notation"] or "pass"):
+        return (f"Pre-endgame valued over every draw: this move is the best, {_pct(d['peg_played_win'])} to win, "
+                f"{d['peg_played_spread']:+.1f} on average.")
+    return (f"Pre-endgame valued over every draw: {d['peg_best']} wins {_pct(d['peg_best_win'])} "
+            f"({d['peg_best_spread']:+.1f} on average); {played} played: {_pct(d['peg_played_win'])} "
+            f"({d['peg_played_spread']:+.1f}).")
 
 
 def _endgame_note(d: dict[str, Any]) -> str:

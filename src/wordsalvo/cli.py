@@ -15,7 +15,7 @@ from .printable import printable
 from .errors import WordSalvoError
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMAND_MODULES = ("best", "moves", "validate", "lexicon", "board", "play", "analyze", "sim", "endgame", "autoplay", "leaves",
+COMMAND_MODULES = ("best", "moves", "validate", "lexicon", "board", "play", "analyze", "sim", "endgame", "peg", "autoplay", "leaves",
                    "winprob", "ratings", "serve")
 
 

@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..analysis import ENDGAME_SECONDS, TOP, analyze_game
+from ..analysis import ENDGAME_SECONDS, PEG_NODES, TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg_record import GCGError, parse_gcg
 from ..formats.opcodes import resolve_rules
@@ -72,6 +72,12 @@ def register(subparsers) -> None:
                         f"SECONDS per solve (default {ENDGAME_SECONDS:g})")
     p.add_argument("--no-endgame", dest="endgame", action="store_const", const=None,
                    help="do not solve the endgame turns")
+    p.add_argument("--pre-endgame", type=whole_number(1), default=PEG_NODES, metavar="NODES",
+                   help="judge the plays and passes made with 1-4 tiles in the bag by the pre-endgame solver, "
+                        f"within NODES turns of endgame search (default {PEG_NODES:,}; the same verdict on "
+                        "every machine)")
+    p.add_argument("--no-pre-endgame", dest="pre_endgame", action="store_const", const=None,
+                   help="do not solve the pre-endgame turns")
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
     p.add_argument("--html", nargs="?", const=True, default=None, metavar="OUT.html",
                    help="one game: write the report page there (default: GAME.html here); a batch: one page per game")
@@ -86,7 +92,7 @@ def register(subparsers) -> None:
 def _options(args) -> dict[str, Any]:
     return {"lexicon": args.lexicon, "rules": args.rules, "winprob": args.winprob, "top": args.top,
             "width": _text_width(), "sim": args.sim,
-            "endgame": args.endgame}
+            "endgame": args.endgame, "pre_endgame": args.pre_endgame}
 
 
 def _text_width() -> int | None:
@@ -131,7 +137,8 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         lexicon, model = _resources(options)
         rp = replay(record, rules=options.get("rules"), lexicon=lexicon)  # --rules, else the record's
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"),
-                                endgame=options.get("endgame", ENDGAME_SECONDS))
+                                endgame=options.get("endgame", ENDGAME_SECONDS),
+                                pre_endgame=options.get("pre_endgame", PEG_NODES))
         stats = instant_stats(rp)
         book = WordBook()
         book.add(rp, game=path)

@@ -23,7 +23,10 @@ Kinds
     never plays an offensive word (below) and that with the bag empty (two
     players) it plays the endgame solver's first move, searched for at most
     :data:`EXPERT_ENDGAME_NODES` turns (:mod:`wordsalvo.engine.endgame`; a node budget,
-    not a time, so that a seed replays the game on any machine).  It swaps when
+    not a time, so that a seed replays the game on any machine); with 1-4 tiles in the
+    bag it plays the pre-endgame solver's best candidate
+    (:mod:`wordsalvo.engine.pre_endgame`: its :data:`EXPERT_PEG_PLAYS` best plays by equity
+    and the pass over every draw, :data:`EXPERT_PEG_NODES` turns of endgame search).  It swaps when
     the best swap's equity beats the best play's and never passes while a play
     or a swap is possible.
 ``master``
@@ -37,7 +40,10 @@ Kinds
     ties).  It plays as ``expert`` when the budget is 0, in games of more than two
     players, and when one candidate is all there is.  With the bag empty it asks
     the endgame solver (``wordsalvo.engine.endgame``, when that module exists) and
-    simulates otherwise.  Its choice depends on how many iterations the clock
+    simulates otherwise; with 1-4 tiles in the bag it plays the pre-endgame solver's
+    best candidate, as expert but with :data:`MASTER_PEG_NODES_PER_SECOND` turns of
+    endgame search per second of its budget (``pre_endgame=False``: it simulates those
+    turns too).  Its choice depends on how many iterations the clock
     allows, so a seed replays it only as closely as the machine's speed does.
 ``hard``, ``medium``, ``easy``
     Weaker in the ways people are weaker; every level takes the same four
@@ -138,7 +144,8 @@ from ..offensive import OffensiveWords
 from ..rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
-           "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_NODES"]
+           "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_NODES", "EXPERT_PEG_NODES", "MASTER_PEG_NODES_PER_SECOND",
+           "PEG_PLAYS", "EXPERT_PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE"]
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")
@@ -178,6 +185,19 @@ EXPERT_ENDGAME_NODES = 50_000
 #: master with ``infer=True``: the opponent's racks evaluated at most to infer what it kept
 #: from its last turn (a sample of them beyond; see wordsalvo.engine.inference)
 MASTER_INFER_RACKS = 400
+#: the pre-endgame (1-4 tiles in the bag, :mod:`wordsalvo.engine.pre_endgame`): the plays
+#: master and expert value (plus the pass); expert's stages (the greedy playout of every draw for every
+#: candidate, then the endgames of the 2 leaders solved within 20,000 turns each) and
+#: the turns its endgames may search on a move; master's stages (the playouts, then the
+#: endgames of the 3 leaders within 50,000 turns each, then those of the 2 best until
+#: proven) and turns per second of its budget.  Node budgets: the same choice on every
+#: machine.  A stage the budget cuts is discarded (the ranking of the last one finished).
+PEG_PLAYS = 8
+EXPERT_PEG_PLAYS = 5
+EXPERT_PEG_SCHEDULE = ((None, -1), (2, 20_000))
+EXPERT_PEG_NODES = 50_000
+MASTER_PEG_SCHEDULE = ((None, -1), (3, 50_000), (2, None))
+MASTER_PEG_NODES_PER_SECOND = 500_000
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
@@ -235,7 +255,7 @@ class Bot:
     def __init__(self, level: str | None = None, rules: Rules | None = None, lexicon: Lexicon | None = None,
                  leaves=None, seed: int = 0, *, rating: float | None = None, seconds: float | None = None,
                  threads: int = 1, cpu_time: bool = False, infer: bool = False,
-                 game_seconds: float | None = None, iterations: int | None = None):
+                 game_seconds: float | None = None, iterations: int | None = None, pre_endgame: bool = True):
         from .clock import GameClock
         from .strength import RatedLevel, beta_for_rating, check_rating, parse_level
 
@@ -280,6 +300,9 @@ class Bot:
         #: master: a budget in iterations per candidate instead of time (the same choice on any machine)
         self.iterations = iterations
         self._clocks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        #: expert and master solve the pre-endgame (1-4 tiles in the bag; False: they play
+        #: those turns as on any other, a benchmark's control)
+        self.pre_endgame = bool(pre_endgame)
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
@@ -382,12 +405,52 @@ class Bot:
         return Pass()
 
     def _choose_expert(self, game) -> Action:
-        """The endgame solver's move with the bag empty (two players), else by equity."""
+        """The endgame solver's move with the bag empty (two players), the pre-endgame
+        solver's with 1-4 tiles in it, else by equity."""
         if game.bag_count == 0 and len(game.names) == 2 and len(game.players_left) == 2 and game.rack:
             action = self._endgame(game, nodes=EXPERT_ENDGAME_NODES)
             if action is not None:
                 return action
+        if self._in_pre_endgame(game):
+            action = self._pre_endgame_move(game, EXPERT_PEG_NODES, EXPERT_PEG_SCHEDULE, EXPERT_PEG_PLAYS)
+            if action is not None:
+                return action
         return self._choose_equity(game)
+
+    def _in_pre_endgame(self, game) -> bool:
+        from .pre_endgame import PEG_MAX_BAG, PEG_MIN_BAG
+
+        return (self.pre_endgame and PEG_MIN_BAG <= game.bag_count <= PEG_MAX_BAG and len(game.names) == 2
+                and len(game.players_left) == 2 and bool(game.rack))
+
+    def _pre_endgame_move(self, game, nodes: int, schedule, plays: int) -> Action | None:
+        """The pre-endgame solver's best candidate (:mod:`wordsalvo.engine.pre_endgame`)
+        among the best ``plays`` plays by equity that form no offensive word and
+        the pass, within ``nodes`` turns of endgame search; None when the rule set is not
+        one it solves."""
+        from ..errors import WordSalvoError
+        from .pre_endgame import solve_pre_endgame
+
+        leaves = self.leaves
+        if leaves is not None:
+            moves = game.best_moves(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
+        else:
+            moves = game.best_moves(plays + _CLEAN_SPARE)
+        clean = [m for m in moves if not self.offensive.is_offensive(m)][:plays]
+        try:
+            result = solve_pre_endgame(game.position(), self.lexicon, nodes=nodes, candidates=[*clean, None],
+                                       leaves=leaves, schedule=schedule)
+        except WordSalvoError:  # e.g. a rule set whose endgame the solver refuses
+            return None
+        best = result.best
+        if not best.complete:
+            return None
+        if best.move is None:
+            return Pass()
+        move = next((m for m in clean if m.notation == best.action), None)
+        if move is None:
+            return None
+        return Play(move, equity=None if move.equity is None else float(move.equity))
 
     def _choose_master(self, game) -> Action:
         """Simulation within the budget (see the module docstring)."""
@@ -395,6 +458,11 @@ class Bot:
             return self._choose_expert(game)
         if game.bag_count == 0:
             action = self._endgame(game)
+            if action is not None:
+                return action
+        if self._in_pre_endgame(game):
+            action = self._pre_endgame_move(game, max(1, int(MASTER_PEG_NODES_PER_SECOND * self.seconds)),
+                                            MASTER_PEG_SCHEDULE, PEG_PLAYS)
             if action is not None:
                 return action
         leaves = self.leaves

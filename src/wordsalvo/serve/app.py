@@ -13,8 +13,8 @@ Endpoints (JSON in and out, versioned under ``/v1``; the OpenAPI document at
   action the engine takes;
 * ``POST /v1/analyze``: a GCG record of any program: the analysis as JSON
   (``?html=1``: the report page);
-* ``POST /v1/sim``, ``POST /v1/endgame``: the simulator and the endgame solver, within
-  the request's time budget;
+* ``POST /v1/sim``, ``POST /v1/endgame``, ``POST /v1/peg``: the simulator, the endgame solver and the
+  pre-endgame solver, within the request's time budget;
 * ``POST /v1/game``, ``POST /v1/game/turn``: the game of the browser page ``GET /play``
   (the game's state travels sealed in a token, :mod:`wordsalvo.serve.tokens`: any copy
   of the service with the same secret can answer);
@@ -59,7 +59,7 @@ from .engines import Engines
 from .limits import KEYED, LIMIT_KEY, BodyLimitExceeded, LimitsMiddleware, Metrics
 from .pages import install as install_pages, play_page, report_headers
 from .problems import error_kind, problem
-from .schemas import AnalyzeIn, BestIn, BotIn, EndgameIn, GameNewIn, GameTurnIn, MovesIn, SimIn, ValidateIn
+from .schemas import AnalyzeIn, BestIn, BotIn, EndgameIn, GameNewIn, GameTurnIn, MovesIn, PegIn, SimIn, ValidateIn
 from .tokens import GameTokens, secret_of
 from . import service
 
@@ -292,6 +292,10 @@ def create_app(config: ServeConfig | None = None):
     @app.post("/v1/endgame", tags=["engines"], summary="The endgame solved (bag empty, both racks known)")
     async def endgame(req: EndgameIn) -> Response:
         return _json(await run(service.endgame, engines, req, search=(req.seconds, config.endgame_seconds)))
+
+    @app.post("/v1/peg", tags=["engines"], summary="The pre-endgame solved (1-4 tiles in the bag)")
+    async def peg(req: PegIn) -> Response:
+        return _json(await run(service.peg, engines, req, budget(req.seconds, config.endgame_seconds)))
 
     @app.post("/v1/game", tags=["play"], summary="A new game against an engine (the page /play)")
     async def game_new(req: GameNewIn) -> Response:

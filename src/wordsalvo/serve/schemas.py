@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["PositionIn", "MovesIn", "BestIn", "ValidateIn", "BotIn", "AnalyzeIn", "SimIn", "EndgameIn",
+__all__ = ["PositionIn", "MovesIn", "BestIn", "ValidateIn", "BotIn", "AnalyzeIn", "SimIn", "EndgameIn", "PegIn",
            "GameNewIn", "GameTurnIn"]
 
 Rack = Field(default=None, max_length=32, description="letters, '?' for a blank")
@@ -100,6 +100,12 @@ class SimIn(PositionIn):
 
 class EndgameIn(PositionIn):
     seconds: float | None = Field(default=None, gt=0, le=600)
+
+
+class PegIn(PositionIn):
+    seconds: float | None = Field(default=None, gt=0, le=600)
+    candidates: int = Field(default=16, ge=1, le=64, description="the plays valued, best by static equity, "
+                                                                  "plus the pass")
 
 
 class GameNewIn(_Strict):

@@ -12,6 +12,7 @@ from ..actions import Pass, Play
 from ..analysis import analyze_game
 from ..engine.bot import Bot
 from ..engine.endgame import solve_endgame
+from ..engine.pre_endgame import solve_pre_endgame
 from ..engine.simulation import simulate
 from ..errors import GameError, PositionError
 from ..formats.cgp import format_cgp
@@ -23,7 +24,7 @@ from ..render import report, svg
 from ..validate import preview_move
 from .engines import Engines, move_dict
 
-__all__ = ["moves", "best", "validate", "bot", "analyze", "sim", "endgame", "game_new", "game_turn"]
+__all__ = ["moves", "best", "validate", "bot", "analyze", "sim", "endgame", "peg", "game_new", "game_turn"]
 
 _bots = threading.local()
 
@@ -146,7 +147,7 @@ def bot(engines: Engines, req, seconds: float) -> dict[str, Any]:
 def analyze(engines: Engines, req, html: bool) -> Any:
     record, lexicon = engines.record(req.gcg, req.lexicon)
     rp = replay(record, lexicon=lexicon)
-    analysis = analyze_game(rp, top=req.top, win=req.win, endgame=None)
+    analysis = analyze_game(rp, top=req.top, win=req.win, endgame=None, pre_endgame=None)
     if html:
         return report.html(analysis.report(), rp.rules)
     return {"analysis": analysis.to_dict(), "warnings": list(rp.warnings)}
@@ -177,6 +178,12 @@ def _capped(out: dict[str, Any], asked: float | None, given: float, limit: str) 
                          "detail": f"seconds: asked {asked:g} s, searched at most {given:.3g} s (the service's "
                                    f"limits.{limit} and its budget of a request)"}
     return out
+
+
+def peg(engines: Engines, req, seconds: float) -> dict[str, Any]:
+    pos, lexicon = engines.position(req)
+    result = solve_pre_endgame(pos, lexicon, seconds=seconds, candidates=req.candidates)
+    return result.to_dict()
 
 
 # -- the browser game -------------------------------------------------------------------
