@@ -36,7 +36,7 @@ _EXPORTS = {
     "Rating": "ratings", "RatingError": "ratings", "RatingPool": "ratings",
     "Rules": "rules",
     "SimResult": "engine.simulation", "simulate": "engine.simulation",
-    "EndgameResult": "engine.endgame", "solve_endgame": "engine.endgame",
+    "EndgameResult": "engine.endgame", "EndgameProgress": "engine.endgame", "solve_endgame": "engine.endgame",
 }
 
 __all__ = [
@@ -46,7 +46,7 @@ __all__ = [
     "parse_cgp", "format_cgp", "from_gcg", "to_gcg", "Direction", "Leaves",
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
-    "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult",
+    "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult", "EndgameProgress",
 ]
 
 
@@ -79,7 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .board import Board
     from .constants import Direction
     from .engine.bot import Bot
-    from .engine.endgame import EndgameResult, solve_endgame
+    from .engine.endgame import EndgameProgress, EndgameResult, solve_endgame
     from .engine.simulation import SimResult, simulate
     from .errors import (AlphabetError, GameError, IllegalMoveError, IllegalMoveReason, LeavesError,
                          LexiconBuildError, LexiconFormatError, NotationError, NotationMismatchError, PositionError,

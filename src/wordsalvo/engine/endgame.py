@@ -115,7 +115,7 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     seeded game replays; with a node limit the search runs on one thread); ``table_bits``:
     the transposition table holds 2**table_bits entries of 24 bytes; ``progress``: called
     every ``progress_every`` seconds while the search runs (from the calling thread, the
-    search on another) with an :class:`EndgameProgress`.  Returns an :class:`EndgameResult`."""
+    search on another) and once when it ends, with an :class:`EndgameProgress`.  Returns an :class:`EndgameResult`."""
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
         raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
     if seconds is not None:
@@ -194,15 +194,16 @@ def _run(solver, rules, seconds: float, nodes: int, progress, every: float) -> d
     worker.start()
     while True:
         worker.join(every)
-        if not worker.is_alive():
-            break
+        done = not worker.is_alive()
+        if done and "error" in box:
+            raise box["error"]
+        # the last call: the last completed iteration (its value is the answer's)
         p = solver.progress()
         progress(EndgameProgress(depth=int(p["depth"]), value=int(p["value"]), exact=bool(p["exact"]),
                                  nodes=int(p["nodes"]), seconds=float(p["seconds"]),
                                  pv=tuple(_line(p["pv"], rules)[1])))
-    if "error" in box:
-        raise box["error"]
-    return box["raw"]
+        if done:
+            return box["raw"]
 
 
 def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bits: int = TABLE_BITS,
@@ -212,17 +213,20 @@ def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bi
     state after a move, the tests states whose racks are not the tile set's whole rest."""
     gen = MoveGenerator(lexicon, rules)
     capacity = _CAPACITY
-    # a move stack too small restarts the solve with a larger one, within the same time limit
-    deadline = time.monotonic() + seconds if seconds else None
+    # a move stack too small restarts the solve with a larger one, within the same time
+    # limit (the searches' time; the table's allocation is not counted, as before)
+    spent = 0.0
     while True:
         solver = _movegen.EndgameSolver(state, gen._gen, table_bits, capacity, threads)
-        left = max(deadline - time.monotonic(), 1e-6) if deadline is not None else 0.0
+        left = max(seconds - spent, 1e-6) if seconds else 0.0
+        t0 = time.monotonic()
         try:
             raw = _run(solver, rules, left, nodes or 0, progress, progress_every)
             break
         except MemoryError:
             if capacity >= _CAPACITY_MAX:
                 raise
+            spent += time.monotonic() - t0
             capacity *= 4
     moves, pv = _line(raw["pv"], rules)
     spread = state.spread(state.to_move)
