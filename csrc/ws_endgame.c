@@ -65,10 +65,6 @@ struct WsEndgame {
     WsUndo undo[WS_EG_MAX_PLY];
     WsEgStep pv[WS_EG_MAX_PLY][WS_EG_MAX_PLY];
     int32_t pv_len[WS_EG_MAX_PLY];
-    /* killer moves: per ply the last two plays that cut off there (a play of a sibling
-     * position often cuts here too); ordered right after the table's move */
-    WsMove killer[WS_EG_MAX_PLY][2];
-    int32_t killer_count[WS_EG_MAX_PLY];
 };
 
 size_t ws_endgame_size(void) { return sizeof(WsEndgame); }
@@ -261,12 +257,6 @@ static int cmp_order(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The same placement (squares, direction, tiles, blanks), whatever its score. */
-static inline int same_play(const WsMove *a, const WsMove *b) {
-    return memcmp((const char *)a + offsetof(WsMove, blank_mask), (const char *)b + offsetof(WsMove, blank_mask),
-                  sizeof(WsMove) - offsetof(WsMove, blank_mask)) == 0;
-}
-
 static int make(WsEndgame *E, const WsMove *m, int ply) {
     WsGame *s = &E->work;
     int rc = m ? ws_game_play(s, m, &E->undo[ply]) : ws_game_pass(s, &E->undo[ply]);
@@ -359,15 +349,6 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     ord[count].key = -((int64_t)1 << 46); /* the pass: last, unless the table says otherwise */
     ord[count].index = (uint32_t)count;
     ord[count].pad = 0;
-    for (int k = 0; k < E->killer_count[ply]; k++) {
-        const WsMove *km = &E->killer[ply][k];
-        for (size_t i = 0; i < count; i++) {
-            if (E->moves[base + i].tiles_played == km->tiles_played && same_play(&E->moves[base + i], km)) {
-                ord[i].key = ((int64_t)1 << 54) - k;
-                break;
-            }
-        }
-    }
     if (tt_best >= 1 && tt_best <= count + 1) ord[tt_best - 1].key = (int64_t)1 << 56;
     size_t n = count + 1;
     /* the first few picked one by one (a cut-off often comes first), the rest sorted
@@ -438,14 +419,7 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
                 memcpy(line + 1, E->pv[ply + 1], (size_t)len * sizeof *line);
                 E->pv_len[ply] = len + 1;
             }
-            if (alpha >= beta) {
-                if (m && !(E->killer_count[ply] > 0 && same_play(&E->killer[ply][0], m))) {
-                    E->killer[ply][1] = E->killer[ply][0];
-                    E->killer[ply][0] = *m;
-                    if (E->killer_count[ply] < 2) E->killer_count[ply]++;
-                }
-                break;
-            }
+            if (alpha >= beta) break;
         }
     }
     E->top = base;
@@ -558,7 +532,6 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
     E->top = 0;
     E->board_blanks = E->orig_board_blanks;
     E->max_depth = max_depth;
-    memset(E->killer_count, 0, sizeof E->killer_count);
     __atomic_store_n(&E->cur_depth, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&E->halt, 0, __ATOMIC_RELAXED);
     publish(E, 0, 0, 0, NULL, 0);
@@ -579,7 +552,6 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
             H->node_limit = 0;
             H->max_depth = max_depth;
             H->board_blanks = E->orig_board_blanks;
-            memset(H->killer_count, 0, sizeof H->killer_count);
             ws_game_copy(&H->work, &E->orig);
             reduce_counters(H, &H->work);
             if (pthread_create(&H->thread, NULL, helper_main, H) != 0) break;
