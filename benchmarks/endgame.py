@@ -6,11 +6,14 @@ and the share of self-play endgames proven within a time limit.
     python benchmarks/endgame.py --selfplay 40 [--graph G] [--rules classic-en] [--limits 1,10]
 
 ``--positions``: a TSV whose columns are CGP line, the other engine's final spread
-(the value our solver must give: the spread for the side to move after settlement),
+(the value our solver must give: the spread for the side to move after settlement;
+a file of CGP lines only takes MAGPIE's value where it proved one, with ``--magpie``),
 its first move and its seconds (the oracle files are local, never committed: they
 derive from a proprietary word list).  Every value must be equal; the script exits
 1 otherwise.  With ``--magpie`` MAGPIE's solver (one thread) runs on each position
-right after ours, so both times come from the same load.  ``--selfplay N``: N seeded
+right after ours, so both times come from the same load (``--magpie-limit``: its
+``-etlim``; ``--seconds``: our limit, a position not proven within it is not compared;
+``--threads``: ours).  ``--selfplay N``: N seeded
 games of the equity player (seeds 0..N-1) up to the empty bag, each endgame solved
 once with the largest limit of ``--limits``: the share proven within each limit.
 """
@@ -99,7 +102,8 @@ def oracle(args) -> int:
     summary = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
                "machine": f"{platform.machine()} {os.cpu_count()} cores", "positions": len(out),
                "checked": sum(r["checked"] for r in out), "equal": sum(r["equal"] for r in out),
-               "ours_proven": sum(r["exact"] for r in out), "threads": args.threads, "median": statistics.median(ours), "p90": _p90(ours),
+               "ours_proven": sum(r["exact"] for r in out), "threads": args.threads,
+               "median": statistics.median(ours), "p90": _p90(ours),
                "nodes_per_second": sum(r["nodes"] for r in out) / sum(ours),
                "mean_load": statistics.mean(r["load"] for r in out)}
     if args.magpie:
