@@ -6,11 +6,14 @@ and the share of self-play endgames proven within a time limit.
     python benchmarks/endgame.py --selfplay 40 [--graph G] [--rules classic-en] [--limits 1,10]
 
 ``--positions``: a TSV whose columns are CGP line, the other engine's final spread
-(the value our solver must give: the spread for the side to move after settlement),
+(the value our solver must give: the spread for the side to move after settlement;
+a file of CGP lines only takes MAGPIE's value where it proved one, with ``--magpie``),
 its first move and its seconds (the oracle files are local, never committed: they
 derive from a proprietary word list).  Every value must be equal; the script exits
 1 otherwise.  With ``--magpie`` MAGPIE's solver (one thread) runs on each position
-right after ours, so both times come from the same load.  ``--selfplay N``: N seeded
+right after ours, so both times come from the same load (``--magpie-limit``: its
+``-etlim``; ``--seconds``: our limit, a position not proven within it is not compared;
+``--threads``: ours).  ``--selfplay N``: N seeded
 games of the equity player (seeds 0..N-1) up to the empty bag, each endgame solved
 once with the largest limit of ``--limits``: the share proven within each limit.
 """
@@ -42,13 +45,14 @@ def _p90(xs):
     return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
 
 
-def magpie_solve(magpie: Path, cgp: str, lex: str = "CSW24"):
-    """(final spread, seconds MAGPIE reports, depth) of MAGPIE's endgame solver."""
+def magpie_solve(magpie: Path, cgp: str, lex: str = "CSW24", limit: int = 60):
+    """(final spread, seconds MAGPIE reports, depth) of MAGPIE's endgame solver (depth 25:
+    exact for a+b <= 13; less: its time limit stopped it)."""
     board, racks, scores, zeros = cgp.split()[:4]
     cmd = [str(magpie / "bin" / "magpie"), "cgp", board, racks, scores, zeros, "-lex", lex, "-mode", "sync",
            "-savesettings", "false"]
-    out = subprocess.run(cmd, input="endgame -eplies 25 -threads 1 -ttfraction 0.02 -etlim 60\n", text=True,
-                         capture_output=True, cwd=magpie, timeout=300).stdout
+    out = subprocess.run(cmd, input=f"endgame -eplies 25 -threads 1 -ttfraction 0.02 -etlim {limit}\n", text=True,
+                         capture_output=True, cwd=magpie, timeout=300 + 2 * limit).stdout
     lines = out.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith("Endgame (depth"))
     m = re.match(r"Endgame \(depth: (\d+), time: ([\d.]+)s", lines[i])
@@ -70,30 +74,47 @@ def oracle(args) -> int:
     out, bad = [], 0
     for i, r in enumerate(rows[: args.count or None]):
         pos = ws.parse_cgp(r[0], rules)
+        racks = r[0].split()[1]
         load0 = os.getloadavg()[0]
-        res = ws.solve_endgame(pos, lex)
-        rec = {"i": i, "racks": r[4] if len(r) > 4 else "", "value": res.value, "want": int(r[1]),
+        res = ws.solve_endgame(pos, lex, seconds=args.seconds, threads=args.threads)
+        rec = {"i": i, "racks": "/".join(str(len(x)) for x in racks.split("/")), "blank": "?" in racks,
+               "value": res.value, "want": int(r[1]) if len(r) > 1 and r[1].lstrip("-").isdigit() else None,
                "exact": res.exact, "seconds": res.seconds, "nodes": res.nodes, "pv": list(res.pv),
-               "oracle_first": r[2], "load": load0}
+               "oracle_first": r[2] if len(r) > 2 else "", "load": load0}
         if args.magpie:
-            mv, ms, md = magpie_solve(args.magpie, r[0])
+            mv, ms, md = magpie_solve(args.magpie, r[0], limit=args.magpie_limit)
             rec.update(magpie_value=mv, magpie_seconds=ms, magpie_depth=md)
-        bad += rec["value"] != rec["want"]
+            if rec["want"] is None and md == 25:  # a proof (a+b <= 13): the value to reach
+                rec["want"] = mv
+        # compared where both are proven (ours exact, the oracle's value known)
+        rec["checked"] = rec["want"] is not None and res.exact
+        rec["equal"] = rec["checked"] and rec["value"] == rec["want"]
+        bad += rec["checked"] and not rec["equal"]
         out.append(rec)
-        print(f"{i:3d} {rec['racks']:>4} {'ok ' if rec['value'] == rec['want'] else 'BAD'} {res.value:5d} "
-              f"{res.seconds:8.3f}s {res.nodes:>10,} {res.nodes_per_second:>10,.0f}/s"
-              + (f"  magpie {rec['magpie_value']:5d} {rec['magpie_seconds']:8.3f}s" if args.magpie else ""),
-              flush=True)
+        verdict = "ok " if rec["equal"] else "BAD" if rec["checked"] else "-  "
+        print(f"{i:3d} {rec['racks']:>4}{'?' if rec['blank'] else ' '} {verdict} {res.value:5d}"
+              f"{'' if res.exact else '*'} {res.seconds:8.3f}s {res.nodes:>11,} {res.nodes_per_second:>10,.0f}/s"
+              + (f"  magpie {rec['magpie_value']:5d} {rec['magpie_seconds']:8.3f}s d{rec['magpie_depth']}"
+                 if args.magpie else "") + f"  load {load0:.1f}", flush=True)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"positions": out}, indent=1))
     ours = [r["seconds"] for r in out]
     summary = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
                "machine": f"{platform.machine()} {os.cpu_count()} cores", "positions": len(out),
-               "equal": len(out) - bad, "median": statistics.median(ours), "p90": _p90(ours),
+               "checked": sum(r["checked"] for r in out), "equal": sum(r["equal"] for r in out),
+               "ours_proven": sum(r["exact"] for r in out), "threads": args.threads,
+               "median": statistics.median(ours), "p90": _p90(ours),
                "nodes_per_second": sum(r["nodes"] for r in out) / sum(ours),
                "mean_load": statistics.mean(r["load"] for r in out)}
     if args.magpie:
         theirs = [r["magpie_seconds"] for r in out]
+        both = [r for r in out if r["exact"] and r["magpie_depth"] == 25]
         summary.update(magpie_median=statistics.median(theirs), magpie_p90=_p90(theirs),
-                       magpie_equal=sum(r["magpie_value"] == r["want"] for r in out))
+                       magpie_equal=sum(r["magpie_value"] == r["want"] for r in out if r["want"] is not None),
+                       both_proven=len(both), total_ours=sum(r["seconds"] for r in both),
+                       total_magpie=sum(r["magpie_seconds"] for r in both),
+                       worst_ratio=max((r["seconds"] / max(r["magpie_seconds"], 1e-3) for r in both), default=0),
+                       over_2x=sum(r["seconds"] > 2 * max(r["magpie_seconds"], 0.01) for r in both))
     print(json.dumps(summary))
     if args.json:
         Path(args.json).write_text(json.dumps({"summary": summary, "positions": out}, indent=1))
@@ -134,6 +155,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rules", default="classic-en")
     ap.add_argument("--magpie", type=Path)
     ap.add_argument("--count", type=int, default=0)
+    ap.add_argument("--seconds", type=float, default=None, help="our time limit per position (default: none)")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--magpie-limit", type=int, default=60, help="MAGPIE's -etlim")
     ap.add_argument("--json")
     ap.add_argument("--selfplay", type=int, default=0)
     ap.add_argument("--limits", default="1,10")

@@ -9,12 +9,19 @@
 #include "ws_endgame.h"
 #include "ws_graph.h"
 
+#if !defined(_WIN32)
+#include <pthread.h>
+#define WS_EG_PTHREADS 1
+#endif
+
 #define EG_INF 0x3fffffff
 #define EG_EXACT 1
 #define EG_LOWER 2
 #define EG_UPPER 3
 #define EG_COMPLETE 4
 #define EG_CLOCK_EVERY 256
+#define EG_POLL_STEPS 2048 /* word-graph steps between two clock reads inside one generation */
+#define EG_SELECT 4        /* moves picked one by one before the rest is sorted */
 
 struct WsEndgame {
     WsGen gen;
@@ -38,6 +45,23 @@ struct WsEndgame {
     int64_t nodes;
     int64_t node_limit; /* stop once the search has made this many turns (0: no limit) */
     double deadline, started;
+    int64_t started_ns;      /* started, for ws_endgame_progress */
+    int32_t orig_board_blanks;
+    /* threads: helpers (of the main E), or the main solve (of a helper) */
+    int32_t thread_id;     /* 0: the calling thread */
+    int32_t helper_count;
+    WsEndgame *helpers[WS_EG_MAX_THREADS - 1];
+    WsEndgame *main;       /* a helper's main solve (the main's own: itself) */
+    int32_t halt;          /* main: set when the helpers must stop */
+    int32_t cur_depth;     /* the iteration in progress (read by the helpers) */
+    int32_t max_depth;
+    int64_t pub_nodes;     /* nodes, published for ws_endgame_progress */
+    int32_t publish;       /* deepen publishes its iterations (the main's first solve) */
+    uint32_t prog_seq;     /* the progress snapshot's seqlock: odd while written */
+    WsEgProgress prog;
+#ifdef WS_EG_PTHREADS
+    pthread_t thread;
+#endif
     WsUndo undo[WS_EG_MAX_PLY];
     WsEgStep pv[WS_EG_MAX_PLY][WS_EG_MAX_PLY];
     int32_t pv_len[WS_EG_MAX_PLY];
@@ -51,6 +75,16 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+
+/* Whether the search must stop now: the helpers' halt, the deadline.  Publishes the
+ * node count for ws_endgame_progress. */
+static int eg_check(WsEndgame *E) {
+    __atomic_store_n(&E->pub_nodes, E->nodes, __ATOMIC_RELAXED);
+    if (E->main != E && __atomic_load_n(&E->main->halt, __ATOMIC_RELAXED)) return 1;
+    return E->deadline > 0 && now() > E->deadline;
+}
+
+static int eg_poll(void *ctx) { return eg_check((WsEndgame *)ctx); }
 
 int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgEntry *table, size_t entries,
                      WsMove *moves, WsEgOrder *order, size_t capacity) {
@@ -84,6 +118,10 @@ int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgE
         if (R->tile_value[t] < 1) E->values_positive = 0;
     E->settle_out = R->settle_out;
     for (int sq = 0; sq < WS_SQUARES; sq++) E->board_blanks += (root->board[sq] & WS_BLANK_BIT) != 0;
+    E->orig_board_blanks = E->board_blanks;
+    E->main = E;
+    E->helper_count = 0;
+    ws_gen_poll(&E->gen, eg_poll, E, EG_POLL_STEPS);
     for (int x = 1; x <= R->alphabet_size; x++)
         for (int y = 1; y <= R->alphabet_size; y++) {
             uint8_t w1[2] = {(uint8_t)y, (uint8_t)x}, w2[2] = {(uint8_t)x, (uint8_t)y};
@@ -144,6 +182,73 @@ static void reduce_counters(WsEndgame *E, WsGame *s) {
     if (passes != s->pass_count || scoreless != s->scoreless_count) ws_game_set_counters(s, passes, scoreless);
 }
 
+/* The table: buckets of two entries (the first kept for the deeper or complete result,
+ * the second always replaced), each read and written word by word without locks. */
+typedef struct EgHit {
+    int32_t value;
+    uint32_t best;
+    int depth, flags;
+} EgHit;
+
+static inline int tt_read(const WsEgEntry *e, uint64_t key, EgHit *h) {
+    uint64_t c = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+    uint64_t d = __atomic_load_n(&e->data, __ATOMIC_RELAXED);
+    uint64_t m = __atomic_load_n(&e->meta, __ATOMIC_RELAXED);
+    if ((c ^ d ^ m) != key || !(m >> 8 & 0xff)) return 0;
+    h->value = (int32_t)(uint32_t)d;
+    h->best = (uint32_t)(d >> 32);
+    h->depth = (int)(m & 0xff);
+    h->flags = (int)(m >> 8 & 0xff);
+    return 1;
+}
+
+static inline void tt_write(WsEgEntry *e, uint64_t key, int32_t value, uint32_t best, int depth, int flags) {
+    uint64_t d = (uint64_t)(uint32_t)value | (uint64_t)best << 32;
+    uint64_t m = (uint64_t)(depth > 255 ? 255 : depth) | (uint64_t)flags << 8;
+    __atomic_store_n(&e->data, d, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->meta, m, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->check, key ^ d ^ m, __ATOMIC_RELAXED);
+}
+
+static inline int tt_worth(const EgHit *h) { return (h->flags & EG_COMPLETE) ? 512 : h->depth; }
+
+static inline WsEgEntry *tt_bucket(WsEndgame *E, uint64_t key) { return &E->tt[key & E->tt_mask & ~(size_t)1]; }
+
+static int tt_probe(WsEndgame *E, uint64_t key, EgHit *h) {
+    WsEgEntry *b = tt_bucket(E, key);
+    return tt_read(&b[0], key, h) || tt_read(&b[1], key, h);
+}
+
+static void tt_store(WsEndgame *E, uint64_t key, int32_t value, uint32_t best, int depth, int flags) {
+    WsEgEntry *b = tt_bucket(E, key);
+    EgHit h0, h1;
+    int has0 = tt_read(&b[0], key, &h0), has1 = !has0 && tt_read(&b[1], key, &h1);
+    EgHit nw = {value, best, depth > 255 ? 255 : depth, flags};
+    if (has0 || has1) {
+        /* a complete result is kept unless the new one is complete too */
+        const EgHit *old = has0 ? &h0 : &h1;
+        if ((old->flags & EG_COMPLETE) && !(flags & EG_COMPLETE)) return;
+        tt_write(has0 ? &b[0] : &b[1], key, value, best, depth, flags);
+        return;
+    }
+    /* a new key: into the first slot if it is worth at least as much as its entry (which
+     * moves to the second), else into the second */
+    uint64_t c0 = __atomic_load_n(&b[0].check, __ATOMIC_RELAXED), d0 = __atomic_load_n(&b[0].data, __ATOMIC_RELAXED),
+             m0 = __atomic_load_n(&b[0].meta, __ATOMIC_RELAXED);
+    int flags0 = (int)(m0 >> 8 & 0xff);
+    EgHit first = {0, 0, (int)(m0 & 0xff), flags0};
+    if (!flags0 || tt_worth(&nw) >= tt_worth(&first)) {
+        if (flags0) {
+            __atomic_store_n(&b[1].data, d0, __ATOMIC_RELAXED);
+            __atomic_store_n(&b[1].meta, m0, __ATOMIC_RELAXED);
+            __atomic_store_n(&b[1].check, c0, __ATOMIC_RELAXED);
+        }
+        tt_write(&b[0], key, value, best, depth, flags);
+    } else {
+        tt_write(&b[1], key, value, best, depth, flags);
+    }
+}
+
 static inline int spread(const WsGame *s, int p) { return s->score[p] - s->score[1 - p]; }
 
 static int cmp_order(const void *a, const void *b) {
@@ -177,25 +282,30 @@ static void unmake(WsEndgame *E, const WsMove *m, int ply) {
 static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t beta, int *taint) {
     WsGame *s = &E->work;
     E->pv_len[ply] = 0;
-    if ((++E->nodes & (EG_CLOCK_EVERY - 1)) == 0 && E->deadline > 0 && now() > E->deadline) E->stop = 1;
+    if ((++E->nodes & (EG_CLOCK_EVERY - 1)) == 0 && eg_check(E)) E->stop = 1;
     if (E->node_limit > 0 && E->nodes > E->node_limit) E->stop = 1;
     if (E->stop) return 0;
     uint64_t key = s->hash;
-    WsEgEntry *e = &E->tt[key & E->tt_mask];
+    EgHit hit;
     uint32_t tt_best = 0;
-    if (e->key == key && e->flags) {
-        tt_best = e->best;
-        if (ply > 0 && ((e->flags & EG_COMPLETE) || e->depth >= depth)) {
-            int bound = e->flags & 3;
-            int32_t v = e->value;
+    if (tt_probe(E, key, &hit)) {
+        tt_best = hit.best;
+        if (ply > 0 && ((hit.flags & EG_COMPLETE) || hit.depth >= depth)) {
+            int bound = hit.flags & 3;
+            int32_t v = hit.value;
             if (bound == EG_EXACT || (bound == EG_LOWER && v >= beta) || (bound == EG_UPPER && v <= alpha)) {
-                if (!(e->flags & EG_COMPLETE)) *taint = 1;
+                if (!(hit.flags & EG_COMPLETE)) *taint = 1;
                 return v;
             }
         }
     }
     if (depth <= 0 || ply >= WS_EG_MAX_PLY - 1) {
         *taint = 1;
+        return 0;
+    }
+    /* a generation can be long (many blanks): the clock before each one, and inside it */
+    if (eg_check(E)) {
+        E->stop = 1;
         return 0;
     }
     /* the moves: every play of the mover's rack, then the pass */
@@ -207,7 +317,11 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     }
     if (base + 1 >= E->capacity ||
         ws_gen_all(&E->gen, E->moves + base, E->capacity - base - 1, &count) != WS_OK) {
-        E->error = WS_E_CAPACITY;
+        if (!E->gen.poll_stopped) E->error = WS_E_CAPACITY;
+        E->stop = 1;
+        return 0;
+    }
+    if (E->gen.poll_stopped) {
         E->stop = 1;
         return 0;
     }
@@ -226,16 +340,20 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
             if (m->tiles[t] && !(m->blank_mask >> t & 1)) played_value += s->rules->tile_value[m->tiles[t]];
         int64_t k = (int64_t)(m->score + played_value) * 64 + m->tiles_played;
         if (m->tiles_played == rack_total) k += (int64_t)out_bonus * 64 + 32;
+        /* helpers break ties their own way, so that the threads part */
+        if (E->thread_id) k = k * 64 + (((uint32_t)i * 2654435761u + (uint32_t)E->thread_id * 40503u) >> 26);
         ord[i].key = k;
         ord[i].index = (uint32_t)i;
         ord[i].pad = 0;
     }
-    ord[count].key = -((int64_t)1 << 40); /* the pass: last, unless the table says otherwise */
+    ord[count].key = -((int64_t)1 << 46); /* the pass: last, unless the table says otherwise */
     ord[count].index = (uint32_t)count;
     ord[count].pad = 0;
-    if (tt_best >= 1 && tt_best <= count + 1) ord[tt_best - 1].key = (int64_t)1 << 50;
+    if (tt_best >= 1 && tt_best <= count + 1) ord[tt_best - 1].key = (int64_t)1 << 56;
     size_t n = count + 1;
-    qsort(ord, n, sizeof *ord, cmp_order);
+    /* the first few picked one by one (a cut-off often comes first), the rest sorted
+     * only when reached */
+    size_t sorted = 0;
     E->top = base + n;
 
     int32_t alpha0 = alpha, best = -EG_INF;
@@ -243,6 +361,20 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     int local = 0;
     int before = spread(s, p);
     for (size_t j = 0; j < n; j++) {
+        if (j >= sorted) {
+            if (j < EG_SELECT) {
+                size_t m_at = j;
+                for (size_t q = j + 1; q < n; q++)
+                    if (cmp_order(&ord[q], &ord[m_at]) < 0) m_at = q;
+                WsEgOrder tmp = ord[j];
+                ord[j] = ord[m_at];
+                ord[m_at] = tmp;
+                sorted = j + 1;
+            } else {
+                qsort(ord + j, n - j, sizeof *ord, cmp_order);
+                sorted = n;
+            }
+        }
         uint32_t idx = ord[j].index;
         const WsMove *m = idx < count ? &E->moves[base + idx] : NULL;
         if (make(E, m, ply) != WS_OK) {
@@ -293,22 +425,27 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     E->top = base;
     if (E->stop) return 0;
     *taint |= local;
-    if (e->key != key || !(e->flags & EG_COMPLETE) || !local) {
-        e->key = key;
-        e->value = best;
-        e->best = best_index;
-        e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-        e->flags = (uint8_t)((best <= alpha0 ? EG_UPPER : best >= beta ? EG_LOWER : EG_EXACT) |
-                             (local ? 0 : EG_COMPLETE));
-    }
+    tt_store(E, key, best, best_index, depth,
+             (best <= alpha0 ? EG_UPPER : best >= beta ? EG_LOWER : EG_EXACT) | (local ? 0 : EG_COMPLETE));
     return best;
 }
 
 /* Iterative deepening from E->work: the gain, its line into line/len, whether proven. */
+static void publish(WsEndgame *E, int depth, int32_t gain, int exact, const WsEgStep *line, int len) {
+    __atomic_add_fetch(&E->prog_seq, 1, __ATOMIC_ACQ_REL);
+    E->prog.depth = depth;
+    E->prog.value = spread(&E->orig, E->orig.to_move) + gain;
+    E->prog.exact = exact;
+    E->prog.pv_count = len;
+    if (len > 0) memcpy(E->prog.pv, line, (size_t)len * sizeof *line);
+    __atomic_add_fetch(&E->prog_seq, 1, __ATOMIC_ACQ_REL);
+}
+
 static int deepen(WsEndgame *E, int max_depth, int32_t *gain, WsEgStep *line, int *len, int *depth_done) {
     int exact = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         int taint = 0;
+        __atomic_store_n(&E->cur_depth, depth, __ATOMIC_RELAXED);
         double keep = E->deadline;
         int64_t keep_nodes = E->node_limit;
         if (depth == 1) E->deadline = 0, E->node_limit = 0; /* the first iteration always finishes */
@@ -320,6 +457,7 @@ static int deepen(WsEndgame *E, int max_depth, int32_t *gain, WsEgStep *line, in
         *len = E->pv_len[0];
         memcpy(line, E->pv[0], (size_t)*len * sizeof *line);
         *depth_done = depth;
+        if (E->publish) publish(E, depth, v, !taint, line, *len);
         if (!taint) {
             exact = 1;
             break;
@@ -328,21 +466,112 @@ static int deepen(WsEndgame *E, int max_depth, int32_t *gain, WsEgStep *line, in
     return exact;
 }
 
+/* A helper: iterative deepening on its own, at the main's depth or one beyond (odd
+ * helpers), until the main solve says halt or it proves the root itself. */
+static void *helper_main(void *arg) {
+    WsEndgame *H = arg;
+    for (int depth = 1 + (H->thread_id & 1); depth <= H->max_depth; depth++) {
+        int md = __atomic_load_n(&H->main->cur_depth, __ATOMIC_RELAXED) + (H->thread_id & 1);
+        if (depth < md) depth = md > H->max_depth ? H->max_depth : md;
+        int taint = 0;
+        search(H, depth, 0, -EG_INF, EG_INF, &taint);
+        if (H->stop || !taint) break;
+    }
+    return NULL;
+}
+
+int ws_endgame_add_helper(WsEndgame *E, WsEndgame *H, WsMove *moves, WsEgOrder *order, size_t capacity) {
+    if (!E || !H || H == E || E->main != E || E->helper_count >= WS_EG_MAX_THREADS - 1 || !moves || !order ||
+        capacity < 4096)
+        return WS_E_ARGUMENT;
+    memcpy(H, E, offsetof(WsEndgame, undo));
+    H->moves = moves;
+    H->order = order;
+    H->capacity = capacity;
+    H->helper_count = 0;
+    H->main = E;
+    H->publish = 0;
+    H->thread_id = E->helper_count + 1;
+    ws_gen_poll(&H->gen, eg_poll, H, EG_POLL_STEPS);
+    E->helpers[E->helper_count++] = H;
+    return WS_OK;
+}
+
+void ws_endgame_progress(WsEndgame *E, WsEgProgress *out) {
+    for (;;) {
+        uint32_t a = __atomic_load_n(&E->prog_seq, __ATOMIC_ACQUIRE);
+        if (!(a & 1)) {
+            out->depth = E->prog.depth;
+            out->value = E->prog.value;
+            out->exact = E->prog.exact;
+            int len = E->prog.pv_count;
+            out->pv_count = len < 0 ? 0 : len > WS_EG_MAX_PLY ? WS_EG_MAX_PLY : len;
+            memcpy(out->pv, E->prog.pv, (size_t)out->pv_count * sizeof *out->pv);
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&E->prog_seq, __ATOMIC_ACQUIRE) == a) break;
+        }
+    }
+    int64_t nodes = __atomic_load_n(&E->pub_nodes, __ATOMIC_RELAXED);
+    for (int i = 0; i < E->helper_count; i++) nodes += __atomic_load_n(&E->helpers[i]->pub_nodes, __ATOMIC_RELAXED);
+    out->nodes = nodes;
+    double started = __atomic_load_n(&E->started_ns, __ATOMIC_RELAXED) * 1e-9;
+    out->seconds = started > 0 ? now() - started : 0.0;
+}
+
 int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out) {
     if (max_depth < 1 || max_depth > WS_EG_MAX_PLY - 1 || !(seconds >= 0.0) || max_nodes < 0) return WS_E_ARGUMENT;
     memset(out, 0, offsetof(WsEgResult, pv));
     E->started = now();
+    __atomic_store_n(&E->started_ns, (int64_t)(E->started * 1e9), __ATOMIC_RELAXED);
     E->deadline = seconds > 0 ? E->started + seconds : 0;
     E->node_limit = max_nodes;
     E->stop = 0;
     E->error = WS_OK;
     E->nodes = 0;
+    __atomic_store_n(&E->pub_nodes, 0, __ATOMIC_RELAXED);
     E->top = 0;
+    E->board_blanks = E->orig_board_blanks;
+    E->max_depth = max_depth;
+    __atomic_store_n(&E->cur_depth, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&E->halt, 0, __ATOMIC_RELAXED);
+    publish(E, 0, 0, 0, NULL, 0);
     ws_game_copy(&E->work, &E->orig);
     reduce_counters(E, &E->work);
+    /* the helpers: not with a node limit (the answer would depend on their timing) */
+    int started = 0;
+#ifdef WS_EG_PTHREADS
+    if (max_nodes == 0) {
+        for (int i = 0; i < E->helper_count; i++) {
+            WsEndgame *H = E->helpers[i];
+            H->stop = 0;
+            H->error = WS_OK;
+            H->nodes = 0;
+            __atomic_store_n(&H->pub_nodes, 0, __ATOMIC_RELAXED);
+            H->top = 0;
+            H->deadline = 0;
+            H->node_limit = 0;
+            H->max_depth = max_depth;
+            H->board_blanks = E->orig_board_blanks;
+            ws_game_copy(&H->work, &E->orig);
+            reduce_counters(H, &H->work);
+            if (pthread_create(&H->thread, NULL, helper_main, H) != 0) break;
+            started++;
+        }
+    }
+#endif
     int32_t gain = 0;
     int len = 0, depth = 0;
+    E->publish = 1;
     int exact = deepen(E, max_depth, &gain, out->pv, &len, &depth);
+    E->publish = 0;
+    __atomic_store_n(&E->halt, 1, __ATOMIC_RELAXED);
+    int64_t helper_nodes = 0;
+#ifdef WS_EG_PTHREADS
+    for (int i = 0; i < started; i++) {
+        pthread_join(E->helpers[i]->thread, NULL);
+        helper_nodes += E->helpers[i]->nodes;
+    }
+#endif
     out->depth = depth;
     /* a proven line is followed to the end of the game: where the table cut it short,
      * the position it reached is solved again (its subtree is in the table) */
@@ -399,7 +628,7 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
         ws_game_copy(s, &E->orig);
     }
     out->pv_count = len;
-    out->nodes = E->nodes;
+    out->nodes = E->nodes + helper_nodes;
     out->seconds = now() - E->started;
     return E->error == WS_E_CAPACITY ? WS_E_CAPACITY : WS_OK;
 }

@@ -26,7 +26,19 @@
  *
  * Memory: the caller allocates ws_endgame_size() bytes, the table (a power of two of
  * WsEgEntry) and the move stack (WsMove and WsEgOrder arrays of the same capacity) once;
- * nothing is allocated in the search.  No thread is started.
+ * nothing is allocated in the search.
+ *
+ * Threads (lazy SMP): helpers added with ws_endgame_add_helper (each its own
+ * ws_endgame_size() bytes and move stack) search the same root on their own threads
+ * during ws_endgame_solve, sharing the table (entries written and read without locks:
+ * an entry's key is stored XORed with its data, so a torn entry never matches).  The
+ * answer is the calling thread's search alone, which is exact whatever the helpers
+ * wrote (every entry is a true bound); they only fill the table sooner.  Helpers are
+ * not started with a node limit (the result would depend on their timing).
+ *
+ * Time: the clock is read before every move generation and inside long generations
+ * (every EG_POLL_STEPS steps of the word-graph walk), so a limit is kept however slow
+ * one node is (a rack of many blanks).
  */
 #ifndef WS_ENDGAME_H
 #define WS_ENDGAME_H
@@ -42,13 +54,14 @@
 #define WS_EG_DEADLINE 1  /* the time limit: the last completed iteration, not proven */
 #define WS_EG_MAX_DEPTH 2 /* max_depth reached without a proof */
 
+/* A table entry, three words written and read one by one (shared between threads):
+ * data = value (low 32 bits, signed) | best << 32, where best is 1 + the index of the
+ * best move in generation order (the pass: the count; 0: none); meta = depth | flags << 8
+ * (bound: 1 exact, 2 lower, 3 upper; | 4: complete); check = the state's key ^ data ^ meta. */
 typedef struct WsEgEntry {
-    uint64_t key;
-    int32_t value;
-    uint32_t best;  /* 1 + the index of the best move in generation order (the pass: the count); 0 none */
-    uint8_t depth;
-    uint8_t flags;  /* bound (1 exact, 2 lower, 3 upper) | 4: complete */
-    uint8_t pad[6];
+    uint64_t check;
+    uint64_t data;
+    uint64_t meta;
 } WsEgEntry;
 
 typedef struct WsEgOrder {
@@ -77,6 +90,19 @@ typedef struct WsEgResult {
     WsEgStep pv[WS_EG_MAX_PLY];
 } WsEgResult;
 
+/* What a running solve has found so far (ws_endgame_progress, from any thread). */
+typedef struct WsEgProgress {
+    int32_t depth;      /* the last completed iteration of the calling thread (0: none yet) */
+    int32_t value;      /* its value: the final spread for the side to move */
+    int32_t exact;      /* 1: that iteration proved it */
+    int32_t pv_count;
+    int64_t nodes;      /* turns made so far, helpers included */
+    double seconds;     /* since the solve started */
+    WsEgStep pv[WS_EG_MAX_PLY]; /* its line */
+} WsEgProgress;
+
+#define WS_EG_MAX_THREADS 64
+
 typedef struct WsEndgame WsEndgame;
 
 size_t ws_endgame_size(void);
@@ -96,5 +122,15 @@ int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgE
  * (1..WS_EG_MAX_PLY).  WS_OK, or WS_E_CAPACITY: the move stack was
  * too small (the result then holds the last completed iteration, not exact). */
 int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out);
+
+/* Adds a helper thread to E (after ws_endgame_setup of E, which removes all helpers):
+ * H is ws_endgame_size() caller-owned bytes, with its own move stack (capacity >= 4096);
+ * it shares E's position, generator, rules and table.  At most WS_EG_MAX_THREADS - 1.
+ * WS_E_ARGUMENT: too many helpers or a bad stack. */
+int ws_endgame_add_helper(WsEndgame *E, WsEndgame *H, WsMove *moves, WsEgOrder *order, size_t capacity);
+
+/* A snapshot of the progress of the solve running on E (safe to call from another thread
+ * while ws_endgame_solve runs, and before or after it). */
+void ws_endgame_progress(WsEndgame *E, WsEgProgress *out);
 
 #endif

@@ -596,6 +596,16 @@ static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, i
 
 static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cross, int placed) {
     const uint32_t *nodes = g->nodes;
+    if (g->poll) {
+        if (g->poll_stopped) return;
+        if (--g->poll_left == 0) {
+            g->poll_left = g->poll_every;
+            if (g->poll(g->poll_ctx)) {
+                g->poll_stopped = 1;
+                return;
+            }
+        }
+    }
     uint8_t bt = g->ln->tile[pos];
     if (bt) {
         uint32_t arc = ws_graph_seek(nodes, list, bt & WS_LETTER_MASK);
@@ -674,8 +684,17 @@ static void for_each_anchor(WsGen *g, AnchorFn fn) {
     }
 }
 
+void ws_gen_poll(WsGen *g, int (*fn)(void *ctx), void *ctx, uint32_t every) {
+    g->poll = fn;
+    g->poll_ctx = ctx;
+    g->poll_every = every ? every : 1;
+    g->poll_left = g->poll_every;
+    g->poll_stopped = 0;
+}
+
 int ws_gen_all(WsGen *g, WsMove *out, size_t capacity, size_t *count) {
     if (!g->board_valid) return WS_E_ARGUMENT;
+    g->poll_stopped = 0;
     g->mode = 0;
     g->real_first = 0;
     g->out = out;

@@ -189,7 +189,20 @@ typedef struct WsGen {
     WsSubrack subracks[1 << WS_RACK_MAX];
     WsSubAnchor subs[WS_MAX_SUBS];
     WsHeapItem heap[WS_MAX_ANCHORS + WS_MAX_SUBS];
+
+    /* a check while generating, for callers with a time limit (the endgame solver: one
+     * generation with many blanks can take long): every poll_every steps of the walk
+     * (ws_gen_poll), poll(poll_ctx) is called; nonzero stops this generation at once
+     * (poll_stopped = 1; the moves found so far are incomplete).  poll NULL: no check
+     * (ws_gen_init's default). */
+    int (*poll)(void *ctx);
+    void *poll_ctx;
+    uint32_t poll_every, poll_left;
+    int32_t poll_stopped;
 } WsGen;
+
+/* Installs (fn non-NULL) or removes the check above; every > 0 steps between calls. */
+void ws_gen_poll(WsGen *g, int (*fn)(void *ctx), void *ctx, uint32_t every);
 
 /* Sets up a generator for a graph (already validated) and rules. */
 int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules);

@@ -243,3 +243,78 @@ def test_a_node_budget_gives_the_same_line_on_every_run():
     assert not small[0].exact and small[0].stop == "limit" and small[0].depth < full.depth
     with pytest.raises(WordSalvoError, match="nodes"):
         solve_endgame(game, nodes=0)
+
+
+def _many_blanks_state():
+    """A rule set of 14 blanks (valid), seven on each rack, on a board from a real game."""
+    from pathlib import Path
+
+    text = (Path(ws.__file__).parent / "rulesets" / "classic-en.toml").read_text()
+    text = text.replace('"?" = [2, 0]', '"?" = [14, 0]').replace('name = "classic-en"', 'name = "blanks-14"')
+    rules = ws.Rules.from_toml(text)
+    pos, _tiles = _board_at_bag_empty("classic-en", 3)
+    many = ws.Position(rules, pos.board.copy(), ["???????", "???????"], [300, 300], 0, to_move=0)
+    return rules, state_from_position(many, bag="")
+
+
+def test_the_clock_is_read_before_a_long_move_generation():
+    # issue 38 item 14: with seven blanks a rack one generation takes long (tens of ms), and
+    # the clock read every 256 nodes let a 0.5 s limit run for many seconds.  The first
+    # iteration always completes; a limit already past then stops the second at its first
+    # node, before any generation (formerly: at the next 256th node).
+    from wordsalvo._core import _movegen
+
+    rules, state = _many_blanks_state()
+    gen = ws.MoveGenerator(ws.Lexicon.default("en"), rules)
+    one = _movegen.EndgameSolver(state, gen._gen, 16, 1 << 20).solve(max_depth=1)
+    assert one["depth"] == 1 and not one["exact"] and one["nodes"] % 256 not in (255, 0)
+    solver = _movegen.EndgameSolver(state, gen._gen, 16, 1 << 20)
+    raw = solver.solve(seconds=1e-6)
+    assert raw["depth"] == 1 and not raw["exact"] and raw["stop"] == "limit"
+    assert raw["nodes"] == one["nodes"] + 1
+    assert raw["pv"]  # the first iteration's best line
+
+
+def test_two_threads_give_the_same_value():
+    game = _at_bag_empty(14)
+    one = solve_endgame(game, threads=1)
+    for threads in (2, 3):
+        many = solve_endgame(game, threads=threads)
+        assert one.exact and many.exact and one.value == many.value
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 3), name=st.sampled_from(RULE_NAMES),
+       picks0=st.lists(st.integers(0, 50), min_size=1, max_size=3),
+       picks1=st.lists(st.integers(0, 50), min_size=1, max_size=3), blank0=st.booleans(), blank1=st.booleans(),
+       threads=st.integers(2, 4))
+def test_threads_give_the_value_of_one_thread(seed, name, picks0, picks1, blank0, blank1, threads):
+    made = _tiny_state(name, seed, picks0, picks1, blank0, blank1, 0, (100, 100))
+    if made is None:
+        return
+    rules, _gen, _tiny, state = made
+    lexicon = ws.Lexicon.default("en")
+    one = _solve_state(state.copy(), rules, lexicon, None)
+    many = _solve_state(state.copy(), rules, lexicon, None, threads=threads)
+    assert one.exact and many.exact and one.value == many.value
+
+
+def test_progress_reports_the_completed_depths(capsys):
+    from wordsalvo.cli import main
+
+    game = _at_bag_empty(14)
+    seen = []
+    result = solve_endgame(game, progress=seen.append, progress_every=0.01)
+    assert seen and all(isinstance(p, ws.EndgameProgress) for p in seen)
+    assert [p.depth for p in seen] == sorted(p.depth for p in seen)
+    last = seen[-1]
+    assert (last.depth, last.value, last.exact) == (result.depth, result.value, True)
+    assert last.pv and last.nodes >= result.nodes // 2
+    line = ws.format_cgp(game.position())
+    assert main(["endgame", "--rules", "classic-en", "--cgp", line]) == 0
+    err = capsys.readouterr().err
+    assert f"depth {result.depth} " in err and f"value {result.value:+d} (proven)" in err
+    assert main(["endgame", "--rules", "classic-en", "--cgp", line, "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    with pytest.raises(WordSalvoError, match="progress"):
+        solve_endgame(game, progress=5)

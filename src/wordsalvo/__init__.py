@@ -36,7 +36,7 @@ _EXPORTS = {
     "Rating": "ratings", "RatingError": "ratings", "RatingPool": "ratings",
     "Rules": "rules",
     "SimResult": "engine.simulation", "simulate": "engine.simulation",
-    "EndgameResult": "engine.endgame", "solve_endgame": "engine.endgame",
+    "EndgameResult": "engine.endgame", "EndgameProgress": "engine.endgame", "solve_endgame": "engine.endgame",
     "Inference": "engine.inference", "infer": "engine.inference",
     "PreEndgameResult": "engine.pre_endgame", "solve_pre_endgame": "engine.pre_endgame",
 }
@@ -49,7 +49,7 @@ __all__ = [
     "AlphabetError", "GameError", "LeavesError", "IllegalMoveError", "IllegalMoveReason", "LexiconBuildError",
     "LexiconFormatError", "NotationError", "NotationMismatchError", "PositionError", "RulesError", "WordSalvoError",
     "Rating", "RatingPool", "RatingError", "simulate", "SimResult", "solve_endgame", "EndgameResult",
-    "solve_pre_endgame", "PreEndgameResult", "infer", "Inference",
+    "EndgameProgress", "solve_pre_endgame", "PreEndgameResult", "infer", "Inference",
 ]
 
 
@@ -82,7 +82,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .board import Board
     from .constants import Direction
     from .engine.bot import Bot
-    from .engine.endgame import EndgameResult, solve_endgame
+    from .engine.endgame import EndgameProgress, EndgameResult, solve_endgame
     from .engine.inference import Inference, infer
     from .engine.pre_endgame import PreEndgameResult, solve_pre_endgame
     from .engine.simulation import SimResult, simulate

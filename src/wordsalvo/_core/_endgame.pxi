@@ -13,21 +13,32 @@ cdef class EndgameSolver:
     (csrc/ws_endgame.h): ``table_bits`` (10..30) sizes the transposition table (2**bits
     entries of 24 bytes), ``capacity`` the move stack (moves on the path of the search,
     32 bytes each).  The memory is allocated here, once; ``solve`` runs with the GIL
-    released.  The root state and the generator are kept alive here."""
+    released.  ``threads`` > 1: as many threads search together over the shared table
+    (lazy SMP; each helper has its own move stack of the same capacity); the value is the
+    same.  ``progress()`` may be called from another thread while ``solve`` runs.  The root
+    state and the generator are kept alive here."""
     cdef WsEndgame *E
     cdef WsEgEntry *tt
     cdef WsMove *moves
     cdef WsEgOrder *order
     cdef WsEgResult *res
+    cdef WsEndgame *helpers[64]
+    cdef WsMove *helper_moves[64]
+    cdef WsEgOrder *helper_order[64]
+    cdef int helper_count
+    cdef readonly int threads
     cdef readonly GameState root
     cdef Generator gen
     cdef long busy
 
-    def __cinit__(self, GameState root not None, Generator gen not None, table_bits=20, capacity=1 << 20):
+    def __cinit__(self, GameState root not None, Generator gen not None, table_bits=20, capacity=1 << 20,
+                  threads=1):
         cdef int bits = <int>check_whole(table_bits, 10, 30, WordSalvoError, "table_bits")
         cdef size_t cap = <size_t>check_whole(capacity, 4096, 1 << 28, WordSalvoError, "capacity")
+        cdef int nthreads = <int>check_whole(threads, 1, WS_EG_MAX_THREADS, WordSalvoError, "threads")
         cdef size_t entries = (<size_t>1) << bits
-        cdef int rc
+        cdef int rc, i
+        self.helper_count = 0
         if root.rules.players != 2:
             raise WordSalvoError(f"endgame: expected a two-player game, got {root.rules.players} players")
         if root.s.end_reason != WS_END_NONE:
@@ -45,11 +56,22 @@ cdef class EndgameSolver:
         self.res = <WsEgResult*>malloc(sizeof(WsEgResult))
         if self.E == NULL or self.tt == NULL or self.moves == NULL or self.order == NULL or self.res == NULL:
             raise MemoryError("endgame: out of memory")
+        for i in range(nthreads - 1):
+            self.helpers[i] = <WsEndgame*>malloc(ws_endgame_size())
+            self.helper_moves[i] = <WsMove*>malloc(cap * sizeof(WsMove))
+            self.helper_order[i] = <WsEgOrder*>malloc(cap * sizeof(WsEgOrder))
+            self.helper_count = i + 1
+            if self.helpers[i] == NULL or self.helper_moves[i] == NULL or self.helper_order[i] == NULL:
+                raise MemoryError("endgame: out of memory (threads)")
+        self.threads = nthreads
         self.root, self.gen = root, gen
         gen._enter()
         try:
             with nogil:
                 rc = ws_endgame_setup(self.E, root.s, gen.g, self.tt, entries, self.moves, self.order, cap)
+            for i in range(self.helper_count):
+                if rc == WS_OK:
+                    rc = ws_endgame_add_helper(self.E, self.helpers[i], self.helper_moves[i], self.helper_order[i], cap)
         finally:
             ws_guard_leave(&gen.busy)
         if rc != WS_OK:
@@ -57,6 +79,11 @@ cdef class EndgameSolver:
                              f"expected passes and plays only, and a pass or scoreless-turn limit")
 
     def __dealloc__(self):
+        cdef int i
+        for i in range(self.helper_count):
+            free(self.helpers[i])
+            free(self.helper_moves[i])
+            free(self.helper_order[i])
         free(self.E)
         free(self.tt)
         free(self.moves)
@@ -85,18 +112,34 @@ cdef class EndgameSolver:
         if rc == WS_E_CAPACITY:
             raise MemoryError("endgame: the move stack is too small for this position (give a larger capacity)")
         check_status(rc, WordSalvoError, "endgame")
+        pv = self._line(self.res.pv, self.res.pv_count)
+        return {"value": self.res.value, "gain": self.res.gain, "exact": bool(self.res.exact),
+                "stop": ENDGAME_STOP_NAMES[self.res.stop], "depth": self.res.depth, "nodes": self.res.nodes,
+                "seconds": self.res.seconds, "replay_value": self.res.replay_value,
+                "replay_over": bool(self.res.replay_over), "pv": pv}
+
+    cdef list _line(self, WsEgStep *steps, int count):
+        """The steps as ("play", MOVE_DTYPE record, board before it) or ("pass", None, board)."""
+        cdef int i
         replay = self.root.copy()
         pv = []
-        for i in range(self.res.pv_count):
+        for i in range(count):
             board = replay.board
-            if self.res.pv[i].kind == WS_TURN_PLAY:
-                rec = np.frombuffer((<const char*>&self.res.pv[i].move)[:sizeof(WsMove)], dtype=MOVE_DTYPE)[0]
+            if steps[i].kind == WS_TURN_PLAY:
+                rec = np.frombuffer((<const char*>&steps[i].move)[:sizeof(WsMove)], dtype=MOVE_DTYPE)[0]
                 pv.append(("play", rec, board))
                 replay.play_record(rec)
             else:
                 pv.append(("pass", None, board))
                 replay.pass_turn()
-        return {"value": self.res.value, "gain": self.res.gain, "exact": bool(self.res.exact),
-                "stop": ENDGAME_STOP_NAMES[self.res.stop], "depth": self.res.depth, "nodes": self.res.nodes,
-                "seconds": self.res.seconds, "replay_value": self.res.replay_value,
-                "replay_over": bool(self.res.replay_over), "pv": pv}
+        return pv
+
+    def progress(self):
+        """What the running (or last) solve has found so far, safe to call from another
+        thread while ``solve`` runs: a dict of depth (the last completed iteration, 0: none
+        yet), value, exact, nodes (all threads), seconds and ``pv`` as in ``solve``."""
+        cdef WsEgProgress p
+        with nogil:
+            ws_endgame_progress(self.E, &p)
+        return {"depth": p.depth, "value": p.value, "exact": bool(p.exact), "nodes": p.nodes,
+                "seconds": p.seconds, "pv": self._line(p.pv, p.pv_count)}

@@ -10,8 +10,10 @@ cdef extern from "ws_endgame.h" nogil:
     int WS_EG_DEADLINE
     int WS_EG_MAX_DEPTH
 
+    int WS_EG_MAX_THREADS
+
     ctypedef struct WsEgEntry:
-        uint64_t key
+        uint64_t check
 
     ctypedef struct WsEgOrder:
         int64_t key
@@ -33,6 +35,15 @@ cdef extern from "ws_endgame.h" nogil:
         double seconds
         WsEgStep pv[128]
 
+    ctypedef struct WsEgProgress:
+        int32_t depth
+        int32_t value
+        int32_t exact
+        int32_t pv_count
+        int64_t nodes
+        double seconds
+        WsEgStep pv[128]
+
     ctypedef struct WsEndgame:
         pass
 
@@ -40,3 +51,5 @@ cdef extern from "ws_endgame.h" nogil:
     int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgEntry *table, size_t entries,
                          WsMove *moves, WsEgOrder *order, size_t capacity)
     int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out)
+    int ws_endgame_add_helper(WsEndgame *E, WsEndgame *H, WsMove *moves, WsEgOrder *order, size_t capacity)
+    void ws_endgame_progress(WsEndgame *E, WsEgProgress *out)

@@ -19,6 +19,9 @@ and line are those of the last completed iteration); ``nodes``, ``seconds``.
 from __future__ import annotations
 
 import math
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +33,7 @@ from ..movegen import MoveGenerator
 from ..moves import Move
 from ..position import Position
 
-__all__ = ["solve_endgame", "EndgameResult", "TABLE_BITS"]
+__all__ = ["solve_endgame", "EndgameResult", "EndgameProgress", "TABLE_BITS"]
 
 #: the transposition table: 2**TABLE_BITS entries of 24 bytes (48 MB)
 TABLE_BITS = 21
@@ -73,22 +76,46 @@ class EndgameResult:
                 f"{self.nodes:,} nodes in {self.seconds:.3f} s ({self.nodes_per_second:,.0f}/s)")
 
 
+@dataclass(frozen=True)
+class EndgameProgress:
+    """What a running solve has found so far (given to ``solve_endgame``'s ``progress``)."""
+
+    depth: int  #: plies of the last completed iteration (0: none yet)
+    value: int  #: its value: final spread for the side to move
+    exact: bool  #: that iteration proved it
+    nodes: int  #: turns made so far, every thread
+    seconds: float  #: since the solve started
+    pv: tuple[str, ...]  #: its best line
+
+    def line(self) -> str:
+        """One line for a terminal: ``depth 7  1,234,567 nodes  2.1 s  value +12  8H WORD ; pass``."""
+        best = " ; ".join(self.pv) if self.pv else "-"
+        if self.depth == 0:
+            return f"depth 0  {self.nodes:,} nodes  {self.seconds:.1f} s  (first iteration running)"
+        return (f"depth {self.depth}  {self.nodes:,} nodes  {self.seconds:.1f} s  value {self.value:+d}"
+                f"{' (proven)' if self.exact else ''}  {best}")
+
+
 def _is_game(x: Any) -> bool:
     return all(callable(getattr(x, name, None)) for name in ("state", "position", "generator", "apply"))
 
 
 def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | None = None, threads: int = 1,
-                  nodes: int | None = None, table_bits: int = TABLE_BITS) -> EndgameResult:
+                  nodes: int | None = None, table_bits: int = TABLE_BITS,
+                  progress: Callable[[EndgameProgress], Any] | None = None,
+                  progress_every: float = 0.25) -> EndgameResult:
     """Solve the endgame of ``position`` (a Position with both racks and the bag empty, or
     a two-player Game whose bag is empty) for the side to move.
 
     ``lexicon``: default the game's, or the rule set's embedded one; ``seconds``: a time
-    limit (None: until proven; then the value is exact); ``threads``: accepted for the
-    callers that pass their thread count, but the search runs on ONE thread (a parallel
-    search is not written yet); ``nodes``: a limit on the turns searched (None: none), which
+    limit (None: until proven; then the value is exact); ``threads``: threads that search
+    together over one shared table (lazy SMP; the value is the same for any number, the
+    line may differ); ``nodes``: a limit on the turns searched (None: none), which
     unlike ``seconds`` gives the same result on every machine (the bots use it, so that a
-    seeded game replays); ``table_bits``: the transposition table holds
-    2**table_bits entries of 24 bytes.  Returns an :class:`EndgameResult`."""
+    seeded game replays; with a node limit the search runs on one thread); ``table_bits``:
+    the transposition table holds 2**table_bits entries of 24 bytes; ``progress``: called
+    every ``progress_every`` seconds while the search runs (from the calling thread, the
+    search on another) and once when it ends, with an :class:`EndgameProgress`.  Returns an :class:`EndgameResult`."""
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
         raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
     if seconds is not None:
@@ -99,6 +126,11 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
         raise WordSalvoError(f"nodes: expected a whole number of turns >= 1 or None, got {nodes!r}")
     if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 10 <= table_bits <= 30:
         raise WordSalvoError(f"table_bits: expected a whole number 10..30, got {table_bits!r}")
+    if progress is not None and not callable(progress):
+        raise WordSalvoError(f"progress: expected a callable or None, got {type(progress).__name__}")
+    if isinstance(progress_every, bool) or not isinstance(progress_every, (int, float)) or not (
+            math.isfinite(progress_every) and 0.01 <= progress_every <= 3600):
+        raise WordSalvoError(f"progress_every: expected seconds 0.01..3600, got {progress_every!r}")
     if _is_game(position):
         game = position
         if game.is_over:
@@ -126,28 +158,15 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     if not pos.racks[0] or not pos.racks[1]:
         raise PositionError(f"endgame: expected a tile on both racks, got {'/'.join(pos.racks)} (with the bag "
                             f"empty an empty rack means the game is over)")
-    return _solve_state(state, rules, lexicon, seconds, table_bits, nodes)
+    return _solve_state(state, rules, lexicon, seconds, table_bits, nodes, threads, progress, progress_every)
 
 
-def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bits: int = TABLE_BITS,
-                 nodes: int | None = None) -> EndgameResult:
-    """Solves a GameState of ``rules`` (two players, the bag empty): the analysis gives the
-    state after a move, the tests states whose racks are not the tile set's whole rest."""
-    gen = MoveGenerator(lexicon, rules)
-    capacity = _CAPACITY
-    while True:
-        solver = _movegen.EndgameSolver(state, gen._gen, table_bits, capacity)
-        try:
-            raw = solver.solve(seconds or 0.0, max_nodes=nodes or 0)
-            break
-        except MemoryError:
-            if capacity >= _CAPACITY_MAX:
-                raise
-            capacity *= 4
+def _line(raw_pv, rules) -> tuple[list[Move | None], list[str]]:
+    """The solver's steps as Moves (None: a pass) and notations."""
     alphabet, size = rules.alphabet, rules.rack_size
     moves: list[Move | None] = []
     pv: list[str] = []
-    for kind, rec, board in raw["pv"]:
+    for kind, rec, board in raw_pv:
         if kind == "pass":
             moves.append(None)
             pv.append("pass")
@@ -155,6 +174,61 @@ def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bi
             m = Move.from_record(rec, board, alphabet, size)
             moves.append(m)
             pv.append(m.notation)
+    return moves, pv
+
+
+def _run(solver, rules, seconds: float, nodes: int, progress, every: float) -> dict:
+    """solver.solve, with ``progress`` called from this thread while it runs on another
+    (the search releases the GIL and never calls Python)."""
+    if progress is None:
+        return solver.solve(seconds, max_nodes=nodes)
+    box: dict[str, Any] = {}
+
+    def work():
+        try:
+            box["raw"] = solver.solve(seconds, max_nodes=nodes)
+        except BaseException as e:  # noqa: BLE001 - raised again in the calling thread
+            box["error"] = e
+
+    worker = threading.Thread(target=work, name="wordsalvo-endgame", daemon=True)
+    worker.start()
+    while True:
+        worker.join(every)
+        done = not worker.is_alive()
+        if done and "error" in box:
+            raise box["error"]
+        # the last call: the last completed iteration (its value is the answer's)
+        p = solver.progress()
+        progress(EndgameProgress(depth=int(p["depth"]), value=int(p["value"]), exact=bool(p["exact"]),
+                                 nodes=int(p["nodes"]), seconds=float(p["seconds"]),
+                                 pv=tuple(_line(p["pv"], rules)[1])))
+        if done:
+            return box["raw"]
+
+
+def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bits: int = TABLE_BITS,
+                 nodes: int | None = None, threads: int = 1, progress=None,
+                 progress_every: float = 0.25) -> EndgameResult:
+    """Solves a GameState of ``rules`` (two players, the bag empty): the analysis gives the
+    state after a move, the tests states whose racks are not the tile set's whole rest."""
+    gen = MoveGenerator(lexicon, rules)
+    capacity = _CAPACITY
+    # a move stack too small restarts the solve with a larger one, within the same time
+    # limit (the searches' time; the table's allocation is not counted, as before)
+    spent = 0.0
+    while True:
+        solver = _movegen.EndgameSolver(state, gen._gen, table_bits, capacity, threads)
+        left = max(seconds - spent, 1e-6) if seconds else 0.0
+        t0 = time.monotonic()
+        try:
+            raw = _run(solver, rules, left, nodes or 0, progress, progress_every)
+            break
+        except MemoryError:
+            if capacity >= _CAPACITY_MAX:
+                raise
+            spent += time.monotonic() - t0
+            capacity *= 4
+    moves, pv = _line(raw["pv"], rules)
     spread = state.spread(state.to_move)
     return EndgameResult(value=int(raw["value"]), pv=tuple(pv), moves=tuple(moves), exact=raw["exact"],
                          nodes=int(raw["nodes"]), seconds=float(raw["seconds"]), spread=spread,
