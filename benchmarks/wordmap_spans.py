@@ -228,7 +228,7 @@ def analyse(pos: Position, gen: MoveGenerator, wm: WordMap, rules) -> dict:
                     boundary = p
     best = gen.best(pos)
     best_score = best.score if best is not None else NONE
-    _, visited_c, _ = gen._gen.best_stats()
+    _, visited_c, _, _ = gen._gen.best_stats()
     stats["anchors"] = sum(1 for a in anchors if a[0] > NONE)
     stats["visited_now"] = sum(1 for a in anchors if a[0] > NONE and a[0] >= best_score)
     stats["visited_wm"] = sum(1 for a in anchors if a[1] > NONE and a[1] >= best_score)

@@ -1196,6 +1196,11 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++) {
         const WsSubrack *sr = &g->subracks[r];
         float leave = g->leave_value[sr->keep];
+        /* by equity, once n moves are kept: no move of the class scores more than its
+         * bound, and every move of this sub-rack keeps the same leave, so when the two
+         * cannot reach the n-th best equity the sub-rack is not looked up (wordmap_record
+         * would refuse each of its moves: float addition is monotone) */
+        if (g->mode == 2 && g->count == g->best_n && (float)s->bound + leave < g->threshold_equity) continue;
         if (sr->blanks && g->count == g->best_n) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
              * per letter a blank may be) that no start lets reach the n-th best: its
@@ -1220,6 +1225,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         }
         WsRackKey key = ws_rack_key_add(sr->key, through);
         size_t nh = 0;
+        g->wordmap_lookups++;
         if (sr->blanks == 0) {
             int32_t e = ws_wordmap_find_inline(m, key);
             if (e < 0) continue;
@@ -1335,6 +1341,7 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->anchor_count = 0;
     g->anchors_visited = 0;
     g->wordmap_reads = 0;
+    g->wordmap_lookups = 0;
     g->sub_total = 0;
     g->bingo7_possible = -1;
     /* the map resolves at most two blanks (a rack may hold more in some tile sets) */

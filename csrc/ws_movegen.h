@@ -183,6 +183,7 @@ typedef struct WsGen {
     int32_t sub_total;
     int32_t heap_count;
     int32_t wordmap_reads; /* span classes read from the word map in the last search */
+    int32_t wordmap_lookups; /* sub-racks of those classes looked up in the map */
     uint8_t subrack_rack[WS_MAX_LETTERS + 1]; /* the rack the sub-racks were made for */
     int32_t subracks_valid;
     int32_t subrack_first[WS_RACK_MAX + 2]; /* sub-racks of n tiles: [first[n], first[n + 1]) */

@@ -407,3 +407,27 @@ def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values, wor
             end = exhausted(pos, "".join(rng.choice(letters or ["A"]) for _ in range(2)))
             end_gen = MoveGenerator(lex, end.rules, leaves=Leaves.zeros(end.rules), wordmap=wordmap)
             check_position(end_gen, end, ns=(1,))
+
+
+def test_sub_racks_whose_leave_cannot_reach_the_best_are_not_looked_up():
+    """By equity with the word map, a span class's sub-racks keep different leaves: once the
+    best move is found, a sub-rack whose leave plus the class's score bound is below it is
+    skipped, not looked up.  Words QI, QIS, IS; rack QIS on an empty board; table: S 100,
+    everything else 0.  The classes of two tiles (across and down, bound 24 + 100) come up
+    first; their sub-racks are QI (keeps S: 22 + 100 = 122), QS and IS (keep I, Q: at most
+    24 + 0).  Looking every sub-rack up takes 3 lookups a class, 6 in all; with the skip
+    only the sub-racks met before QI in the across class, and QI alone in the down class."""
+    lex = _lexicon(["IS", "QI", "QIS"], "en")
+    zeros = Leaves.zeros(CLASSIC)
+    values = np.array(zeros.values)
+    values[zeros.rank("S")] = 100
+    table = Leaves.from_values(CLASSIC, values)
+    gen = MoveGenerator(lex, CLASSIC, leaves=table, wordmap=True)
+    pos = Position.empty(CLASSIC, "QIS")
+    best = gen.best(pos, by="equity")
+    assert (best.notation, best.equity) == ("8G QI", 122.0)
+    _anchors, _walked, classes, lookups = gen._gen.best_stats()
+    assert classes == 2
+    assert lookups <= 4
+    # the same answer as the sorted full list
+    assert gen.top(pos, 1, by="equity")[0].notation == gen.generate(pos).sorted(by="equity")[0].notation

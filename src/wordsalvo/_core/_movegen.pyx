@@ -430,9 +430,9 @@ cdef class Generator:
         return [self.g.leave_best[i] for i in range(8)]
 
     def best_stats(self):
-        """(anchors with a move, anchors walked, span classes read from the word map) of the
-        last best-move search."""
-        return self.g.anchor_count, self.g.anchors_visited, self.g.wordmap_reads
+        """(anchors with a move, anchors walked, span classes read from the word map, sub-racks
+        looked up in the map) of the last best-move search."""
+        return self.g.anchor_count, self.g.anchors_visited, self.g.wordmap_reads, self.g.wordmap_lookups
 
     def board_data(self):
         """The board data derived from the last board (cross sets, cross scores, lanes) as

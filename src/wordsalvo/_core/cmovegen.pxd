@@ -31,6 +31,7 @@ cdef extern from "ws_movegen.h" nogil:
         int32_t anchor_count
         int32_t anchors_visited
         int32_t wordmap_reads
+        int32_t wordmap_lookups
         int32_t leave_types
         uint8_t leave_type[7]
         int32_t leave_weight[7]
