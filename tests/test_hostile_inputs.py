@@ -743,3 +743,55 @@ def test_ratings_count_spellings_of_one_name_as_one_player(tmp_path, capsys):
     assert main(["ratings", str(csv)]) == 0
     captured = capsys.readouterr()
     assert "Ann: also written 'ann' in the games" in captured.err and "ann " not in captured.out
+
+
+# -- issue 38, item 16: the API contract: each bad argument a WordSalvoError naming it -----------
+def _api_cases():
+    import math
+
+    from wordsalvo.errors import GameError, GCGError, LeavesError, PositionError
+    from wordsalvo.formats.cgp import format_cgp
+    from wordsalvo.leaves import Leaves
+
+    rules = Rules.preset("wordsalvo-en")
+    game = Game(rules, seed=1)
+    leaves = Leaves.default(rules)
+    return [
+        ("set_rack: player", GameError, lambda: game.set_rack(2, "A")),
+        ("set_rack: player", GameError, lambda: game.set_rack("0", "A")),
+        ("set_rack: player", GameError, lambda: game.set_rack(True, "A")),
+        ("seed", GameError, lambda: Game(rules, seed=10 ** 40)),
+        ("seed", GameError, lambda: Game(rules, seed=-10 ** 40)),
+        ("format_cgp: pos", PositionError, lambda: format_cgp(5)),
+        ("choose: game", GameError, lambda: ws.Bot("hard", rules).choose("x")),
+        ("to_gcg: pragmas", GCGError, lambda: ws.to_gcg(game, pragmas=5)),
+        ("to_gcg: pragmas", GCGError, lambda: ws.to_gcg(game, pragmas=[("a", 2)])),
+        ("to_gcg: game", GCGError, lambda: ws.to_gcg(5)),
+        ("leave: rank", LeavesError, lambda: leaves.leave(math.nan)),
+        ("leave: rank", LeavesError, lambda: leaves.leave("3")),
+        ("swap: expected at most", GameError, lambda: game.check_swap("A" * 300)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(13))
+def test_a_bad_api_argument_is_a_wordsalvo_error_naming_it(case):
+    name, error, call = _api_cases()[case]
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value).startswith(name) and "expected" in str(info.value) and "got" in str(info.value)
+
+
+def test_every_seed_a_game_takes_reads_back_from_its_record():
+    from wordsalvo.game import SEED_MAX
+
+    rules = Rules.preset("wordsalvo-en")
+    for seed in (SEED_MAX, -SEED_MAX):
+        game = Game(rules, seed=seed)
+        game.play(game.best_move())
+        again = ws.from_gcg(ws.to_gcg(game))
+        assert again.seed == seed and again.racks == game.racks
+    game = Game(rules, seed=1)
+    before = game.racks
+    with pytest.raises(WordSalvoError):
+        game.set_rack(5, "A")
+    assert game.racks == before  # changes nothing

@@ -280,6 +280,10 @@ class Bot:
 
     def choose(self, game) -> Action:
         """The action to take for the player on turn in ``game``."""
+        from ..game import Game
+        from ..inputs import instance_arg
+
+        instance_arg(game, Game, "choose: game", GameError)
         if game.is_over:
             raise GameError(f"the game is over ({game.end_reason}); expected a running game")
         if self.level == "score":
