@@ -171,6 +171,10 @@ MASTER_PLIES = 2
 #: second at the solver's node rate, and the same result on every machine)
 EXPERT_ENDGAME_NODES = 50_000
 
+#: what :meth:`Bot.choose` needs of the game it is given (a :class:`wordsalvo.Game`; this module
+#: cannot import it: the game imports the engines)
+_GAME_API = ("is_over", "legal_moves", "rack", "rules", "history", "to_move")
+
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
 
@@ -280,10 +284,10 @@ class Bot:
 
     def choose(self, game) -> Action:
         """The action to take for the player on turn in ``game``."""
-        from ..game import Game
-        from ..inputs import instance_arg
+        if not all(hasattr(type(game), name) for name in _GAME_API):  # the Game sits above the engines
+            from ..inputs import excerpt
 
-        instance_arg(game, Game, "choose: game", GameError)
+            raise GameError(f"choose: game: expected a Game, got {type(game).__name__} {excerpt(game)}")
         if game.is_over:
             raise GameError(f"the game is over ({game.end_reason}); expected a running game")
         if self.level == "score":
