@@ -173,7 +173,7 @@ EXPERT_ENDGAME_NODES = 50_000
 
 #: what :meth:`Bot.choose` needs of the game it is given (a :class:`wordsalvo.Game`; this module
 #: cannot import it: the game imports the engines)
-_GAME_API = ("is_over", "legal_moves", "rack", "rules", "history", "to_move")
+_GAME_API = ("is_over", "legal_moves", "rack", "history", "to_move", "can_swap")
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
