@@ -313,3 +313,20 @@ def test_the_service_reads_levels_with_the_same_reader(rules):
         assert r.status_code == 422 and "rating" in r.json()["detail"]
         ok = client.post("/v1/bot", json={"gcg": record, "level": "beta=10"})
         assert ok.status_code == 200 and ok.json()["level"] == "beta=10"
+
+
+def test_a_level_reads_back_from_its_name_and_ratings_near_the_top_stay_bounded(rules):
+    """Found by fuzzing the level texts: ``%g`` kept 6 digits, so ``900.1025535`` was saved as
+    ``900.103`` (another player), and a rating just below expert's gave beta 28 (beyond the
+    bounds the parameter has)."""
+    from wordsalvo.engine.bot import PLAYER_KINDS
+    from wordsalvo.engine.strength import BETA_LIMIT
+
+    for text in ("900.1025535", "beta=4.2949672961e-290", "1200", "beta=0.2", "beta=inf", "-388"):
+        rated = parse_level(text, PLAYER_KINDS)
+        assert parse_level(rated.name, PLAYER_KINDS) == rated
+    assert parse_level("1200.0", PLAYER_KINDS).name == "1200"
+    table = strength_table()
+    for rating in (table.high - 0.5, table.high - 1e-9, 1880):
+        assert -BETA_LIMIT <= Bot(rating=rating, rules=rules).rated.beta <= BETA_LIMIT
+    assert Bot(rating=table.high, rules=rules).rated.beta == math.inf

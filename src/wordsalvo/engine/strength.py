@@ -136,7 +136,9 @@ def check_rating(rating, table: StrengthTable | None = None) -> float:
 
 
 def beta_for_rating(rating, table: StrengthTable | None = None) -> float:
-    """The strength parameter whose measured rating is ``rating`` (interpolated in the table)."""
+    """The strength parameter whose measured rating is ``rating`` (interpolated in the table),
+    at most :data:`BETA_LIMIT` below the top rating (the interpolation climbs to ``inf`` there:
+    past 10 every pick is the best play for any practical purpose); ``inf`` at the top."""
     table = table or strength_table()
     value = check_rating(rating, table)
     pts = table.points
@@ -144,7 +146,8 @@ def beta_for_rating(rating, table: StrengthTable | None = None) -> float:
         if value <= r1:
             u0, u1 = _coordinate(b0), _coordinate(b1)
             t = (value - r0) / (r1 - r0)
-            return _beta(u0 + t * (u1 - u0))
+            beta = _beta(u0 + t * (u1 - u0))
+            return beta if beta == math.inf or abs(beta) <= BETA_LIMIT else math.copysign(BETA_LIMIT, beta)
     return pts[-1][0]  # pragma: no cover - check_rating keeps value <= high
 
 
@@ -158,10 +161,17 @@ class RatedLevel:
 
     @property
     def name(self) -> str:
-        """The level as text (what :func:`parse_level` reads back)."""
+        """The level as text (what :func:`parse_level` reads back as the same player: the
+        shortest text of the number, ``1200`` rather than ``1200.0``)."""
         if self.rating is not None:
-            return f"{self.rating:g}"
-        return f"beta={self.beta:g}"
+            return _number_text(self.rating)
+        return "beta=inf" if self.beta == math.inf else f"beta={_number_text(self.beta)}"
+
+
+def _number_text(x: float) -> str:
+    """``x`` as the shortest text that reads back as ``x`` (``%g`` keeps 6 digits only)."""
+    text = f"{x:g}"
+    return text if float(text) == x else repr(x)
 
 
 def parse_level(level: str, kinds=(), *, betas: bool = True) -> RatedLevel | None:
