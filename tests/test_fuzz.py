@@ -1,5 +1,5 @@
 """The fuzz harness (tests/fuzz/fuzz_inputs.py) in CI: a seeded run of 50,000 inputs
-over all twelve formats finds nothing, and the harness itself counts a crash and a hang
+over all twelve formats (level texts among them) finds nothing, and the harness itself counts a crash and a hang
 it is made to meet, with the input that caused each saved (slow: about 40 s on 2 cores)."""
 
 from __future__ import annotations

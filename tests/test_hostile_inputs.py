@@ -743,3 +743,111 @@ def test_ratings_count_spellings_of_one_name_as_one_player(tmp_path, capsys):
     assert main(["ratings", str(csv)]) == 0
     captured = capsys.readouterr()
     assert "Ann: also written 'ann' in the games" in captured.err and "ann " not in captured.out
+
+
+# -- issue 38, item 16: the API contract: each bad argument a WordSalvoError naming it -----------
+def _api_cases():
+    import math
+
+    from wordsalvo.errors import GameError, GCGError, LeavesError, PositionError
+    from wordsalvo.formats.cgp import format_cgp
+    from wordsalvo.leaves import Leaves
+
+    rules = Rules.preset("wordsalvo-en")
+    game = Game(rules, seed=1)
+    leaves = Leaves.default(rules)
+    return [
+        ("set_rack: player", GameError, lambda: game.set_rack(2, "A")),
+        ("set_rack: player", GameError, lambda: game.set_rack("0", "A")),
+        ("set_rack: player", GameError, lambda: game.set_rack(True, "A")),
+        ("seed", GameError, lambda: Game(rules, seed=10 ** 40)),
+        ("seed", GameError, lambda: Game(rules, seed=-10 ** 40)),
+        ("format_cgp: pos", PositionError, lambda: format_cgp(5)),
+        ("choose: game", GameError, lambda: ws.Bot("hard", rules).choose("x")),
+        ("to_gcg: pragmas", GCGError, lambda: ws.to_gcg(game, pragmas=5)),
+        ("to_gcg: pragmas", GCGError, lambda: ws.to_gcg(game, pragmas=[("a", 2)])),
+        ("to_gcg: game", GCGError, lambda: ws.to_gcg(5)),
+        ("leave: rank", LeavesError, lambda: leaves.leave(math.nan)),
+        ("leave: rank", LeavesError, lambda: leaves.leave("3")),
+        ("swap: expected at most", GameError, lambda: game.check_swap("A" * 300)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(13))
+def test_a_bad_api_argument_is_a_wordsalvo_error_naming_it(case):
+    name, error, call = _api_cases()[case]
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value).startswith(name) and "expected" in str(info.value) and "got" in str(info.value)
+
+
+def test_every_seed_a_game_takes_reads_back_from_its_record():
+    from wordsalvo.game import SEED_MAX
+
+    rules = Rules.preset("wordsalvo-en")
+    for seed in (SEED_MAX, -SEED_MAX):
+        game = Game(rules, seed=seed)
+        game.play(game.best_move())
+        again = ws.from_gcg(ws.to_gcg(game))
+        assert again.seed == seed and again.racks == game.racks
+    game = Game(rules, seed=1)
+    before = game.racks
+    with pytest.raises(WordSalvoError):
+        game.set_rack(5, "A")
+    assert game.racks == before  # changes nothing
+
+
+# -- issue 38, item 8: a graph file rewritten or truncated while loaded ---------------------------
+_REWRITE = r"""
+import os, shutil, sys
+from importlib import resources
+import wordsalvo as ws
+
+live, other, how = sys.argv[1], sys.argv[2], sys.argv[3]
+lex = ws.Lexicon.load(live)
+rules = ws.Rules.preset("classic-en")
+pos = ws.parse_cgp("15/15/15/15/15/15/15/9R5/15/15/15/15/15/15/15 DOWEIST/ 0/0 0", rules=rules)
+gen = ws.MoveGenerator(lex, rules)
+before = [m.notation for m in gen.generate(pos).sorted()]
+if how == "rewrite":  # what `cp new.wsg live.wsg` does: the same file (inode) truncated and written again
+    with open(other, "rb") as src, open(live, "r+b") as dst:
+        dst.truncate(0)
+        shutil.copyfileobj(src, dst)
+elif how == "truncate":
+    os.truncate(live, 4096)
+elif how == "garbage":  # the same size, other bytes
+    size = os.path.getsize(live)
+    with open(live, "r+b") as f:
+        f.write(bytes((i * 7919) & 0xFF for i in range(size)))
+after = [m.notation for m in gen.generate(pos).sorted()]
+assert after == before, "the loaded lexicon changed with its file"
+assert "WORD" in lex and "QI" in lex and len(list(lex)) == lex.word_count
+again = ws.MoveGenerator(lex, rules).best(pos)
+print("ok", len(after), again.notation)
+"""
+
+
+@pytest.mark.parametrize("how", ["rewrite", "truncate", "garbage"])
+def test_a_graph_changed_under_a_loaded_lexicon_never_crashes(tmp_path, how):
+    """A loaded graph is the process's own copy: ``cp new.wsg live.wsg`` under a running service
+    was a SIGSEGV (the file was mapped MAP_SHARED and checked only at load), ``truncate`` a
+    SIGBUS; the lexicon keeps the content it was loaded with."""
+    import shutil
+    import subprocess
+    import sys
+    from importlib import resources
+
+    from wordsalvo.lexicon.lexicon import compile_lexicon
+
+    with resources.as_file(resources.files("wordsalvo.data").joinpath("en.wsg")) as en:
+        live = tmp_path / "live.wsg"
+        shutil.copy(en, live)
+    words = tmp_path / "words.txt"
+    words.write_text("QI\nZA\nAA\n", encoding="utf-8")
+    other = tmp_path / "other.wsg"
+    compile_lexicon(words, other, alphabet="en")
+    env = dict(os.environ, WORDSALVO_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", _REWRITE, str(live), str(other), how], capture_output=True,
+                       text=True, env=env)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    assert r.stdout.startswith("ok ")

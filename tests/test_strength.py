@@ -188,3 +188,145 @@ def test_a_terminal_game_against_a_rating():
     text = out.getvalue()
     assert "Engine (1200)" in text  # the engine seat names its level ...
     assert "after 2 turns" in text  # ... and took its turn
+
+
+# -- issue 38: hostile level texts and the sampler ---------------------------------------------
+@pytest.mark.parametrize("text", ["1_200", "\u0661\u0662\u0660\u0660", "\uff11\uff12\uff10\uff10", " 1200", "1200 ",
+                                  "nan", "inf", "1200\n", "+1_2e2", "beta=1_0", "beta=\u0660.\u0661", "beta=nan",
+                                  "beta= 0.1", "beta=1e308", "beta=-1e308", "beta=11", "beta=-10.5",
+                                  "beta=0." + "1" * 60])
+def test_loose_level_texts_are_refused_by_the_one_reader(rules, text):
+    """``int()``/``float()`` take underscores, Unicode digits and spaces: a level text is ASCII
+    only, and a strength parameter is bounded (``beta=1e308`` overflowed the weights to NaN)."""
+    from wordsalvo.engine.bot import PLAYER_KINDS
+
+    with pytest.raises(GameError, match="level: expected|rating: expected") as info:
+        parse_level(text, PLAYER_KINDS)
+    assert "got" in str(info.value)
+    with pytest.raises(GameError):
+        Bot(text, rules)
+    if not text.startswith("beta="):
+        with pytest.raises(GameError, match="rating: expected"):
+            Bot(rating=text, rules=rules)
+
+
+def test_the_command_line_and_saved_games_read_levels_with_the_same_reader():
+    import argparse
+
+    from wordsalvo.commands._common import engine_level
+    from wordsalvo.engine.bot import LEVELS
+    from wordsalvo.tui.saved_games import _is_level
+
+    parse = engine_level(LEVELS)
+    assert parse("1200") == "1200" and parse("1200.0") == "1200" and parse("hard") == "hard"
+    for bad in ("1_200", "\u0661\u0662\u0660\u0660", "beta=0.1", "99999"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse(bad)
+        assert not _is_level(bad)
+    assert _is_level("1200") and _is_level("hard")
+
+
+def test_the_strength_parameter_has_documented_bounds(rules):
+    from wordsalvo.engine.strength import BETA_LIMIT
+
+    assert Bot(f"beta={BETA_LIMIT:g}", rules).rated.beta == BETA_LIMIT
+    assert Bot(f"beta=-{BETA_LIMIT:g}", rules).rated.beta == -BETA_LIMIT
+    assert Bot("beta=inf", rules).rated.beta == math.inf
+    with pytest.raises(GameError, match=f"from -{BETA_LIMIT:g} to {BETA_LIMIT:g}"):
+        Bot(f"beta={BETA_LIMIT * 1.01:g}", rules)
+
+
+def test_the_softmax_draw_is_total_and_never_nan():
+    import random
+
+    import numpy as np
+
+    from wordsalvo.engine.bot import softmax_pick
+
+    value = np.array([10.25, 6.0, -3.0, 1.8, 10.25])
+    rng = random.Random(1)
+    # a huge parameter picks a best value (it overflowed to NaN weights and drew the last index)
+    for beta in (1e308, -1e308, 10.0, -10.0):
+        k = softmax_pick(value, beta, rng)
+        assert value[k] == (value.max() if beta > 0 else value.min())
+    with pytest.raises(GameError, match="finite"):
+        softmax_pick(value, math.inf, rng)
+    assert softmax_pick(value, 10.0, rng, excluded=np.array([True, False, False, False, True])) == 1
+    assert softmax_pick(value, 0.5, rng, excluded=np.ones(5, dtype=bool)) is None
+    with pytest.raises(GameError, match="finite"):
+        softmax_pick(np.array([1.0, np.nan]), 0.1, rng)
+
+    class Top(random.Random):
+        def random(self):  # the largest double below 1: u * sum may round to the sum itself
+            return 1.0 - 2.0 ** -53
+
+    # a draw at the top of the sum never takes an excluded (zero-weight) index
+    k = softmax_pick(np.array([0.0, 0.0, 0.0]), 0.0, Top(), excluded=np.array([False, False, True]))
+    assert k == 1
+    # the same seed draws the same indices
+    draws = [softmax_pick(value, 0.3, random.Random(7)) for _ in range(3)]
+    assert len(set(draws)) == 1
+
+
+def test_a_rated_player_whose_plays_are_all_offensive_ends_its_turn(rules, monkeypatch):
+    """Every play ruled out as offensive, no swap allowed: a pass, never an endless redraw
+    (with NaN weights the redraw loop drew the same ruled-out play for ever)."""
+    from wordsalvo.actions import Pass, Play
+    from wordsalvo.engine.bot import softmax_pick  # noqa: F401 - the total draw (before it, this hung)
+    from wordsalvo.engine.strength import RatedLevel
+
+    class AllOffensive:
+        def is_offensive(self, move):
+            return True
+
+    game = Game(rules, players=["A", "B"], seed=6)
+    for beta in ("beta=10", "beta=-10", "beta=0", "beta=1"):
+        bot = Bot(beta, rules, seed=0)
+        if beta == "beta=1":  # past the bounds (set by hand, not read): weights of 0 and 1, never NaN
+            bot.rated = RatedLevel(1e308, None)
+        bot.offensive = AllOffensive()
+        monkeypatch.setattr(bot, "_best_swap", lambda game: None)
+        action = bot.choose(game)
+        assert not isinstance(action, Play) and isinstance(action, Pass)
+
+
+def test_the_service_reads_levels_with_the_same_reader(rules):
+    """``POST /v1/bot`` with ``beta=1e308`` spun an engine thread for ever; a loose rating text
+    was taken as 1200: each is a 422 problem naming the level now."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    import wordsalvo as ws
+    from wordsalvo.serve.app import create_app
+
+    game = Game(rules, players=["A", "B"], seed=6)
+    bot = Bot("equity", rules)
+    for _ in range(4):
+        game.apply(bot.choose(game))
+    record = ws.to_gcg(game)
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        for level in ("beta=1e308", "1_200", "\u0661\u0662\u0660\u0660", "beta=nan"):
+            r = client.post("/v1/bot", json={"gcg": record, "level": level})
+            assert r.status_code == 422, r.text
+            assert r.json()["type"] == "urn:wordsalvo:problem:game" and "level: expected" in r.json()["detail"]
+        r = client.post("/v1/bot", json={"gcg": record, "rating": 1e308})
+        assert r.status_code == 422 and "rating" in r.json()["detail"]
+        ok = client.post("/v1/bot", json={"gcg": record, "level": "beta=10"})
+        assert ok.status_code == 200 and ok.json()["level"] == "beta=10"
+
+
+def test_a_level_reads_back_from_its_name_and_ratings_near_the_top_stay_bounded(rules):
+    """Found by fuzzing the level texts: ``%g`` kept 6 digits, so ``900.1025535`` was saved as
+    ``900.103`` (another player), and a rating just below expert's gave beta 28 (beyond the
+    bounds the parameter has)."""
+    from wordsalvo.engine.bot import PLAYER_KINDS
+    from wordsalvo.engine.strength import BETA_LIMIT
+
+    for text in ("900.1025535", "beta=4.2949672961e-290", "1200", "beta=0.2", "beta=inf", "-388"):
+        rated = parse_level(text, PLAYER_KINDS)
+        assert parse_level(rated.name, PLAYER_KINDS) == rated
+    assert parse_level("1200.0", PLAYER_KINDS).name == "1200"
+    table = strength_table()
+    for rating in (table.high - 0.5, table.high - 1e-9, 1880):
+        assert -BETA_LIMIT <= Bot(rating=rating, rules=rules).rated.beta <= BETA_LIMIT
+    assert Bot(rating=table.high, rules=rules).rated.beta == math.inf

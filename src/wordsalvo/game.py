@@ -83,7 +83,7 @@ from .board import Board
 from .display import Displayable
 from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
 from .gamestate import GameState, game_rules, letter_counts
-from .inputs import excerpt
+from .inputs import excerpt, whole_arg
 from .lexicon.lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
@@ -94,6 +94,11 @@ from .position import Position, normalize_rack, rack_counts
 from .rules import Rules
 from .validate import check_notation
 from .wording import plural
+
+#: a game's seed has at most this many decimal digits (and a sign): the ``#seed`` of a GCG
+#: record holds as many, so the record of any game reads back
+SEED_DIGITS = 40
+SEED_MAX = 10 ** SEED_DIGITS - 1
 
 __all__ = ["Game", "Turn", "Challenge", "TURN_KINDS", "END_REASONS"]
 
@@ -238,8 +243,9 @@ class Game(Displayable):
         bad = [n for n in names if not n or any(ch.isspace() for ch in n) or ":" in n]
         if bad or len(set(names)) != len(names):
             raise GameError(f"player names: expected distinct names without spaces or ':', got {excerpt(names)}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise GameError(f"seed: expected a whole number, got {seed!r}")
+        # at most SEED_DIGITS digits: what a record's #seed holds, so every game's record reads back
+        seed = whole_arg(seed, "seed", GameError, low=-SEED_MAX, high=SEED_MAX,
+                         expected=f"a whole number of at most {SEED_DIGITS} digits (and a sign)")
         if strict is None:
             strict = rules.strict.enabled
         elif strict and not (rules.strict.enabled or rules.strict.table_may_choose):
@@ -675,6 +681,9 @@ class Game(Displayable):
         if not isinstance(tiles, str):
             raise GameError(f"swap: expected the tiles as letters (e.g. 'AEI', '?' = blank), got {tiles!r}")
         tiles = normalize_rack(self.rules, tiles.strip(), where="swap")  # lowercase letters are tiles too
+        if len(tiles) > len(rack):
+            raise GameError(f"swap: expected at most the {len(rack)} tiles of the rack {rack!r}, got "
+                            f"{len(tiles):,} ({excerpt(tiles)})")
         if not tiles:
             raise GameError("swap: expected at least one tile to swap, got none (use pass_turn to pass)")
         c = self._s.c
@@ -939,6 +948,7 @@ class Game(Displayable):
         """Give ``player`` exactly ``rack`` (for replaying records without a bag seed): the current
         rack goes back to the bag and the tiles are taken from the bag, or, when the bag
         lacks one, from another player's rack, who gets a random tile from the bag for it."""
+        player = whole_arg(player, "set_rack: player", GameError, low=0, high=len(self.names) - 1)
         rack = normalize_rack(self.rules, rack, where=f"rack of player {player + 1}")  # lowercase: the same tiles
         if self.racks[player] == rack:
             return

@@ -4,6 +4,10 @@
   of bounded length (``str.isdigit`` accepts ``'²'`` and other digits ``int()``
   refuses, ``\\d`` in a regular expression matches Arabic-Indic digits, and ``int()``
   refuses more than 4,300 digits with a bare ValueError);
+* :func:`whole_arg`, :func:`number_arg`, :func:`instance_arg`: an argument of the Python
+  API that is a whole number (an ``int``, never a ``bool``) or a finite number in a range,
+  or an instance of a class; else a WordSalvoError naming the argument, what was expected
+  and what came (never a bare IndexError, TypeError or AttributeError further in);
 * :func:`excerpt`: a piece of input short enough to quote in an error message
   (a 10 MB line is not repeated whole);
 * :func:`checked_path`: a file name the operating system can take (no NUL byte, no
@@ -21,6 +25,7 @@
 from __future__ import annotations
 
 import glob
+import math
 import os
 import re
 import stat
@@ -31,7 +36,7 @@ from pathlib import Path
 from .errors import WordSalvoError
 from .wording import plural
 
-__all__ = ["list_problems", "whole_number", "is_whole_number", "is_decimal_number", "text_lines", "LINE_END", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+__all__ = ["list_problems", "whole_number", "whole_arg", "number_arg", "instance_arg", "is_whole_number", "is_decimal_number", "text_lines", "LINE_END", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
            "read_stream", "open_regular", "SIZE_LIMITS", "DEFAULT_LIMIT",
            "write_atomic", "remove_orphans", "NUMBER_DIGITS"]
 
@@ -64,6 +69,58 @@ def whole_number(text: str, what: str, error: type[WordSalvoError] = WordSalvoEr
     if (low is not None and n < low) or (high is not None and n > high):
         raise error(f"{expected}, got {n}")
     return n
+
+
+def _span(low, high) -> str:
+    return (f" {low}..{high}" if low is not None and high is not None
+            else f" >= {low}" if low is not None else f" <= {high}" if high is not None else "")
+
+
+def whole_arg(value: object, what: str, error: type[WordSalvoError] = WordSalvoError, *,
+              low: int | None = None, high: int | None = None, expected: str | None = None) -> int:
+    """``value`` when it is an ``int`` (not a ``bool``; numpy integers are taken as ints)
+    within ``low..high``; else ``error`` saying ``what: expected a whole number low..high,
+    got ...`` (``expected``: another wording of what is expected)."""
+    expected = expected or f"a whole number{_span(low, high)}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        import numbers
+
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            value = int(value)  # a numpy integer
+        else:
+            raise error(f"{what}: expected {expected}, got {type(value).__name__} {excerpt(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise error(f"{what}: expected {expected}, got {excerpt(value)}")
+    return value
+
+
+def number_arg(value: object, what: str, error: type[WordSalvoError] = WordSalvoError, *,
+               low: float | None = None, high: float | None = None) -> float:
+    """``value`` as a float when it is a finite real number (an int or float, not a ``bool``,
+    not NaN or infinite) within ``low..high``; else ``error`` naming ``what``."""
+    import numbers
+
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    try:
+        number = float(value) if ok else math.nan  # type: ignore[arg-type]
+    except OverflowError:  # an int past the float range
+        number = math.inf
+    if not ok:
+        raise error(f"{what}: expected a finite number{_span(low, high)}, got {type(value).__name__} "
+                    f"{excerpt(value)}")
+    if not math.isfinite(number) or (low is not None and number < low) or (high is not None and number > high):
+        raise error(f"{what}: expected a finite number{_span(low, high)}, got {excerpt(value)}")
+    return number
+
+
+def instance_arg(value: object, cls: type | tuple[type, ...], what: str,
+                 error: type[WordSalvoError] = WordSalvoError):
+    """``value`` when it is an instance of ``cls``; else ``error`` naming ``what`` and the
+    class expected."""
+    if not isinstance(value, cls):
+        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise error(f"{what}: expected a {names}, got {type(value).__name__} {excerpt(value)}")
+    return value
 
 
 #: the line ends of every text format: \r\n, \r, \n (``str.splitlines`` also ends lines at

@@ -86,7 +86,7 @@ from ._core._leaves import LeaveTable
 from .constants import SQUARES
 from .errors import AlphabetError, LeavesError
 from .inputs import write_atomic
-from .inputs import excerpt, is_decimal_number, read_bytes, text_lines
+from .inputs import excerpt, is_decimal_number, read_bytes, text_lines, whole_arg
 from .rules import Rules
 
 MAGIC = b"WSLEAVE\x1a"
@@ -359,7 +359,8 @@ class Leaves:
 
     def leave(self, rank: int) -> str:
         """The leave of a rank, blank first then letters in tile-code order."""
-        return _leave_string(self.rules, self._table.unrank(int(rank)))
+        rank = whole_arg(rank, "leave: rank", LeavesError)  # its range: the table's (out of range: LeavesError)
+        return _leave_string(self.rules, self._table.unrank(rank))
 
     def value(self, tiles: str) -> float:
         """The value of a leave; the empty leave is worth 0."""

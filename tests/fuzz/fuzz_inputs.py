@@ -4,7 +4,8 @@ Formats: ``cgp`` (CGP lines), ``notation`` (move notations given to validate),
 ``gcg`` (game records, through the engine's reader and the analysis reader),
 ``rules`` (rule set files), ``graph`` (compiled graph files), ``leaves`` (``.wsl``
 leave tables), ``leavecsv`` (``leave,value`` CSV), ``winmodel`` (win-probability
-model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV) and ``batch``
+model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV), ``level`` (level
+and rating texts, as ``Bot``, ``--level`` and the service's ``level`` take them), ``batch``
 (folders of records for a batch analysis, run twice: the second run must skip all) and
 ``serve`` (the HTTP service's JSON bodies, level and rating strings among them, posted
 to every engine endpoint through an HTTP client in process).  Input ``i`` of a
@@ -37,8 +38,10 @@ The contract checked on every input (anything else is a finding):
   ``validate`` on a rack); a graph that loads gives ``best = max(generate)``; a leave
   table or CSV, model or tiers file that loads, written back, reads the same; accepted
   results rate every player once (spellings merged); a batch gives one result per good
-  record, each naming its own path, and a second run analyses nothing; the service
-  answers a body 200 with a JSON object or 4xx with a problem detail, never 5xx.
+  record, each naming its own path, and a second run analyses nothing; an accepted level
+  text is ASCII without spaces, reads back as the same player from its name, is what the
+  command line reads too, and the bot it makes takes a legal action (a hang is a finding);
+  the service answers a body 200 with a JSON object or 4xx with a problem detail, never 5xx.
 
 ``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
 (or stall) its worker, and ``WORDSALVO_FUZZ_SLOW_AT=FORMAT:INDEX:SECONDS`` makes it sleep
@@ -68,10 +71,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
 FORMATS = ("cgp", "notation", "gcg", "rules", "graph", "leaves", "leavecsv", "winmodel", "tiers", "ratings",
-           "batch", "serve")
-#: share of --count per format
-SHARES = {"cgp": 0.23, "notation": 0.18, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
-          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01, "serve": 0.04}
+           "level", "batch", "serve")
+#: share of --count per format (they add up to 1, so the counts add up to --count)
+SHARES = {"cgp": 0.20, "notation": 0.18, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
+          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "level": 0.03, "batch": 0.01,
+          "serve": 0.04}
+#: the bases of the level texts (named kinds, ratings at and past the table's ends, strength
+#: parameters) and what loose readers took: underscores, other digits, spaces, nan, huge numbers
+_LEVELS = ["easy", "medium", "hard", "expert", "master", "score", "equity", "1200", "-388", "1880", "1880.5",
+           "-389", "900.25", "1.2e3", "+1200", "beta=0.2", "beta=-0.1", "beta=0", "beta=inf", "beta=10",
+           "beta=-10", "beta=1e308", "beta=-1e308", "beta=1e-300", "beta=nan", "beta=-inf"]
+_LEVEL_JUNK = ["_", "\u0661", "\uff11", "\u00b2", " ", "\t", "\n", "e", "E", "e999", ".", "-", "+", "inf", "nan",
+               "beta=", "=", "0x", "\x00", "9" * 30, "1_200", "\u0663\u0660\u0660"]
 MESSAGE_MAX = 4000
 KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
 #: what a worker counts, in this order after the index in each progress record
@@ -223,6 +234,18 @@ class Context:
                            "csv": (tmp / "base.csv").read_text("utf-8"), "model": model, "tiers": tiers,
                            "results": results, "short": short, "tmp": tmp, "n": 0}
         return self._extra
+
+    _level_game = None
+
+    def level_game(self):
+        """A wordsalvo-en game 12 turns in, for the players of the level texts."""
+        if self._level_game is None:
+            game = self.ws.Game(self.rules["wordsalvo-en"], self.lex["en"], seed=6)
+            bot = self.ws.Bot("equity", game.rules)
+            for _ in range(12):
+                game.apply(bot.choose(game))
+            self._level_game = game
+        return self._level_game
 
     def scratch(self) -> Path:
         """A new empty folder for one input."""
@@ -444,6 +467,21 @@ def make_input(ctx: Context, fmt: str, rng: random.Random):
             else:
                 del lines[i]
         return "\n".join(lines) + "\n"
+    if fmt == "level":
+        text = rng.choice(_LEVELS)
+        for _ in range(rng.choice((0, 1, 1, 2, 3))):
+            i = rng.randrange(len(text) + 1)
+            op = rng.randrange(4)
+            if op == 0:
+                junk = rng.choice(_LEVEL_JUNK).encode().decode("unicode_escape")
+                text = text[:i] + junk + text[i:]
+            elif op == 1 and text:
+                text = text[:i] + text[i + rng.randrange(1, 4):]
+            elif op == 2:
+                text = text[:i] + str(rng.choice((0, 1, 5, 9, 10, 99, 1e308))) + text[i:]
+            else:
+                text = mutate_text(text, rng, rounds=1)
+        return text
     if fmt == "batch":
         files = {}
         for k in range(rng.choice((1, 2, 3))):
@@ -652,6 +690,41 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
         return
     if fmt == "serve":
         return run_serve(ctx, item)
+    if fmt == "level":
+        import argparse
+        import math
+
+        from wordsalvo.commands._common import engine_level
+        from wordsalvo.engine.bot import LEVELS, PLAYER_KINDS
+        from wordsalvo.engine.strength import BETA_LIMIT, parse_level
+
+        try:
+            cli = engine_level(LEVELS)(item)
+        except argparse.ArgumentTypeError:
+            cli = None
+        rated = parse_level(item, PLAYER_KINDS)  # a WordSalvoError: refused
+        if not item.isascii() or any(ch.isspace() or ch == "_" for ch in item):
+            raise WrongResult(f"a loose level text was taken: {item!r} -> {rated}")
+        if rated is not None:
+            if parse_level(rated.name, PLAYER_KINDS) != rated:
+                raise WrongResult(f"{item!r} reads back as another player from its name {rated.name!r}")
+            if not (math.isinf(rated.beta) or -BETA_LIMIT <= rated.beta <= BETA_LIMIT):
+                raise WrongResult(f"{item!r}: beta {rated.beta!r} out of bounds")
+        if rated is not None and rated.rating is not None and cli != rated.name:
+            raise WrongResult(f"the command line reads {item!r} as {cli!r}, the library as {rated.name!r}")
+        if cli is not None and rated is not None and rated.rating is None:
+            raise WrongResult(f"the command line took a strength parameter: {item!r}")
+        if rated is not None or rng.random() < 0.05:  # the player it makes plays a legal action
+            game = ctx.level_game()
+            bot = ws.Bot(item, game.rules, seed=rng.randrange(1 << 30), seconds=0)
+            action = bot.choose(game)
+            from wordsalvo.actions import Pass, Play, Swap
+
+            if not isinstance(action, (Play, Swap, Pass)):
+                raise WrongResult(f"{item!r} chose {action!r}, not an action")
+            if isinstance(action, Play) and not any(m == action.move for m in game.legal_moves()):
+                raise WrongResult(f"{item!r} chose a move that is not legal: {action}")
+        return
     if fmt == "batch":
         from wordsalvo.commands.analyze import _collect, batch
 

@@ -89,22 +89,20 @@ def engine_level(kinds, ratings: bool = True):
     rated player of :mod:`wordsalvo.engine.strength`), returned as the level text a Bot takes."""
 
     def parse(text: str) -> str:
+        from ..engine.strength import parse_level
+
         if text in kinds:
             return text
         what = f"{', '.join(kinds)} or a rating (e.g. 1200)" if ratings else ", ".join(kinds)
         try:
-            float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if not ratings:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
-        from ..engine.strength import check_rating
-
-        try:
-            value = check_rating(text)
+            rated = parse_level(text, kinds, betas=False)  # the one reader of level texts
         except WordSalvoError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-        return f"{value:g}"
+            if text[:1] in "+-.0123456789":  # a rating: its own message (the range, the digits)
+                raise argparse.ArgumentTypeError(str(e)) from None
+            raise argparse.ArgumentTypeError(f"expected {what}, got {excerpt(text)}") from None
+        if not ratings or rated is None or rated.rating is None:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {excerpt(text)}")
+        return rated.name
 
     parse.__name__ = "level"
     return parse

@@ -145,7 +145,7 @@ from ..rules import Rules
 
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
            "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_NODES", "EXPERT_PEG_NODES", "MASTER_PEG_NODES_PER_SECOND",
-           "PEG_PLAYS", "EXPERT_PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE"]
+           "PEG_PLAYS", "EXPERT_PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE", "softmax_pick"]
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")
@@ -198,6 +198,10 @@ EXPERT_PEG_SCHEDULE = ((None, -1), (2, 20_000))
 EXPERT_PEG_NODES = 50_000
 MASTER_PEG_SCHEDULE = ((None, -1), (3, 50_000), (2, None))
 MASTER_PEG_NODES_PER_SECOND = 500_000
+
+#: what :meth:`Bot.choose` needs of the game it is given (a :class:`wordsalvo.Game`; this module
+#: cannot import it: the game imports the engines)
+_GAME_API = ("is_over", "legal_moves", "rack", "history", "to_move", "can_swap")
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
@@ -354,6 +358,10 @@ class Bot:
 
     def choose(self, game) -> Action:
         """The action to take for the player on turn in ``game``."""
+        if not all(hasattr(type(game), name) for name in _GAME_API):  # the Game sits above the engines
+            from ..inputs import excerpt
+
+            raise GameError(f"choose: game: expected a Game, got {type(game).__name__} {excerpt(game)}")
         if game.is_over:
             raise GameError(f"the game is over ({game.end_reason}); expected a running game")
         if self.level == "score":
@@ -596,22 +604,19 @@ class Bot:
             value = np.append(value, float(swap.equity))
         if len(value) == 0:
             return self._fallback(game) if leaves is None else Pass()
-        logit = beta * value
-        weights = np.exp(logit - logit.max())
-        cum = np.cumsum(weights)
         rng = self.rng
-        while True:
-            k = min(int(np.searchsorted(cum, rng.random() * float(cum[-1]), side="right")), len(value) - 1)
+        offensive = np.zeros(len(value), dtype=bool)
+        for _ in range(len(value)):  # each round returns or rules out one offensive play drawn
+            k = softmax_pick(value, beta, rng, excluded=offensive)
+            if k is None:  # every play spells an offensive word and no swap is allowed
+                break
             if k == n:
                 return Swap(swap.tiles, swap.leave, float(swap.equity))
             move = moves[k]
             if not self.offensive.is_offensive(move):
                 return Play(move, equity=float(move.equity)) if leaves is not None else Play(move)
-            # never an offensive word: that play is out, draw again
-            weights[k] = 0.0
-            cum = np.cumsum(weights)
-            if cum[-1] <= 0:
-                return self._fallback(game) if leaves is None else Pass()
+            offensive[k] = True  # never an offensive word: that play is out, draw again
+        return self._fallback(game) if leaves is None else Pass()  # every play was offensive
 
     def _pick(self, moves, pol: LevelPolicy, rng: random.Random, excluded=()) -> tuple[int, float] | None:
         """(index, value) of the play the level chooses from ``moves``, or None; never one
@@ -677,3 +682,31 @@ class Bot:
         if game.rack and swap_allowed(game, len(game.rack)) and not (mine and mine[-1].kind == "swap"):
             return Swap(game.rack)
         return Pass()
+
+
+def softmax_pick(value, beta: float, rng: random.Random, excluded=None) -> int | None:
+    """The index drawn from ``value`` with weights ``exp(beta * value)`` (one ``rng.random()``),
+    never one marked in the boolean array ``excluded``; None when every index is excluded.
+
+    Total and stable for any finite ``beta`` and finite values: the weights are
+    ``exp(beta * (value - ref))`` with ``ref`` the value of the largest weight, so every
+    exponent is <= 0, the best weight is exactly 1 and nothing overflows; an excluded or
+    underflowed weight is 0 and is never drawn (a draw rounded to the top of the sum takes the
+    last index of positive weight).  A non-finite ``beta`` or value is a GameError, never a NaN."""
+    value = np.asarray(value, dtype=np.float64)
+    if not math.isfinite(beta) or not np.isfinite(value).all():
+        raise GameError(f"the rated player's draw: expected a finite strength parameter and finite "
+                        f"equities, got beta {beta!r} and {int((~np.isfinite(value)).sum())} non-finite "
+                        f"values of {len(value)}")
+    allowed = np.ones(len(value), dtype=bool) if excluded is None else ~np.asarray(excluded, dtype=bool)
+    if not allowed.any():
+        return None
+    ref = value[allowed].max() if beta >= 0 else value[allowed].min()
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        weights = np.exp(beta * (value - ref))
+    weights[~allowed | ~np.isfinite(weights)] = 0.0
+    cum = np.cumsum(weights)  # >= 1 (the reference weight is exp(0) = 1), finite (each weight <= 1)
+    k = int(np.searchsorted(cum, rng.random() * float(cum[-1]), side="right"))
+    if k >= len(value) or weights[k] <= 0:  # a draw rounded up to the sum: the last positive weight before
+        k = int(np.flatnonzero(weights[:k] > 0)[-1])
+    return k

@@ -48,6 +48,7 @@ import numpy as np
 from .._core import _movegen
 from ..actions import Action, Pass, Play, Swap
 from ..errors import PositionError, WordSalvoError
+from ..inputs import whole_arg
 from ..gamestate import GameState, letter_counts, rack_letters, state_from_position
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
@@ -158,10 +159,7 @@ def win_table(model: WinModel, unseen_max: int) -> np.ndarray:
 
 
 def _whole(value: Any, name: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise WordSalvoError(f"{name}: expected a whole number {span}, got {value!r}")
-    return value
+    return whole_arg(value, name, WordSalvoError, low=low, high=high)
 
 
 class Simulator:

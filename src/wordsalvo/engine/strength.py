@@ -46,8 +46,18 @@ from functools import lru_cache
 from importlib import resources
 
 from ..errors import GameError
+from ..inputs import excerpt, is_decimal_number
 
-__all__ = ["StrengthTable", "strength_table", "beta_for_rating", "check_rating", "parse_level", "RatedLevel"]
+__all__ = ["StrengthTable", "strength_table", "beta_for_rating", "check_rating", "parse_level", "RatedLevel",
+           "BETA_LIMIT", "LEVEL_TEXT_MAX"]
+
+#: a finite strength parameter is at most this large in size (``-BETA_LIMIT <= beta <= BETA_LIMIT``,
+#: per point of equity): at 10 a play one point worse is 22,000 times less likely than the best,
+#: the best play for any practical purpose (``inf`` names expert's own choice), and ``beta * equity``
+#: stays far from overflowing a float whatever the rule set scores
+BETA_LIMIT = 10.0
+#: the longest level text read (``beta=`` and a number of 18 digits, or a rating)
+LEVEL_TEXT_MAX = 40
 
 #: the scale of the interpolation coordinate atan(beta / BETA_SCALE), per point
 BETA_SCALE = 0.1
@@ -101,28 +111,34 @@ def strength_table() -> StrengthTable:
 
 
 def check_rating(rating, table: StrengthTable | None = None) -> float:
-    """``rating`` as a float, or a GameError saying what was expected and got."""
+    """``rating`` as a float, or a GameError saying what was expected and got.  The one check of a
+    rating: a number (not a bool) or a text of ASCII decimal digits (``1200``, ``-50``,
+    ``1234.5``; no ``1_200``, Arabic-Indic or full-width digits, spaces, ``nan`` or ``inf``),
+    within the calibrated range ``table.low .. table.high``."""
     table = table or strength_table()
     if isinstance(rating, str):
-        text = rating.strip()
-        try:
-            value = float(text)
-        except ValueError:
+        if not is_decimal_number(rating):
             raise GameError(f"rating: expected a Glicko-2 rating, a number from {table.low:.0f} to "
-                            f"{table.high:.0f}, got {rating!r}") from None
+                            f"{table.high:.0f} in ASCII digits, got {excerpt(rating)}")
+        value = float(rating)
     elif isinstance(rating, bool) or not isinstance(rating, (int, float)):
         raise GameError(f"rating: expected a Glicko-2 rating, a number from {table.low:.0f} to "
-                        f"{table.high:.0f}, got {type(rating).__name__} {rating!r}")
+                        f"{table.high:.0f}, got {type(rating).__name__} {excerpt(rating)}")
     else:
-        value = float(rating)
+        try:
+            value = float(rating)
+        except OverflowError:  # an int past the float range
+            value = math.inf
     if not math.isfinite(value) or not table.low <= value <= table.high:
         raise GameError(f"rating: expected a Glicko-2 rating from {table.low:.0f} (weakest) to {table.high:.0f} "
-                        f"(expert), got {rating!r} (the calibrated range, {table.rules})")
+                        f"(expert), got {excerpt(rating)} (the calibrated range, {table.rules})")
     return value
 
 
 def beta_for_rating(rating, table: StrengthTable | None = None) -> float:
-    """The strength parameter whose measured rating is ``rating`` (interpolated in the table)."""
+    """The strength parameter whose measured rating is ``rating`` (interpolated in the table),
+    at most :data:`BETA_LIMIT` below the top rating (the interpolation climbs to ``inf`` there:
+    past 10 every pick is the best play for any practical purpose); ``inf`` at the top."""
     table = table or strength_table()
     value = check_rating(rating, table)
     pts = table.points
@@ -130,7 +146,8 @@ def beta_for_rating(rating, table: StrengthTable | None = None) -> float:
         if value <= r1:
             u0, u1 = _coordinate(b0), _coordinate(b1)
             t = (value - r0) / (r1 - r0)
-            return _beta(u0 + t * (u1 - u0))
+            beta = _beta(u0 + t * (u1 - u0))
+            return beta if beta == math.inf or abs(beta) <= BETA_LIMIT else math.copysign(BETA_LIMIT, beta)
     return pts[-1][0]  # pragma: no cover - check_rating keeps value <= high
 
 
@@ -144,34 +161,42 @@ class RatedLevel:
 
     @property
     def name(self) -> str:
-        """The level as text (what :func:`parse_level` reads back)."""
+        """The level as text (what :func:`parse_level` reads back as the same player: the
+        shortest text of the number, ``1200`` rather than ``1200.0``)."""
         if self.rating is not None:
-            return f"{self.rating:g}"
-        return f"beta={self.beta:g}"
+            return _number_text(self.rating)
+        return "beta=inf" if self.beta == math.inf else f"beta={_number_text(self.beta)}"
 
 
-def parse_level(level: str, kinds=()) -> RatedLevel | None:
-    """None for one of the named player ``kinds``; a RatedLevel for a rating (``"1200"``) or a
-    strength parameter (``"beta=0.2"``); a GameError for anything else."""
-    if level in kinds:
+def _number_text(x: float) -> str:
+    """``x`` as the shortest text that reads back as ``x`` (``%g`` keeps 6 digits only)."""
+    text = f"{x:g}"
+    return text if float(text) == x else repr(x)
+
+
+def parse_level(level: str, kinds=(), *, betas: bool = True) -> RatedLevel | None:
+    """The one reader of a level text (the library's Bot, the command line, the service, saved
+    games): None for one of the named player ``kinds``; a RatedLevel for a rating (``"1200"``,
+    see :func:`check_rating`) or, with ``betas``, a strength parameter (``"beta=0.2"``: an ASCII
+    decimal number from ``-BETA_LIMIT`` to ``BETA_LIMIT``, or ``inf``, expert's choice); a
+    GameError naming what was expected and what came for anything else (no spaces around it)."""
+    if isinstance(level, str) and level in kinds:
         return None
+    players = f"an engine player ({', '.join(kinds)})" if kinds else "an engine player"
     if not isinstance(level, str):
-        raise GameError(f"level: expected an engine player ({', '.join(kinds)}) or a rating, "
-                        f"got {type(level).__name__} {level!r}")
-    text = level.strip()
-    if text.startswith("beta="):
-        try:
-            beta = float(text[5:])
-        except ValueError:
-            beta = math.nan
-        if math.isnan(beta) or beta == -math.inf:
-            raise GameError(f"level: expected beta=NUMBER (the rated player's strength parameter, a finite "
-                            f"number or inf), got {level!r}")
-        return RatedLevel(beta, None)
-    try:
-        float(text)
-    except ValueError:
-        raise GameError(f"level: expected an engine player ({', '.join(kinds)}) or a Glicko-2 rating "
-                        f"(a number, e.g. 1200), got {level!r}") from None
-    rating = check_rating(text)
+        raise GameError(f"level: expected {players} or a rating, got {type(level).__name__} {excerpt(level)}")
+    if betas and level.startswith("beta="):
+        text = level[5:]
+        if text in ("inf", "+inf"):
+            return RatedLevel(math.inf, None)
+        beta = float(text) if len(level) <= LEVEL_TEXT_MAX and is_decimal_number(text) else math.nan
+        if not -BETA_LIMIT <= beta <= BETA_LIMIT:  # NaN too
+            raise GameError(f"level: expected beta=NUMBER (the rated player's strength parameter: an ASCII "
+                            f"decimal number from {-BETA_LIMIT:g} to {BETA_LIMIT:g}, or inf for expert's "
+                            f"choice), got {excerpt(level)}")
+        return RatedLevel(beta + 0.0, None)  # -0.0 reads as 0
+    if len(level) > LEVEL_TEXT_MAX or not is_decimal_number(level):
+        raise GameError(f"level: expected {players} or a Glicko-2 rating (a number in ASCII digits, "
+                        f"e.g. 1200), got {excerpt(level)}")
+    rating = check_rating(level)
     return RatedLevel(beta_for_rating(rating), rating)

@@ -19,7 +19,7 @@ from ..alphabet import BLANK_BIT
 from ..board import Board
 from ..constants import DIM
 from ..errors import AlphabetError, PositionError
-from ..inputs import excerpt, is_whole_number, whole_number
+from ..inputs import excerpt, instance_arg, is_whole_number, whole_number
 from ..position import Position, rack_counts
 from ..rules import Rules
 from .opcodes import apply_board_opcodes, rules_from_opcodes, rules_opcodes  # rs, bseed, stars
@@ -174,6 +174,7 @@ def format_cgp(pos: Position) -> str:
     """The position as one CGP line; the opcodes are the position's own, then the rule
     set's ``rs``/``bseed``/``stars`` where the position has none of that name.  The rack
     and score of the player on turn come first."""
+    instance_arg(pos, Position, "format_cgp: pos", PositionError)
     if pos.to_move:
         pos = pos.rotated()
     rows = []

@@ -56,8 +56,8 @@ from typing import Sequence
 
 from ..constants import DIM
 from ..errors import GCGError, WordSalvoError
-from ..inputs import excerpt, is_whole_number, list_problems
-from ..game import Game
+from ..inputs import excerpt, instance_arg, is_whole_number, list_problems
+from ..game import SEED_DIGITS, Game
 from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars
@@ -78,7 +78,13 @@ __all__ += _gcg_record.__all__
 def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
     """The game as GCG text (see the module docstring).  ``pragmas``: more
     ``#keyword value`` lines for the header (a front end's own, e.g. which seats
-    are engines), written after the ``#player`` lines."""
+    are engines), written after the ``#player`` lines: a sequence of (keyword, value) pairs
+    of strings."""
+    instance_arg(game, Game, "to_gcg: game", GCGError)
+    if isinstance(pragmas, (str, bytes)) or not isinstance(pragmas, (list, tuple)) or not all(
+            isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pragmas):
+        raise GCGError(f"to_gcg: pragmas: expected a list of (keyword, value) pairs of strings, got "
+                       f"{type(pragmas).__name__} {excerpt(pragmas)}")
     rules = game.rules
     lines = ["#character-encoding UTF-8", f"#rules {rules.name}"]
     if rules.board_seed is not None:
@@ -173,10 +179,10 @@ def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexico
         problems.append(f"{where}: expected #player1, #player2 ... lines numbered from 1, got none")
     seed = None
     if "seed" in headers:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
-        if is_whole_number(headers["seed"], signed=True, digits=40):
+        if is_whole_number(headers["seed"], signed=True, digits=SEED_DIGITS):
             seed = int(headers["seed"])
         else:
-            problems.append(f"{where} #seed: expected a whole number (at most 40 digits), "
+            problems.append(f"{where} #seed: expected a whole number (at most {SEED_DIGITS} digits), "
                             f"got {excerpt(headers['seed'])}")
     strict = None
     if "strict" in headers:

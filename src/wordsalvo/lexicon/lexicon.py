@@ -1,14 +1,23 @@
-"""Lexicons: compiled word graphs, memory-mapped and checked once at load."""
+"""Lexicons: compiled word graphs, read into memory and checked once at load.
+
+A graph is read into the process's own memory, never mapped: a mapped file that is
+rewritten under the process (``cp new.wsg live.wsg``, the usual way to update a
+lexicon a service has loaded) changed the bytes the move generator walks after the
+check (a crash), and one truncated under it killed the process with SIGBUS (a private
+mapping does not help against that).  A copy costs the file's size per process
+(English 4.6 MB) and about the time of the arc check it is read for anyway (README,
+"Our own figures")."""
 
 from __future__ import annotations
 
 import hashlib
-import mmap
 import os
 import sys
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterator
+
+import numpy as np
 
 from .._core import _graph
 from ..alphabet import ALPHABETS, Alphabet, get_alphabet
@@ -28,7 +37,7 @@ from .graphfile import (
     WORD_COUNT_OFFSET,
     write_atomic,
 )
-from ..inputs import checked_path, open_regular, os_error_text
+from ..inputs import SIZE_LIMITS, checked_path, open_regular, os_error_text
 
 __all__ = ["Lexicon", "compile_lexicon", "BuildStats", "BUILT_ON_DEMAND"]
 
@@ -91,8 +100,9 @@ class Lexicon:
     """A compiled word graph (DAWG for lookups, GADDAG for move generation).
 
     Load with :meth:`load` (any ``.wsg`` file) or :meth:`default` (the embedded
-    lexicon of a language).  The file is memory-mapped; the header and every arc
-    are checked once, so a corrupt file raises :class:`LexiconFormatError` and
+    lexicon of a language).  The file is read into memory (the process's own copy: a
+    file rewritten or truncated after the load changes nothing); the header and every
+    arc are checked once, so a corrupt file raises :class:`LexiconFormatError` and
     never crashes.  Lexicons are immutable and may be shared between threads.
 
     A lexicon pickles by reference: one loaded from a file as its path (the file is
@@ -101,7 +111,7 @@ class Lexicon:
     So it can go to worker processes and Dask workers that see the same file.
     """
 
-    __slots__ = ("path", "alphabet", "header", "_graph", "_mmap", "_origin", "__weakref__")
+    __slots__ = ("path", "alphabet", "header", "_graph", "_origin", "__weakref__")
 
     def __init__(self, *args, **kwargs):  # pragma: no cover - guidance only
         raise TypeError("use Lexicon.load(path) or Lexicon.default(language)")
@@ -128,29 +138,18 @@ class Lexicon:
         except LexiconFormatError as e:
             e.path = str(p)
             raise
-        with os.fdopen(fd, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size == 0:
-                raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)
-            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        data = _read_graph(fd, _size, p)
+        if not len(data):
+            raise LexiconFormatError(f"truncated header: expected {HEADER_SIZE} bytes, got 0", str(p), 0)
         marker = None
         if checked is None:
-            marker = verified_graph_marker(WORD_CHECK, hashlib.sha256(mm).hexdigest())
+            marker = verified_graph_marker(WORD_CHECK, hashlib.sha256(data).hexdigest())
             checked = marker.is_file()
-        try:
-            lex = cls._from_buffer(mm, size, str(p), checked)
-            lex._origin = ("path", os.path.abspath(p))
-            if marker is not None and not checked:
-                _remember_verified(marker)
-            return lex
-        except BaseException:
-            try:
-                mm.close()
-            except BufferError:
-                # a view into the map still lives in the traceback of the error being
-                # raised; the map is unmapped when that is collected
-                pass
-            raise
+        lex = cls._from_buffer(data, len(data), str(p), checked)
+        lex._origin = ("path", os.path.abspath(p))
+        if marker is not None and not checked:
+            _remember_verified(marker)
+        return lex
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "<bytes>") -> "Lexicon":
@@ -205,7 +204,6 @@ class Lexicon:
         lex.alphabet = alphabet
         lex.header = header
         lex._graph = g
-        lex._mmap = buf if isinstance(buf, mmap.mmap) else None
         return lex
 
     @classmethod
@@ -273,6 +271,39 @@ class Lexicon:
         if kind == "bytes":
             return (Lexicon.from_bytes, (what, self.path))
         return (_load_for_pickle, (what, self.header.sha256))
+
+
+def _read_graph(fd: int, size: int, p: Path) -> np.ndarray:
+    """The whole file of an open descriptor (closed here), read into memory (a read-only
+    uint8 array, filled by the reads without a copy): the bytes the graph's checks and every
+    later walk see are the process's own.  A file that changes size while read is read
+    again (up to three times), then refused."""
+    limit = SIZE_LIMITS["graph file"]
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        for _ in range(3):
+            buf = np.empty(size + 1, dtype=np.uint8)  # one byte more: a file that grew is seen
+            view = memoryview(buf)
+            got = 0
+            try:
+                while got < len(buf):
+                    n = f.readinto(view[got:])
+                    if not n:
+                        break
+                    got += n
+            except OSError as e:
+                raise LexiconFormatError(os_error_text(p, e, "cannot read the graph file"), str(p)) from None
+            finally:
+                view.release()
+            if got == size:
+                data = buf[:size]
+                data.setflags(write=False)
+                return data
+            size = os.fstat(f.fileno()).st_size  # it changed while read: again, from the start
+            if size > limit:
+                break
+            f.seek(0)
+    raise LexiconFormatError("the file changed while it was read (written by another process?); "
+                             "expected the same size at the end as at the start", str(p))
 
 
 def _load_for_pickle(path: str, sha256: str) -> "Lexicon":

@@ -25,7 +25,7 @@ compiles the vocabularies of the embedded lexicons into ``wordsalvo/data/levels/
 (German after ``wordsalvo lexicon fetch de``, a ``--lexicon`` file) the first use
 builds it into the user's cache folder (``<cache>/levels/<key>.wsg``, written
 atomically; in memory when the folder cannot be written), and every later start
-loads it (memory-mapped, a few milliseconds).
+loads it (read into memory, a few milliseconds).
 
 This module imports only the standard library and :mod:`wordsalvo.cache` at its top,
 so the package build can load it by path (before the package is installed); the

@@ -31,17 +31,16 @@ __all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_reco
 
 
 def _is_level(text: str) -> bool:
-    """A level a saved game may name: a difficulty level or a rating in the calibrated range."""
-    if text in LEVELS:
-        return True
-    from ..engine.strength import check_rating
+    """A level a saved game may name: a difficulty level or a rating in the calibrated range
+    (read as every level text is: :func:`wordsalvo.engine.strength.parse_level`)."""
+    from ..engine.strength import parse_level
 
     try:
-        float(text)
-        check_rating(text)
-    except (ValueError, WordSalvoError):
+        rated = parse_level(text, LEVELS, betas=False)
+    except WordSalvoError:
         return False
-    return True
+    return rated is None or rated.rating is not None
+
 
 def default_save_dir() -> Path:
     """Where games are saved unless a file is named: ``$WORDSALVO_GAMES_DIR``, else
