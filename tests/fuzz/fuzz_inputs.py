@@ -4,8 +4,10 @@ Formats: ``cgp`` (CGP lines), ``notation`` (move notations given to validate),
 ``gcg`` (game records, through the engine's reader and the analysis reader),
 ``rules`` (rule set files), ``graph`` (compiled graph files), ``leaves`` (``.wsl``
 leave tables), ``leavecsv`` (``leave,value`` CSV), ``winmodel`` (win-probability
-model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV) and ``batch``
-(folders of records for a batch analysis, run twice: the second run must skip all).  Input ``i`` of a
+model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV), ``batch``
+(folders of records for a batch analysis, run twice: the second run must skip all) and
+``scheduler`` (Dask scheduler addresses; one in 20 is also probed against a local
+listener of the harness's own that answers with fuzzed bytes, or never).  Input ``i`` of a
 format is made from ``(seed, format, i)`` alone, so any input can be made again::
 
     python tests/fuzz/fuzz_inputs.py --seed 1 --count 200000            # every format
@@ -35,7 +37,9 @@ The contract checked on every input (anything else is a finding):
   ``validate`` on a rack); a graph that loads gives ``best = max(generate)``; a leave
   table or CSV, model or tiers file that loads, written back, reads the same; accepted
   results rate every player once (spellings merged); a batch gives one result per good
-  record, each naming its own path, and a second run analyses nothing.
+  record, each naming its own path, and a second run analyses nothing; an accepted scheduler
+  address is ``tcp://HOST:PORT`` with a port 1..65535 and is taken again as itself, and a
+  local listener that is not a scheduler is refused (never taken for one).
 
 ``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
 (or stall) its worker, and ``WORDSALVO_FUZZ_SLOW_AT=FORMAT:INDEX:SECONDS`` makes it sleep
@@ -65,10 +69,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
 FORMATS = ("cgp", "notation", "gcg", "rules", "graph", "leaves", "leavecsv", "winmodel", "tiers", "ratings",
-           "batch")
+           "batch", "scheduler")
 #: share of --count per format
 SHARES = {"cgp": 0.25, "notation": 0.20, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
-          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01}
+          "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "batch": 0.01,
+          "scheduler": 0.02}
 MESSAGE_MAX = 4000
 KINDS = ("crash", "hang", "bare exception", "long message", "wrong result")
 #: what a worker counts, in this order after the index in each progress record
@@ -435,7 +440,66 @@ def make_input(ctx: Context, fmt: str, rng: random.Random):
                 text = text.replace("Player1", rng.choice(["\x1b[2J", "Ann\u202e", "P" * 300]))
             files[name] = text
         return files
+    if fmt == "scheduler":
+        base = rng.choice(["tcp://127.0.0.1:8786", "localhost:8786", "tcp://[::1]:8786", "tcp://10.0.0.5:8786",
+                           "tls://127.0.0.1:8786", "inproc://x", "ucx://h:1", "ws://h:80", "", "tcp://h:65535",
+                           "tcp://scheduler.example.org:8786", "tcp://a-b.c:1"])
+        address = mutate_text(base, rng, rounds=rng.choice((0, 1, 1, 2, 3)))
+        if rng.random() >= 0.05:
+            return address, None
+        reply = rng.choice([b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\xff" * 8, b"\x00" * 8,
+                            struct.pack("<Q", rng.randrange(1 << 64)), struct.pack("<Q", 16) + b"\x00" * 8,
+                            bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))])
+        return address, (rng.choice(["reply", "reply-and-close", "close", "silent"]), reply)
     raise ValueError(fmt)
+
+
+def _probe_listener(behaviour: str, reply: bytes):
+    """A local listener (127.0.0.1, a free port) that is not a Dask scheduler: on each
+    connection it sends ``reply`` once anything arrives (then closes with
+    ``reply-and-close``), closes at once (``close``) or says nothing (``silent``).
+    Returns (port, stop)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(0.1)
+    done = threading.Event()
+    held = []
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                conn = server.accept()[0]
+            except OSError:
+                continue
+            held.append(conn)
+            if behaviour == "close":
+                conn.close()
+                continue
+            if behaviour.startswith("reply"):
+                conn.settimeout(5)
+                try:
+                    if conn.recv(65536):
+                        conn.sendall(reply)
+                    if behaviour == "reply-and-close":
+                        conn.close()
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        done.set()
+        thread.join()
+        for c in held:
+            c.close()
+        server.close()
+
+    return server.getsockname()[1], stop
 
 
 def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
@@ -604,6 +668,24 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
                 raise ctx.ws.WordSalvoError(f"{first['failed']} of {len(paths)} records refused")
         finally:
             _remove_tree(d)
+        return
+    if fmt == "scheduler":
+        import re
+
+        from wordsalvo.parallel import check_scheduler, scheduler_address
+
+        address, listener = item
+        if listener is not None:  # a hostile listener: refused, whatever it says
+            port, stop = _probe_listener(*listener)
+            try:
+                check_scheduler(f"tcp://127.0.0.1:{port}", seconds=0.5)
+            finally:
+                stop()
+            raise WrongResult(f"a listener that {listener[0]}s {listener[1][:40]!r} was taken for a scheduler")
+        checked = scheduler_address(address)
+        m = re.fullmatch(r"tcp://(.+):([0-9]+)", checked)
+        if m is None or not 1 <= int(m.group(2)) <= 65535 or scheduler_address(checked) != checked:
+            raise WrongResult(f"{address!r} taken as {checked!r}")
         return
     raise ValueError(fmt)
 

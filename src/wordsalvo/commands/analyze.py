@@ -38,7 +38,7 @@ from ..inputs import checked_path, os_error_text, path_problem, read_bytes, read
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..printable import printable
-from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
+from ..parallel import Interrupted, check_scheduler, dask_map_unordered, interrupts_deferred, map_unordered
 from ..lexicon.lexicon import Lexicon
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
@@ -233,6 +233,8 @@ def _stem(path: str) -> str:
 
 
 def run(args) -> int:
+    if args.scheduler is not None:  # first: a bad address is said before any work
+        args.scheduler = check_scheduler(args.scheduler)
     paths = _collect(args.games)
     options = _options(args)
     if args.out is None and len(paths) == 1:
@@ -272,7 +274,7 @@ def _iter_results(todo: list[str], options: dict, jobs: int, scheduler: str | No
     """Each game's result as it finishes: here, in ``jobs`` processes or on Dask (Ctrl-C
     stops the workers at once, see :mod:`wordsalvo.parallel`)."""
     tasks = [(p, options) for p in todo]
-    if scheduler:
+    if scheduler is not None:
         if importlib.util.find_spec("distributed") is None:
             raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
         yield from dask_map_unordered(analyze_path, tasks, scheduler)
