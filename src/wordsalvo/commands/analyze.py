@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..analysis import ENDGAME_SECONDS, TOP, analyze_game
+from ..analysis import ENDGAME_NODES, ENDGAME_NODES_MAX, TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg_record import GCGError, parse_gcg
 from ..formats.opcodes import resolve_rules
@@ -67,9 +67,10 @@ def register(subparsers) -> None:
     p.add_argument("--sim", type=seconds(), default=None, metavar="SECONDS",
                    help="judge every turn within 15 equity of the best again by simulation, for SECONDS a turn "
                         "(the verdicts it gives are marked 'simulated')")
-    p.add_argument("--endgame", type=seconds(), default=ENDGAME_SECONDS, metavar="SECONDS",
-                   help="judge the plays and passes made with the bag empty by the endgame solver, at most "
-                        f"SECONDS per solve (default {ENDGAME_SECONDS:g})")
+    p.add_argument("--endgame", type=whole_number(1000, ENDGAME_NODES_MAX), default=ENDGAME_NODES, metavar="NODES",
+                   help="judge the plays and passes made with the bag empty by the endgame solver, searching at "
+                        f"most NODES positions per solve (default {ENDGAME_NODES:,}; a budget of work, not time, "
+                        "so the verdicts are the same on any machine)")
     p.add_argument("--no-endgame", dest="endgame", action="store_const", const=None,
                    help="do not solve the endgame turns")
     p.add_argument("--json", action="store_true", help="one game: print the analysis as JSON")
@@ -131,7 +132,7 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         lexicon, model = _resources(options)
         rp = replay(record, rules=options.get("rules"), lexicon=lexicon)  # --rules, else the record's
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"),
-                                endgame=options.get("endgame", ENDGAME_SECONDS))
+                                endgame=options.get("endgame", ENDGAME_NODES))
         stats = instant_stats(rp)
         book = WordBook()
         book.add(rp, game=path)
