@@ -774,3 +774,32 @@ def test_move_time_is_checked_against_the_rule_set_and_kept_on_resume(tmp_path, 
     assert code == 0 and "time per move: 0:45" in text and "The clock: 0:45 per move" in flat(text)
     assert main(["play", "--resume", str(saved), "--move-time", "60"]) == 2
     assert "expected none of --move-time" in capsys.readouterr().err
+
+
+def test_play_keeps_the_rule_sets_own_clock_unless_told_otherwise(tmp_path, monkeypatch):
+    """Issue 37, item 4: woodword-de gives 2 minutes a move and turkish 24 hours without
+    --move-time; --move-time 0 plays without a clock, and a resumed game keeps either."""
+    from game_helpers import DATA
+
+    from wordsalvo.lexicon.lexicon import compile_lexicon
+
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path))
+    path = tmp_path / "de.wsg"
+    compile_lexicon(DATA / "german-small.txt", path, alphabet="de")
+    code, text, _ = session(["quit"], "--rules", "woodword-de", "--lexicon", str(path), "--game-seed", "3",
+                            "--color", "never")
+    assert code == 0 and "time per move: 2:00" in text
+    saved = max(tmp_path.glob("*.gcg"), key=lambda f: f.stat().st_mtime)
+    assert "#move-time 120\n" in saved.read_text("utf-8")
+    code, text, _ = session(["quit"], "--rules", "turkish", "--game-seed", "3", "--color", "never")
+    assert code == 0 and "time per move: 24:00:00" in text
+    for f in tmp_path.glob("*.gcg"):
+        f.unlink()
+    code, text, _ = session(["quit"], "--rules", "turkish", "--move-time", "0", "--game-seed", "3", "--color", "never")
+    assert code == 0 and "time per move" not in text
+    saved = next(tmp_path.glob("*.gcg"))
+    assert "#move-time 0\n" in saved.read_text("utf-8")
+    code, text, _ = session(["quit"], "--resume", str(saved), "--color", "never")
+    assert code == 0 and "time per move" not in text
+    code, text, _ = session(["quit"], "--rules", "classic-en", "--game-seed", "3", "--color", "never")
+    assert code == 0 and "time per move" not in text  # a rule set without a clock

@@ -106,9 +106,11 @@ def register(subparsers) -> None:
                         "(classic-en, woodword-de; a failed challenge costs the challenger the turn)")
     p.add_argument("--hints", type=whole_number(0), metavar="N",
                    help=f"hints (and `moves` lists) per player per game (default: {DEFAULT_HINTS}; 0 = none)")
-    p.add_argument("--move-time", type=whole_number(1), metavar="SECONDS",
+    p.add_argument("--move-time", type=whole_number(0), metavar="SECONDS",
                    help="a clock: SECONDS per move for each person, as the rule set allows (wordsalvo-en, "
-                        "wordsalvo-nl, woodword-de: 30 and up); running out ends the turn (default: no clock)")
+                        "wordsalvo-nl, woodword-de: 30 and up); running out ends the turn or loses, as the rule "
+                        "set says; 0: no clock (default: the rule set's own clock, e.g. woodword-de 2 minutes, "
+                        "turkish 24 hours; none for classic-en, wordsalvo-en, wordsalvo-nl)")
     p.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", dest="color",
                    help="colours: auto = when the output is a terminal (default)")
     p.add_argument("--game-seed", type=whole_number(0), metavar="N",
@@ -199,9 +201,14 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     if args.challenge and args.strict:
         raise WordSalvoError("--challenge and --strict exclude each other: with challenges a phony stands until "
                              "it is challenged; expected one of them")
-    if args.move_time is not None:
+    move_time = args.move_time
+    if move_time is None:  # the rule set's own clock (none when it has none)
+        move_time = rules.timer.per_move_seconds or None
+    elif move_time == 0:  # no clock, asked for: the record says so (#move-time 0)
+        move_time = None
+    else:
         try:
-            rules.check_move_time(args.move_time)
+            rules.check_move_time(move_time)
         except WordSalvoError as e:
             raise WordSalvoError(f"--move-time: {e}") from None
     lexicon = _load_lexicon(args.lexicon, rules)
@@ -211,7 +218,7 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     levels = [value if kind == "bot" else None for kind, value in seats]
     hints = DEFAULT_HINTS if args.hints is None else args.hints
     return game, levels, {"board_seed": board_seed, "game_seed": game_seed, "hints": hints, "path": None,
-                          "move_time": args.move_time}
+                          "move_time": move_time}
 
 
 def _resume(args) -> tuple[Game, list[str | None], dict]:

@@ -81,13 +81,16 @@ def game_record(game: Game, levels: Sequence[str | None], hints: int | None, mov
                 dated: Sequence[tuple[str, str]] = ()) -> str:
     """The game as GCG, with when it started (``dated``: the ``#date`` and ``#time``
     pragmas, default now), the seats the engines play (``levels[i]``, None for a person),
-    the hint limit (None: unlimited) and the time per move (None: no clock) as pragmas."""
+    the hint limit (None: unlimited) and the time per move (None: no clock; ``#move-time 0``
+    when the rule set has a clock of its own, so a resumed game stays without one) as pragmas."""
     pragmas = list(dated) or date_pragmas()
     pragmas += [("engine", f"{n} {lv}") for n, lv in zip(game.names, levels) if lv is not None]
     if hints is not None:
         pragmas.append(("hints", str(hints)))
     if move_time is not None:
         pragmas.append(("move-time", str(move_time)))
+    elif game.rules.timer.per_move_seconds:
+        pragmas.append(("move-time", "0"))
     return to_gcg(game, pragmas)
 
 
@@ -168,8 +171,8 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
             if not is_whole_number(value, digits=7):
                 raise WordSalvoError(f"{path}: expected '#move-time SECONDS' with a whole number of seconds, "
                                      f"got {excerpt(line)}")
-            try:
-                move_time = game.rules.check_move_time(int(value))
+            try:  # 0: played without a clock
+                move_time = game.rules.check_move_time(int(value)) if int(value) else None
             except WordSalvoError as e:
                 raise WordSalvoError(f"{path}: {line}: {e}") from None
     return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time, dated or None)
