@@ -218,7 +218,15 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     levels = [value if kind == "bot" else None for kind, value in seats]
     hints = DEFAULT_HINTS if args.hints is None else args.hints
     return game, levels, {"board_seed": board_seed, "game_seed": game_seed, "hints": hints, "path": None,
-                          "move_time": move_time}
+                          "move_time": move_time, "rules_file": _rules_file(args.rules)}
+
+
+def _rules_file(spec: str | None) -> str | None:
+    """The rule set file ``--rules`` names (None for a preset): the record keeps it and its
+    SHA-256, so the game resumes under the same rules."""
+    from ..rules import preset_names
+
+    return spec if spec is not None and spec not in preset_names() else None
 
 
 def _resume(args) -> tuple[Game, list[str | None], dict]:
@@ -240,7 +248,8 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
         raise WordSalvoError(f"--resume: the game in {path} is over ({game.end_reason}); "
                              f"`wordsalvo analyze {path}` replays it with the engine's judgement")
     return game, saved.levels, {"board_seed": game.rules.board_seed, "game_seed": game.seed, "hints": hints,
-                                "path": path, "move_time": saved.move_time, "dated": saved.dated}
+                                "path": path, "move_time": saved.move_time, "dated": saved.dated,
+                                "rules_file": saved.rules_file}
 
 
 def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = None) -> int:
@@ -251,6 +260,6 @@ def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = No
     tg = TerminalGame(game, [lv is None for lv in levels], args.level, levels=levels,
                       colour=use_colour(args.color, output), input_fn=input_fn, output=output,
                       seed=info["game_seed"], hints=info["hints"], save_path=info["path"],
-                      move_time=info["move_time"], dated=info.get("dated"))
+                      move_time=info["move_time"], dated=info.get("dated"), rules_file=info.get("rules_file"))
     tg.introduce(resumed=info["path"])
     return tg.run()
