@@ -70,13 +70,17 @@ AHEAD = 4
 
 
 def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
-                  context: str | None = None) -> Iterator[Any]:
+                  context: str | None = None, preload: Sequence[str] = ()) -> Iterator[Any]:
     """``fn(*task)`` for every task in ``jobs`` worker processes (``context``: the
     multiprocessing start method, default the platform's), each result as it finishes.
     ``tasks`` may be a lazy iterable: at most ``AHEAD * jobs`` tasks are made and
     submitted before their results come back (the memory is bounded however many
-    there are).  A task's error is raised here and stops the rest, as Ctrl-C does."""
+    there are).  A task's error is raised here and stops the rest, as Ctrl-C does.
+    ``preload``: modules a fork server imports once, before it forks the workers (each
+    worker then starts with them loaded instead of importing them again)."""
     ctx = multiprocessing.get_context(context) if context else None
+    if context == "forkserver" and preload:
+        ctx.set_forkserver_preload(list(preload))
     pool = None
     todo = iter(tasks)
     window = max(1, AHEAD * jobs)

@@ -348,8 +348,13 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
         return
     size = max(1, min(50, games // (jobs * 8) or 1))
     tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
-    for chunk in map_unordered(_play_chunk, tasks, jobs, "forkserver" if sys.platform != "win32" else "spawn"):
+    for chunk in map_unordered(_play_chunk, tasks, jobs, "forkserver" if sys.platform != "win32" else "spawn",
+                               preload=_PRELOAD):
         yield from chunk
+
+
+#: what the fork server imports once for every worker: the game loop and the engines
+_PRELOAD = ("wordsalvo.engine.autoplay", "wordsalvo.engine.bot", "wordsalvo.engine.selfplay")
 
 
 def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
