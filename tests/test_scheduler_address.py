@@ -155,7 +155,7 @@ def test_nothing_listening_is_said_at_once(tmp_path, closed_port, capsys):
         code, err = run(argv, capsys)
         assert code == 2, (argv, err)
         one_clear_line(err, f"--scheduler tcp://127.0.0.1:{closed_port}: expected a Dask scheduler there, "
-                            "got ConnectionRefusedError")
+                            "got nothing listening (ConnectionRefusedError")
 
 
 BAD_ADDRESSES = ["", " ", "tls://127.0.0.1:1", "inproc://x", "ucx://127.0.0.1:8786", "tcp://", "tcp://127.0.0.1",

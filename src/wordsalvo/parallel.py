@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-__all__ = ["Interrupted", "map_unordered", "dask_map_unordered", "interrupts_deferred", "scheduler_address",
+__all__ = ["Interrupted", "map_unordered", "worker_pool", "dask_map_unordered", "interrupts_deferred", "scheduler_address",
            "check_scheduler"]
 
 
@@ -69,24 +69,46 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 AHEAD = 4
 
 
+@contextmanager
+def worker_pool(jobs: int, context: str | None = None, preload: Sequence[str] = ()) -> Iterator[Any]:
+    """One pool of ``jobs`` worker processes for several :func:`map_unordered` calls (leave
+    training plays its games in chunks: a pool a chunk paid every worker's start again).
+    Ended on leaving; a map interrupted or failed ends it at once."""
+    ctx = multiprocessing.get_context(context) if context else None
+    if context == "forkserver" and preload:
+        ctx.set_forkserver_preload(list(preload))
+    with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
 def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
-                  context: str | None = None, preload: Sequence[str] = ()) -> Iterator[Any]:
+                  context: str | None = None, preload: Sequence[str] = (),
+                  pool: ProcessPoolExecutor | None = None) -> Iterator[Any]:
     """``fn(*task)`` for every task in ``jobs`` worker processes (``context``: the
     multiprocessing start method, default the platform's), each result as it finishes.
     ``tasks`` may be a lazy iterable: at most ``AHEAD * jobs`` tasks are made and
     submitted before their results come back (the memory is bounded however many
     there are).  A task's error is raised here and stops the rest, as Ctrl-C does.
     ``preload``: modules a fork server imports once, before it forks the workers (each
-    worker then starts with them loaded instead of importing them again)."""
-    ctx = multiprocessing.get_context(context) if context else None
-    if context == "forkserver" and preload:
-        ctx.set_forkserver_preload(list(preload))
-    pool = None
+    worker then starts with them loaded instead of importing them again).  ``pool``: a
+    :func:`worker_pool` to use (and leave running) instead of a pool of its own."""
+    own = pool is None
+    if own:
+        ctx = multiprocessing.get_context(context) if context else None
+        if context == "forkserver" and preload:
+            ctx.set_forkserver_preload(list(preload))
     todo = iter(tasks)
     window = max(1, AHEAD * jobs)
     try:
         with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
+            if own:
+                pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
             pending = {pool.submit(fn, *task) for task in itertools.islice(todo, window)}  # starts the workers
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -99,7 +121,8 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
         if pool is not None:
             _stop(pool)
         raise
-    pool.shutdown(wait=True)
+    if own:
+        pool.shutdown(wait=True)
 
 
 @contextmanager
@@ -180,8 +203,9 @@ def check_scheduler(address: str, seconds: float | None = None) -> str:
     try:  # nothing listening: said at once (Dask's own connect retries for its whole timeout)
         socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
     except OSError as e:
-        reason = "no answer" if isinstance(e, TimeoutError) else type(e).__name__
-        raise WordSalvoError(f"{where}, got {reason} within {seconds:g} s ({str(e)[:200]})") from None
+        reason = (f"no answer within {seconds:g} s" if isinstance(e, TimeoutError)
+                  else f"nothing listening ({type(e).__name__}: {str(e)[:200]})")
+        raise WordSalvoError(f"{where}, got {reason}") from None
     if importlib.util.find_spec("distributed") is None:
         raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
     from distributed.comm import connect

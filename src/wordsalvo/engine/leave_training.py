@@ -360,6 +360,18 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     never discarded unasked: without ``resume`` it is an error unless ``restart=True``.
     The scheduler (``config.scheduler``) is checked before anything is written.
     """
+    from .autoplay import game_pool
+    from contextlib import nullcontext
+
+    if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
+        raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
+    # one pool of workers for the whole run: a pool a chunk paid every worker's start again
+    with (game_pool(config.jobs) if config.jobs > 1 and config.scheduler is None else nullcontext()) as pool:
+        return _train(config, out, resume, progress, restart, pool)
+
+
+def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, pool):
+    """:func:`train_leaves` with ``pool`` (None: none, or a Dask scheduler)."""
     from .autoplay import AutoplaySpec, iter_games
     from ..parallel import check_scheduler, interrupts_deferred
     from ..leaves import Leaves
@@ -412,7 +424,7 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
         while done < config.games:
             k = min(config.chunk, config.games - done)
             with closing(iter_games(spec, k, jobs=config.jobs, scheduler=config.scheduler, start=done,
-                                    trace="racks")) as games:
+                                    trace="racks", pool=pool)) as games:
                 results = list(games)
             keys = [r.racks[0] for r in results]
             returns = [r.racks[1] for r in results]
