@@ -26,7 +26,7 @@ class Terminal:
     """``wordsalvo COMMAND ARGS`` in a pty of 24 x 80, its screen kept by pyte."""
 
     def __init__(self, args: list[str], games: Path, colour: bool = True, command: str = "play",
-                 timeout: int = 120):
+                 timeout: int = 600):  # a wait for output, generous: a loaded machine is slow, never wrong
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
         env.update(WORDSALVO_GAMES_DIR=str(games), TERM="xterm-256color")
         # a test run started in the background by a shell ignores SIGINT, and a child would

@@ -242,7 +242,7 @@ def test_cli_batch_resumes_and_skips_broken_records(tmp_path):
     # the five good records of tests/data/gcg (unmarked-through.gcg among them) and the four broken ones
     assert "5 analysed, 0 already done, 4 failed" in r.stdout and "line 5" in r.stderr
     from wordsalvo.commands.analyze import output_name
-    result = out / f"{output_name(str(GCG / 'tournament.gcg'))}.json"
+    result = out / f"{output_name(str(GCG / 'tournament.gcg'), out)}.json"
     first = result.stat().st_mtime_ns
     rows = list(csv.DictReader((out / "summary.csv").open(encoding="utf-8")))
     assert len(rows) == 10  # a row per player of every game
@@ -264,7 +264,7 @@ def test_dask_local_cluster_gives_the_local_results(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
         batch(paths, opts, tmp_path / "dask", scheduler=cluster.scheduler_address)
     for n in GOOD:
-        stem = output_name(str(GCG / n))
+        stem = output_name(str(GCG / n), tmp_path / "local")
         assert json.loads((tmp_path / "local" / f"{stem}.json").read_text()) == \
             json.loads((tmp_path / "dask" / f"{stem}.json").read_text())
 

@@ -98,3 +98,25 @@ def test_dask_cluster_gives_the_local_games(zero_table):
         remote = sorted(iter_games(s, 6, scheduler=cluster.scheduler_address), key=lambda r: r.index)
     assert remote == local
     assert summarize(s, remote, 1.0).players[0].wins == summarize(s, local, 1.0).players[0].wins
+
+
+def test_a_rule_set_file_with_a_leave_table_plays_and_its_records_are_analysed(tmp_path, capsys):
+    """Issue 37, item 2: autoplay with a .toml rule set and a leave table, and the analysis
+    of its records with --rules FILE (a path was taken for a preset name and refused)."""
+    from pathlib import Path
+
+    import wordsalvo
+    from wordsalvo.cli import main
+
+    pkg = Path(wordsalvo.__file__).parent
+    rules_file = tmp_path / "house.toml"
+    rules_file.write_text((pkg / "rulesets" / "wordsalvo-en.toml").read_text("utf-8").replace(
+        'name = "wordsalvo-en"', 'name = "house"'), "utf-8")
+    table = str(pkg / "data" / "leaves" / "wordsalvo-en.wsl")
+    assert main(["autoplay", "--rules", str(rules_file), "--games", "2", "--p1", "equity", "--p2", "score",
+                 "--leaves", table, "--gcg", str(tmp_path / "games")]) == 0
+    capsys.readouterr()
+    record = next((tmp_path / "games").glob("*.gcg"))
+    assert "#rules house\n" in record.read_text("utf-8")
+    assert main(["analyze", str(record), "--rules", str(rules_file), "--no-endgame"]) == 0
+    assert "analysis of a house game" in capsys.readouterr().out

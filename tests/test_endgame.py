@@ -318,3 +318,41 @@ def test_progress_reports_the_completed_depths(capsys):
     assert capsys.readouterr().err == ""
     with pytest.raises(WordSalvoError, match="progress"):
         solve_endgame(game, progress=5)
+
+
+def test_the_analysis_judges_endgames_by_a_node_budget_so_two_runs_agree(monkeypatch):
+    """Issue 37, item 3: the endgame verdicts of a record are the same on any machine: the
+    solver gets a budget of positions, never a clock, and the report states the budget."""
+    import wordsalvo.engine.endgame as eg
+    from wordsalvo.analysis import ENDGAME_NODES
+
+    game = _at_bag_empty(14)
+    while not game.is_over:
+        game.apply(ws.Bot("equity", game.rules, game.lexicon).choose(game))
+    record = ws.to_gcg(game)
+    calls = []
+    solve = eg._solve_state
+
+    def spy(state, rules, lexicon, seconds, *args, **kw):
+        calls.append((seconds, kw.get("nodes")))
+        return solve(state, rules, lexicon, seconds, *args, **kw)
+
+    monkeypatch.setattr(eg, "_solve_state", spy)
+
+    def verdicts(analysis):
+        return [(t.index, t.endgame_best, t.endgame_played, t.endgame_line, t.missed, t.note)
+                for t in analysis.turns]
+
+    for budget in (2_000, ENDGAME_NODES):  # a budget small enough to leave some solves unproven, the default
+        first = ws.analyze_game(record, game.lexicon, endgame=budget)
+        second = ws.analyze_game(record, game.lexicon, endgame=budget)
+        assert verdicts(first) == verdicts(second)
+        assert calls and all(c == (None, budget) for c in calls), calls  # no clock, only the budget
+        calls.clear()
+        assert first.endgame_nodes == budget and first.report()["game"]["endgame_nodes"] == budget
+    assert f"within {ENDGAME_NODES:,} positions a solve" in first.text()
+    from wordsalvo.render.report import html
+
+    assert f"within {ENDGAME_NODES:,} positions a solve" in html(first.report())
+    with pytest.raises(ws.WordSalvoError, match="expected positions per endgame solve"):
+        ws.analyze_game(record, game.lexicon, endgame=0.5)

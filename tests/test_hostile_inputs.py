@@ -58,8 +58,8 @@ def test_batch_names_are_unique_and_stable_and_resume_checks_path_and_content(tm
     assert counts == {"analysed": 3, "skipped": 0, "failed": 0}
     first = _results(out)
     assert len(first) == 3  # two games never share one result
-    assert sorted(r["source"]["path"] for r in first.values()) == sorted(
-        str(games / rel) for rel in ["b/x.gcg", "c/x-2.gcg", "x.gcg"])
+    assert sorted(r["source"]["path"] for r in first.values()) == sorted(  # relative to the batch folder
+        f"../games/{rel}" for rel in ["b/x.gcg", "c/x-2.gcg", "x.gcg"])
     # a new file shifts no name: the next run analyses only it
     (games / "a").mkdir()
     (games / "a" / "x.gcg").write_text(short_record(9), "utf-8")
@@ -71,13 +71,34 @@ def test_batch_names_are_unique_and_stable_and_resume_checks_path_and_content(tm
     counts = batch(_collect([str(games), str(games / "x.gcg"), str(games / "." / "x.gcg")]), BATCH_OPTIONS, out)
     assert counts == {"analysed": 1, "skipped": 3, "failed": 0}
     # a result whose stored path is another record's is not taken for this one
-    name = output_name(str(games / "b" / "x.gcg"))
+    name = output_name(str(games / "b" / "x.gcg"), out)
     data = json.loads((out / f"{name}.json").read_text("utf-8"))
     data["source"]["path"] = str(games / "c" / "x-2.gcg")
     (out / f"{name}.json").write_text(json.dumps(data), "utf-8")
     counts = batch(_collect([str(games)]), BATCH_OPTIONS, out)
     assert counts == {"analysed": 1, "skipped": 3, "failed": 0}
-    assert output_name("a/" + "é" * 200 + ".gcg").encode().__len__() < 120
+    assert output_name("a/" + "é" * 200 + ".gcg", "out").encode().__len__() < 120
+
+
+def test_a_batch_moved_or_renamed_with_its_records_resumes(tmp_path):
+    """Issue 37, item 2: results are named by the record's path relative to the batch
+    folder (and checked by its SHA-256), not by absolute paths: moving or renaming the
+    folder that holds records and results keeps the resume."""
+    from wordsalvo.commands.analyze import _collect, batch
+
+    games = tmp_path / "project" / "games"
+    for i, rel in enumerate(["a.gcg", "sub/b.gcg"]):
+        (games / rel).parent.mkdir(parents=True, exist_ok=True)
+        (games / rel).write_text(short_record(i + 1), "utf-8")
+    out = tmp_path / "project" / "out"
+    assert batch(_collect([str(games)]), BATCH_OPTIONS, out) == {"analysed": 2, "skipped": 0, "failed": 0}
+    moved = tmp_path / "elsewhere" / "renamed"
+    moved.parent.mkdir()
+    (tmp_path / "project").rename(moved)
+    games, out = moved / "games", moved / "out"
+    assert batch(_collect([str(games)]), BATCH_OPTIONS, out) == {"analysed": 0, "skipped": 2, "failed": 0}
+    (games / "a.gcg").write_text(short_record(7), "utf-8")  # changed since: analysed again
+    assert batch(_collect([str(games)]), BATCH_OPTIONS, out) == {"analysed": 1, "skipped": 1, "failed": 0}
 
 
 def test_batch_resume_after_a_crash_at_every_write_gives_the_uninterrupted_result(tmp_path, monkeypatch):
@@ -474,7 +495,7 @@ def test_a_scheduler_that_does_not_answer_is_a_clear_error_soon(tmp_path, capsys
     (tmp_path / "g.gcg").write_text(short_record(1), "utf-8")
     assert main(["analyze", str(tmp_path), "--out", str(tmp_path / "out"), "--scheduler", "tcp://127.0.0.1:1"]) == 2
     err = capsys.readouterr().err
-    assert "--scheduler tcp://127.0.0.1:1: expected a Dask scheduler there, got no answer within 5 s" in err
+    assert "--scheduler tcp://127.0.0.1:1: expected a Dask scheduler there, got nothing listening" in err
     assert "Traceback" not in err
 
 

@@ -105,3 +105,24 @@ def test_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
     two = train_leaves(config(2), tmp_path / "two.wsl", resume=True)
     assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
     assert one == two
+
+
+def test_training_keeps_one_pool_of_workers_for_all_its_chunks(tmp_path, monkeypatch):
+    """Issue 37, item 8: a new pool of workers a chunk made every chunk pay the workers'
+    start (the fork server, imports, the lexicon) again; one pool serves the whole run."""
+    import wordsalvo.parallel as parallel
+
+    made = []
+
+    class Counted(parallel.ProcessPoolExecutor):
+        def __init__(self, *args, **kw):
+            made.append(1)
+            super().__init__(*args, **kw)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counted)
+    config = TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, jobs=2, chunk=4)
+    two = train_leaves(config, tmp_path / "two.wsl")
+    assert len(made) == 1  # six chunks, one pool
+    one = train_leaves(TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, jobs=1, chunk=4),
+                       tmp_path / "one.wsl")
+    assert one == two

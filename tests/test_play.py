@@ -774,3 +774,63 @@ def test_move_time_is_checked_against_the_rule_set_and_kept_on_resume(tmp_path, 
     assert code == 0 and "time per move: 0:45" in text and "The clock: 0:45 per move" in flat(text)
     assert main(["play", "--resume", str(saved), "--move-time", "60"]) == 2
     assert "expected none of --move-time" in capsys.readouterr().err
+
+
+def test_play_keeps_the_rule_sets_own_clock_unless_told_otherwise(tmp_path, monkeypatch):
+    """Issue 37, item 4: woodword-de gives 2 minutes a move and turkish 24 hours without
+    --move-time; --move-time 0 plays without a clock, and a resumed game keeps either."""
+    from game_helpers import DATA
+
+    from wordsalvo.lexicon.lexicon import compile_lexicon
+
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path))
+    path = tmp_path / "de.wsg"
+    compile_lexicon(DATA / "german-small.txt", path, alphabet="de")
+    code, text, _ = session(["quit"], "--rules", "woodword-de", "--lexicon", str(path), "--game-seed", "3",
+                            "--color", "never")
+    assert code == 0 and "time per move: 2:00" in text
+    saved = max(tmp_path.glob("*.gcg"), key=lambda f: f.stat().st_mtime)
+    assert "#move-time 120\n" in saved.read_text("utf-8")
+    code, text, _ = session(["quit"], "--rules", "turkish", "--game-seed", "3", "--color", "never")
+    assert code == 0 and "time per move: 24:00:00" in text
+    for f in tmp_path.glob("*.gcg"):
+        f.unlink()
+    code, text, _ = session(["quit"], "--rules", "turkish", "--move-time", "0", "--game-seed", "3", "--color", "never")
+    assert code == 0 and "time per move" not in text
+    saved = next(tmp_path.glob("*.gcg"))
+    assert "#move-time 0\n" in saved.read_text("utf-8")
+    code, text, _ = session(["quit"], "--resume", str(saved), "--color", "never")
+    assert code == 0 and "time per move" not in text
+    code, text, _ = session(["quit"], "--rules", "classic-en", "--game-seed", "3", "--color", "never")
+    assert code == 0 and "time per move" not in text  # a rule set without a clock
+
+
+def test_a_game_under_a_rule_set_file_resumes_with_that_file(tmp_path, monkeypatch, capsys):
+    """Issue 37, item 2: the record of a game started with --rules FILE.toml names the file
+    and its SHA-256; --resume reads the game with it (beside the record too, when moved) and
+    refuses a changed file with a clear message."""
+    import wordsalvo
+
+    monkeypatch.setenv("WORDSALVO_GAMES_DIR", str(tmp_path / "games"))
+    text = (Path(wordsalvo.__file__).parent / "rulesets" / "wordsalvo-en.toml").read_text("utf-8")
+    rules_file = tmp_path / "mine.toml"
+    rules_file.write_text(text.replace('name = "wordsalvo-en"', 'name = "house-rules"'), "utf-8")
+    code, text_out, _ = session(["8D DOWAR", "", "quit"], "--rules", str(rules_file), "--game-seed", "2",
+                                "--color", "never")
+    assert code == 0, text_out
+    saved = next((tmp_path / "games").glob("*.gcg"))
+    record = saved.read_text("utf-8")
+    assert "#rules house-rules\n" in record and f" {rules_file.resolve()}\n" in record
+    code, again, _ = session(["quit"], "--resume", str(saved), "--color", "never")
+    assert code == 0 and "house-rules" in again
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    saved = saved.rename(moved / saved.name)
+    rules_file.rename(moved / "mine.toml")  # the folder moved with its rule set: found beside the record
+    code, again, _ = session(["quit"], "--resume", str(saved), "--color", "never")
+    assert code == 0 and "house-rules" in again
+    (moved / "mine.toml").write_text(text.replace('name = "wordsalvo-en"', 'name = "house-rules"') + "\n# edited\n",
+                                     "utf-8")
+    assert main(["play", "--resume", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert "expected the rule set file the game was played with" in err and "changed since" in err

@@ -319,7 +319,7 @@ def test_analyze_command_sim_in_a_batch(tmp_path):
     out = tmp_path / "out"
     assert main(["analyze", str(tmp_path), "--out", str(out), "--sim", "0.005", "--jobs", "2"]) == 0
     for seed in (1, 2):
-        turns = json.loads((out / f"{output_name(str(tmp_path / f'g{seed}.gcg'))}.json").read_text("utf-8"))["analysis"]["turns"]
+        turns = json.loads((out / f"{output_name(str(tmp_path / f'g{seed}.gcg'), out)}.json").read_text("utf-8"))["analysis"]["turns"]
         assert any(t["simulated"] for t in turns)
 
 

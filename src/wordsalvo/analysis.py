@@ -73,12 +73,14 @@ simulation's best, and the verdict follows the simulation: **missed** when it lo
 **brilliancy** only if the simulation ranks it first.  Such a turn is marked
 ``simulated`` (a badge) and its note says what the simulation found.
 
-Endgame (``endgame=SECONDS``, on by default)
+Endgame (``endgame=NODES``, on by default)
 --------------------------------------------
 In a two-player game, every play and pass made with the bag empty (both racks
-known) is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`), at most
-``SECONDS`` (:data:`ENDGAME_SECONDS`) per solve; a turn whose values are not both
-proven within that keeps its static verdict.  ``endgame_best`` is the final
+known) is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`), searching at
+most ``NODES`` positions (:data:`ENDGAME_NODES`) per solve: a budget of work, not a
+clock, so a record gets the same verdicts on any machine at any load (the report
+states the budget); a turn whose values are not both proven within that keeps its
+static verdict.  ``endgame_best`` is the final
 spread for the player under best play by both, ``endgame_played`` the final spread
 after the move played (best play by both afterwards), ``endgame_line`` the first
 two turns of the best line (``endgame_exact``: True).  The
@@ -119,6 +121,7 @@ from typing import Any
 
 import numpy as np
 
+from .inputs import excerpt
 from .printable import printable
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .errors import AnalysisError, WordSalvoError
@@ -136,7 +139,7 @@ from .engine.winprob import WinModel
 __all__ = [
     "AnalysisError", "Candidate", "TurnAnalysis", "GameAnalysis", "analyze_game", "coach_note",
     "MISSED_EQUITY", "MISSED_WIN", "BRILLIANCY_MARGIN", "BRILLIANCY_WIN", "POOR_RACK", "TURNING_POINTS",
-    "TURNING_MIN", "TOP", "SimCandidate", "SIM_MARGIN", "SIM_PLIES", "ENDGAME_SECONDS",
+    "TURNING_MIN", "TOP", "SimCandidate", "SIM_MARGIN", "SIM_PLIES", "ENDGAME_NODES",
 ]
 
 #: equity lost (points) from which a turn is flagged missed
@@ -159,8 +162,12 @@ TOP = 5
 MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are fitted on two-player games, "
                     "and with more players a chance depends on every opponent's score and rack, which the "
                     "model cannot see; the moves are judged by equity alone.")
-#: seconds the endgame solver may take per solve when the analysis judges a turn with the bag empty
-ENDGAME_SECONDS = 1.0
+#: positions the endgame solver may search per solve when the analysis judges a turn with the bag
+#: empty: a budget of work, not a clock, so a record gets the same verdicts on any machine at any load
+#: (as expert's EXPERT_ENDGAME_NODES); the report states it
+ENDGAME_NODES = 50_000
+#: the most positions a solve may be given
+ENDGAME_NODES_MAX = 1_000_000_000
 #: turns of endgame search the pre-endgame solver may take per turn judged with 1-4 tiles in the bag,
 #: the plays by equity it values besides the move played and the pass, and its stages (the greedy
 #: playout of every draw, then every candidate's endgames solved within 20,000 turns each)
@@ -302,6 +309,7 @@ class GameAnalysis:
     win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
     board_seed: int | None = None  #: the seed of a random board (the record's #board_seed), None: the standard one
     stars: str | None = None  #: the record's #stars (star squares, 0-based row,col), None: the rule set's
+    endgame_nodes: int | None = None  #: the endgame solver's budget per solve (positions), None: not used
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -343,10 +351,19 @@ class GameAnalysis:
             head += f"\n{self.win_note}"
         if width is not None:
             head = "\n".join(textwrap.fill(line, width, subsequent_indent="  ") for line in head.split("\n"))
-        return head + "\n" + self.table(width)
+        foot = ""
+        if self.endgame_nodes is not None and any(t.endgame_best is not None for t in self.turns):
+            foot = "\n" + (textwrap.fill(self.endgame_text, width) if width is not None else self.endgame_text)
+        return head + "\n" + self.table(width) + foot
 
     def __str__(self) -> str:
         return self.text()
+
+    @property
+    def endgame_text(self) -> str:
+        """How the endgame turns were judged, in words (the budget stated)."""
+        return (f"Endgame turns judged by the solver within {self.endgame_nodes:,} positions a solve "
+                "(a budget of work, not time: the same verdicts on any machine).")
 
     @property
     def end_reason(self) -> str:
@@ -396,6 +413,10 @@ class GameAnalysis:
             game["title"] = self.title
         if self.win_note:
             game["win_note"] = self.win_note
+        if self.endgame_nodes is not None:
+            game["endgame_nodes"] = self.endgame_nodes
+            if any(t.endgame_best is not None for t in self.turns):
+                game["endgame_note"] = self.endgame_text
         return {"version": 1, "game": game, "turns": turns, "turning_points": list(self.turning_points),
                 "decisive": self.decisive, "stats": stats or []}
 
@@ -428,7 +449,7 @@ def _as_replay(source: Any, rules: Rules | str | None, lexicon: Lexicon | None, 
 def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *, rules: Rules | str | None = None,
                  leaves: Leaves | None = None, model: WinModel | None = None, path: str | None = None,
                  win: bool = True, sim: float | None = None,
-                 endgame: float | None = ENDGAME_SECONDS, pre_endgame: int | None = PEG_NODES) -> GameAnalysis:
+                 endgame: int | None = ENDGAME_NODES, pre_endgame: int | None = PEG_NODES) -> GameAnalysis:
     """Analyse a game (see the module docstring).
 
     ``lexicon``: judge and replay with it (default: the language's); ``top``: the
@@ -439,7 +460,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     ``sim``: seconds of simulation for each turn within :data:`SIM_MARGIN` of the best
     (None: static judgement only); ``endgame``: with the bag empty in a two-player game,
     each play and pass is judged by the endgame solver (:mod:`wordsalvo.engine.endgame`),
-    at most ``endgame`` seconds per solve (None: not); ``pre_endgame``: with 1-4 tiles
+    searching at most ``endgame`` positions per solve (None: not; a node budget, so the
+    verdicts are the same on any machine); ``pre_endgame``: with 1-4 tiles
     in the bag, each play and pass is judged by the pre-endgame solver within that many
     turns of endgame search (None: not).
     Raises :class:`AnalysisError` or :class:`~wordsalvo.formats.gcg.GCGError`.
@@ -448,9 +470,10 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         raise AnalysisError(f"top: expected a whole number >= 1, got {top!r}")
     if sim is not None and (isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 < sim <= 1e6):
         raise AnalysisError(f"sim: expected seconds of simulation per turn (> 0) or None, got {sim!r}")
-    if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, (int, float)) or
-                                not 0 < endgame <= 1e6):
-        raise AnalysisError(f"endgame: expected seconds per endgame solve (> 0) or None, got {endgame!r}")
+    if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, int) or
+                                not 1 <= endgame <= ENDGAME_NODES_MAX):
+        raise AnalysisError(f"endgame: expected positions per endgame solve, a whole number "
+                            f"1..{ENDGAME_NODES_MAX:,}, or None, got {excerpt(endgame, 60)}")
     if pre_endgame is not None and (isinstance(pre_endgame, bool) or not isinstance(pre_endgame, int) or
                                     not 1 <= pre_endgame <= 1 << 62):
         raise AnalysisError(f"pre_endgame: expected turns of endgame search (>= 1) or None, got {pre_endgame!r}")
@@ -523,7 +546,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
                         left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed,
-                        stars=rp.record.pragma("stars"))
+                        stars=rp.record.pragma("stars"), endgame_nodes=endgame)
 
 
 def players_left(rp: Replay) -> list[int]:
@@ -769,7 +792,7 @@ def _sim_judge(d: dict[str, Any], rt: ReplayTurn, lexicon: Lexicon, leaves: Leav
     return out
 
 
-def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, seconds: float) -> dict[str, Any]:
+def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, nodes: int) -> dict[str, Any]:
     """With the bag empty (two players, both racks known): the endgame solver's final
     spread after best play and after the move played, and the verdict (missed: at least
     MISSED_EQUITY points of final spread lost).  {} when the turn is not such a turn or
@@ -786,7 +809,7 @@ def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, seconds: floa
         if state.bag_count or state.is_over:
             return {}
         p = state.to_move
-        best = _solve_state(state.copy(), rules, lexicon, seconds)
+        best = _solve_state(state.copy(), rules, lexicon, None, nodes=nodes)
         if not best.exact:  # a value not proven is no verdict
             return {}
         first = best.moves[0] if best.moves else None
@@ -801,7 +824,7 @@ def _endgame_judge(rt: ReplayTurn, rules: Rules, lexicon: Lexicon, seconds: floa
             if after.is_over:
                 played = after.spread(p)
             else:
-                reply = _solve_state(after, rules, lexicon, seconds)
+                reply = _solve_state(after, rules, lexicon, None, nodes=nodes)
                 if not reply.exact:
                     return {}
                 played = -reply.value

@@ -20,15 +20,19 @@ for every queued task to finish.  So here:
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import multiprocessing
+import re
 import signal
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-__all__ = ["Interrupted", "map_unordered", "dask_map_unordered", "interrupts_deferred"]
+__all__ = ["Interrupted", "map_unordered", "worker_pool", "dask_map_unordered", "interrupts_deferred", "scheduler_address",
+           "check_scheduler"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -65,20 +69,46 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 AHEAD = 4
 
 
+@contextmanager
+def worker_pool(jobs: int, context: str | None = None, preload: Sequence[str] = ()) -> Iterator[Any]:
+    """One pool of ``jobs`` worker processes for several :func:`map_unordered` calls (leave
+    training plays its games in chunks: a pool a chunk paid every worker's start again).
+    Ended on leaving; a map interrupted or failed ends it at once."""
+    ctx = multiprocessing.get_context(context) if context else None
+    if context == "forkserver" and preload:
+        ctx.set_forkserver_preload(list(preload))
+    with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
 def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
-                  context: str | None = None) -> Iterator[Any]:
+                  context: str | None = None, preload: Sequence[str] = (),
+                  pool: ProcessPoolExecutor | None = None) -> Iterator[Any]:
     """``fn(*task)`` for every task in ``jobs`` worker processes (``context``: the
     multiprocessing start method, default the platform's), each result as it finishes.
     ``tasks`` may be a lazy iterable: at most ``AHEAD * jobs`` tasks are made and
     submitted before their results come back (the memory is bounded however many
-    there are).  A task's error is raised here and stops the rest, as Ctrl-C does."""
-    ctx = multiprocessing.get_context(context) if context else None
-    pool = None
+    there are).  A task's error is raised here and stops the rest, as Ctrl-C does.
+    ``preload``: modules a fork server imports once, before it forks the workers (each
+    worker then starts with them loaded instead of importing them again).  ``pool``: a
+    :func:`worker_pool` to use (and leave running) instead of a pool of its own."""
+    own = pool is None
+    if own:
+        ctx = multiprocessing.get_context(context) if context else None
+        if context == "forkserver" and preload:
+            ctx.set_forkserver_preload(list(preload))
     todo = iter(tasks)
     window = max(1, AHEAD * jobs)
     try:
         with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
-            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
+            if own:
+                pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
             pending = {pool.submit(fn, *task) for task in itertools.islice(todo, window)}  # starts the workers
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -91,7 +121,8 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
         if pool is not None:
             _stop(pool)
         raise
-    pool.shutdown(wait=True)
+    if own:
+        pool.shutdown(wait=True)
 
 
 @contextmanager
@@ -111,20 +142,117 @@ def _interrupts_blocked() -> Iterator[None]:
 
 #: tasks in flight on a Dask cluster
 DASK_AHEAD = 256
-#: seconds to wait for a Dask scheduler before a clear error
+#: seconds from the start of :func:`check_scheduler` to a clear error when no Dask scheduler
+#: answers at an address (nothing listening, a silent listener, another service)
 CONNECT_SECONDS = 5
+#: the longest scheduler address taken
+ADDRESS_MAX = 300
+
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\]")
+
+
+def scheduler_address(address: object) -> str:
+    """A Dask scheduler address as ``tcp://HOST:PORT`` (``HOST:PORT`` is taken as TCP), or
+    WordSalvoError naming what was expected and what came: the one check of every command's
+    ``--scheduler`` and of the library's ``scheduler=`` arguments."""
+    from .errors import WordSalvoError
+    from .inputs import excerpt
+
+    expected = "expected a Dask scheduler address tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)"
+    if not isinstance(address, str):
+        raise WordSalvoError(f"--scheduler: {expected}, got {type(address).__name__}")
+    if not address.strip():
+        raise WordSalvoError(f"--scheduler: {expected}, got an empty address")
+    if len(address) > ADDRESS_MAX or not address.isascii() or not address.isprintable():
+        raise WordSalvoError(f"--scheduler {excerpt(address, 80)}: {expected}, got "
+                             + (f"{len(address):,} characters" if len(address) > ADDRESS_MAX
+                                else "characters outside printable ASCII"))
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme == "tls":
+        raise WordSalvoError(f"--scheduler {address}: {expected}, got a tls:// address (wordsalvo's client is "
+                             "given no TLS certificates; reach the scheduler over tcp:// on a trusted network, "
+                             "e.g. through an SSH tunnel)")
+    if scheme != "tcp":
+        raise WordSalvoError(f"--scheduler {address}: {expected}, got the scheme {scheme[:20]}:// "
+                             "(a scheduler in another process is reached over tcp://)")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not _HOST.fullmatch(host) or not (port.isascii() and port.isdigit() and len(port) <= 5
+                                                      and 1 <= int(port) <= 65535):
+        raise WordSalvoError(f"--scheduler {address}: {expected}, got no HOST:PORT with a port 1..65535 "
+                             f"after tcp://")
+    return f"tcp://{host}:{int(port)}"
+
+
+def check_scheduler(address: str, seconds: float | None = None) -> str:
+    """The checked address (:func:`scheduler_address`) of a Dask scheduler that answered
+    Dask's handshake there, or WordSalvoError within ``seconds`` (a little more when
+    importing Dask alone takes longer): nothing listening, a listener that never
+    speaks, another service (an HTTP server such as the dashboard) all end here with one
+    clear message, before a command changes anything."""
+    import socket
+
+    from .errors import WordSalvoError
+
+    start = time.monotonic()
+    seconds = CONNECT_SECONDS if seconds is None else seconds
+    address = scheduler_address(address)
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    where = f"--scheduler {address}: expected a Dask scheduler there"
+    try:  # nothing listening: said at once (Dask's own connect retries for its whole timeout)
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as e:
+        reason = (f"no answer within {seconds:g} s" if isinstance(e, TimeoutError)
+                  else f"nothing listening ({type(e).__name__}: {str(e)[:200]})")
+        raise WordSalvoError(f"{where}, got {reason}") from None
+    if importlib.util.find_spec("distributed") is None:
+        raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
+    from distributed.comm import connect
+
+    # importing Dask on a loaded machine takes a while: the handshake has at least 2 s
+    left = max(min(2.0, seconds), seconds - (time.monotonic() - start))
+    outcome: dict = {}
+
+    def handshake() -> None:
+        import asyncio
+
+        async def probe() -> None:
+            comm = await asyncio.wait_for(connect(address, timeout=left), left)
+            await comm.close()
+
+        try:
+            asyncio.run(probe())
+        except BaseException as e:  # noqa: BLE001 - reported by the caller as one line
+            outcome["error"] = e
+
+    # its own thread: an event loop of its own whatever runs in the caller's (a notebook's loop)
+    thread = threading.Thread(target=handshake, name="wordsalvo-scheduler-check", daemon=True)
+    thread.start()
+    thread.join(left + 5)
+    e = outcome.get("error")
+    if thread.is_alive() or isinstance(e, TimeoutError):
+        raise WordSalvoError(f"{where}, got a connection that did not answer Dask's handshake within "
+                             f"{seconds:g} s (not a Dask scheduler, or a stalled one)")
+    if e is not None:
+        raise WordSalvoError(f"{where}, got an answer that is not Dask's protocol ({type(e).__name__}: "
+                             f"{str(e)[:120]}): another service, such as the dashboard's web server "
+                             "(a scheduler listens on 8786 by default, its dashboard on 8787)") from None
+    return address
 
 
 @contextmanager
 def _client(scheduler: str):
-    """A Dask client of ``scheduler``, or WordSalvoError within :data:`CONNECT_SECONDS`
-    when none answers there."""
+    """A Dask client of ``scheduler`` once :func:`check_scheduler` has found one there."""
     from distributed import Client
 
     from .errors import WordSalvoError
 
+    start = time.monotonic()
+    scheduler = check_scheduler(scheduler)
+    left = max(min(2.0, CONNECT_SECONDS), CONNECT_SECONDS - (time.monotonic() - start))
     try:
-        client = Client(scheduler, timeout=CONNECT_SECONDS)
+        client = Client(scheduler, timeout=left)
     except (OSError, TimeoutError) as e:
         raise WordSalvoError(f"--scheduler {scheduler}: expected a Dask scheduler there, got no answer within "
                              f"{CONNECT_SECONDS} s ({type(e).__name__}: {str(e)[:200]})") from None

@@ -6,9 +6,11 @@ Formats: ``cgp`` (CGP lines), ``notation`` (move notations given to validate),
 leave tables), ``leavecsv`` (``leave,value`` CSV), ``winmodel`` (win-probability
 model JSON), ``tiers`` (rating tiers TOML), ``ratings`` (results CSV), ``level`` (level
 and rating texts, as ``Bot``, ``--level`` and the service's ``level`` take them), ``batch``
-(folders of records for a batch analysis, run twice: the second run must skip all) and
+(folders of records for a batch analysis, run twice: the second run must skip all),
 ``serve`` (the HTTP service's JSON bodies, level and rating strings among them, posted
-to every engine endpoint through an HTTP client in process).  Input ``i`` of a
+to every engine endpoint through an HTTP client in process) and ``scheduler`` (Dask
+scheduler addresses; one in 20 is also probed against a local listener of the harness's
+own that answers with fuzzed bytes, or never).  Input ``i`` of a
 format is made from ``(seed, format, i)`` alone, so any input can be made again::
 
     python tests/fuzz/fuzz_inputs.py --seed 1 --count 200000            # every format
@@ -41,7 +43,9 @@ The contract checked on every input (anything else is a finding):
   record, each naming its own path, and a second run analyses nothing; an accepted level
   text is ASCII without spaces, reads back as the same player from its name, is what the
   command line reads too, and the bot it makes takes a legal action (a hang is a finding);
-  the service answers a body 200 with a JSON object or 4xx with a problem detail, never 5xx.
+  the service answers a body 200 with a JSON object or 4xx with a problem detail, never 5xx;
+  an accepted scheduler address is ``tcp://HOST:PORT`` with a port 1..65535 and is taken
+  again as itself, and a local listener that is not a scheduler is refused.
 
 ``WORDSALVO_FUZZ_CRASH_AT=FORMAT:INDEX`` (or ``..._HANG_AT``) makes that input abort
 (or stall) its worker, and ``WORDSALVO_FUZZ_SLOW_AT=FORMAT:INDEX:SECONDS`` makes it sleep
@@ -71,11 +75,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
 FORMATS = ("cgp", "notation", "gcg", "rules", "graph", "leaves", "leavecsv", "winmodel", "tiers", "ratings",
-           "level", "batch", "serve")
+           "level", "batch", "serve", "scheduler")
 #: share of --count per format (they add up to 1, so the counts add up to --count)
-SHARES = {"cgp": 0.20, "notation": 0.18, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
+SHARES = {"cgp": 0.18, "notation": 0.18, "gcg": 0.10, "rules": 0.09, "graph": 0.08, "leaves": 0.06,
           "leavecsv": 0.06, "winmodel": 0.05, "tiers": 0.05, "ratings": 0.05, "level": 0.03, "batch": 0.01,
-          "serve": 0.04}
+          "serve": 0.04, "scheduler": 0.02}
 #: the bases of the level texts (named kinds, ratings at and past the table's ends, strength
 #: parameters) and what loose readers took: underscores, other digits, spaces, nan, huge numbers
 _LEVELS = ["easy", "medium", "hard", "expert", "master", "score", "equity", "1200", "-388", "1880", "1880.5",
@@ -499,13 +503,72 @@ def make_input(ctx: Context, fmt: str, rng: random.Random):
         return files
     if fmt == "serve":
         return serve_input(ctx, x, rng)
+    if fmt == "scheduler":
+        base = rng.choice(["tcp://127.0.0.1:8786", "localhost:8786", "tcp://[::1]:8786", "tcp://10.0.0.5:8786",
+                           "tls://127.0.0.1:8786", "inproc://x", "ucx://h:1", "ws://h:80", "", "tcp://h:65535",
+                           "tcp://scheduler.example.org:8786", "tcp://a-b.c:1"])
+        address = mutate_text(base, rng, rounds=rng.choice((0, 1, 1, 2, 3)))
+        if rng.random() >= 0.05:
+            return address, None
+        reply = rng.choice([b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", b"\xff" * 8, b"\x00" * 8,
+                            struct.pack("<Q", rng.randrange(1 << 64)), struct.pack("<Q", 16) + b"\x00" * 8,
+                            bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))])
+        return address, (rng.choice(["reply", "reply-and-close", "close", "silent"]), reply)
     raise ValueError(fmt)
+
+
+def _probe_listener(behaviour: str, reply: bytes):
+    """A local listener (127.0.0.1, a free port) that is not a Dask scheduler: on each
+    connection it sends ``reply`` once anything arrives (then closes with
+    ``reply-and-close``), closes at once (``close``) or says nothing (``silent``).
+    Returns (port, stop)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(0.1)
+    done = threading.Event()
+    held = []
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                conn = server.accept()[0]
+            except OSError:
+                continue
+            held.append(conn)
+            if behaviour == "close":
+                conn.close()
+                continue
+            if behaviour.startswith("reply"):
+                conn.settimeout(5)
+                try:
+                    if conn.recv(65536):
+                        conn.sendall(reply)
+                    if behaviour == "reply-and-close":
+                        conn.close()
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        done.set()
+        thread.join()
+        for c in held:
+            c.close()
+        server.close()
+
+    return server.getsockname()[1], stop
 
 
 # -- the HTTP service's JSON bodies -------------------------------------------------------
 #: level strings the bodies start from (then mutated): the names, ratings, betas, and the
 #: spellings the service must refuse (issue 38: "1_200", Arabic-Indic digits, beta=1e308)
-_LEVELS = ["easy", "medium", "hard", "expert", "master", "score", "equity", "rating=1500", "rating=900",
+_SERVE_LEVELS = ["easy", "medium", "hard", "expert", "master", "score", "equity", "rating=1500", "rating=900",
            "beta=2.5", "beta=0", "beta=1e308", "beta=-1", "beta=nan", "beta=inf", "1200", "1_200", "\u0661\u0662",
            "rating=1e400", "rating=-5", "Expert", " hard", "hard ", "", "rating=", "beta="]
 _VALUES = [None, True, False, 0, -1, 1, 7, 1000, 10 ** 30, -(10 ** 30), 0.5, -0.0, 1e308, -1e308, 1e-320,
@@ -526,7 +589,7 @@ def serve_input(ctx: Context, x: dict, rng: random.Random) -> tuple[str, bytes]:
         "/v1/best": {"cgp": line, "by": rng.choice(("score", "equity"))},
         "/v1/validate": {"cgp": line, "move": rng.choice(["8H AB", "H8 QI", "8D WORD", "1A ZZZ"])},
         "/v1/bot": {"gcg": record, "seed": rng.randrange(100),
-                    **({"level": rng.choice(_LEVELS)} if rng.random() < 0.7 else {"rating": rng.choice(_VALUES)})},
+                    **({"level": rng.choice(_SERVE_LEVELS)} if rng.random() < 0.7 else {"rating": rng.choice(_VALUES)})},
         "/v1/analyze": {"gcg": record, "top": 1},
         "/v1/sim": {"cgp": line, "plays": rng.choice((2, 3)), "plies": 1, "iterations": rng.choice((5, 20))},
         "/v1/endgame": {"cgp": line},
@@ -756,6 +819,24 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
                 raise ctx.ws.WordSalvoError(f"{first['failed']} of {len(paths)} records refused")
         finally:
             _remove_tree(d)
+        return
+    if fmt == "scheduler":
+        import re
+
+        from wordsalvo.parallel import check_scheduler, scheduler_address
+
+        address, listener = item
+        if listener is not None:  # a hostile listener: refused, whatever it says
+            port, stop = _probe_listener(*listener)
+            try:
+                check_scheduler(f"tcp://127.0.0.1:{port}", seconds=0.5)
+            finally:
+                stop()
+            raise WrongResult(f"a listener that {listener[0]}s {listener[1][:40]!r} was taken for a scheduler")
+        checked = scheduler_address(address)
+        m = re.fullmatch(r"tcp://(.+):([0-9]+)", checked)
+        if m is None or not 1 <= int(m.group(2)) <= 65535 or scheduler_address(checked) != checked:
+            raise WrongResult(f"{address!r} taken as {checked!r}")
         return
     raise ValueError(fmt)
 

@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..analysis import ENDGAME_SECONDS, PEG_NODES, TOP, analyze_game
+from ..analysis import ENDGAME_NODES, ENDGAME_NODES_MAX, PEG_NODES, TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg_record import GCGError, parse_gcg
 from ..formats.opcodes import resolve_rules
@@ -38,7 +38,7 @@ from ..inputs import checked_path, os_error_text, path_problem, read_bytes, read
 from ..formats.replay import replay
 from ..instant import instant_stats
 from ..printable import printable
-from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
+from ..parallel import Interrupted, check_scheduler, dask_map_unordered, interrupts_deferred, map_unordered
 from ..lexicon.lexicon import Lexicon
 from ..engine.winprob import WinModel
 from ..wordbook import WordBook
@@ -67,9 +67,10 @@ def register(subparsers) -> None:
     p.add_argument("--sim", type=seconds(), default=None, metavar="SECONDS",
                    help="judge every turn within 15 equity of the best again by simulation, for SECONDS a turn "
                         "(the verdicts it gives are marked 'simulated')")
-    p.add_argument("--endgame", type=seconds(), default=ENDGAME_SECONDS, metavar="SECONDS",
-                   help="judge the plays and passes made with the bag empty by the endgame solver, at most "
-                        f"SECONDS per solve (default {ENDGAME_SECONDS:g})")
+    p.add_argument("--endgame", type=whole_number(1000, ENDGAME_NODES_MAX), default=ENDGAME_NODES, metavar="NODES",
+                   help="judge the plays and passes made with the bag empty by the endgame solver, searching at "
+                        f"most NODES positions per solve (default {ENDGAME_NODES:,}; a budget of work, not time, "
+                        "so the verdicts are the same on any machine)")
     p.add_argument("--no-endgame", dest="endgame", action="store_const", const=None,
                    help="do not solve the endgame turns")
     p.add_argument("--pre-endgame", type=whole_number(1), default=PEG_NODES, metavar="NODES",
@@ -137,7 +138,7 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
         lexicon, model = _resources(options)
         rp = replay(record, rules=options.get("rules"), lexicon=lexicon)  # --rules, else the record's
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"),
-                                endgame=options.get("endgame", ENDGAME_SECONDS),
+                                endgame=options.get("endgame", ENDGAME_NODES),
                                 pre_endgame=options.get("pre_endgame", PEG_NODES))
         stats = instant_stats(rp)
         book = WordBook()
@@ -152,8 +153,9 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _source(path: str, data: bytes) -> dict[str, str]:
-    """What a batch's result says it was made from: the record's absolute path and the
-    SHA-256 of the bytes analysed (resume compares both before skipping a record)."""
+    """What a result says it was made from: the record's path and the SHA-256 of the bytes
+    analysed (a batch stores the path relative to its folder, :func:`_identity`, and resume
+    compares both before skipping a record)."""
     return {"path": _identity(path), "sha256": hashlib.sha256(data).hexdigest()}
 
 
@@ -211,26 +213,35 @@ def _collect(games: list[str]) -> list[str]:
     return out
 
 
-def _identity(path: str) -> str:
-    """What names a record in a batch: its absolute path (``-``: standard input)."""
+def _identity(path: str, out: str | os.PathLike | None = None) -> str:
+    """What names a record: its absolute path, or in the batch folder ``out`` its path
+    relative to that folder (``/`` separated), so that moving or renaming a folder that
+    holds both the records and the results keeps the batch's resume (``-``: standard input)."""
     if path == "-" or path_problem(path):
         return path
-    return os.path.abspath(path)
+    full = os.path.abspath(path)
+    if out is None:
+        return full
+    try:
+        return Path(os.path.relpath(full, os.path.abspath(out))).as_posix()
+    except ValueError:  # another drive (Windows): no relative path
+        return full
 
 
 #: the characters of a record's stem kept in its output names (others become ``_``)
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 
 
-def output_name(path: str) -> str:
-    """The name (without ``.json``/``.html``) of a record's results in a batch folder: the
-    record's stem (cut to 80 characters, characters other than ``A-Z a-z 0-9 . _ -`` as
-    ``_``) and 12 hex digits of the SHA-256 of its absolute path.  Unique for every record
-    and stable: it depends on that record's path alone, never on the other files of the
-    batch (``games/b/x.gcg`` and ``games/c/x-2.gcg`` never share a name, and a new file
-    shifts no name)."""
+def output_name(path: str, out: str | os.PathLike) -> str:
+    """The name (without ``.json``/``.html``) of a record's results in the batch folder
+    ``out``: the record's stem (cut to 80 characters, characters other than ``A-Z a-z 0-9 .
+    _ -`` as ``_``) and 12 hex digits of the SHA-256 of its path relative to ``out``.
+    Unique for every record and stable: it depends on that record's path alone, never on
+    the other files of the batch (``games/b/x.gcg`` and ``games/c/x-2.gcg`` never share a
+    name, and a new file shifts no name), and not on where the folder holding both is
+    (moved or renamed, the batch resumes; the record's SHA-256 is checked too)."""
     stem = _NAME_CHARS.sub("_", Path(path).stem if not path_problem(path) else "game")[:80].lstrip(".") or "game"
-    digest = hashlib.sha256(_identity(path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    digest = hashlib.sha256(_identity(path, out).encode("utf-8", "surrogateescape")).hexdigest()[:12]
     return f"{stem}-{digest}"
 
 
@@ -240,6 +251,8 @@ def _stem(path: str) -> str:
 
 
 def run(args) -> int:
+    if args.scheduler is not None:  # first: a bad address is said before any work
+        args.scheduler = check_scheduler(args.scheduler)
     paths = _collect(args.games)
     options = _options(args)
     if args.out is None and len(paths) == 1:
@@ -279,7 +292,7 @@ def _iter_results(todo: list[str], options: dict, jobs: int, scheduler: str | No
     """Each game's result as it finishes: here, in ``jobs`` processes or on Dask (Ctrl-C
     stops the workers at once, see :mod:`wordsalvo.parallel`)."""
     tasks = [(p, options) for p in todo]
-    if scheduler:
+    if scheduler is not None:
         if importlib.util.find_spec("distributed") is None:
             raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
         yield from dask_map_unordered(analyze_path, tasks, scheduler)
@@ -301,8 +314,8 @@ def batch(paths: list[str], options: dict, out: Path, html: bool = False, jobs: 
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise WordSalvoError(os_error_text(out, e, "cannot make the results folder")) from None
-    stems = {p: output_name(p) for p in paths}
-    todo = [p for p in paths if _finished(p, out / f"{stems[p]}.json", check=True) is None]
+    stems = {p: output_name(p, out) for p in paths}
+    todo = [p for p in paths if _finished(p, out / f"{stems[p]}.json", check=True, out=out) is None]
     counts = {"analysed": 0, "skipped": len(paths) - len(todo), "failed": 0}
     bar = progress_bar(len(todo), "game", "analyze") if progress else None
     errors: list[str] = []
@@ -336,14 +349,15 @@ def _keep(result: dict, stem: str, out: Path, html: bool, counts: dict[str, int]
         from ..render import report
         report.write(result["report"], out / f"{stem}.html", _report_rules(result["analysis"]))
     _write_atomic(out / f"{stem}.json", json.dumps(
-        {"path": result["path"], "source": result["source"], "analysis": result["analysis"],
+        {"path": result["path"], "source": {**result["source"], "path": _identity(result["path"], out)},
+         "analysis": result["analysis"],
          "instant": result["instant"],
          "words": result["words"]},
         ensure_ascii=False))
     counts["analysed"] += 1
 
 
-def _finished(path: str, result: Path, check: bool = False) -> dict | None:
+def _finished(path: str, result: Path, check: bool = False, out: Path | None = None) -> dict | None:
     """The stored result of ``path`` in a batch folder when it is that record's: its
     stored source path is the record's, and with ``check`` the SHA-256 of the record's
     bytes now is the stored one (a record changed since is analysed again).  None when
@@ -353,7 +367,7 @@ def _finished(path: str, result: Path, check: bool = False) -> dict | None:
     except (WordSalvoError, ValueError, RecursionError):
         return None
     source = data.get("source") if isinstance(data, dict) else None
-    if not isinstance(source, dict) or source.get("path") != _identity(path) or "analysis" not in data:
+    if not isinstance(source, dict) or source.get("path") != _identity(path, out) or "analysis" not in data:
         return None
     if check:
         if path == "-":
@@ -371,7 +385,7 @@ def word_book(paths: list[str], out: Path) -> WordBook:
     """The Word Book of a batch's results in ``out``, games in the order of ``paths``."""
     book = WordBook()
     for p in paths:
-        data = _finished(p, out / f"{output_name(p)}.json")
+        data = _finished(p, out / f"{output_name(p, out)}.json", out=out)
         if data is not None:
             book.add_entries(data.get("words", []))
     return book
@@ -380,7 +394,7 @@ def word_book(paths: list[str], out: Path) -> WordBook:
 def _summary(paths: list[str], stems: dict[str, str], out: Path, errors: list[str]) -> None:
     rows = []
     for p in paths:
-        data = _finished(p, out / f"{stems[p]}.json")
+        data = _finished(p, out / f"{stems[p]}.json", out=out)
         if data is None:
             continue
         a = data["analysis"]

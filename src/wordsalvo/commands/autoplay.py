@@ -18,7 +18,7 @@ import textwrap
 from ..wording import plural
 from ..engine.autoplay import GAMES_MAX, AutoplaySpec, AutoplaySummary, run_autoplay
 from ..engine.bot import PLAYER_KINDS
-from ..parallel import Interrupted
+from ..parallel import Interrupted, check_scheduler
 from ._common import (JOBS_MAX, add_lexicon_argument, add_rules_argument, engine_level, load_rules, output_folder,
                       progress_bar, seconds, whole_number)
 
@@ -65,6 +65,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    if args.scheduler is not None:  # first: a bad address is said before any work
+        args.scheduler = check_scheduler(args.scheduler)
     rules = load_rules(args.rules, board_seed=args.board_seed)  # checks the name/file now, with a clear error
     spec = AutoplaySpec(rules=args.rules, players=(args.p1, args.p2), seed=args.seed, lexicon=args.lexicon,
                         leaves=args.leaves, board_seed=args.board_seed, seconds=args.seconds,

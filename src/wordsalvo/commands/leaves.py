@@ -13,6 +13,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from ..parallel import check_scheduler
 from ._common import JOBS_MAX, add_lexicon_argument, add_rules_argument, load_rules, output_file, progress_bar, whole_number
 
 __all__ = ["register"]
@@ -43,6 +44,9 @@ def register(subparsers) -> None:
     t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
                    help="games between two saves of the state (default 500): what Ctrl-C can lose")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
+    t.add_argument("--restart", action="store_true",
+                   help="discard the interrupted run saved in FILE.state/ and start again (without "
+                        "--resume or --restart a saved run is an error, never deleted)")
     t.add_argument("--scheduler", metavar="ADDRESS",
                    help="play the games on a Dask distributed scheduler (tcp://host:8786) instead of "
                         "--jobs worker processes (needs wordsalvo[dask]); the same table as a local run")
@@ -70,6 +74,8 @@ def run_train(args) -> int:
     from ..engine.leave_training import TrainingConfig, train_leaves
     from ..leaves import user_table_path
 
+    if args.scheduler is not None:  # first: a bad address is said before any work, the saved state untouched
+        args.scheduler = check_scheduler(args.scheduler)
     rules = load_rules(args.rules)  # a clear error for a bad name before any game is played
     if args.out is None:  # the user's own table of the rule set, where Leaves.default looks
         args.out = str(user_table_path(rules.name))
@@ -89,7 +95,8 @@ def run_train(args) -> int:
             bar.set_description(f"round {rnd + 1}/{args.rounds}{moved}")
 
     try:
-        table = train_leaves(config, output_file(args.out, "--out"), resume=args.resume, progress=progress)
+        table = train_leaves(config, output_file(args.out, "--out"), resume=args.resume, progress=progress,
+                             restart=args.restart)
     except KeyboardInterrupt:  # the workers are stopped; the state of the last whole chunk is saved
         if bar is not None:
             bar.close()

@@ -106,9 +106,11 @@ def register(subparsers) -> None:
                         "(classic-en, woodword-de; a failed challenge costs the challenger the turn)")
     p.add_argument("--hints", type=whole_number(0), metavar="N",
                    help=f"hints (and `moves` lists) per player per game (default: {DEFAULT_HINTS}; 0 = none)")
-    p.add_argument("--move-time", type=whole_number(1), metavar="SECONDS",
+    p.add_argument("--move-time", type=whole_number(0), metavar="SECONDS",
                    help="a clock: SECONDS per move for each person, as the rule set allows (wordsalvo-en, "
-                        "wordsalvo-nl, woodword-de: 30 and up); running out ends the turn (default: no clock)")
+                        "wordsalvo-nl, woodword-de: 30 and up); running out ends the turn or loses, as the rule "
+                        "set says; 0: no clock (default: the rule set's own clock, e.g. woodword-de 2 minutes, "
+                        "turkish 24 hours; none for classic-en, wordsalvo-en, wordsalvo-nl)")
     p.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto", dest="color",
                    help="colours: auto = when the output is a terminal (default)")
     p.add_argument("--game-seed", type=whole_number(0), metavar="N",
@@ -199,9 +201,14 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     if args.challenge and args.strict:
         raise WordSalvoError("--challenge and --strict exclude each other: with challenges a phony stands until "
                              "it is challenged; expected one of them")
-    if args.move_time is not None:
+    move_time = args.move_time
+    if move_time is None:  # the rule set's own clock (none when it has none)
+        move_time = rules.timer.per_move_seconds or None
+    elif move_time == 0:  # no clock, asked for: the record says so (#move-time 0)
+        move_time = None
+    else:
         try:
-            rules.check_move_time(args.move_time)
+            rules.check_move_time(move_time)
         except WordSalvoError as e:
             raise WordSalvoError(f"--move-time: {e}") from None
     lexicon = _load_lexicon(args.lexicon, rules)
@@ -211,7 +218,15 @@ def setup(args) -> tuple[Game, list[str | None], dict]:
     levels = [value if kind == "bot" else None for kind, value in seats]
     hints = DEFAULT_HINTS if args.hints is None else args.hints
     return game, levels, {"board_seed": board_seed, "game_seed": game_seed, "hints": hints, "path": None,
-                          "move_time": args.move_time}
+                          "move_time": move_time, "rules_file": _rules_file(args.rules)}
+
+
+def _rules_file(spec: str | None) -> str | None:
+    """The rule set file ``--rules`` names (None for a preset): the record keeps it and its
+    SHA-256, so the game resumes under the same rules."""
+    from ..rules import preset_names
+
+    return spec if spec is not None and spec not in preset_names() else None
 
 
 def _resume(args) -> tuple[Game, list[str | None], dict]:
@@ -233,7 +248,8 @@ def _resume(args) -> tuple[Game, list[str | None], dict]:
         raise WordSalvoError(f"--resume: the game in {path} is over ({game.end_reason}); "
                              f"`wordsalvo analyze {path}` replays it with the engine's judgement")
     return game, saved.levels, {"board_seed": game.rules.board_seed, "game_seed": game.seed, "hints": hints,
-                                "path": path, "move_time": saved.move_time, "dated": saved.dated}
+                                "path": path, "move_time": saved.move_time, "dated": saved.dated,
+                                "rules_file": saved.rules_file}
 
 
 def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = None) -> int:
@@ -244,6 +260,6 @@ def run(args, input_fn: Callable[[str], str] = input, output: TextIO | None = No
     tg = TerminalGame(game, [lv is None for lv in levels], args.level, levels=levels,
                       colour=use_colour(args.color, output), input_fn=input_fn, output=output,
                       seed=info["game_seed"], hints=info["hints"], save_path=info["path"],
-                      move_time=info["move_time"], dated=info.get("dated"))
+                      move_time=info["move_time"], dated=info.get("dated"), rules_file=info.get("rules_file"))
     tg.introduce(resumed=info["path"])
     return tg.run()

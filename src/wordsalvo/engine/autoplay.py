@@ -326,11 +326,13 @@ GAMES_MAX = 1_000_000
 
 
 def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | None = None,
-               want_gcg: bool = False, start: int = 0, trace: bool | str = False) -> Iterator[GameResult]:
+               want_gcg: bool = False, start: int = 0, trace: bool | str = False,
+               pool: Any = None) -> Iterator[GameResult]:
     """Results of games ``start .. start+games-1`` as they finish (in no fixed order with jobs > 1).
 
     ``jobs``: worker processes on this machine (1 = this process); ``scheduler``:
-    the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``).
+    the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``); ``pool``: a
+    :func:`game_pool` of ``jobs`` workers kept across calls (leave training's chunks).
     """
     if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= GAMES_MAX:
         raise WordSalvoError(f"games: expected a whole number 0..{GAMES_MAX:,} (a run keeps every result), "
@@ -348,8 +350,21 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
         return
     size = max(1, min(50, games // (jobs * 8) or 1))
     tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
-    for chunk in map_unordered(_play_chunk, tasks, jobs, "forkserver" if sys.platform != "win32" else "spawn"):
+    for chunk in map_unordered(_play_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool):
         yield from chunk
+
+
+#: what the fork server imports once for every worker: the game loop and the engines
+_PRELOAD = ("wordsalvo.engine.autoplay", "wordsalvo.engine.bot", "wordsalvo.engine.selfplay")
+#: how game workers start
+_CONTEXT = "forkserver" if sys.platform != "win32" else "spawn"
+
+
+def game_pool(jobs: int):
+    """A pool of ``jobs`` game workers for several :func:`iter_games` calls (a context manager)."""
+    from ..parallel import worker_pool
+
+    return worker_pool(jobs, _CONTEXT, _PRELOAD)
 
 
 def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,

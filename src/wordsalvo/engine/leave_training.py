@@ -319,6 +319,19 @@ def _read_state(state_file: Path, want: dict) -> dict:
 
 #: the names of the sums files a state may name
 _SUMS_NAME = re.compile(r"racks-[0-9]{1,6}-[0-9]{1,18}\.npz")
+#: the files a run writes in its state folder (the only ones --restart removes), atomic writes' leftovers too
+_OWN_FILE = re.compile(r"(?:racks-[0-9]+-[0-9]+\.npz|round-[0-9]+\.wsl|state\.json)(?:\.[A-Za-z0-9_.-]*tmp[A-Za-z0-9_.-]*)?")
+
+
+def _saved_run(state_file: Path) -> str:
+    """The saved run ``state_file`` describes, in words (or that it cannot be read)."""
+    try:
+        state = json.loads(state_file.read_text("utf-8"))
+        want = state["config"]
+        return (f"a saved run of {want['rules']} ({want['rounds']} rounds x {want['games']:,} games, seed "
+                f"{want['seed']}) at round {state['round'] + 1}, {state['games_done']:,} games done")
+    except (OSError, ValueError, KeyError, TypeError):
+        return "a saved run's state.json"
 
 
 def _read_sums(path: Path) -> "RackStats":
@@ -337,33 +350,56 @@ def _read_sums(path: Path) -> "RackStats":
 
 
 def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
-                 progress: Callable[..., None] | None = None):
+                 progress: Callable[..., None] | None = None, restart: bool = False):
     """Train a leave table (see the module docstring) and write it to ``out``; returns the Leaves.
 
     ``progress(round, games_done, games_per_round, change)`` is called after every chunk;
     ``change`` is the mean absolute change (points) of the table the last finished round
     made, None before the first.  Ctrl-C stops the workers at once; the state saved after
-    the last whole chunk stays, and ``resume=True`` continues from it.
+    the last whole chunk stays, and ``resume=True`` continues from it.  A saved run is
+    never discarded unasked: without ``resume`` it is an error unless ``restart=True``.
+    The scheduler (``config.scheduler``) is checked before anything is written.
     """
+    from .autoplay import game_pool
+    from contextlib import nullcontext
+
+    if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
+        raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
+    # one pool of workers for the whole run: a pool a chunk paid every worker's start again
+    with (game_pool(config.jobs) if config.jobs > 1 and config.scheduler is None else nullcontext()) as pool:
+        return _train(config, out, resume, progress, restart, pool)
+
+
+def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, pool):
+    """:func:`train_leaves` with ``pool`` (None: none, or a Dask scheduler)."""
     from .autoplay import AutoplaySpec, iter_games
-    from ..parallel import interrupts_deferred
+    from ..parallel import check_scheduler, interrupts_deferred
     from ..leaves import Leaves
     from ..rules import Rules
 
     if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
         raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
+    if resume and restart:
+        raise WordSalvoError("training: expected --resume (continue the saved run) or --restart (discard it), "
+                             "got both")
     rules = Rules.from_spec(config.rules)
     out = checked_path(out, WordSalvoError, "leave table")
     state_dir = checked_path(out.with_name(out.name + ".state"), WordSalvoError, "state folder")
     state_file = state_dir / "state.json"
+    if config.scheduler is not None:  # before the state is touched: a bad address changes nothing
+        check_scheduler(config.scheduler)
     want = {"method": "racks-1", "rules": config.rules, "games": config.games, "rounds": config.rounds,
             "seed": config.seed, "lexicon": config.lexicon}
     state = {"config": want, "round": 0, "games_done": 0, "sums": None}
     if resume and state_file.is_file():
         state = _read_state(state_file, want)
-    elif state_dir.exists() and any(state_dir.iterdir()) and not resume:
+    elif state_file.is_file() and not restart:
+        raise WordSalvoError(f"{state_dir}: expected no saved run (or --resume to continue it, --restart to "
+                             f"discard it), got {_saved_run(state_file)}; nothing was changed")
+    elif state_dir.is_dir():  # --restart, or the files of a run that saved no state: this run's own names only
         for f in state_dir.iterdir():
-            f.unlink()
+            if f.is_file() and (f.name == "state.json" or _OWN_FILE.fullmatch(f.name)):
+                f.unlink()
     state_dir.mkdir(parents=True, exist_ok=True)
     _remove_stale(state_dir, state)
 
@@ -388,7 +424,7 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
         while done < config.games:
             k = min(config.chunk, config.games - done)
             with closing(iter_games(spec, k, jobs=config.jobs, scheduler=config.scheduler, start=done,
-                                    trace="racks")) as games:
+                                    trace="racks", pool=pool)) as games:
                 results = list(games)
             keys = [r.racks[0] for r in results]
             returns = [r.racks[1] for r in results]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..constants import DIM
 from ..errors import PositionError, RulesError, WordSalvoError
 from ..inputs import excerpt, is_whole_number, whole_number
-from ..rules import Rules
+from ..rules import Rules, preset_names
 
 __all__ = ["resolve_rules", "rules_from_opcodes", "rules_opcodes", "parse_stars", "format_stars"]
 
@@ -107,6 +107,12 @@ def resolve_rules(rules: "Rules | str | None", *, board_seed: "int | str | None"
         ops["bseed"] = str(board_seed)
     if stars is not None:
         ops["stars"] = stars
+    if isinstance(rules, str) and rules not in preset_names() and (
+            rules.endswith(".toml") or "/" in rules or "\\" in rules):  # a rule set file (as --rules takes)
+        try:
+            rules = Rules.from_spec(rules)
+        except RulesError as e:
+            raise error(f"{where}: {e}") from None
     if rules is None or isinstance(rules, str):
         return rules_from_opcodes({"rs": rules or default, **ops}, default=default, error=error, where=where)
     if not isinstance(rules, Rules):

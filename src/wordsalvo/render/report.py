@@ -27,6 +27,8 @@ The dict (JSON-friendly; keys marked *optional* may be left out, ``None`` is
         "end_reason": "out",                 # optional free text
         "title": "Club night, round 3",      # optional
         "win_note": "...",                   # optional: why there are no win chances (free text)
+        "endgame_nodes": 50000,              # optional: the endgame solver's budget per solve (positions)
+        "endgame_note": "...",               # optional: how the endgame turns were judged (free text)
       },
       "turns": [{                            # every entry of the game, in order
         "index": 0,                          # 0-based; equals the entry's place in the list
@@ -155,7 +157,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
         players = len(names)
     if not isinstance(game.get("rules"), str) or not game.get("rules"):
         p.append(f"game.rules: expected a rule set name, got {game.get('rules')!r}")
-    for key in ("lexicon", "end_reason", "title", "win_note"):
+    for key in ("lexicon", "end_reason", "title", "win_note", "endgame_note"):
         if game.get(key) is not None and not isinstance(game[key], str):
             p.append(f"game.{key}: expected text, got {game[key]!r}")
     if "lexicon" not in game:
@@ -563,6 +565,8 @@ def _header(data: dict, names: Sequence[str]) -> str:
             f"{len(data['turns'])} turns", f"ended: {game['end_reason']}" if game.get("end_reason") else "", result]
     title = f'<p class="title">{_e(game["title"])}</p>' if game.get("title") else ""
     note = f'<p class="meta win-note">{_e(game["win_note"])}</p>' if game.get("win_note") else ""
+    if game.get("endgame_note"):
+        note += f'<p class="meta endgame-note">{_e(game["endgame_note"])}</p>'
     return (f'<header class="summary">{title}<h1>{head}</h1><p class="meta">'
             + " \u00b7 ".join(_e(m) for m in meta if m) + f"</p>{note}</header>")
 

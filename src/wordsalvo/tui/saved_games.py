@@ -11,6 +11,7 @@ per game named after the rule set and the time it was first saved.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 import time
@@ -77,17 +78,54 @@ def fallback_save_path(rules_name: str) -> Path:
 
 
 def game_record(game: Game, levels: Sequence[str | None], hints: int | None, move_time: int | None = None,
-                dated: Sequence[tuple[str, str]] = ()) -> str:
+                dated: Sequence[tuple[str, str]] = (), rules_file: str | None = None) -> str:
     """The game as GCG, with when it started (``dated``: the ``#date`` and ``#time``
     pragmas, default now), the seats the engines play (``levels[i]``, None for a person),
-    the hint limit (None: unlimited) and the time per move (None: no clock) as pragmas."""
+    the hint limit (None: unlimited) and the time per move (None: no clock; ``#move-time 0``
+    when the rule set has a clock of its own, so a resumed game stays without one) as pragmas."""
     pragmas = list(dated) or date_pragmas()
+    if rules_file is not None:  # a rule set from a file: which file, and its SHA-256, for --resume
+        pragmas.append(("rules-file", rules_file_pragma(rules_file)))
     pragmas += [("engine", f"{n} {lv}") for n, lv in zip(game.names, levels) if lv is not None]
     if hints is not None:
         pragmas.append(("hints", str(hints)))
     if move_time is not None:
         pragmas.append(("move-time", str(move_time)))
+    elif game.rules.timer.per_move_seconds:
+        pragmas.append(("move-time", "0"))
     return to_gcg(game, pragmas)
+
+
+def rules_file_pragma(path: str | os.PathLike) -> str:
+    """``#rules-file`` of a game played under the rule set file ``path``: the SHA-256 of its
+    bytes and its absolute path (a resumed game is read with that file, its bytes checked)."""
+    full = Path(path).expanduser().resolve()
+    digest = hashlib.sha256(read_bytes(full, WordSalvoError, "rule set file")).hexdigest()
+    return f"{digest} {full}"
+
+
+def _rules_from_file_pragma(value: str, record_path: Path):
+    """The Rules a record's ``#rules-file SHA256 PATH`` names, and the file read: the file at
+    PATH, or of that name beside the record (a folder moved with its games), whose bytes
+    have that SHA-256."""
+    from ..rules import Rules
+
+    digest, _, named = value.partition(" ")
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest) or not named.strip():
+        raise WordSalvoError(f"{record_path}: expected '#rules-file SHA256 PATH' (64 hex digits, the file's "
+                             f"path), got {excerpt('#rules-file ' + value)}")
+    seen = []
+    for candidate in (Path(named), record_path.parent / Path(named).name):
+        try:
+            data = read_bytes(candidate, WordSalvoError, "rule set file")
+        except WordSalvoError:
+            seen.append(f"{candidate}: no file")
+            continue
+        if hashlib.sha256(data).hexdigest() == digest:
+            return Rules.load(candidate), str(candidate)
+        seen.append(f"{candidate}: changed since (another SHA-256)")
+    raise WordSalvoError(f"{record_path}: expected the rule set file the game was played with ({named}, SHA-256 "
+                         f"{digest[:12]}...), got {'; '.join(seen)}; put that file back (or beside the record)")
 
 
 def write_record(path: Path, text: str, *, create: bool) -> str | None:
@@ -127,6 +165,8 @@ class SavedGame:
     move_time: int | None = None
     #: the record's ``#date`` and ``#time`` pragmas, as read (written back unchanged)
     dated: list[tuple[str, str]] | None = None
+    #: the rule set file the game was played under (``#rules-file``), None for a preset
+    rules_file: str | None = None
 
 
 def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
@@ -142,7 +182,9 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
     # the game checks that the lexicon's alphabet is its rule set's
     lexicon = Lexicon.load(lexicon_path) if lexicon_path else None
     record = parse_gcg(text)  # the one GCG reader: the game and the front end's pragmas
-    game = from_gcg(record, lexicon=lexicon)
+    named = [pr.value for pr in record.pragmas if pr.keyword == "rules-file"]
+    rules, rules_file = _rules_from_file_pragma(named[0], Path(path)) if named else (None, None)
+    game = from_gcg(record, rules=rules, lexicon=lexicon)
     engines: dict[str, str] = {}
     hints = move_time = None
     dated: list[tuple[str, str]] = []
@@ -167,8 +209,9 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
             if not is_whole_number(value, digits=7):
                 raise WordSalvoError(f"{path}: expected '#move-time SECONDS' with a whole number of seconds, "
                                      f"got {excerpt(line)}")
-            try:
-                move_time = game.rules.check_move_time(int(value))
+            try:  # 0: played without a clock
+                move_time = game.rules.check_move_time(int(value)) if int(value) else None
             except WordSalvoError as e:
                 raise WordSalvoError(f"{path}: {line}: {e}") from None
-    return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time, dated or None)
+    return SavedGame(game, [engines.get(name) for name in game.names], hints, move_time, dated or None,
+                     rules_file)

@@ -184,7 +184,7 @@ class TerminalGame:
                  levels: Sequence[str | None] | None = None, hints: int | None = DEFAULT_HINTS,
                  save_path: Path | None = None, width: int | None = None, redraw: bool | None = None,
                  move_time: int | None = None, clock: Callable[[], float] = time.monotonic,
-                 dated: Sequence[tuple[str, str]] | None = None):
+                 dated: Sequence[tuple[str, str]] | None = None, rules_file: str | None = None):
         if len(humans) != len(shown_names(game)):
             raise WordSalvoError(f"expected one human/engine flag per player ({len(shown_names(game))}), got {len(humans)}")
         self.game = game
@@ -199,6 +199,8 @@ class TerminalGame:
         self.hints = hints
         self.save_path = Path(save_path) if save_path is not None else None
         self.dated = list(dated) if dated else date_pragmas()
+        #: the rule set file the game is played under (recorded with its SHA-256), None for a preset
+        self.rules_file = rules_file
         #: seconds per move of a person (None: no clock), checked against the rule set's [timer]
         self.move_time = game.rules.check_move_time(move_time) if move_time is not None else None
         self.clock = clock
@@ -985,7 +987,7 @@ class TerminalGame:
     def record(self) -> str:
         """The game as GCG, with when it started and this front end's seats, hint limit and
         clock as pragmas."""
-        return game_record(self.game, self.levels, self.hints, self.move_time, self.dated)
+        return game_record(self.game, self.levels, self.hints, self.move_time, self.dated, self.rules_file)
 
     def default_path(self) -> Path:
         return new_save_path(self.game.rules.name)
