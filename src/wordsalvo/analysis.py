@@ -492,26 +492,9 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
 
 
 def players_left(rp: Replay) -> list[int]:
-    """The players who left the game in the record, in the order they left: a resignation,
-    a time-out where the rule set's ``[timer] on_timeout`` is ``lose``, or
-    ``eliminate_after_timeouts`` time-outs in a row (the rules of :meth:`Game.resign` and
-    :meth:`Game.timeout`)."""
-    timer = rp.rules.timer
-    in_a_row: dict[int, int] = {}
-    left: list[int] = []
-    for rt in rp.turns:
-        p = rt.player
-        if p in left:
-            continue
-        if rt.kind == "resign" or (rt.kind == "timeout" and timer.on_timeout == "lose"):
-            left.append(p)
-        elif rt.kind == "timeout":
-            in_a_row[p] = in_a_row.get(p, 0) + 1
-            if timer.eliminate_after_timeouts and in_a_row[p] >= timer.eliminate_after_timeouts:
-                left.append(p)
-        elif rt.kind in ANALYSED or rt.kind == "phony-removed":
-            in_a_row[p] = 0
-    return left
+    """The players who left the game in the record, in the order they left
+    (:meth:`Replay.players_left`, the one place of that rule)."""
+    return rp.players_left()
 
 
 def _winners(final: tuple[int, ...], left: list[int]) -> tuple[int, ...]:

@@ -101,6 +101,28 @@ class Replay:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.record.players)
 
+    def players_left(self) -> list[int]:
+        """The players who left the game in the record, in the order they left: a resignation,
+        a time-out where the rule set's ``[timer] on_timeout`` is ``lose``, or
+        ``eliminate_after_timeouts`` time-outs in a row (the rules of :meth:`Game.resign` and
+        :meth:`Game.timeout`; the analysis and the ratings read them here)."""
+        timer = self.rules.timer
+        in_a_row: dict[int, int] = {}
+        left: list[int] = []
+        for rt in self.turns:
+            p = rt.player
+            if p in left:
+                continue
+            if rt.kind == "resign" or (rt.kind == "timeout" and timer.on_timeout == "lose"):
+                left.append(p)
+            elif rt.kind == "timeout":
+                in_a_row[p] = in_a_row.get(p, 0) + 1
+                if timer.eliminate_after_timeouts and in_a_row[p] >= timer.eliminate_after_timeouts:
+                    left.append(p)
+            elif rt.kind in ("play", "swap", "pass", "phony-removed"):
+                in_a_row[p] = 0
+        return left
+
     def __repr__(self) -> str:
         players = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.final_scores))
         state = " (unfinished)" if self.record.unfinished else ""
