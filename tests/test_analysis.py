@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import wordsalvo
-from wordsalvo import Game, Rules
+from wordsalvo import Game, Lexicon, Rules
 from wordsalvo.analysis import (MISSED_EQUITY, TURNING_MIN, TURNING_POINTS, AnalysisError, analyze_game)
 from wordsalvo.formats.gcg import GCGError, parse_gcg, to_gcg
 from wordsalvo.formats.replay import read_game
@@ -48,9 +48,38 @@ def en_model() -> WinModel:
     return WinModel.load(EN_MODEL_PATH)
 
 
+#: the embedded English list as a file: given with --lexicon / lexicon=, it judges the words of
+#: tournament.gcg (#lexicon CSW21), which are not judged on a list the record did not use
+EN_WSG = Path(wordsalvo.__file__).parent / "data" / "en.wsg"
+
+
 @pytest.fixture(scope="module")
 def tournament(model):
-    return analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg")
+    return analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg",
+                        lexicon=Lexicon.default("en"))
+
+
+def test_a_record_of_another_word_list_is_not_judged_and_says_how_to_give_it(model):
+    """#lexicon CSW21 with only the embedded SCOWL list here: no word is a phony (IWA and
+    FTROR stay unflagged), and the analysis says which list judged what and how to give
+    the record's own."""
+    a = analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg")
+    assert not any(t.phony for t in a.turns) and not any("phony" in t.badges for t in a.turns)
+    assert not any("not a word" in t.note for t in a.turns)
+    assert "CSW21 is not here" in a.words_note and "--lexicon CSW21.wsg" in a.words_note
+    assert a.words_note in a.text() and a.report()["game"]["words_note"] == a.words_note
+    rp = read_game((GCG / "tournament.gcg").read_bytes(), path="tournament.gcg")
+    assert not any(t.invalid_words for t in rp.turns) and rp.words_note == a.words_note
+    # a record naming no word list at all is not judged either; one of this package's (#rules) is
+    bare = b"#player1 a A\n#player2 b B\n>a: AWERTYU 8G AW +10 10\n"
+    assert "names no word list" in read_game(bare).words_note and not read_game(bare).turns[0].phony
+    own = read_game(b"#rules classic-en\n" + bare)
+    assert own.words_note is None and own.turns[0].invalid_words == ("AW",)
+    assert "words judged by en.wsg" in analyze_game(own, win=False).text()
+    # the engine's replay into a Game cannot stand a phony: it says the list is not the record's
+    with pytest.raises(GCGError, match="CSW21 is not here"):
+        from wordsalvo import from_gcg
+        from_gcg((GCG / "tournament.gcg").read_bytes())
 
 
 def self_play(seed: int) -> Game:
@@ -184,7 +213,7 @@ def test_every_analysed_turn_has_a_note_and_the_report_dict_checks(tournament):
 
 
 def test_instant_stats_and_word_book():
-    rp = read_game((GCG / "tournament.gcg").read_bytes(), path="tournament.gcg")
+    rp = read_game((GCG / "tournament.gcg").read_bytes(), path="tournament.gcg", lexicon=Lexicon.default("en"))
     s = instant_stats(rp)
     bjorn = s.players[1]
     assert bjorn.highest_move == (82, "O6 AdENOID") and bjorn.bingos == 2 and bjorn.best_word == "ADENOID"
@@ -221,14 +250,15 @@ def _cli(*args, cwd=None):
 
 def test_cli_one_record_json_word_book_and_a_broken_one(tmp_path):
     book = tmp_path / "book.csv"
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json", "--wordbook", str(book))
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json", "--wordbook", str(book),
+             "--lexicon", str(EN_WSG))
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["final_scores"] == [362, 492]
     rows = list(csv.DictReader(book.open(encoding="utf-8")))
     assert ("björn" not in {r["player"] for r in rows}) and {"Zoë Ångström", "Björn Nüßlein"} == \
         {r["player"] for r in rows}
     assert [r["phony"] for r in rows if r["word"] == "IWA"] == ["1"]
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH))
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--lexicon", str(EN_WSG))
     assert "Instant stats:" in r.stdout and "Word Book" in r.stdout and "IWA*" in r.stdout
     r = _cli(str(GCG / "bad-total.gcg"))
     assert r.returncode != 0 and "line 5" in r.stderr
@@ -481,7 +511,7 @@ def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
             assert t["win_after"] - max(others) >= BRILLIANCY_WIN - 1e-9
     # the table shows the move played beside the best move
     table = _cli(str(path), "--winprob", str(EN_MODEL_PATH)).stdout
-    assert "win/best" in table.splitlines()[1]
+    assert "win/best" in table.splitlines()[2] and table.splitlines()[1].startswith("words judged by")
     # the report's panel: the chance after this move beside the chance after the best move
     page = tmp_path / "game.html"
     assert _cli(str(path), "--winprob", str(EN_MODEL_PATH), "--html", str(page)).returncode == 0

@@ -276,6 +276,9 @@ class GameAnalysis:
     win_note: str | None = None  #: why the analysis has no win chances (a game of 3 or 4 players)
     board_seed: int | None = None  #: the seed of a random board (the record's #board_seed), None: the standard one
     stars: str | None = None  #: the record's #stars (star squares, 0-based row,col), None: the rule set's
+    #: None when :attr:`lexicon` judges the record's words (phonies); else why not and how to
+    #: give the record's own list (:meth:`GCGRecord.word_list_note`): no word is called a phony
+    words_note: str | None = None
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -313,6 +316,10 @@ class GameAnalysis:
             head = head.replace(f"; {self.end_reason}", f"; {printable(self.end_reason)}")
         if self.assumed_rules:
             head += f"\n{printable(self.assumed_rules, keep_newlines=True)}"
+        if self.words_note:
+            head += f"\n{printable(self.words_note)}; the moves compared are those of {printable(self.lexicon)}"
+        else:
+            head += f"\nwords judged by {printable(self.lexicon)}"
         if self.win_note:
             head += f"\n{self.win_note}"
         if width is not None:
@@ -359,7 +366,8 @@ class GameAnalysis:
             if t.simulated:
                 turns[-1]["simulated"] = {"plies": SIM_PLIES,
                                           "candidates": [c.as_list() for c in t.sim_candidates]}
-        game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
+        game = {"rules": self.rules, "lexicon": self.lexicon, "words_note": self.words_note,
+                "players": list(self.names),
                 "final_scores": list(self.final_scores), "winners": list(self.winners),
                 "end_reason": self.end_reason}
         if self.board_seed is not None:
@@ -488,7 +496,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
                         left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed,
-                        stars=rp.record.pragma("stars"))
+                        stars=rp.record.pragma("stars"), words_note=rp.words_note)
 
 
 def players_left(rp: Replay) -> list[int]:

@@ -17,7 +17,11 @@ What each event does (see :class:`GCGRecord`):
   (new tiles on empty squares, played-through letters as on the board, every
   word connected) and score what the record says.  A word not in the lexicon
   does NOT refuse the record: the play is replayed and flagged ``phony`` (with
-  ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.
+  ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.  Only a
+  lexicon that is the record's judges its words (one given, or the rule set's own
+  for a record with ``#rules`` and no ``#lexicon``): a record of another list
+  (``#lexicon CSW21``) or of none flags no word, and :attr:`Replay.words_note` says
+  why and how to give the list.
 * ``phony-removed``: the play is taken back (:meth:`Position.undo`).
 * ``swap``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
   ``time-penalty``, ``end-rack``, ``resign``: only the score changes.
@@ -96,6 +100,9 @@ class Replay:
     #: what was read other than written: the record's own (:attr:`GCGRecord.warnings`), then
     #: the replay's (played-through letters a word does not mark, inferred from the board)
     warnings: tuple[str, ...] = ()
+    #: None when :attr:`lexicon` judges the record's words; else why it does not
+    #: (:meth:`GCGRecord.word_list_note`) and no turn has ``invalid_words``
+    words_note: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -147,6 +154,9 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
     # a random board (#board_seed) or random star squares (#stars) come with the record,
     # whether the rules come as a name or as a Rules object
+    words_note = record.word_list_note(lexicon_given=lexicon is not None)
+    if words_note:
+        words_note = f"words not judged (no word is called a phony): {words_note}"
     rules, lexicon, note = resolve_record(record, rules, lexicon)
     assumed = assumed or note
     where = record.path or "GCG"
@@ -193,7 +203,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
                 if event.kind == "play":
                     move, result = _place(turn_pos, event, lexicon, where, warnings)
                     info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
-                                invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
+                                invalid_words=() if words_note else tuple(result.invalid_words), challenged_off=event.line in taken_back)
                     turn_pos.play(move)  # the one way a move changes a board
                     board = turn_pos.board.copy()
                     turn_pos.undo()  # the position before the turn stays for the analysis
@@ -212,7 +222,8 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         if assumed:  # the failure may come from the rule set the record does not name
             raise GCGError(assumption_note(str(e), assumed), e.problems) from None
         raise
-    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board, tuple(warnings))
+    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board, tuple(warnings),
+                  words_note)
 
 
 def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str, warnings: list[str]):
