@@ -630,3 +630,21 @@ def test_the_report_of_a_game_with_its_own_star_squares_draws_them():
     bad = {**rep, "game": {**rep["game"], "stars": [[3, 5]]}}
     with pytest.raises(report.RenderError, match="game.stars: expected star squares as text"):
         report.html(bad)
+
+
+def test_a_rack_of_only_the_tiles_played_is_judged_by_score_and_says_so(model):
+    """Some programs list only the tiles played as the rack: with tiles in the bag that is
+    not the whole rack, so neither its leave nor its worth ("the rack itself was poor") is
+    judged, only the move's score among the plays of those tiles."""
+    text = ("#rules classic-en\n#player1 ann Ann\n#player2 bob Bob\n"
+            ">ann: DFLOQRS 8D FOLDS +26 26\n>bob: G E7 G. +3 3\n>ann: AEIRTZ? - +0 26\n>bob: AX H8 .AX +10 13\n")
+    a = analyze_game(text.encode(), model=model)
+    bob = a.turns[1]
+    assert bob.partial_rack and bob.leave is None and bob.win_after is None and not bob.poor_rack
+    assert "only the tiles played (G)" in bob.note and "judged by its score" in bob.note
+    assert "poor" not in bob.note and "kept" not in bob.note
+    assert not a.turns[0].partial_rack and not a.turns[2].partial_rack  # full racks
+    # a better score with the same tiles is what the note names
+    assert bob.equity_lost == 0 and all(c.score <= 3 for c in bob.alternatives)
+    ax = a.turns[3]
+    assert ax.partial_rack and ax.equity_lost == 19 and "6E AX scored 29 with them" in ax.note

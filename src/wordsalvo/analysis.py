@@ -28,6 +28,11 @@ Terms
   on.  ``win_before`` is the model's chance for an AVERAGE rack in the position, so
   ``win_best - win_before`` is what the rack itself was worth; ``poor_rack`` when even
   the best move leaves at least :data:`POOR_RACK` less than that.
+* ``partial_rack``: the record's rack is shorter than a full rack while the bag still
+  had tiles (a program that writes only the tiles played): the rest of the rack is
+  not known, so a play is judged by its SCORE among the plays of the tiles listed
+  (no leave, no win chance, no "poor rack") and its note says so; a swap or pass of
+  such a rack is not judged.
 * ``equity_lost`` = best candidate's equity - the played move's (>= 0);
   ``win_lost`` = ``win_best`` - the played move's ``win_after`` (>= 0): the best move
   loses nothing, a mistake shows what it cost;
@@ -217,6 +222,9 @@ class TurnAnalysis:
     win_best: float | None = None  #: after the best move by equity
     win_lost: float | None = None
     poor_rack: bool = False  #: even the best move leaves POOR_RACK less than an average rack
+    #: the record lists fewer tiles than a full rack while the bag still had tiles (only the
+    #: tiles played, as some programs write it): judged by score alone, not by leave
+    partial_rack: bool = False
     rank: int | None = None
     candidates: int | None = None  #: legal plays + swaps considered
     alternatives: tuple[Candidate, ...] = ()
@@ -475,7 +483,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
             d.update(_judge(gen, leaves, model, rt, top))
             if endgame is not None:
                 d.update(_endgame_judge(rt, rules_obj, rp.lexicon, endgame))
-            if sim is not None and d.get("endgame_best") is None:
+            if sim is not None and d.get("endgame_best") is None and not d.get("partial_rack"):
                 d.update(_sim_judge(d, rt, rp.lexicon, leaves, model, sim))
         raw.append(d)
     final = rp.final_scores
@@ -563,7 +571,18 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
             return max(float(leaves.value(kept[:i] + kept[i + 1:])) for i in range(len(kept)))
         return float(leaves.value(kept))
 
-    swap = gen.best_swap(pos) if rack else None
+    # a rack shorter than a full one while the bag has tiles is not the whole rack (the record
+    # lists only the tiles played): what is known is the move's score among the plays of those
+    # tiles, not its leave nor the rack's worth
+    bag = rt.unseen - sum(len(r) for i, r in enumerate(pos.racks) if i != p)
+    partial = len(rack) < rules.rack_size and bag > 0
+    if partial:
+        if rt.kind != "play":
+            return {**_unjudged(pos, rules, rt, model, moves, equities, equities, None, top), "partial_rack": True}
+        equities = scores
+        model = None
+        leave_equity = lambda kept: 0.0  # noqa: E731 - the leave of a rack not known
+    swap = gen.best_swap(pos) if rack and not partial else None
     # candidates: every play, then the best swap
     cand_eq = equities
     cand_tiles = tiles_played
@@ -593,7 +612,7 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         return _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top)
     best_eq = float(max(cand_eq.max(), played_eq)) if len(cand_eq) else played_eq
     out: dict[str, Any] = {
-        "leave": kept, "equity": played_eq, "best_equity": best_eq,
+        "leave": None if partial else kept, "equity": played_eq, "best_equity": best_eq, "partial_rack": partial,
         "equity_lost": max(0.0, best_eq - played_eq),
         "rank": int((cand_eq > played_eq + 1e-4).sum()) + 1, "candidates": int(len(cand_eq)),
     }
@@ -826,6 +845,16 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
     if kind == "resign":
         return "Resigned."
     who = d.get("name") or YOU  # the player of the entry: "Ann kept ...", "You kept ..."
+    if d.get("partial_rack"):
+        known = (f"the record lists only the tiles {'played' if kind == 'play' else 'used'} ({d['rack']}) while "
+                 "the bag had tiles, so ")
+        if d.get("equity_lost") is None:
+            return f"{known[0].upper()}{known[1:]}the rest of the rack is not known and the turn is not judged."
+        alts = d.get("alternatives") or ()
+        verdict = ("the best score with them" if d["equity_lost"] < 0.5 or not alts
+                   else f"{alts[0].notation} scored {alts[0].score} with them")
+        return (f"{who} played {d['notation']} for {score}; {known}the move is judged by its score among the plays "
+                f"of those tiles, not by its leave: {verdict}.")
     if kind == "swap" and d.get("equity_lost") is None:
         alts = d.get("alternatives") or ()
         best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""
