@@ -28,6 +28,7 @@ __all__ = [
     "AnalysisError",
     "ServeConfigError",
     "ServeRequestError",
+    "WorkerStartError",
 ]
 
 
@@ -196,3 +197,9 @@ class ServeConfigError(WordSalvoError):
 class ServeRequestError(WordSalvoError):
     """A request to ``wordsalvo serve`` that names something the service does not have
     (a lexicon key, a rule set) or asks for more than its limits allow."""
+
+
+class WorkerStartError(WordSalvoError, RuntimeError):
+    """Worker processes could not start: a script that runs parallel work (``jobs`` > 1) at
+    its top level, without ``if __name__ == "__main__":``, which each worker would run
+    again when it imports the script."""

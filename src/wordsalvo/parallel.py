@@ -20,13 +20,19 @@ for every queued task to finish.  So here:
 
 from __future__ import annotations
 
+import ast
 import itertools
 import multiprocessing
 import signal
+import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
+
+from .errors import WorkerStartError
 
 __all__ = ["Interrupted", "map_unordered", "dask_map_unordered", "interrupts_deferred"]
 
@@ -73,6 +79,7 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
     submitted before their results come back (the memory is bounded however many
     there are).  A task's error is raised here and stops the rest, as Ctrl-C does."""
     ctx = multiprocessing.get_context(context) if context else None
+    _check_main_guard((ctx or multiprocessing).get_start_method())
     pool = None
     todo = iter(tasks)
     window = max(1, AHEAD * jobs)
@@ -87,11 +94,57 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
                 for task in itertools.islice(todo, 1):
                     pending.add(pool.submit(fn, *task))
                 yield result
+    except BrokenProcessPool as e:
+        if pool is not None:
+            _stop(pool)
+        raise WorkerStartError(f"a worker process stopped ({e}); if it printed that a new process was started "
+                               f"before bootstrapping finished, {_GUARD}") from e
     except BaseException:  # Ctrl-C, the caller stopping early (GeneratorExit), a task's error
         if pool is not None:
             _stop(pool)
         raise
     pool.shutdown(wait=True)
+
+
+_GUARD = ("the script's top level runs again in every worker process (the 'forkserver' and 'spawn' start "
+          "methods import it): call the parallel work under `if __name__ == \"__main__\":` (or pass jobs=1)")
+
+
+def _check_main_guard(method: str) -> None:
+    """Raise :class:`WorkerStartError` when this call comes from the top level of the main
+    script outside ``if __name__ == "__main__":`` and the workers would import that script
+    (start method ``spawn`` or ``forkserver``): each worker would run the call again and the
+    pool would break (BrokenProcessPool) instead of saying why."""
+    if method not in ("spawn", "forkserver"):
+        return
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not path or not str(path).endswith(".py"):
+        return  # an interactive session, python -c, a notebook: nothing for a worker to import
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
+        frame = frame.f_back
+    if frame is None:
+        return  # called from a function: the script calls it when it runs, not when it is imported
+    try:
+        tree = ast.parse(Path(path).read_text("utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_main_test(node.test) and \
+                node.body[0].lineno <= line <= (node.body[-1].end_lineno or line):
+            return
+    raise WorkerStartError(f"{path} line {line}: {_GUARD}")
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either side)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides) and \
+        any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides)
 
 
 @contextmanager
