@@ -113,6 +113,7 @@ import numpy as np
 
 from .printable import printable
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
+from .display import Displayable
 from .errors import AnalysisError, WordSalvoError
 from .formats.gcg import to_gcg
 from .formats.gcg_record import GCGRecord, parse_gcg
@@ -266,8 +267,11 @@ class TurnAnalysis:
 
 
 @dataclass(frozen=True)
-class GameAnalysis:
-    """The analysis of a whole game."""
+class GameAnalysis(Displayable):
+    """The analysis of a whole game (in a notebook: a table of the turns in the order
+    played, with the notes; :mod:`wordsalvo.render.notebook`)."""
+
+    _display_kind = "GameAnalysis"
 
     rules: str
     lexicon: str  #: the lexicon judged with (file, word count; the record's #lexicon if any)
