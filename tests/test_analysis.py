@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -501,10 +502,10 @@ def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
         assert ("The rack itself was poor" in t["note"]) == t["poor_rack"]
     for t in best_moves:
         assert t["win_lost"] == 0 and "after the best move" not in t["note"]
-        assert f"win chance {round(t['win_after'] * 100)} %" in t["note"]
+        assert f"win chance {round(t['win_after'] * 100)}\u00a0%" in t["note"]
     for t in mistakes:
         if t["win_lost"] >= 0.005:
-            assert f"{round(t['win_best'] * 100)} % after the best move" in t["note"]
+            assert f"{round(t['win_best'] * 100)}\u00a0% after the best move" in t["note"]
     for t in turns:
         if t["brilliancy"]:
             others = [a[3] for a in t["alternatives"] if a[0] != t["notation"]]
@@ -648,3 +649,14 @@ def test_a_rack_of_only_the_tiles_played_is_judged_by_score_and_says_so(model):
     assert bob.equity_lost == 0 and all(c.score <= 3 for c in bob.alternatives)
     ax = a.turns[3]
     assert ax.partial_rack and ax.equity_lost == 19 and "6E AX scored 29 with them" in ax.note
+
+
+def test_a_wrapped_note_keeps_each_figure_with_its_percent_sign(model):
+    """"win chance 55" at the end of one line and "%" on the next: the figure and its sign
+    are joined by a no-break space, which a wrap never breaks."""
+    a = analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg")
+    for width in range(40, 90, 7):
+        lines = a.table(width).split("\n")
+        assert not any(line.strip().startswith("%") for line in lines)
+        assert not any(re.search(r"\d$", line) and nxt.strip().startswith("%") for line, nxt in zip(lines, lines[1:]))
+    assert any("\u00a0%" in t.note for t in a.turns) and not any(re.search(r"\d %", t.note) for t in a.turns)

@@ -490,6 +490,12 @@ def test_preview_lines_for_a_legal_and_an_illegal_move():
     illegal = game.preview("1A WORD")
     # W on 1A (3L) 12, O 1, R 1, D on 1D (3W) 2: 16 x 3 = 48, shown even though the move is illegal
     assert render_preview(illegal) == ["words: WORD 48", "illegal move:", *[f"  - {p}" for p in illegal.problems]]
+    # tiles the rack does not hold: said first, never scored ("words: ZZZ 40" came before)
+    lines = render_preview(game.preview("8H ZZZ"))
+    assert lines == ["illegal move:", "  - Z is not on the rack often enough: expected 3, rack has 0"]
+    lines = render_preview(game.preview("1A ZZZ"))
+    assert lines[:2] == ["illegal move:", "  - Z is not on the rack often enough: expected 3, rack has 0"]
+    assert not any("words:" in line or "40" in line for line in lines)
 
 
 # -- a real process ---------------------------------------------------------------------

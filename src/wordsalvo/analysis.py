@@ -831,7 +831,9 @@ def _tilts(raw: list[dict[str, Any]], winners: tuple[int, ...]) -> tuple[set[int
 
 
 def _pct(x: float) -> str:
-    return f"{round(x * 100)} %"
+    """``55\u00a0%``: a no-break space keeps the figure and its sign on one line when a
+    note is wrapped (a terminal's table, the HTML report)."""
+    return f"{round(x * 100)}\u00a0%"
 
 
 def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
