@@ -32,3 +32,14 @@ def test_the_same_call_under_the_main_guard_runs(tmp_path):
     r = _run(tmp_path, f'if __name__ == "__main__":\n    summary, results = {CALL}\n    print("games", summary.games)\n')
     assert r.returncode == 0, r.stderr
     assert "games 2" in r.stdout
+
+
+def test_python_dash_m_wordsalvo_runs_parallel_work(tmp_path):
+    """`python -m wordsalvo` runs its package's __main__, which multiprocessing never imports
+    again in a worker: no guard is needed there (nor asked for)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(wordsalvo.__file__).resolve().parents[1]))
+    r = subprocess.run([sys.executable, "-m", "wordsalvo", "autoplay", "--rules", "wordsalvo-en", "--games", "2",
+                        "--jobs", "2", "--p1", "equity", "--p2", "score"], capture_output=True, text=True,
+                       env=env, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "p1-equity" in r.stdout and "WorkerStartError" not in r.stderr

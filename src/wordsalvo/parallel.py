@@ -121,6 +121,9 @@ def _check_main_guard(method: str) -> None:
     path = getattr(main, "__file__", None)
     if not path or not str(path).endswith(".py"):
         return  # an interactive session, python -c, a notebook: nothing for a worker to import
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if name == "__main__" or name.endswith(".__main__"):
+        return  # `python -m package`: multiprocessing does not import a package's __main__ again
     frame = sys._getframe(1)
     while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
         frame = frame.f_back
