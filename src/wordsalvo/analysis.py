@@ -581,7 +581,7 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
     bag = rt.unseen - sum(len(r) for i, r in enumerate(pos.racks) if i != p)
     partial = len(rack) < rules.rack_size and bag > 0
     if partial:
-        if rt.kind != "play":
+        if rt.kind != "play" or not rack:  # a swap or pass of unknown tiles, or no rack at all
             return {**_unjudged(pos, rules, rt, model, moves, equities, equities, None, top), "partial_rack": True}
         equities = scores
         model = None
@@ -854,6 +854,8 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
     if d.get("partial_rack"):
         known = (f"the record lists only the tiles {'played' if kind == 'play' else 'used'} ({d['rack']}) while "
                  "the bag had tiles, so ")
+        if not d["rack"]:
+            return "The record gives no rack here, so the turn is not judged."
         if d.get("equity_lost") is None:
             return f"{known[0].upper()}{known[1:]}the rest of the rack is not known and the turn is not judged."
         alts = d.get("alternatives") or ()

@@ -338,8 +338,8 @@ class GCGRecord:
         if lexicon_given or (self.rules and not self.lexicon):
             return None
         if self.lexicon:
-            stem = re.sub(r"[^\w.-]", "", self.lexicon) or "LIST"
-            why = f"the record's word list {self.lexicon} is not here"
+            stem = re.sub(r"[^\w.-]", "", self.lexicon)[:40] or "LIST"
+            why = f"the record's word list {self.lexicon[:40]} is not here"
         else:
             stem = "LIST"
             why = "the record names no word list (no #lexicon or #rules line)"
