@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import numpy as np
 import pytest
 
 import wordsalvo
-from wordsalvo import Game, Rules
+from wordsalvo import Game, Lexicon, Rules
 from wordsalvo.analysis import (MISSED_EQUITY, TURNING_MIN, TURNING_POINTS, AnalysisError, analyze_game)
 from wordsalvo.formats.gcg import GCGError, parse_gcg, to_gcg
 from wordsalvo.formats.replay import read_game
@@ -48,9 +49,38 @@ def en_model() -> WinModel:
     return WinModel.load(EN_MODEL_PATH)
 
 
+#: the embedded English list as a file: given with --lexicon / lexicon=, it judges the words of
+#: tournament.gcg (#lexicon CSW21), which are not judged on a list the record did not use
+EN_WSG = Path(wordsalvo.__file__).parent / "data" / "en.wsg"
+
+
 @pytest.fixture(scope="module")
 def tournament(model):
-    return analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg")
+    return analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg",
+                        lexicon=Lexicon.default("en"))
+
+
+def test_a_record_of_another_word_list_is_not_judged_and_says_how_to_give_it(model):
+    """#lexicon CSW21 with only the embedded SCOWL list here: no word is a phony (IWA and
+    FTROR stay unflagged), and the analysis says which list judged what and how to give
+    the record's own."""
+    a = analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg")
+    assert not any(t.phony for t in a.turns) and not any("phony" in t.badges for t in a.turns)
+    assert not any("not a word" in t.note for t in a.turns)
+    assert "CSW21 is not here" in a.words_note and "--lexicon CSW21.wsg" in a.words_note
+    assert a.words_note in a.text() and a.report()["game"]["words_note"] == a.words_note
+    rp = read_game((GCG / "tournament.gcg").read_bytes(), path="tournament.gcg")
+    assert not any(t.invalid_words for t in rp.turns) and rp.words_note == a.words_note
+    # a record naming no word list at all is not judged either; one of this package's (#rules) is
+    bare = b"#player1 a A\n#player2 b B\n>a: AWERTYU 8G AW +10 10\n"
+    assert "names no word list" in read_game(bare).words_note and not read_game(bare).turns[0].phony
+    own = read_game(b"#rules classic-en\n" + bare)
+    assert own.words_note is None and own.turns[0].invalid_words == ("AW",)
+    assert "words judged by en.wsg" in analyze_game(own, win=False).text()
+    # the engine's replay into a Game cannot stand a phony: it says the list is not the record's
+    with pytest.raises(GCGError, match="CSW21 is not here"):
+        from wordsalvo import from_gcg
+        from_gcg((GCG / "tournament.gcg").read_bytes())
 
 
 def self_play(seed: int) -> Game:
@@ -184,7 +214,7 @@ def test_every_analysed_turn_has_a_note_and_the_report_dict_checks(tournament):
 
 
 def test_instant_stats_and_word_book():
-    rp = read_game((GCG / "tournament.gcg").read_bytes(), path="tournament.gcg")
+    rp = read_game((GCG / "tournament.gcg").read_bytes(), path="tournament.gcg", lexicon=Lexicon.default("en"))
     s = instant_stats(rp)
     bjorn = s.players[1]
     assert bjorn.highest_move == (82, "O6 AdENOID") and bjorn.bingos == 2 and bjorn.best_word == "ADENOID"
@@ -221,14 +251,15 @@ def _cli(*args, cwd=None):
 
 def test_cli_one_record_json_word_book_and_a_broken_one(tmp_path):
     book = tmp_path / "book.csv"
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json", "--wordbook", str(book))
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json", "--wordbook", str(book),
+             "--lexicon", str(EN_WSG))
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["final_scores"] == [362, 492]
     rows = list(csv.DictReader(book.open(encoding="utf-8")))
     assert ("björn" not in {r["player"] for r in rows}) and {"Zoë Ångström", "Björn Nüßlein"} == \
         {r["player"] for r in rows}
     assert [r["phony"] for r in rows if r["word"] == "IWA"] == ["1"]
-    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH))
+    r = _cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--lexicon", str(EN_WSG))
     assert "Instant stats:" in r.stdout and "Word Book" in r.stdout and "IWA*" in r.stdout
     r = _cli(str(GCG / "bad-total.gcg"))
     assert r.returncode != 0 and "line 5" in r.stderr
@@ -471,17 +502,17 @@ def test_the_analysis_shows_what_a_player_can_act_on(tmp_path):
         assert ("The rack itself was poor" in t["note"]) == t["poor_rack"]
     for t in best_moves:
         assert t["win_lost"] == 0 and "after the best move" not in t["note"]
-        assert f"win chance {round(t['win_after'] * 100)} %" in t["note"]
+        assert f"win chance {round(t['win_after'] * 100)}\u00a0%" in t["note"]
     for t in mistakes:
         if t["win_lost"] >= 0.005:
-            assert f"{round(t['win_best'] * 100)} % after the best move" in t["note"]
+            assert f"{round(t['win_best'] * 100)}\u00a0% after the best move" in t["note"]
     for t in turns:
         if t["brilliancy"]:
             others = [a[3] for a in t["alternatives"] if a[0] != t["notation"]]
             assert t["win_after"] - max(others) >= BRILLIANCY_WIN - 1e-9
     # the table shows the move played beside the best move
     table = _cli(str(path), "--winprob", str(EN_MODEL_PATH)).stdout
-    assert "win/best" in table.splitlines()[1]
+    assert "win/best" in table.splitlines()[2] and table.splitlines()[1].startswith("words judged by")
     # the report's panel: the chance after this move beside the chance after the best move
     page = tmp_path / "game.html"
     assert _cli(str(path), "--winprob", str(EN_MODEL_PATH), "--html", str(page)).returncode == 0
@@ -600,3 +631,32 @@ def test_the_report_of_a_game_with_its_own_star_squares_draws_them():
     bad = {**rep, "game": {**rep["game"], "stars": [[3, 5]]}}
     with pytest.raises(report.RenderError, match="game.stars: expected star squares as text"):
         report.html(bad)
+
+
+def test_a_rack_of_only_the_tiles_played_is_judged_by_score_and_says_so(model):
+    """Some programs list only the tiles played as the rack: with tiles in the bag that is
+    not the whole rack, so neither its leave nor its worth ("the rack itself was poor") is
+    judged, only the move's score among the plays of those tiles."""
+    text = ("#rules classic-en\n#player1 ann Ann\n#player2 bob Bob\n"
+            ">ann: DFLOQRS 8D FOLDS +26 26\n>bob: G E7 G. +3 3\n>ann: AEIRTZ? - +0 26\n>bob: AX H8 .AX +10 13\n")
+    a = analyze_game(text.encode(), model=model)
+    bob = a.turns[1]
+    assert bob.partial_rack and bob.leave is None and bob.win_after is None and not bob.poor_rack
+    assert "only the tiles played (G)" in bob.note and "judged by its score" in bob.note
+    assert "poor" not in bob.note and "kept" not in bob.note
+    assert not a.turns[0].partial_rack and not a.turns[2].partial_rack  # full racks
+    # a better score with the same tiles is what the note names
+    assert bob.equity_lost == 0 and all(c.score <= 3 for c in bob.alternatives)
+    ax = a.turns[3]
+    assert ax.partial_rack and ax.equity_lost == 19 and "6E AX scored 29 with them" in ax.note
+
+
+def test_a_wrapped_note_keeps_each_figure_with_its_percent_sign(model):
+    """"win chance 55" at the end of one line and "%" on the next: the figure and its sign
+    are joined by a no-break space, which a wrap never breaks."""
+    a = analyze_game((GCG / "tournament.gcg").read_bytes(), model=model, path="tournament.gcg")
+    for width in range(40, 90, 7):
+        lines = a.table(width).split("\n")
+        assert not any(line.strip().startswith("%") for line in lines)
+        assert not any(re.search(r"\d$", line) and nxt.strip().startswith("%") for line, nxt in zip(lines, lines[1:]))
+    assert any("\u00a0%" in t.note for t in a.turns) and not any(re.search(r"\d %", t.note) for t in a.turns)

@@ -87,3 +87,31 @@ def test_read_game_is_one_call_from_gcg_text_to_a_replay():
     assert [t.kind for t in replay.turns] == ["play", "play"] and replay.final_scores == tuple(g.scores)
     assert repr(replay) == f"<Replay wordsalvo-en: Ann {g.scores[0]}, Bob {g.scores[1]}; 2 entries (unfinished)>"
     assert replay.turns[1].position == ws.read_game(ws.to_gcg(g)).turns[1].position
+
+
+def test_a_move_list_table_is_best_first_whatever_its_order():
+    """The table was in the list's order (generation order for legal_moves())."""
+    g = _game()
+    moves = g.legal_moves()
+    assert list(moves.scores) != sorted(moves.scores, reverse=True)  # generation order
+    table = moves._repr_html_()
+    best = moves.sorted()
+    assert "best first by score" in table
+    rows = table.split("<tr>")[2:]
+    assert [f"<code>{m.notation}</code>" in row for m, row in zip(best[:10], rows)] == [True] * 10
+
+
+def test_game_analysis_and_sim_result_show_as_tables_in_a_notebook():
+    from wordsalvo.analysis import analyze_game
+    from wordsalvo.engine.simulation import simulate
+
+    g = _game()
+    g.play(g.best_move())
+    a = analyze_game(g, win=False)
+    html = a._repr_html_()
+    assert html.startswith("<div class='wordsalvo-analysis'>") and html.count("<tr>") == 1 + len(a.turns)
+    assert "8D DOWAR" in html and "words judged by" in html and "Ann" in html
+    result = simulate(g, plays=5, plies=1, iterations=4, seed=3)
+    html = result._repr_html_()
+    assert html.startswith("<div class='wordsalvo-sim'>") and html.count("<tr>") == 1 + len(result.rows)
+    assert f"<code>{result.best.move}</code>" in html.split("<tr>")[2] and "iterations" in html

@@ -159,7 +159,7 @@ def test_help_promises_a_score_preview_only_where_the_rules_show_one():
     for rules, promised in (("classic-en", False), ("wordsalvo-en", True)):
         code, text, _ = session(["help", "quit"], "--rules", rules, "--game-seed", "1", "--color", "never")
         assert code == 0
-        assert ("You first see the words and the score" in text) is promised
+        assert ("You first see the words and the score" in flat(text)) is promised
         if not promised:
             assert "the score once played: classic-en shows none before" in flat(text)
             assert "score: shown once played" in flat(session(["8D ZERDA", "n", "quit"], *CLASSIC)[1])
@@ -490,6 +490,12 @@ def test_preview_lines_for_a_legal_and_an_illegal_move():
     illegal = game.preview("1A WORD")
     # W on 1A (3L) 12, O 1, R 1, D on 1D (3W) 2: 16 x 3 = 48, shown even though the move is illegal
     assert render_preview(illegal) == ["words: WORD 48", "illegal move:", *[f"  - {p}" for p in illegal.problems]]
+    # tiles the rack does not hold: said first, never scored ("words: ZZZ 40" came before)
+    lines = render_preview(game.preview("8H ZZZ"))
+    assert lines == ["illegal move:", "  - Z is not on the rack often enough: expected 3, rack has 0"]
+    lines = render_preview(game.preview("1A ZZZ"))
+    assert lines[:2] == ["illegal move:", "  - Z is not on the rack often enough: expected 3, rack has 0"]
+    assert not any("words:" in line or "40" in line for line in lines)
 
 
 # -- a real process ---------------------------------------------------------------------
@@ -534,13 +540,15 @@ def test_pass_and_play_hides_each_rack_until_the_next_player_presses_enter():
 
 
 def test_undo_between_people_needs_the_other_players_agreement():
-    # Bob refuses: Ann's move stands; then Bob agrees: Ann is on turn again with her rack
+    # Bob asks on his turn, Ann (not Bob) is asked: she refuses, her move stands; then she
+    # agrees: Ann is on turn again with her rack
     tg, out, script = people_game(["", "8D ZERDA", "", "undo", "n", "undo", "y", "", "quit"])
     rack = tg.game.rack
     tg.run()
     text = flat(out.getvalue())
-    assert "Bob: take back Ann 8D ZERDA 50? Do you agree? (y = yes):" in text
-    assert "Bob does not agree: nothing is taken back." in text
+    assert "Ann: Bob asks to take back Ann 8D ZERDA 50. Do you agree? (y = yes):" in text
+    assert "Bob: take back" not in text and "Bob: Bob asks" not in text
+    assert "Ann does not agree: nothing is taken back." in text
     assert "Taken back: Ann 8D ZERDA 50. Ann is on turn again." in text
     g = tg.game
     assert g.history == () and g.to_move == 0 and g.rack == rack
@@ -834,3 +842,56 @@ def test_a_game_under_a_rule_set_file_resumes_with_that_file(tmp_path, monkeypat
     assert main(["play", "--resume", str(saved)]) == 2
     err = capsys.readouterr().err
     assert "expected the rule set file the game was played with" in err and "changed since" in err
+
+
+def test_help_fits_an_80_by_24_terminal_and_help_command_says_more():
+    """`help` was 29 lines and scrolled off an 80x24 screen: now a few lines (the clock's
+    line too, with --move-time), and `help COMMAND` gives the lines about one command."""
+    tg, out, _ = terminal_game(["help", "help swap", "help undo", "help bogus", "quit"])
+    assert tg.run() == 0
+    chunks = out.getvalue().split("You> ")
+    short, swap, undo, bogus = (c.rstrip("\n").split("\n")[1:] for c in chunks[-5:-1])  # after the echo
+    assert len(short) <= 24 - 4 and all(len(line) < 80 for line in short)  # room for the clock and the prompt
+    assert "--game-seed 1" in flat("\n".join(short)) and "help COMMAND" in flat("\n".join(short))
+    assert "swap AEI" in short[0] + "\n".join(short)
+    assert "put A, E and I back" in swap[0] and "the whole rack" in swap[1]
+    assert "take back the last move a person made" in undo[0] and len(undo) <= 3
+    assert "No command 'bogus'" in bogus[0] and "undo" in flat("\n".join(bogus))
+
+
+def test_undo_asks_the_other_player_never_the_one_who_typed_it():
+    """Ann typed undo after Bob's pass: Bob is asked, not Ann ("Ann: take back Bob ...?");
+    at Bob's hand-over Bob asks to take back Ann's pass: Ann must agree, Bob alone cannot."""
+    tg, out, script = people_game(["", "8D ZERDA", "", "", "pass", "", "undo", "y", "quit"])
+    tg.run()
+    text = flat(out.getvalue())
+    assert "Bob: Ann asks to take back Bob pass. Do you agree? (y = yes):" in text
+    assert "Ann: Ann asks" not in text and "Ann: take back" not in text
+    assert [t.kind for t in tg.game.history] == ["play"] and tg.game.to_move == 1
+    # at Bob's hand-over screen, Bob asks to take back Ann's pass: the question goes to Ann
+    tg, out, script = people_game(["", "pass", "undo", "n", "quit"])
+    tg.run()
+    text = flat(out.getvalue())
+    assert script.prompts[2].startswith("Bob: press Enter to see your rack")
+    assert "Ann: Bob asks to take back Ann pass. Do you agree? (y = yes):" in text
+    assert "Ann does not agree: nothing is taken back." in text and [t.kind for t in tg.game.history] == ["pass"]
+
+
+def test_taken_back_says_you_are_on_turn_again():
+    tg, out, _ = terminal_game(["8D ZERDA", "", "undo", "quit"])
+    tg.run()
+    assert "You are on turn again." in flat(out.getvalue()) and "You is" not in out.getvalue()
+
+
+def test_the_screen_clears_the_scrollback_too(monkeypatch):
+    """The hand-over screen erased the screen but not the terminal's scrollback (ESC [3J):
+    scrolling up showed the previous player's rack."""
+    game = Game(Rules.preset("classic-en"), players=["Ann", "Bob"], seed=1)
+    out = io.StringIO()
+    tg = TerminalGame(game, [True, True], input_fn=Script(["", "8D ZERDA", "", "quit"], out), output=out, seed=1,
+                      redraw=True)
+    tg.run()
+    text = out.getvalue()
+    handover = text.index("Hand the device to Bob")
+    assert text.rfind("\x1b[2J", 0, handover) >= 0
+    assert text.rfind("\x1b[3J", 0, handover) == text.rfind("\x1b[2J", 0, handover) + 4

@@ -152,14 +152,15 @@ def test_pass_and_play_three_people_and_an_engine_saved_resumed_finished_analyse
     term = Terminal(args, games)
     table = Table(term, mirror, levels)
 
-    # Ann opens; Bob's hand-over screen: Bob asks to take Ann's move back, Bob and Cy agree
+    # Ann opens; Bob's hand-over screen: Bob asks to take Ann's move back, Ann and Cy agree (the
+    # one who asked is never asked)
     table.prompt(0)
     first = mirror.best_move().notation
     table.move(first)
     table.handover(1)
     term.send("undo")
-    for who in ("Bob", "Cy"):
-        term.expect(f"{who}: take back Ann {first}")
+    for who in ("Ann", "Cy"):
+        term.expect(f"{who}: Bob asks to take back Ann {first}")
         term.send("y")
     mirror.undo(0)
     table.viewer = None
@@ -245,7 +246,8 @@ def test_an_80_by_24_terminal_wraps_nothing(tmp_path, colour):
     shown = term.display()
     assert any("last turns:" in ln for ln in shown)
     if colour == "never":
-        assert "\x1b[3" not in term.raw and "\x1b[1;" not in term.raw  # no colour codes, only the redraw
+        raw = term.raw.replace("\x1b[3J", "")  # the redraw erases the scrollback too
+        assert "\x1b[3" not in raw and "\x1b[1;" not in raw  # no colour codes, only the redraw
     else:
         assert "\u2081" in "".join(shown)  # tile values on the board
     term.send("help")
@@ -297,9 +299,9 @@ def test_an_opponents_swap_shows_how_many_tiles_never_which(tmp_path):
     term.send("")
     term.expect("Bob: press Enter to see your rack")
     assert "Ann swap 7" in term.said() and swapped not in term.said()
-    term.send("undo")  # Bob is asked whether Ann may take her swap back: he must not learn the tiles
+    term.send("undo")  # Bob asks to take Ann's swap back; Ann is asked, at Bob's screen: no tiles shown
     term.expect("Do you agree?")
-    assert "take back Ann swap 7?" in term.said() and swapped not in term.said()
+    assert "Ann: Bob asks to take back Ann swap 7." in term.said() and swapped not in term.said()
     term.send("n")
     term.expect("Bob: press Enter to see your rack")
     term.send("")

@@ -136,7 +136,7 @@ def test_gcg_date_errors(date, words):
 def test_unfinished_or_broken_gcg_is_an_error():
     with pytest.raises(RatingError, match="g.gcg: expected a finished game"):
         rated_game_from_gcg(game_record(["Ann", "Bob"], seed=1, finish=False), "g.gcg")
-    with pytest.raises(RatingError, match=r"g.gcg: GCG line 3: expected"):
+    with pytest.raises(RatingError, match=r"g.gcg line 3: expected"):
         rated_game_from_gcg("#date 2026-01-01\n#player1 Ann Ann\nnonsense\n", "g.gcg")
 
 
@@ -315,3 +315,39 @@ def test_play_writes_the_date_and_time_and_a_resumed_game_keeps_them(tmp_path):
     assert r.returncode == 0, r.stderr
     again = saved.read_text("utf-8")
     assert again != text and [line for line in again.splitlines() if line.startswith(("#date ", "#time "))] == date
+
+
+# a tournament record (no #rules, #lexicon CSW21) with AW, a word of CSW but not of the
+# embedded SCOWL list: the ratings need its result, not a judgement of its words
+TOURNAMENT_CSW = """\
+#character-encoding UTF-8
+#lexicon CSW21
+#date 2026-11-01
+#player1 ann Ann
+#player2 bob Bob
+>ann: AWERTYU 8G AW +10 10
+>bob: EIOSTRN H8 .E +5 5
+>ann: ERTYU?? (resign) +0 10
+"""
+
+
+def test_ratings_read_a_result_without_judging_its_words(tmp_path, capsys):
+    (tmp_path / "csw.gcg").write_text(TOURNAMENT_CSW, encoding="utf-8")
+    g = rated_game_from_gcg(TOURNAMENT_CSW, "csw.gcg")
+    assert g.players == ("ann", "bob") and g.places == (2, 1)
+    code, out, err = run(capsys, "ratings", str(tmp_path / "csw.gcg"))
+    assert code == 0 and "phony" not in err and out.splitlines()[1].split()[1] == "bob"
+    # the board and the scores are still checked
+    bad = TOURNAMENT_CSW.replace("8G AW +10 10", "8G AW +11 11").replace("+0 10", "+0 11")
+    with pytest.raises(RatingError, match="csw.gcg line 6: expected the recorded score"):
+        rated_game_from_gcg(bad, "csw.gcg")
+
+
+def test_ratings_read_an_iso_8859_1_record_as_analyze_does(tmp_path, capsys):
+    data = (Path(__file__).parent / "data" / "gcg" / "club-latin1.gcg").read_bytes() + b"#date 2026-11-02\r\n"
+    (tmp_path / "club.gcg").write_bytes(data)
+    code, out, err = run(capsys, "ratings", str(tmp_path / "club.gcg"))
+    assert code == 0, err
+    assert [line.split()[1] for line in out.splitlines()[1:]] == ["jos\u00e9", "j\u00fcrgen"]
+    code, out, err = run(capsys, "analyze", str(tmp_path / "club.gcg"))
+    assert code == 0 and "Jos\u00e9" in out

@@ -34,7 +34,7 @@ def test_every_readme_python_block_runs(tmp_path, monkeypatch):
     with resources.as_file(shipped) as path:
         shutil.copy(path, "wordsalvo-en.wsl")
     Path("leaves.csv").write_text("leave,value\n?,25.5\nS,8.0\nQ,-7\n", "utf-8")
-    namespace: dict = {"__name__": "readme"}
+    namespace: dict = {"__name__": "__main__"}  # as in a script: the README guards its parallel work
     for line, code in python_blocks(README.read_text("utf-8")):
         try:
             exec(compile(code, f"README.md:{line}", "exec"), namespace)

@@ -498,6 +498,15 @@ def test_config_file_problems_are_listed_at_once(tmp_path):
         ServeConfig.load(tmp_path / "missing.toml")
 
 
+def test_a_limit_out_of_range_names_whole_numbers_as_whole_numbers(tmp_path):
+    path = tmp_path / "serve.toml"
+    path.write_text("[limits]\nbody_bytes = 1\nseconds = 0\n")
+    with pytest.raises(ServeConfigError) as e:
+        ServeConfig.load(path)
+    assert "limits.body_bytes: expected a whole number from 1,024 to 67,108,864, got 1" in str(e.value)
+    assert "e+07" not in str(e.value) and "limits.seconds: expected a number from 0.05 to 600" in str(e.value)
+
+
 def test_a_configured_lexicon_is_named_by_key(tmp_path):
     words = tmp_path / "w.txt"
     words.write_text("WORD\nWORDS\nDOW\nSOW\n")

@@ -28,6 +28,11 @@ Terms
   on.  ``win_before`` is the model's chance for an AVERAGE rack in the position, so
   ``win_best - win_before`` is what the rack itself was worth; ``poor_rack`` when even
   the best move leaves at least :data:`POOR_RACK` less than that.
+* ``partial_rack``: the record's rack is shorter than a full rack while the bag still
+  had tiles (a program that writes only the tiles played): the rest of the rack is
+  not known, so a play is judged by its SCORE among the plays of the tiles listed
+  (no leave, no win chance, no "poor rack") and its note says so; a swap or pass of
+  such a rack is not judged.
 * ``equity_lost`` = best candidate's equity - the played move's (>= 0);
   ``win_lost`` = ``win_best`` - the played move's ``win_after`` (>= 0): the best move
   loses nothing, a mistake shows what it cost;
@@ -124,6 +129,7 @@ import numpy as np
 from .inputs import excerpt
 from .printable import printable
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
+from .display import Displayable
 from .errors import AnalysisError, WordSalvoError
 from .formats.gcg import to_gcg
 from .formats.gcg_record import GCGRecord, parse_gcg
@@ -243,6 +249,9 @@ class TurnAnalysis:
     win_best: float | None = None  #: after the best move by equity
     win_lost: float | None = None
     poor_rack: bool = False  #: even the best move leaves POOR_RACK less than an average rack
+    #: the record lists fewer tiles than a full rack while the bag still had tiles (only the
+    #: tiles played, as some programs write it): judged by score alone, not by leave
+    partial_rack: bool = False
     rank: int | None = None
     candidates: int | None = None  #: legal plays + swaps considered
     alternatives: tuple[Candidate, ...] = ()
@@ -291,8 +300,11 @@ class TurnAnalysis:
 
 
 @dataclass(frozen=True)
-class GameAnalysis:
-    """The analysis of a whole game."""
+class GameAnalysis(Displayable):
+    """The analysis of a whole game (in a notebook: a table of the turns in the order
+    played, with the notes; :mod:`wordsalvo.render.notebook`)."""
+
+    _display_kind = "GameAnalysis"
 
     rules: str
     lexicon: str  #: the lexicon judged with (file, word count; the record's #lexicon if any)
@@ -310,6 +322,9 @@ class GameAnalysis:
     board_seed: int | None = None  #: the seed of a random board (the record's #board_seed), None: the standard one
     stars: str | None = None  #: the record's #stars (star squares, 0-based row,col), None: the rule set's
     endgame_nodes: int | None = None  #: the endgame solver's budget per solve (positions), None: not used
+    #: None when :attr:`lexicon` judges the record's words (phonies); else why not and how to
+    #: give the record's own list (:meth:`GCGRecord.word_list_note`): no word is called a phony
+    words_note: str | None = None
     thresholds: dict[str, float] = field(default_factory=lambda: {
         "missed_equity": MISSED_EQUITY, "missed_win": MISSED_WIN, "brilliancy_margin": BRILLIANCY_MARGIN,
         "brilliancy_win": BRILLIANCY_WIN, "poor_rack": POOR_RACK, "turning_points": TURNING_POINTS,
@@ -347,6 +362,10 @@ class GameAnalysis:
             head = head.replace(f"; {self.end_reason}", f"; {printable(self.end_reason)}")
         if self.assumed_rules:
             head += f"\n{printable(self.assumed_rules, keep_newlines=True)}"
+        if self.words_note:
+            head += f"\n{printable(self.words_note)}; the moves compared are those of {printable(self.lexicon)}"
+        else:
+            head += f"\nwords judged by {printable(self.lexicon)}"
         if self.win_note:
             head += f"\n{self.win_note}"
         if width is not None:
@@ -402,7 +421,8 @@ class GameAnalysis:
             if t.simulated:
                 turns[-1]["simulated"] = {"plies": SIM_PLIES,
                                           "candidates": [c.as_list() for c in t.sim_candidates]}
-        game = {"rules": self.rules, "lexicon": self.lexicon, "players": list(self.names),
+        game = {"rules": self.rules, "lexicon": self.lexicon, "words_note": self.words_note,
+                "players": list(self.names),
                 "final_scores": list(self.final_scores), "winners": list(self.winners),
                 "end_reason": self.end_reason}
         if self.board_seed is not None:
@@ -523,7 +543,8 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
                 d.update(_endgame_judge(rt, rules_obj, rp.lexicon, endgame))
             if pre_endgame is not None:
                 d.update(_peg_judge(rt, rules_obj, rp.lexicon, leaves, gen, pre_endgame))
-            if sim is not None and d.get("endgame_best") is None and d.get("peg_best") is None:
+            if sim is not None and d.get("endgame_best") is None and d.get("peg_best") is None \
+                    and not d.get("partial_rack"):
                 d.update(_sim_judge(d, rt, rp.lexicon, leaves, model, sim))
         raw.append(d)
     final = rp.final_scores
@@ -546,30 +567,13 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     return GameAnalysis(rules_obj.name, _lexicon_text(rp), names, tuple(final), winners, unfinished,
                         rp.assumed_rules, tuple(turns), tuple(sorted(turning)), decisive, rp.record.title,
                         left=tuple(left), win_note=win_note, board_seed=rules_obj.board_seed,
-                        stars=rp.record.pragma("stars"), endgame_nodes=endgame)
+                        stars=rp.record.pragma("stars"), endgame_nodes=endgame, words_note=rp.words_note)
 
 
 def players_left(rp: Replay) -> list[int]:
-    """The players who left the game in the record, in the order they left: a resignation,
-    a time-out where the rule set's ``[timer] on_timeout`` is ``lose``, or
-    ``eliminate_after_timeouts`` time-outs in a row (the rules of :meth:`Game.resign` and
-    :meth:`Game.timeout`)."""
-    timer = rp.rules.timer
-    in_a_row: dict[int, int] = {}
-    left: list[int] = []
-    for rt in rp.turns:
-        p = rt.player
-        if p in left:
-            continue
-        if rt.kind == "resign" or (rt.kind == "timeout" and timer.on_timeout == "lose"):
-            left.append(p)
-        elif rt.kind == "timeout":
-            in_a_row[p] = in_a_row.get(p, 0) + 1
-            if timer.eliminate_after_timeouts and in_a_row[p] >= timer.eliminate_after_timeouts:
-                left.append(p)
-        elif rt.kind in ANALYSED or rt.kind == "phony-removed":
-            in_a_row[p] = 0
-    return left
+    """The players who left the game in the record, in the order they left
+    (:meth:`Replay.players_left`, the one place of that rule)."""
+    return rp.players_left()
 
 
 def _winners(final: tuple[int, ...], left: list[int]) -> tuple[int, ...]:
@@ -630,7 +634,18 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
             return max(float(leaves.value(kept[:i] + kept[i + 1:])) for i in range(len(kept)))
         return float(leaves.value(kept))
 
-    swap = gen.best_swap(pos) if rack else None
+    # a rack shorter than a full one while the bag has tiles is not the whole rack (the record
+    # lists only the tiles played): what is known is the move's score among the plays of those
+    # tiles, not its leave nor the rack's worth
+    bag = rt.unseen - sum(len(r) for i, r in enumerate(pos.racks) if i != p)
+    partial = len(rack) < rules.rack_size and bag > 0
+    if partial:
+        if rt.kind != "play" or not rack:  # a swap or pass of unknown tiles, or no rack at all
+            return {**_unjudged(pos, rules, rt, model, moves, equities, equities, None, top), "partial_rack": True}
+        equities = scores
+        model = None
+        leave_equity = lambda kept: 0.0  # noqa: E731 - the leave of a rack not known
+    swap = gen.best_swap(pos) if rack and not partial else None
     # candidates: every play, then the best swap
     cand_eq = equities
     cand_tiles = tiles_played
@@ -660,7 +675,7 @@ def _judge(gen: MoveGenerator, leaves: Leaves, model: WinModel | None, rt: Repla
         return _unjudged(pos, rules, rt, model, moves, cand_eq, equities, swap, top)
     best_eq = float(max(cand_eq.max(), played_eq)) if len(cand_eq) else played_eq
     out: dict[str, Any] = {
-        "leave": kept, "equity": played_eq, "best_equity": best_eq,
+        "leave": None if partial else kept, "equity": played_eq, "best_equity": best_eq, "partial_rack": partial,
         "equity_lost": max(0.0, best_eq - played_eq),
         "rank": int((cand_eq > played_eq + 1e-4).sum()) + 1, "candidates": int(len(cand_eq)),
     }
@@ -921,7 +936,9 @@ def _tilts(raw: list[dict[str, Any]], winners: tuple[int, ...]) -> tuple[set[int
 
 
 def _pct(x: float) -> str:
-    return f"{round(x * 100)} %"
+    """``55\u00a0%``: a no-break space keeps the figure and its sign on one line when a
+    note is wrapped (a terminal's table, the HTML report)."""
+    return f"{round(x * 100)}\u00a0%"
 
 
 def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
@@ -939,6 +956,18 @@ def coach_note(d: dict[str, Any], rt: ReplayTurn | None = None) -> str:
     if kind == "resign":
         return "Resigned."
     who = d.get("name") or YOU  # the player of the entry: "Ann kept ...", "You kept ..."
+    if d.get("partial_rack"):
+        known = (f"the record lists only the tiles {'played' if kind == 'play' else 'used'} ({d['rack']}) while "
+                 "the bag had tiles, so ")
+        if not d["rack"]:
+            return "The record gives no rack here, so the turn is not judged."
+        if d.get("equity_lost") is None:
+            return f"{known[0].upper()}{known[1:]}the rest of the rack is not known and the turn is not judged."
+        alts = d.get("alternatives") or ()
+        verdict = ("the best score with them" if d["equity_lost"] < 0.5 or not alts
+                   else f"{alts[0].notation} scored {alts[0].score} with them")
+        return (f"{who} played {d['notation']} for {score}; {known}the move is judged by its score among the plays "
+                f"of those tiles, not by its leave: {verdict}.")
     if kind == "swap" and d.get("equity_lost") is None:
         alts = d.get("alternatives") or ()
         best = f"; the engine's choice was {alts[0].notation} for {alts[0].score}" if alts else ""

@@ -29,6 +29,7 @@ __all__ = [
     "ServeConfigError",
     "ServeRequestError",
     "GameTokenError",
+    "WorkerStartError",
 ]
 
 
@@ -202,3 +203,9 @@ class ServeRequestError(WordSalvoError):
 class GameTokenError(ServeRequestError):
     """A game token of the browser game that this service did not issue, or that was
     changed, cut or sealed with another secret: the service refuses to replay it."""
+
+
+class WorkerStartError(WordSalvoError, RuntimeError):
+    """Worker processes could not start: a script that runs parallel work (``jobs`` > 1) at
+    its top level, without ``if __name__ == "__main__":``, which each worker would run
+    again when it imports the script."""

@@ -20,16 +20,22 @@ for every queued task to finish.  So here:
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import itertools
 import multiprocessing
 import re
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .errors import WorkerStartError
 
 __all__ = ["Interrupted", "map_unordered", "worker_pool", "dask_map_unordered", "interrupts_deferred", "scheduler_address",
            "check_scheduler"]
@@ -75,6 +81,7 @@ def worker_pool(jobs: int, context: str | None = None, preload: Sequence[str] = 
     training plays its games in chunks: a pool a chunk paid every worker's start again).
     Ended on leaving; a map interrupted or failed ends it at once."""
     ctx = multiprocessing.get_context(context) if context else None
+    _check_main_guard((ctx or multiprocessing).get_start_method())
     if context == "forkserver" and preload:
         ctx.set_forkserver_preload(list(preload))
     with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
@@ -101,6 +108,7 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
     own = pool is None
     if own:
         ctx = multiprocessing.get_context(context) if context else None
+        _check_main_guard((ctx or multiprocessing).get_start_method())
         if context == "forkserver" and preload:
             ctx.set_forkserver_preload(list(preload))
     todo = iter(tasks)
@@ -117,12 +125,61 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
                 for task in itertools.islice(todo, 1):
                     pending.add(pool.submit(fn, *task))
                 yield result
+    except BrokenProcessPool as e:
+        if pool is not None:
+            _stop(pool)
+        raise WorkerStartError(f"a worker process stopped ({e}); if it printed that a new process was started "
+                               f"before bootstrapping finished, {_GUARD}") from e
     except BaseException:  # Ctrl-C, the caller stopping early (GeneratorExit), a task's error
         if pool is not None:
             _stop(pool)
         raise
     if own:
         pool.shutdown(wait=True)
+
+
+_GUARD = ("the script's top level runs again in every worker process (the 'forkserver' and 'spawn' start "
+          "methods import it): call the parallel work under `if __name__ == \"__main__\":` (or pass jobs=1)")
+
+
+def _check_main_guard(method: str) -> None:
+    """Raise :class:`WorkerStartError` when this call comes from the top level of the main
+    script outside ``if __name__ == "__main__":`` and the workers would import that script
+    (start method ``spawn`` or ``forkserver``): each worker would run the call again and the
+    pool would break (BrokenProcessPool) instead of saying why."""
+    if method not in ("spawn", "forkserver"):
+        return
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not path or not str(path).endswith(".py"):
+        return  # an interactive session, python -c, a notebook: nothing for a worker to import
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if name == "__main__" or name.endswith(".__main__"):
+        return  # `python -m package`: multiprocessing does not import a package's __main__ again
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
+        frame = frame.f_back
+    if frame is None:
+        return  # called from a function: the script calls it when it runs, not when it is imported
+    try:
+        tree = ast.parse(Path(path).read_text("utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_main_test(node.test) and \
+                node.body[0].lineno <= line <= (node.body[-1].end_lineno or line):
+            return
+    raise WorkerStartError(f"{path} line {line}: {_GUARD}")
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either side)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides) and \
+        any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides)
 
 
 @contextmanager

@@ -20,5 +20,8 @@ def possessive(name: str) -> str:
 
 
 def verb(name: str, base: str) -> str:
-    """``base`` agreeing with ``name``: ``Ann loses``, ``You lose``."""
+    """``base`` agreeing with ``name``: ``Ann loses``, ``You lose``; ``be``: ``Ann is``,
+    ``You are``."""
+    if base == "be":
+        return "are" if name == YOU else "is"
     return base if name == YOU else base + "s"

@@ -184,7 +184,7 @@ def _book_text(book: WordBook) -> str:
     players: dict[str, list[str]] = {}
     for e in book.entries:
         players.setdefault(e.player, []).append(e.word + ("*" if e.phony else ""))
-    return "Word Book (* = not in the lexicon):\n" + "\n".join(f"  {k}: {' '.join(v)}" for k, v in players.items())
+    return "Word Book (* = not in the lexicon that judged the words):\n" + "\n".join(f"  {k}: {' '.join(v)}" for k, v in players.items())
 
 
 def _write_book(book: WordBook, path: str) -> None:

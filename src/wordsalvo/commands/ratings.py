@@ -52,7 +52,7 @@ def register(subparsers) -> None:
     p.add_argument("--tau", type=_tau, default=DEFAULT_TAU, metavar="TAU",
                    help=f"the system constant tau, which limits changes of volatility (default: {DEFAULT_TAU})")
     p.add_argument("--lexicon", metavar="FILE",
-                   help="compiled lexicon (.wsg) to replay the GCG records with; "
+                   help="compiled lexicon (.wsg) whose words a replay flags (words never refuse a record here); "
                         "default: the embedded lexicon of each record's rule set")
     p.add_argument("--json", action="store_true", help="print the table as one JSON object")
     p.set_defaults(func=run)

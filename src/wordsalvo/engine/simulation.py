@@ -47,6 +47,7 @@ import numpy as np
 
 from .._core import _movegen
 from ..actions import Action, Pass, Play, Swap
+from ..display import Displayable
 from ..errors import PositionError, WordSalvoError
 from ..inputs import whole_arg
 from ..gamestate import GameState, letter_counts, rack_letters, state_from_position
@@ -94,8 +95,11 @@ class SimRow:
 
 
 @dataclass(frozen=True)
-class SimResult:
-    """A simulation's result: ``rows`` best first (see the module docstring)."""
+class SimResult(Displayable):
+    """A simulation's result: ``rows`` best first (see the module docstring); in a notebook
+    a table of them (:mod:`wordsalvo.render.notebook`)."""
+
+    _display_kind = "SimResult"
 
     rows: tuple[SimRow, ...]
     iterations: int  #: iterations of the candidates still in

@@ -194,6 +194,7 @@ def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexico
         if headers["challenge"] not in ("on", "off"):
             problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(headers['challenge'])}")
         challenges = headers["challenge"] == "on"
+    words_note = record.word_list_note(lexicon_given=lexicon is not None)
     assumed = None
     if rules is None and not problems:  # the one place a record's rule set, board and stars are resolved
         try:
@@ -214,8 +215,14 @@ def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexico
     try:
         _replay(game, record, exact=seed is not None)
     except GCGError as e:
+        message = str(e)
+        if words_note and "phony word" in message:  # a list the record did not use refused a word
+            message = (f"{message} [judged by the rule set's own list: {words_note}; "
+                       "wordsalvo.formats.replay.replay reads the record without judging its words]")
         if assumed:  # the failure may come from the assumed rule set
-            raise GCGError(assumption_note(str(e), assumed)) from None
+            message = assumption_note(message, assumed)
+        if message != str(e):
+            raise GCGError(message) from None
         raise
     return game
 

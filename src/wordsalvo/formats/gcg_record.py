@@ -328,6 +328,23 @@ class GCGRecord:
                     f"assumed {name}")
         return f"no #rules or #lexicon line: assumed {name}"
 
+    def word_list_note(self, lexicon_given: bool) -> str | None:
+        """None when the record's words are judged by the lexicon it is read with: one the
+        caller gave (``--lexicon``, ``lexicon=``; taken as the record's), or the rule set's
+        own list for a record that names a rule set and no word list (as this package writes
+        them).  Else why they are not, and how to give the list: a
+        record of another word list (``#lexicon CSW21``) or of none named is never judged
+        on a list it did not use (no word of it is called a phony)."""
+        if lexicon_given or (self.rules and not self.lexicon):
+            return None
+        if self.lexicon:
+            stem = re.sub(r"[^\w.-]", "", self.lexicon)[:40] or "LIST"
+            why = f"the record's word list {self.lexicon[:40]} is not here"
+        else:
+            stem = "LIST"
+            why = "the record names no word list (no #lexicon or #rules line)"
+        return f"{why}; give it: --lexicon {stem}.wsg, built by 'wordsalvo lexicon build {stem}.txt -o {stem}.wsg'"
+
     @property
     def assumed_rules(self) -> str | None:
         """:meth:`rules_assumption` with the package default (None when ``#rules`` is given)."""

@@ -17,7 +17,11 @@ What each event does (see :class:`GCGRecord`):
   (new tiles on empty squares, played-through letters as on the board, every
   word connected) and score what the record says.  A word not in the lexicon
   does NOT refuse the record: the play is replayed and flagged ``phony`` (with
-  ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.
+  ``invalid_words``); ``challenged_off`` says a ``--`` line took it back.  Only a
+  lexicon that is the record's judges its words (one given, or the rule set's own
+  for a record with ``#rules`` and no ``#lexicon``): a record of another list
+  (``#lexicon CSW21``) or of none flags no word, and :attr:`Replay.words_note` says
+  why and how to give the list.
 * ``phony-removed``: the play is taken back (:meth:`Position.undo`).
 * ``swap``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
   ``time-penalty``, ``end-rack``, ``resign``: only the score changes.
@@ -96,10 +100,35 @@ class Replay:
     #: what was read other than written: the record's own (:attr:`GCGRecord.warnings`), then
     #: the replay's (played-through letters a word does not mark, inferred from the board)
     warnings: tuple[str, ...] = ()
+    #: None when :attr:`lexicon` judges the record's words; else why it does not
+    #: (:meth:`GCGRecord.word_list_note`) and no turn has ``invalid_words``
+    words_note: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.record.players)
+
+    def players_left(self) -> list[int]:
+        """The players who left the game in the record, in the order they left: a resignation,
+        a time-out where the rule set's ``[timer] on_timeout`` is ``lose``, or
+        ``eliminate_after_timeouts`` time-outs in a row (the rules of :meth:`Game.resign` and
+        :meth:`Game.timeout`; the analysis and the ratings read them here)."""
+        timer = self.rules.timer
+        in_a_row: dict[int, int] = {}
+        left: list[int] = []
+        for rt in self.turns:
+            p = rt.player
+            if p in left:
+                continue
+            if rt.kind == "resign" or (rt.kind == "timeout" and timer.on_timeout == "lose"):
+                left.append(p)
+            elif rt.kind == "timeout":
+                in_a_row[p] = in_a_row.get(p, 0) + 1
+                if timer.eliminate_after_timeouts and in_a_row[p] >= timer.eliminate_after_timeouts:
+                    left.append(p)
+            elif rt.kind in ("play", "swap", "pass", "phony-removed"):
+                in_a_row[p] = 0
+        return left
 
     def __repr__(self) -> str:
         players = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.final_scores))
@@ -125,6 +154,9 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
     # a random board (#board_seed) or random star squares (#stars) come with the record,
     # whether the rules come as a name or as a Rules object
+    words_note = record.word_list_note(lexicon_given=lexicon is not None)
+    if words_note:
+        words_note = f"words not judged (no word is called a phony): {words_note}"
     rules, lexicon, note = resolve_record(record, rules, lexicon)
     assumed = assumed or note
     where = record.path or "GCG"
@@ -171,7 +203,7 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
                 if event.kind == "play":
                     move, result = _place(turn_pos, event, lexicon, where, warnings)
                     info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
-                                invalid_words=tuple(result.invalid_words), challenged_off=event.line in taken_back)
+                                invalid_words=() if words_note else tuple(result.invalid_words), challenged_off=event.line in taken_back)
                     turn_pos.play(move)  # the one way a move changes a board
                     board = turn_pos.board.copy()
                     turn_pos.undo()  # the position before the turn stays for the analysis
@@ -190,7 +222,8 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
         if assumed:  # the failure may come from the rule set the record does not name
             raise GCGError(assumption_note(str(e), assumed), e.problems) from None
         raise
-    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board, tuple(warnings))
+    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board, tuple(warnings),
+                  words_note)
 
 
 def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str, warnings: list[str]):

@@ -24,9 +24,11 @@ or, with the result instead of the scores::
 A game of three or four players goes in as its pairs (see
 :mod:`wordsalvo.ratings`); a GCG record of such a game does that by itself.
 
-A GCG record (see :mod:`wordsalvo.formats.gcg`) is replayed, and its places
-come from the replayed game (:func:`wordsalvo.ratings.game_places`): the player
-who left loses, the others are placed by final score.  Its date is a
+A GCG record (see :mod:`wordsalvo.formats.gcg`) is read by the one GCG reader
+(bytes decoded by its one rule) and replayed on a board (scores checked, words
+not: :func:`rated_game_from_gcg`), and its places come from the replay
+(:func:`replay_places`): the player who left loses, the others are placed by
+final score.  Its date is a
 ``#date YYYY-MM-DD`` header line, and a ``#time HH:MM[:SS]`` line (an offset from
 UTC may follow, as ``wordsalvo play`` and ``autoplay --gcg`` write it) orders the
 games of one day.  The date is required unless the caller rates every game as its
@@ -50,10 +52,12 @@ from typing import Callable, Iterable
 
 from ..errors import WordSalvoError
 from ..inputs import path_problem, read_bytes, text_lines
-from ..ratings import RatedGame, RatingError, game_places
+from ..ratings import RatedGame, RatingError
+from .gcg_record import GCGRecord, parse_gcg
+from .replay import Replay, replay
 from ..wording import plural
 
-__all__ = ["read_results_csv", "rated_game_from_gcg", "read_rated_games", "game_files", "CSV_HEADERS"]
+__all__ = ["read_results_csv", "rated_game_from_gcg", "replay_places", "read_rated_games", "game_files", "CSV_HEADERS"]
 
 #: the two header lines a results CSV may start with
 CSV_HEADERS = (("date", "player1", "player2", "score1", "score2"), ("date", "player1", "player2", "result"))
@@ -142,19 +146,23 @@ def read_results_csv(text: str, source: str = "<csv>") -> list[RatedGame]:
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9]))?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$")
 
 
-def _header_line(text: str, keyword: str, source: str) -> tuple[int, str] | None:
-    """(line number, value) of the one ``#keyword`` header line, None without one."""
-    found = []
-    for number, line in enumerate(text_lines(text), 1):
-        key, _, value = line.strip().partition(" ")
-        if key == keyword:
-            found.append((number, value.strip()))
+def _header_line(text: "str | GCGRecord", keyword: str, source: str) -> tuple[int, str] | None:
+    """(line number, value) of the one ``#keyword`` header line of a record (its text, or
+    the :class:`GCGRecord` read from it), None without one."""
+    if isinstance(text, GCGRecord):
+        found = [(p.line, p.value.strip()) for p in text.pragmas if p.keyword == keyword.lstrip("#")]
+    else:
+        found = []
+        for number, line in enumerate(text_lines(text), 1):
+            key, _, value = line.strip().partition(" ")
+            if key == keyword:
+                found.append((number, value.strip()))
     if len(found) > 1:
         raise RatingError(f"{source} line {found[1][0]}: expected one {keyword} line, got a second one")
     return found[0] if found else None
 
 
-def gcg_date(text: str, source: str = "<gcg>", required: bool = True) -> datetime.date | None:
+def gcg_date(text: "str | GCGRecord", source: str = "<gcg>", required: bool = True) -> datetime.date | None:
     """The date of a GCG record: its one ``#date YYYY-MM-DD`` header line (None without
     one when not ``required``)."""
     found = _header_line(text, "#date", source)
@@ -170,7 +178,7 @@ def gcg_date(text: str, source: str = "<gcg>", required: bool = True) -> datetim
     return date
 
 
-def gcg_time(text: str, source: str = "<gcg>") -> datetime.time | None:
+def gcg_time(text: "str | GCGRecord", source: str = "<gcg>") -> datetime.time | None:
     """The clock time of a GCG record's one ``#time HH:MM[:SS]`` line (any offset from UTC
     that follows is read and dropped: games of one day are ordered by their local time);
     None without one."""
@@ -185,24 +193,47 @@ def gcg_time(text: str, source: str = "<gcg>") -> datetime.time | None:
     return datetime.time(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
 
 
-def rated_game_from_gcg(text: str, source: str = "<gcg>", lexicon=None, dates: bool = True) -> RatedGame:
-    """The game of a GCG record, replayed (with ``lexicon``, default: the rule set's
-    language), for the ratings.  This is the one place the ratings read GCG.
+def rated_game_from_gcg(text: str | bytes, source: str = "<gcg>", lexicon=None, dates: bool = True) -> RatedGame:
+    """The game of a GCG record (text, or bytes decoded as :func:`parse_gcg` decodes every
+    record: the one reader and its one encoding rule), replayed for its result: the board
+    and every score are checked, the words are not (a rating needs who won, and a record
+    of a tournament is judged on its own word list, which may not be here; ``lexicon``
+    only says which words a replay flags).  This is the one place the ratings read GCG.
     ``dates``: the record must have a ``#date`` line (else its date may be None)."""
-    from .gcg import from_gcg
-
-    date = gcg_date(text, source, required=dates)
-    time = gcg_time(text, source)
     try:
-        game = from_gcg(text, lexicon=lexicon)
-        places = game_places(game)
+        record = parse_gcg(text, path=source)
+        date = gcg_date(record, source, required=dates)
+        time = gcg_time(record, source)
+        rp = replay(record, lexicon=lexicon)
+        places = replay_places(rp)
+    except RatingError:
+        raise
     except WordSalvoError as e:
-        problems = [f"{source}: {p}" for p in getattr(e, "problems", None) or [str(e)]]
+        problems = [p if p.startswith(source) else f"{source}: {p}"
+                    for p in getattr(e, "problems", None) or [str(e)]]
         raise _problems_error(source, problems) from None
-    return RatedGame(date, tuple(game.names), places, source, time=time)
+    return RatedGame(date, tuple(p.nick for p in record.players), places, source, time=time)
+
+
+def replay_places(rp: Replay) -> tuple[int, ...]:
+    """The places of the players of a replayed record (1 = first), as
+    :func:`~wordsalvo.ratings.game_places` places a finished game's: the players still in
+    by final score (equal scores share a place) above every player who left
+    (:meth:`Replay.players_left`), the one who left later placed better.  A record
+    without an end (no rack points or resignation, or ``#incomplete``) with more than
+    one player still in raises :class:`RatingError`."""
+    n = len(rp.record.players)
+    left = rp.players_left()
+    if rp.record.unfinished and n - len(left) > 1:
+        raise RatingError(f"{rp.record.path or 'GCG'}: expected a finished game, got one without an end "
+                          f"(no rack points or resignation after its {len(rp.turns)} lines)")
+    final = rp.final_scores[:n]
+    keys = [(0, left.index(p)) if p in left else (1, final[p]) for p in range(n)]
+    return tuple(1 + sum(k > key for k in keys) for key in keys)
 
 
 def _read(path: str) -> str:
+    """A results CSV's text (UTF-8)."""
     data = read_bytes(path, RatingError, "results file")
     try:
         return data.decode("utf-8-sig")
@@ -239,11 +270,11 @@ def read_rated_games(paths: Iterable[str], lexicon=None,
     problems: list[str] = []
     for k, path in enumerate(paths, 1):
         try:
-            text = _read(path)
             if str(path).lower().endswith(".csv"):
-                games.extend(read_results_csv(text, str(path)))
-            else:
-                games.append(rated_game_from_gcg(text, str(path), lexicon, dates))
+                games.extend(read_results_csv(_read(path), str(path)))
+            else:  # the bytes: the GCG reader decodes them (BOM, #character-encoding, UTF-8, ISO-8859-1)
+                data = read_bytes(path, RatingError, "game record")
+                games.append(rated_game_from_gcg(data, str(path), lexicon, dates))
         except RatingError as e:
             problems.extend(e.problems if len(e.problems) > 1 else [str(e)])
         if progress is not None:

@@ -274,7 +274,7 @@ def describe_turn(turn: "Turn", names: Sequence[str], *, show_swapped: bool = Tr
 def render_preview(result: "PlacementResult", *, show_score: bool = True, strict: bool = False,
                    challenges: bool = False) -> list[str]:
     """What a tentative play would do, as lines: the words and the score, or every
-    problem.  ``show_score=False`` (rule sets without a score preview) leaves the
+    problem (a move of tiles the rack does not hold: that first, and no words or score).  ``show_score=False`` (rule sets without a score preview) leaves the
     scores out; ``strict=True`` does not tell whether the words are in the
     dictionary (in strict mode a phony costs the turn, so the preview must not
     give it away), nor does ``challenges=True`` (a phony stands until challenged)."""
@@ -284,7 +284,11 @@ def render_preview(result: "PlacementResult", *, show_score: bool = True, strict
         reasons.remove(IllegalMoveReason.INVALID_WORDS)
         problems = [p for p in problems if not p.startswith("phony word")]
     lines = []
-    if result.words:
+    if IllegalMoveReason.TILE_NOT_ON_RACK in reasons:  # the rack first: tiles it lacks are not scored
+        first = reasons.index(IllegalMoveReason.TILE_NOT_ON_RACK)
+        if first < len(problems):
+            problems.insert(0, problems.pop(first))
+    elif result.words:
         if show_score:
             words = ", ".join(f"{w.word} {w.score}" for w in result.words)
         else:

@@ -136,7 +136,8 @@ class ServeConfig:
                   and (kind is float or isinstance(value, int)) and math.isfinite(value) and low <= value <= high)
             if not ok:
                 what = "a whole number" if kind is int else "a number"
-                problems.append(f"limits.{key}: expected {what} from {low:g} to {high:g}, got {excerpt(value)}")
+                span = f"{low:,} to {high:,}" if kind is int else f"{low:g} to {high:g}"  # 67,108,864, not 6.71089e+07
+                problems.append(f"limits.{key}: expected {what} from {span}, got {excerpt(value)}")
                 continue
             values[key] = kind(value)
         # [auth] api_keys and [cors] origins: one list of checked strings each

@@ -78,7 +78,7 @@ from ..render.terminal import (
 )
 from .saved_games import fallback_save_path, game_record, new_save_path, typed_path, write_record
 
-__all__ = ["TerminalGame", "HELP", "help_text", "DEFAULT_HINTS", "engine_seed"]
+__all__ = ["TerminalGame", "HELP", "help_text", "short_help", "command_help", "DEFAULT_HINTS", "engine_seed"]
 
 _HELP = """\
 Moves
@@ -99,7 +99,7 @@ Commands
   shuffle      shuffle your rack
   board        draw the screen again
   save [FILE]  save the game (GCG) to resume it later with `wordsalvo play --resume FILE`
-  help         this text
+  help         the short help; help COMMAND: these lines about one command
   resign       give up the game
   quit         save the game and leave (Ctrl-D and Ctrl-C do the same)"""
 
@@ -119,6 +119,38 @@ def help_text(rules) -> str:
 #: the help of rule sets that preview the score and swap any tiles
 HELP = _HELP.format(preview="You first see the words and the score", swap=_SWAP_SOME)
 
+_SHORT_HELP = """\
+Moves: 8H WORD across from row 8, column H; H8 WORD down; 8H WO(R)D: the R is already on the board; \
+8H WOrD: a blank as R. {preview}; Enter plays the move, n cancels.
+Commands: {swap}, pass, hint, moves [N], challenge, undo, unseen, shuffle, board, save [FILE], resign, quit. \
+`help COMMAND` says what one does (help swap, help undo, help moves ...)."""
+
+
+def short_help(rules) -> list[str]:
+    """``help`` in a game of ``rules``: the move forms and the commands' names, a few lines
+    that fit a 24-line terminal with the screen's prompt (:func:`command_help` says more)."""
+    preview = ("You first see the words and the score" if rules.display.tentative_score else
+               f"You first see the words (the score once played: {rules.name} shows none before)")
+    swap = "swap (the whole rack)" if rules.swap.whole_rack else "swap AEI (or swap: the whole rack)"
+    return _SHORT_HELP.format(preview=preview, swap=swap).split("\n")
+
+
+def command_help(rules, command: str) -> list[str] | None:
+    """``help COMMAND``: the lines of :func:`help_text` about ``command`` (``move`` or
+    ``play``: the move forms); None for a name that is no command."""
+    lines = help_text(rules).split("\n")
+    name = command.lower()
+    if name in ("move", "play", "word"):
+        return lines[lines.index("Moves") + 1:lines.index("Commands")]
+    found = [k for k, line in enumerate(lines) if line.startswith("  ") and line.split()[0] == name]
+    out: list[str] = []
+    for k in found:
+        out.append(lines[k])
+        while k + 1 < len(lines) and lines[k + 1].startswith("    "):  # a continuation
+            k += 1
+            out.append(lines[k])
+    return out or None
+
 _END_REASONS = {
     "out": "{finisher} went out",
     "passes": "every player passed in a row",
@@ -136,7 +168,9 @@ def shown_names(game) -> list[str]:
     :func:`~wordsalvo.printable.printable` (an escape sequence in it is shown, never obeyed)."""
     return [printable(n) for n in game.names]
 
-_CLEAR = "\x1b[H\x1b[2J"
+#: home, erase the screen and the terminal's scrollback (3J): scrolling up after a hand-over
+#: must not show the previous player's rack or the tiles of a swap
+_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 _HINT_NOTE = re.compile(r"^hint for (\S+) ")
 
 
@@ -525,7 +559,7 @@ class TerminalGame:
             if command == "save":
                 self.do_save(rest.strip())
             elif command == "undo" and not final:
-                if self.do_undo():
+                if self.do_undo(player):
                     return False
             else:
                 self.say(f"Press Enter when {name} has the device, or type undo, save or quit.")
@@ -682,14 +716,17 @@ class TerminalGame:
         command = word.lower()
         rest = rest.strip()
         simple = {"pass": self.do_pass, "hint": self.do_hint, "shuffle": self.do_shuffle,
-                  "board": self.show_screen, "unseen": self.do_unseen, "help": self.do_help, "?": self.do_help,
-                  "resign": self.do_resign, "quit": self.do_quit, "exit": self.do_quit, "undo": self.do_undo,
+                  "board": self.show_screen, "unseen": self.do_unseen,
+                  "resign": self.do_resign, "quit": self.do_quit, "exit": self.do_quit,
+                  "undo": lambda: self.do_undo(self.game.to_move),
                   "challenge": self.do_challenge}
         if command in simple:
             if rest:
                 self.say(f"`{command}` takes nothing after it, got {rest!r}")
                 return False
             return bool(simple[command]())
+        if command in ("help", "?"):
+            return self.do_help(rest)
         if command == "swap":
             return self.do_swap(rest)
         if command == "moves":
@@ -902,9 +939,10 @@ class TerminalGame:
         return False
 
     # -- undo and challenges ------------------------------------------------------------
-    def do_undo(self) -> bool:
+    def do_undo(self, requester: int | None = None) -> bool:
         """Take back the last turn a person made and every engine turn after it; between
-        people, every other person must agree.  True when the game changed."""
+        people, every person but ``requester`` (who typed ``undo``: the player on turn, or
+        the one a hand-over screen waits for) must agree.  True when the game changed."""
         game = self.game
         people = self.people()
         last = max((game.last_turn_of(p) for p in people), default=-1)
@@ -917,16 +955,18 @@ class TerminalGame:
         mine = len(people) == 1
         what = "; ".join(describe_turn(t, shown_names(game), show_swapped=mine and t.player == owner, short=True)
                          for t in taken)
+        asker = owner if requester is None else requester
         for p in people:
-            if p == owner:
+            if p == asker:
                 continue
-            if not self._yes(f"{shown_names(game)[p]}: take back {what}? Do you agree?"):
+            if not self._yes(f"{shown_names(game)[p]}: {shown_names(game)[asker]} {verb(shown_names(game)[asker], 'ask')} "
+                             f"to take back {what}. Do you agree?"):
                 self.say(f"{shown_names(game)[p]} does not agree: nothing is taken back.")
                 return False
         game.undo(owner)
         game.add_note(f"takeback: {shown_names(game)[owner]} took back {what}")
         self.last_squares = self._last_play_squares()
-        self.notify(f"Taken back: {what}. {shown_names(game)[owner]} is on turn again.")
+        self.notify(f"Taken back: {what}. {shown_names(game)[owner]} {verb(shown_names(game)[owner], 'be')} on turn again.")
         self._viewer = None  # between people the device goes back to the owner: a hand-over first
         return True
 
@@ -964,13 +1004,22 @@ class TerminalGame:
         self.say(f"Your rack: {render_rack(self.game.rules, self._rack_view, colour=self.colour)}")
         return False
 
-    def do_help(self) -> bool:
-        clock = ""
+    def do_help(self, command: str = "") -> bool:
+        """``help``: a few lines that fit the screen; ``help COMMAND``: that command's lines."""
+        rules = self.game.rules
+        if command:
+            lines = command_help(rules, command.split()[0])
+            if lines is None:
+                lines = [f"No command {printable(command.split()[0])!r}. The commands: swap, pass, hint, moves, "
+                         "challenge, undo, unseen, shuffle, board, save, help, resign, quit; help move: the moves."]
+            self.say("\n".join(wrap_lines(lines, self.width - 1)))
+            return False
+        clock = []
         if self.move_time is not None:
-            clock = (f"\nThe clock: {_clock(self.move_time)} per move, from the moment you see your rack; the time "
+            clock = [f"The clock: {_clock(self.move_time)} per move, from the moment you see your rack; the time "
                      f"left shows at the end of the prompt's line. Running out "
-                     + ("loses the game." if self.game.rules.timer.on_timeout == "lose" else "ends your turn."))
-        self.say("\n".join(self.about()) + "\n" + help_text(self.game.rules) + clock)
+                     + ("loses the game." if rules.timer.on_timeout == "lose" else "ends your turn.")]
+        self.say("\n".join(wrap_lines(self.about() + short_help(rules) + clock, self.width - 1)))
         return False
 
     def do_resign(self) -> bool:
