@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..alphabet import BLANK_BIT
+from ..board import Board
 from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
 from ..leaves import Leaves
@@ -325,23 +326,25 @@ def position_before(position: Position, play: str) -> tuple[Position, Move]:
     row, col, direction = parse_coordinate(coord)
     letters = _split_word(word, position.rules.alphabet, play)
     dr, dc = (0, 1) if int(direction) == 0 else (1, 0)
-    board = position.board.copy()
-    placed = 0
+    tiles = bytes(position.board.tiles)
+    removed: set[int] = set()
     for i, (code, through) in enumerate(letters):
         r, c = row + i * dr, col + i * dc
         if not (0 <= r < DIM and 0 <= c < DIM):
             raise InferenceError(f"play {play!r}: runs off the board")
-        on_board = board.tiles[r * DIM + c]
+        on_board = tiles[r * DIM + c]
         if on_board == 0:
             raise InferenceError(f"play {play!r}: square {i + 1} of the word is empty on the board given: "
                                  f"expected the position after the play")
         if (on_board & LETTER_MASK) != (code & LETTER_MASK):
             raise InferenceError(f"play {play!r}: letter {i + 1} does not match the board")
         if not through:
-            board.tiles[r * DIM + c] = 0
-            placed += 1
-    if placed == 0:
+            removed.add(r * DIM + c)
+    if not removed:
         raise InferenceError(f"play {play!r}: expected at least one tile put down (letters outside parentheses)")
+    # the board before the play: a new board without the play's tiles (a board is written by
+    # Position.play/undo only; this one is made, not changed)
+    board = Board(position.rules.alphabet, bytes(0 if i in removed else t for i, t in enumerate(tiles)))
     me = position.to_move
     opp = 1 - me
     racks = ["", ""]
