@@ -100,6 +100,33 @@ def _is_game(x: Any) -> bool:
     return all(callable(getattr(x, name, None)) for name in ("state", "position", "generator", "apply"))
 
 
+def two_player_position(position, lexicon: Lexicon | None, what: str) -> tuple[Position, Lexicon]:
+    """The position of a running two-player Game or a Position, and the lexicon to search
+    it with (the game's, else the rule set's embedded one), checked; errors name ``what``
+    (``endgame``, ``pre-endgame``)."""
+    if _is_game(position):
+        game = position
+        if game.is_over:
+            raise PositionError(f"{what}: the game is over ({game.end_reason})")
+        lexicon = lexicon if lexicon is not None else game.lexicon
+        pos = game.position()
+    elif isinstance(position, Position):
+        pos = position
+    else:
+        raise WordSalvoError(f"{what}: expected a Position or a Game, got {type(position).__name__}")
+    rules = pos.rules
+    if len(pos.racks) != 2:
+        raise PositionError(f"{what}: expected a two-player position, got {len(pos.racks)} players")
+    if lexicon is None:
+        lexicon = Lexicon.default(rules.alphabet.name)
+    elif not isinstance(lexicon, Lexicon):
+        raise WordSalvoError(f"lexicon: expected a wordsalvo.Lexicon or None, got {type(lexicon).__name__}")
+    if lexicon.alphabet.name != rules.alphabet.name:
+        raise WordSalvoError(f"lexicon: expected one of the {rules.alphabet.name} alphabet, got "
+                             f"{lexicon.alphabet.name}")
+    return pos, lexicon
+
+
 def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | None = None, threads: int = 1,
                   nodes: int | None = None, table_bits: int = TABLE_BITS,
                   progress: Callable[[EndgameProgress], Any] | None = None,
@@ -131,26 +158,8 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     if isinstance(progress_every, bool) or not isinstance(progress_every, (int, float)) or not (
             math.isfinite(progress_every) and 0.01 <= progress_every <= 3600):
         raise WordSalvoError(f"progress_every: expected seconds 0.01..3600, got {progress_every!r}")
-    if _is_game(position):
-        game = position
-        if game.is_over:
-            raise PositionError(f"endgame: the game is over ({game.end_reason})")
-        lexicon = lexicon if lexicon is not None else game.lexicon
-        pos = game.position()
-    elif isinstance(position, Position):
-        pos = position
-    else:
-        raise WordSalvoError(f"endgame: expected a Position or a Game, got {type(position).__name__}")
+    pos, lexicon = two_player_position(position, lexicon, "endgame")
     rules = pos.rules
-    if len(pos.racks) != 2:
-        raise PositionError(f"endgame: expected a two-player position, got {len(pos.racks)} players")
-    if lexicon is None:
-        lexicon = Lexicon.default(rules.alphabet.name)
-    elif not isinstance(lexicon, Lexicon):
-        raise WordSalvoError(f"lexicon: expected a wordsalvo.Lexicon or None, got {type(lexicon).__name__}")
-    if lexicon.alphabet.name != rules.alphabet.name:
-        raise WordSalvoError(f"lexicon: expected one of the {rules.alphabet.name} alphabet, got "
-                             f"{lexicon.alphabet.name}")
     state = state_from_position(pos)
     if state.bag_count:
         raise PositionError(f"endgame: expected the bag empty (both racks known, every tile on the board or a "

@@ -316,7 +316,6 @@ def position_before(position: Position, play: str) -> tuple[Position, Move]:
     play).  Returns the position before it (the opponent on turn with an unknown rack,
     its score less the play's) and the play as a Move on that board."""
     from ..notation import _split_word, parse_coordinate
-    from ..validate import validate_move
 
     if not isinstance(position, Position) or len(position.racks) != 2:
         raise InferenceError("position: expected a Position of two players")

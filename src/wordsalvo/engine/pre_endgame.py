@@ -403,26 +403,10 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
         raise WordSalvoError(f"seconds: expected a number of seconds > 0 or None, got {seconds!r}")
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= 1 << 62):
         raise WordSalvoError(f"nodes: expected a whole number of turns >= 1 or None, got {nodes!r}")
-    if _is_game(position):
-        game = position
-        if game.is_over:
-            raise PositionError(f"pre-endgame: the game is over ({game.end_reason})")
-        lexicon = lexicon if lexicon is not None else game.lexicon
-        pos = game.position()
-    elif isinstance(position, Position):
-        pos = position
-    else:
-        raise WordSalvoError(f"pre-endgame: expected a Position or a Game, got {type(position).__name__}")
+    from .endgame import two_player_position
+
+    pos, lexicon = two_player_position(position, lexicon, "pre-endgame")
     rules = pos.rules
-    if len(pos.racks) != 2:
-        raise PositionError(f"pre-endgame: expected a two-player position, got {len(pos.racks)} players")
-    if lexicon is None:
-        lexicon = Lexicon.default(rules.alphabet.name)
-    elif not isinstance(lexicon, Lexicon):
-        raise WordSalvoError(f"lexicon: expected a wordsalvo.Lexicon or None, got {type(lexicon).__name__}")
-    if lexicon.alphabet.name != rules.alphabet.name:
-        raise WordSalvoError(f"lexicon: expected one of the {rules.alphabet.name} alphabet, got "
-                             f"{lexicon.alphabet.name}")
     if not pos.rack:
         raise PositionError("pre-endgame: expected tiles on the rack on turn, got an empty rack")
     unseen_letters = pos.unseen()
