@@ -295,7 +295,7 @@ def create_app(config: ServeConfig | None = None):
 
     @app.post("/v1/peg", tags=["engines"], summary="The pre-endgame solved (1-4 tiles in the bag)")
     async def peg(req: PegIn) -> Response:
-        return _json(await run(service.peg, engines, req, budget(req.seconds, config.endgame_seconds)))
+        return _json(await run(service.peg, engines, req, search=(req.seconds, config.endgame_seconds)))
 
     @app.post("/v1/game", tags=["play"], summary="A new game against an engine (the page /play)")
     async def game_new(req: GameNewIn) -> Response:

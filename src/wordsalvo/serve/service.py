@@ -183,7 +183,7 @@ def _capped(out: dict[str, Any], asked: float | None, given: float, limit: str) 
 def peg(engines: Engines, req, seconds: float) -> dict[str, Any]:
     pos, lexicon = engines.position(req)
     result = solve_pre_endgame(pos, lexicon, seconds=seconds, candidates=req.candidates)
-    return result.to_dict()
+    return _capped(result.to_dict(), req.seconds, seconds, "endgame_seconds")
 
 
 # -- the browser game -------------------------------------------------------------------
