@@ -198,6 +198,14 @@ def read_position(arg: str | None, rules: Rules | None, line: int = 0) -> Positi
     return parse_cgp(text, rules=rules)
 
 
+def add_position_arguments(p, cgp_help: str) -> None:
+    """``--cgp LINE`` (required: a CGP line, a CGP file or '-') and ``--line I``, read back by
+    :func:`position_argument`: the position of the search commands (sim, endgame, peg)."""
+    p.add_argument("--cgp", required=True, metavar="LINE", help=cgp_help)
+    p.add_argument("--line", type=int, default=0, metavar="I",
+                   help="with a CGP file: which position, 0-based (default: 0)")
+
+
 def position_argument(args) -> Position:
     """The position of a command's ``--cgp`` (and ``--line``), read with ``--rules`` when
     given (else the CGP's own rule set)."""
@@ -226,5 +234,5 @@ def progress_bar(total: int, unit: str, description: str | None = None):
 __all__ = [
     "progress_bar", "seconds", "checked_path", "is_file", "read_bytes",
     "add_rules_argument", "add_lexicon_argument", "load_rules", "load_lexicon", "load_leaves", "read_text",
-    "is_position_line", "read_position", "apply_rack", "RulesError",
+    "is_position_line", "read_position", "apply_rack", "add_position_arguments", "position_argument", "RulesError",
 ]

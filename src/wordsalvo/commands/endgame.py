@@ -19,7 +19,8 @@ import json
 import sys
 
 from ..errors import WordSalvoError
-from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, position_argument, seconds, whole_number
+from ._common import (add_lexicon_argument, add_position_arguments, add_rules_argument, load_lexicon,
+                      position_argument, seconds, whole_number)
 
 __all__ = ["register", "run"]
 
@@ -38,11 +39,8 @@ def register(subparsers) -> None:
     )
     add_rules_argument(p, from_position=True)
     add_lexicon_argument(p)
-    p.add_argument("--cgp", required=True, metavar="LINE",
-                   help="the position: a CGP line with both racks (RACK1/RACK2, the rack on turn first), a "
+    add_position_arguments(p, "the position: a CGP line with both racks (RACK1/RACK2, the rack on turn first), a "
                         "CGP file or '-' for standard input")
-    p.add_argument("--line", type=int, default=0, metavar="I",
-                   help="with a CGP file: which position, 0-based (default: 0)")
     p.add_argument("--seconds", type=seconds(), metavar="S", help="time limit (default: until proven)")
     p.add_argument("--threads", type=whole_number(1, 64), default=1, metavar="T",
                    help="threads searching together over one shared table (default 1; the value is the same)")

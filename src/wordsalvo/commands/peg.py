@@ -17,7 +17,8 @@ import json
 import sys
 
 from ..errors import WordSalvoError
-from ._common import add_lexicon_argument, add_rules_argument, load_lexicon, position_argument, seconds, whole_number
+from ._common import (add_lexicon_argument, add_position_arguments, add_rules_argument, load_lexicon,
+                      position_argument, seconds, whole_number)
 
 __all__ = ["register", "run"]
 
@@ -36,11 +37,8 @@ def register(subparsers) -> None:
     )
     add_rules_argument(p, from_position=True)
     add_lexicon_argument(p)
-    p.add_argument("--cgp", required=True, metavar="LINE",
-                   help="the position: a CGP line (the rack on turn; an opponent's rack is ignored), a CGP file "
+    add_position_arguments(p, "the position: a CGP line (the rack on turn; an opponent's rack is ignored), a CGP file "
                         "or '-' for standard input")
-    p.add_argument("--line", type=int, default=0, metavar="I",
-                   help="with a CGP file: which position, 0-based (default: 0)")
     p.add_argument("--seconds", type=seconds(), metavar="S",
                    help="time limit: the best answer so far when it runs out (default: every stage)")
     p.add_argument("--nodes", type=whole_number(1), metavar="N",

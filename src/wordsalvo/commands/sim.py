@@ -17,8 +17,8 @@ import sys
 import textwrap
 
 from ..errors import WordSalvoError
-from ._common import (add_lexicon_argument, add_rules_argument, load_leaves, load_lexicon, position_argument, seconds,
-                      whole_number)
+from ._common import (add_lexicon_argument, add_position_arguments, add_rules_argument, load_leaves, load_lexicon,
+                      position_argument, seconds, whole_number)
 
 __all__ = ["register", "run"]
 
@@ -48,11 +48,8 @@ def register(subparsers) -> None:
     p.add_argument("--leaves", metavar="FILE",
                    help="leave table (.wsl, or leave,value lines in a .csv) for the equity and the rollouts "
                         "(default: the rule set's shipped table)")
-    p.add_argument("--cgp", required=True, metavar="LINE",
-                   help="the position: a CGP line (the rack on turn first; the opponent's rack, if given, is "
+    add_position_arguments(p, "the position: a CGP line (the rack on turn first; the opponent's rack, if given, is "
                         "treated as unknown), a CGP file or '-' for standard input")
-    p.add_argument("--line", type=int, default=0, metavar="I",
-                   help="with a CGP file: which position, 0-based (default: 0)")
     p.add_argument("--plays", type=whole_number(1), default=15, metavar="N",
                    help="the best placements by static equity to simulate, plus the best exchange (default 15)")
     p.add_argument("--move", action="append", metavar="MOVE", dest="moves",
