@@ -41,6 +41,28 @@ def test_jobs_do_not_change_the_games(zero_table):
     assert one == two
 
 
+def _pid(i):
+    import os
+
+    return os.getpid()
+
+
+def test_the_caller_plays_its_share_while_the_workers_start():
+    """``jobs`` counts this process: it takes tasks itself from the first moment on
+    (``--jobs 2`` on a short run was slower than ``--jobs 1``: it waited for two workers to
+    start), and only ``jobs - 1`` workers start."""
+    import os
+
+    from wordsalvo import parallel
+
+    pids = list(parallel.map_unordered(_pid, ((i,) for i in range(40)), 2, local=True))
+    assert len(pids) == 40
+    assert pids[0] == os.getpid()  # the first result is this process's own: no worker has started yet
+    assert len(set(pids)) <= 2  # this process and one worker
+    without = list(parallel.map_unordered(_pid, ((i,) for i in range(8)), 2))
+    assert os.getpid() not in without  # the default leaves every task to the workers
+
+
 def test_summary_adds_up_and_gcg_files_are_the_games(zero_table, tmp_path):
     s = spec(zero_table)
     summary, results = run_autoplay(s, 4, gcg_dir=tmp_path)

@@ -96,7 +96,7 @@ def worker_pool(jobs: int, context: str | None = None, preload: Sequence[str] = 
 
 def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
                   context: str | None = None, preload: Sequence[str] = (),
-                  pool: ProcessPoolExecutor | None = None) -> Iterator[Any]:
+                  pool: ProcessPoolExecutor | None = None, local: bool = False) -> Iterator[Any]:
     """``fn(*task)`` for every task in ``jobs`` worker processes (``context``: the
     multiprocessing start method, default the platform's), each result as it finishes.
     ``tasks`` may be a lazy iterable: at most ``AHEAD * jobs`` tasks are made and
@@ -104,22 +104,39 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
     there are).  A task's error is raised here and stops the rest, as Ctrl-C does.
     ``preload``: modules a fork server imports once, before it forks the workers (each
     worker then starts with them loaded instead of importing them again).  ``pool``: a
-    :func:`worker_pool` to use (and leave running) instead of a pool of its own."""
+    :func:`worker_pool` to use (and leave running) instead of a pool of its own.
+    ``local``: this process is one of the ``jobs`` (with a pool of its own: ``jobs - 1``
+    workers): it runs tasks itself whenever no worker's result is waiting, from the
+    first moment on, while the workers are still starting.  Short runs then never
+    wait for a start that costs more than the work (``--jobs 2`` was slower than
+    ``--jobs 1`` on runs of a few seconds), and no core sits idle in the parent."""
     own = pool is None
     if own:
         ctx = multiprocessing.get_context(context) if context else None
         _check_main_guard((ctx or multiprocessing).get_start_method())
         if context == "forkserver" and preload:
             ctx.set_forkserver_preload(list(preload))
+    local = local and own and jobs > 1
+    workers = jobs - 1 if local else jobs
     todo = iter(tasks)
-    window = max(1, AHEAD * jobs)
+    window = max(1, AHEAD * workers)
     try:
         with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
             if own:
-                pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_interrupts)
+                pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_interrupts)
             pending = {pool.submit(fn, *task) for task in itertools.islice(todo, window)}  # starts the workers
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        while True:
+            done = {fut for fut in pending if fut.done()}
+            if local and not done:
+                task = next(todo, None)
+                if task is not None:
+                    yield fn(*task)  # no result waiting: this process takes the next task itself
+                    continue
+            if not pending:
+                break
+            if not done:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            pending -= done
             for fut in done:
                 result = fut.result()
                 for task in itertools.islice(todo, 1):

@@ -48,7 +48,7 @@ def register(subparsers) -> None:
     p.add_argument("--p1", type=engine_level(PLAYER_KINDS), required=True, metavar="PLAYER", help="player 1")
     p.add_argument("--p2", type=engine_level(PLAYER_KINDS), required=True, metavar="PLAYER", help="player 2")
     p.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J",
-                   help="worker processes (default 1; the number of cores uses them all)")
+                   help="processes playing games, this one included (default 1; the number of cores uses them all)")
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the run (default 0)")
     p.add_argument("--board-seed", type=whole_number(0), default=None, metavar="N",
                    help="the random board of a rule set with random boards")

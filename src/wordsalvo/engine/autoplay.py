@@ -330,7 +330,8 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
                pool: Any = None) -> Iterator[GameResult]:
     """Results of games ``start .. start+games-1`` as they finish (in no fixed order with jobs > 1).
 
-    ``jobs``: worker processes on this machine (1 = this process); ``scheduler``:
+    ``jobs``: processes on this machine, this one included (it plays games too, while the
+    ``jobs - 1`` workers start); ``scheduler``:
     the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``); ``pool``: a
     :func:`game_pool` of ``jobs`` workers kept across calls (leave training's chunks).
     """
@@ -350,7 +351,7 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
         return
     size = max(1, min(50, games // (jobs * 8) or 1))
     tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
-    for chunk in map_unordered(_play_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool):
+    for chunk in map_unordered(_play_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool, local=True):
         yield from chunk
 
 
