@@ -303,6 +303,8 @@ def test_dask_local_cluster_gives_the_local_results(tmp_path):
 @pytest.mark.slow
 def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     import shutil
+
+    from browser_helpers import browser_env
     browser = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)),
                    None)
     if browser is None:
@@ -315,7 +317,7 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     shot = tmp_path / "game.png"
     subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                     "--force-device-scale-factor=0.5", "--window-size=1400,1000", f"--screenshot={shot}",
-                    page.resolve().as_uri()], check=True, timeout=120, capture_output=True)
+                    page.resolve().as_uri()], check=True, timeout=120, capture_output=True, env=browser_env())
     from test_render_report import decode_png
 
     width, height, rows = decode_png(shot.read_bytes())
@@ -325,7 +327,7 @@ def test_cli_html_of_a_real_record_renders_in_chromium(tmp_path):
     # the page the browser built holds the board, both charts and the coach's note of turn 24
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
                           page.resolve().as_uri() + "#turn-24"], check=True, timeout=120, capture_output=True,
-                         text=True).stdout
+                         text=True, env=browser_env()).stdout
     assert dom.count("<svg") >= 3
     note = json.loads(_cli(str(GCG / "tournament.gcg"), "--winprob", str(MODEL_PATH), "--json").stdout)["turns"][23]
     assert note["notation"] == "O6 AdENOID"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_helpers import browser_env
 from report_example import example_report
 from wordsalvo import Rules, WordSalvoError
 from wordsalvo.render import report
@@ -362,7 +363,7 @@ def test_a_headless_browser_paints_the_page(data, tmp_path):
     cmd = [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
            "--force-device-scale-factor=0.5", "--window-size=1400,1000", f"--screenshot={shot}",
            path.resolve().as_uri()]
-    subprocess.run(cmd, check=True, timeout=120, capture_output=True)
+    subprocess.run(cmd, check=True, timeout=120, capture_output=True, env=browser_env())
     blob = shot.read_bytes()
     assert len(blob) > 20_000, "a near-empty screenshot"
     width, height, rows = decode_png(blob)
@@ -398,7 +399,7 @@ def test_the_script_steps_to_the_turn_in_the_address(data, tmp_path):
     for fragment, turn in (("#turn-5", 4), ("#turn-1", 0), ("#turn-999", n - 1)):
         cmd = [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
                path.resolve().as_uri() + fragment]
-        dom = subprocess.run(cmd, check=True, timeout=120, capture_output=True, text=True).stdout
+        dom = subprocess.run(cmd, check=True, timeout=120, capture_output=True, text=True, env=browser_env()).stdout
         e = elements(dom)
         panels = e.having("article", class_="turn")
         assert [p["data-turn"] for p in panels if "hidden" not in p] == [str(turn)], fragment

@@ -151,11 +151,12 @@ def test_play_in_a_real_browser(tmp_path):
         pytest.skip("no Chromium on this machine (apt-get install chromium; .ci/run installs it)")
     import re
 
+    from browser_helpers import browser_env
     expect = playwright.expect
     server = Server(tmp_path, "", workers=1)
     try:
         with playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+            browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"], env=browser_env())
             page = browser.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
