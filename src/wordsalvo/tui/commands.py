@@ -1,4 +1,4 @@
-"""The terminal game's commands: what a typed line does, its help, the hints and saving.
+"""The terminal game's commands: what a typed line does, its help and the hints.
 
 A line is read by the table's vocabulary (:func:`wordsalvo.table.parse_command`: a
 move, ``swap AEI`` or ``-AEI``, ``pass``, ``hint``, ``moves [N]``, ``challenge``,
@@ -6,8 +6,8 @@ move, ``swap AEI`` or ``-AEI``, ``pass``, ``hint``, ``moves [N]``, ``challenge``
 ``resign``, ``quit``); the turns are made by the table (:class:`wordsalvo.table.Table`),
 and this module does what the terminal adds: the preview and confirmation of a move,
 the offer of a word typed all in lowercase in capitals, the agreement of the other
-people to an undo, the hint limit (each hint a note in the record), and the saving of
-the game (``save``, and without asking when the session ends early).
+people to an undo and the hint limit (each hint a note in the record); ``save`` is
+:mod:`~wordsalvo.tui.saving`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
 from ..actions import Play, Swap
 from ..errors import CommandError, IllegalMoveReason, NotationError
@@ -23,7 +22,6 @@ from ..printable import printable
 from ..render.terminal import describe_turn, render_preview, render_rack, verb, wrap_lines
 from ..table import Command, parse_command
 from .clock import clock_text
-from .saved_games import fallback_save_path, game_record, new_save_path, typed_path, write_record
 from .screen import shown_names
 
 __all__ = ["Commands", "Quit", "HELP", "help_text", "short_help", "command_help", "DEFAULT_HINTS"]
@@ -114,12 +112,12 @@ class Quit(Exception):
 
 class Commands:
     """The commands of ``session`` (a :class:`~wordsalvo.tui.session.TerminalGame`): its
-    table, screen, questions and saved file.  ``seed``: the order of ``shuffle``."""
+    table, screen and questions.  ``hints``: hints per person per game (None: unlimited);
+    ``seed``: the order of ``shuffle``."""
 
-    def __init__(self, session, *, hints: int | None, save_path: Path | None, seed: int = 0):
+    def __init__(self, session, *, hints: int | None, seed: int = 0):
         self.session = session
         self.hints = hints
-        self.save_path = Path(save_path) if save_path is not None else None
         self._shuffle_rng = random.Random(f"wordsalvo-shuffle-{seed}")
 
     @property
@@ -156,7 +154,7 @@ class Commands:
         if name == "moves":
             return self.do_moves(argument)
         if name == "save":
-            self.do_save(argument)
+            self.session.saving.do_save(argument)
             return False
         if name == "board":
             self.session.show_screen()
@@ -455,93 +453,3 @@ class Commands:
                      + ("loses the game." if rules.timer.on_timeout == "lose" else "ends your turn.")]
         self.say("\n".join(wrap_lines(screen.about(self.game) + short_help(rules) + clock, screen.width - 1)))
         return False
-
-    # -- saving -------------------------------------------------------------------------
-    def record(self) -> str:
-        """The game as GCG, with when it started and this front end's seats, hint limit and
-        clock as pragmas."""
-        s = self.session
-        return game_record(self.game, s.levels, self.hints, s.move_time, s.dated, s.rules_file)
-
-    def default_path(self) -> Path:
-        return new_save_path(self.game.rules.name)
-
-    def write(self, path: Path, *, create: bool) -> str | None:
-        """Write the record to ``path``; None when written, else why not.  A missing
-        folder is made only with ``create``."""
-        return write_record(path, self.record(), create=create)
-
-    def do_save(self, name: str) -> Path | None:
-        """``save [FILE]``: write the game now; later saves go to the same file."""
-        if name:
-            path = typed_path(name)
-            if path is None:
-                self.say(f"cannot save to {name!r}: not a file name; nothing saved")
-                return None
-            create = False
-            try:
-                missing = not path.parent.is_dir()
-            except (OSError, ValueError):
-                missing = False
-            if missing:
-                if not self.session.yes(f"The folder {path.parent} does not exist; make it?"):
-                    self.say("Not saved.")
-                    return None
-                create = True
-        else:
-            path = self.save_path or self.default_path()
-            create = True
-        made = not path.parent.exists()
-        problem = self.write(path, create=create)
-        if problem:
-            self.say(f"Not saved: {problem}. Try `save` with another name, or `save` alone for {self.default_path()}.")
-            return None
-        self.save_path = path
-        self.session.screen.say_command(f"Saved to {path}" + (f" (made the folder {path.parent})" if made else "") +
-                                        "; resume it with:", "wordsalvo", "play", "--resume", path)
-        return path
-
-    def autosave(self) -> tuple[Path | None, str]:
-        """Save without asking (leaving the game): the game's file, else the default folder,
-        else the temporary folder.  (path or None, a note on the folder made)."""
-        candidates = [p for p in (self.save_path, self.default_path()) if p is not None]
-        candidates.append(fallback_save_path(self.game.rules.name))
-        for path in candidates:
-            made = not path.parent.exists()
-            if self.write(path, create=True) is None:
-                self.save_path = path
-                return path, (f" (made the folder {path.parent})" if made else "")
-        return None, ""
-
-    def offer_save(self) -> None:
-        """At the end of a game not saved yet: ask for a file name (Enter: none)."""
-        try:
-            self._offer_save()
-        except Quit:  # the end of the input: nothing more to save
-            return
-
-    def _offer_save(self) -> None:
-        session = self.session
-        while True:
-            name = session.ask("Save the game record (GCG)? File name, or Enter to skip: ").strip()
-            if not name:
-                return
-            path = typed_path(name)
-            if path is None:
-                self.say(f"cannot save to {name!r}: not a file name; try another name")
-                continue
-            try:
-                exists, missing = path.exists(), not path.parent.is_dir()
-            except (OSError, ValueError):
-                exists, missing = False, False
-            if exists and not session.yes(f"{path} exists; overwrite it?"):
-                continue
-            if missing and not session.yes(f"The folder {path.parent} does not exist; make it?"):
-                continue
-            problem = self.write(path, create=missing)
-            if problem:
-                self.say(f"{problem}; try another name")
-                continue
-            self.save_path = path
-            self.say(f"Saved the record to {path}.")
-            return

@@ -9,8 +9,8 @@ the engine's move choice per level is :class:`wordsalvo.engine.bot.Bot`'s (the s
 engines as ``wordsalvo autoplay``).  The parts of the terminal front end:
 :mod:`~wordsalvo.tui.screen` (the lines, the game's screen),
 :mod:`~wordsalvo.tui.clock` (the time per move), :mod:`~wordsalvo.tui.commands`
-(what a typed line does, the help, hints, saving) and
-:mod:`~wordsalvo.tui.saved_games` (the files).  :class:`TerminalGame` reads lines
+(what a typed line does, the help, hints), :mod:`~wordsalvo.tui.saving` (``save``,
+the save on leaving) and :mod:`~wordsalvo.tui.saved_games` (the files).  :class:`TerminalGame` reads lines
 with an injectable ``input_fn`` and writes to an injectable ``output`` stream, so a
 whole game can be scripted.
 
@@ -60,6 +60,7 @@ from ..render.terminal import describe_turn, placed_squares, possessive, render_
 from ..table import Command, Table, engine_seed
 from .clock import MoveClock, TimeUp, clock_text
 from .commands import DEFAULT_HINTS, HELP, Commands, Quit, command_help, help_text, short_help
+from .saving import Saving
 from .screen import Screen, shown_names
 
 __all__ = ["TerminalGame", "HELP", "help_text", "short_help", "command_help", "DEFAULT_HINTS", "engine_seed"]
@@ -116,7 +117,8 @@ class TerminalGame:
         self.move_time = game.rules.check_move_time(move_time) if move_time is not None else None
         self.clock = MoveClock(self.move_time, clock, self.screen.show_time_left,
                                lambda above: self.screen.clear_time_left(above, self.move_time or 0))
-        self.commands = Commands(self, hints=hints, save_path=save_path, seed=seed)
+        self.commands = Commands(self, hints=hints, seed=seed)
+        self.saving = Saving(self, save_path)
         #: the rack of the player on turn in the order shown (``shuffle`` changes the order only)
         self.shown_rack = ""
         #: the person whose rack the screen showed last (the hand-over screen hides it from the next)
@@ -130,7 +132,7 @@ class TerminalGame:
 
     @property
     def save_path(self) -> Path | None:
-        return self.commands.save_path
+        return self.saving.save_path
 
     def say(self, text: str = "", **kw) -> None:
         self.screen.say(text, **kw)
@@ -359,7 +361,7 @@ class TerminalGame:
             if command in ("quit", "exit"):
                 raise Quit
             if command == "save":
-                self.commands.do_save(rest.strip())
+                self.saving.do_save(rest.strip())
             elif command == "undo" and not final:
                 if self.commands.do_undo(player):
                     return False
@@ -370,7 +372,7 @@ class TerminalGame:
     def record(self) -> str:
         """The game as GCG, with when it started and this front end's seats, hint limit and
         clock as pragmas."""
-        return self.commands.record()
+        return self.saving.record()
 
     def leave(self, why: BaseException) -> None:
         """The session ends before the game: save it and say where."""
@@ -382,7 +384,7 @@ class TerminalGame:
                 if sig is not None:
                     old[sig] = signal.signal(sig, signal.SIG_IGN)
         try:
-            path, made = self.commands.autosave()
+            path, made = self.saving.autosave()
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
@@ -428,12 +430,12 @@ class TerminalGame:
             self.say(f"{shown_names(game)[w]} win{'' if shown_names(game)[w] == 'You' else 's'}{by}!")
         else:
             self.say("A draw between " + " and ".join(shown_names(game)[i] for i in winners) + ".")
-        save_path = self.commands.save_path
+        save_path = self.saving.save_path
         if save_path is not None:
-            problem = self.commands.write(save_path, create=False)
+            problem = self.saving.write(save_path, create=False)
             if problem is None:
                 self.screen.say_command(f"The finished game is saved in {save_path}; this replays it with the "
                                         f"engine's judgement:", "wordsalvo", "analyze", save_path)
                 return
             self.say(f"Not saved: {problem}.")
-        self.commands.offer_save()
+        self.saving.offer_save()
