@@ -27,6 +27,7 @@ CLASSIC = ws.Rules.preset("classic-en")
     ("Exchange aei", Command("swap", "AEI")),
     ("swap", Command("swap", None)),
     ("PASS", Command("pass")),
+    ("moves\t3", Command("moves", "3")),
     ("undo", Command("undo")),
     ("challenge", Command("challenge")),
     ("resign", Command("resign")),

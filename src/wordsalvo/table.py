@@ -94,10 +94,10 @@ def parse_command(line: str, rules, offered: Collection[str] = COMMANDS) -> Comm
         command = Command("swap", swap_tiles(tiles, rules))
         typed = "-"
     else:
-        word, _, rest = text.partition(" ")
+        word, *more = text.split(None, 1)
         typed = word.lower()
         name = _ALIASES.get(typed, typed)
-        rest = rest.strip()
+        rest = more[0].strip() if more else ""
         if name not in COMMANDS or name == "play":  # "play" is the name of a move, not a word to type
             command = Command("play", text)
         elif name in _BARE:
