@@ -246,6 +246,65 @@ def test_the_client_cannot_deal_itself_tiles_or_forge_the_game(sealed):
     assert tokens.open(after["token"])["level"] == "easy" and after["level"] == "easy"
 
 
+def test_the_page_engine_is_seeded_as_the_terminals(sealed):
+    """Issue 36 item 4: the page seeded its engine with the number of turns, the terminal with
+    (game seed, turn, seat); both now use :func:`wordsalvo.table.engine_seed`.  Checked on
+    games where the two seeds choose differently (the bag is the service's: drawn anew)."""
+    from wordsalvo.table import engine_seed
+
+    client, tokens = sealed
+    checked = 0
+    for _ in range(30):
+        new = client.post("/v1/game", json={"level": "easy"}).json()
+        game = ws.from_gcg(tokens.open(new["token"])["gcg"])
+        game.pass_turn()
+        turn = len(game.history)
+        expected = ws.Bot("easy", game.rules, seed=engine_seed(game.seed, turn, 1)).choose(game)
+        if str(ws.Bot("easy", game.rules, seed=turn).choose(game)) == str(expected):
+            continue  # both seeds choose alike here: this game cannot tell them apart
+        after = client.post("/v1/game/turn", json={"token": new["token"], "action": "pass"}).json()
+        engine = ws.from_gcg(tokens.open(after["token"])["gcg"]).history[1]
+        assert engine.kind == "play" and engine.notation == expected.move.notation
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_a_token_sealed_before_the_shared_table_plays_on(sealed):
+    """The seeding rule is not in the token (the sealed state is the record and the level, as
+    before), so a token issued before the change is accepted and its game goes on under the
+    table's rule; a token of another version or another secret is still refused."""
+    from wordsalvo.serve.tokens import GameTokens
+
+    client, tokens = sealed
+    g = ws.Game(ws.Rules.preset("wordsalvo-en"), players=["You", "wordsalvo-easy"], seed=123)
+    g.pass_turn()
+    g.apply(ws.Bot("easy", g.rules, seed=len(g.history)).choose(g))  # the engine's turn under the old seed
+    old = tokens.seal({"gcg": ws.to_gcg(g), "level": "easy"})
+    after = client.post("/v1/game/turn", json={"token": old, "action": "swap " + g.racks[0][:2]}).json()
+    assert [t["kind"] for t in after["turns"][:3]] == ["pass", g.history[1].kind, "swap"]
+    assert after["turns"][1]["what"] == g.history[1].notation and len(after["turns"]) == 4
+    for bad in (tokens.seal({"v": 2, "gcg": ws.to_gcg(g), "level": "easy"}),
+                GameTokens(b"another secret").seal({"gcg": ws.to_gcg(g), "level": "easy"})):
+        problem_of(client.post("/v1/game/turn", json={"token": bad, "action": "pass"}), 422, "game-token")
+
+
+def test_the_page_reads_the_terminals_commands(sealed):
+    """One vocabulary: the page takes ``swap AB`` as ``-AB``, and refuses a terminal-only
+    command or ``-`` alone with a problem that lists its commands."""
+    client, _ = sealed
+    new = client.post("/v1/game", json={"level": "easy"}).json()
+    for action in ("swap " + new["rack"][:2].lower(), "-" + new["rack"][:2], "Exchange " + new["rack"][:2]):
+        swapped = client.post("/v1/game/turn", json={"token": new["token"], "action": action}).json()
+        assert swapped["turns"][0]["kind"] == "swap" and swapped["turns"][0]["count"] == 2, action
+    for action in ("save", "quit", "-", "pass now", ""):
+        body = problem_of(client.post("/v1/game/turn", json={"token": new["token"], "action": action}), 422, "game")
+        assert "got" in body["detail"], action
+    body = problem_of(client.post("/v1/game/turn", json={"token": new["token"], "action": "challenge"}), 422, "game")
+    assert "challenge" in body["detail"]
+
+
 def test_an_exchange_shows_how_many_tiles_not_which(sealed):
     """Issue 37 item 9: an exchange is listed as one of N tiles; the engine's tiles never travel."""
     client, _ = sealed

@@ -20,6 +20,7 @@ __all__ = [
     "IllegalMoveReason",
     "RulesError",
     "GameError",
+    "CommandError",
     "LeavesError",
     "RenderError",
     "GCGError",
@@ -117,6 +118,11 @@ class LeavesError(WordSalvoError):
 
 class GameError(WordSalvoError):
     """An action that the game does not allow now (e.g. a swap with too few tiles in the bag)."""
+
+
+class CommandError(GameError):
+    """A typed command that cannot be read, or that this front end of the game does not offer
+    (:func:`wordsalvo.table.parse_command`)."""
 
 
 class IllegalMoveReason(enum.Enum):

@@ -21,6 +21,7 @@ from ..formats.replay import replay
 from ..game import Game
 from ..moves import Swap
 from ..render import report, svg
+from ..table import PAGE_COMMANDS, Table, parse_command
 from ..validate import preview_move
 from .engines import Engines, move_dict
 
@@ -251,15 +252,23 @@ def _state(tokens, game: Game, level: str, note: str = "", bot_action: dict | No
     return out
 
 
-def _bot_moves(game: Game, level: str, seconds: float) -> dict | None:
-    """The engine's turns until the person is on turn again (or the game ends)."""
-    action_out = None
-    while not game.is_over and game.to_move != PERSON:
-        player = _bot(level, None, game, len(game.history), seconds)
-        action = player.choose(game)
-        action_out = action_dict(action)
-        game.apply(action)
-    return action_out
+def _table(game: Game, level: str, seconds: float) -> Table:
+    """The page's table: the person at seat :data:`PERSON`, the engine of ``level`` at the
+    other, its bots this thread's (given ``seconds`` to think); the engines' seeds are the
+    table's rule (:func:`~wordsalvo.table.engine_seed`), the terminal's too."""
+    levels: list[str | None] = [level] * len(game.names)
+    levels[PERSON] = None
+
+    def bots(lv: str) -> Bot:
+        return _bot(lv, None, game, 0, seconds)  # reseeded by the table before each choice
+
+    return Table(game, levels, bots=bots)
+
+
+def _bot_moves(table: Table) -> dict | None:
+    """The engine's turns until the person is on turn again (or the game ends): its last action."""
+    done = table.engine_turns()
+    return action_dict(done[-1][0]) if done else None
 
 
 def game_new(engines: Engines, tokens, req, seed: int) -> dict[str, Any]:
@@ -276,28 +285,20 @@ def game_turn(engines: Engines, tokens, req) -> dict[str, Any]:
     state = tokens.open(req.token)  # only what this service sealed: the record, its seed and level
     level = state["level"]
     game = engines.game(state["gcg"], None)
-    action = req.action.strip()
-    note = ""
     if game.is_over:
         raise GameError(f"the game is over ({game.end_reason}); start a new one")
-    if action == "undo":
-        if game.undo_steps == 0:
-            raise GameError("undo: nothing to undo yet")
-        game.undo(PERSON)
+    command = parse_command(req.action, game.rules, PAGE_COMMANDS)  # the terminal's vocabulary
+    table = _table(game, level, 1.0)
+    note = ""
+    if command.name == "undo":
+        table.undo()
         return _state(tokens, game, level, note="took back your last turn")
     if game.to_move != PERSON:  # pragma: no cover - a sealed state always has the person on turn
         raise GameError("the game has the engine on turn")
-    if action == "hint":
-        hint = action_dict(_bot("expert", None, game, len(game.history), 1.0).choose(game))
-        return _state(tokens, game, level, hint=hint)
-    if action == "pass":
-        game.pass_turn()
-    elif action == "resign":
-        game.resign(PERSON)
-    elif action.startswith("-"):
-        game.swap(action[1:])
-    else:
-        turn = game.play(action)
+    if command.name == "hint":
+        return _state(tokens, game, level, hint=action_dict(table.hint()))
+    turn = table.act(command)
+    if command.name == "play":
         note = f"{turn.notation} scored {turn.score}"
-    bot_action = _bot_moves(game, level, 1.0)
+    bot_action = _bot_moves(table)
     return _state(tokens, game, level, note=note, bot_action=bot_action)
