@@ -157,9 +157,7 @@ cdef class Simulation:
                 ws_guard_leave(&gen.busy)
         finally:
             free(acts)
-        if rc != WS_OK:
-            raise PositionError("simulation: a candidate the position cannot take (tiles not on the rack, a "
-                                "square taken, a swap not allowed now), or a rack the leave table cannot value")
+        check_status(rc, PositionError, "simulation: a candidate the position cannot take")
 
     cdef int _infer_check(self, object infer, int alphabet_size) except -1:
         """``infer``: None, or (tiles, cumulative weights): bytes of count x WS_RACK_MAX tile

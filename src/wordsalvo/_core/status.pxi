@@ -31,6 +31,26 @@ STATUS_TEXT = {
     WS_E_TOO_BIG: f"it needs more than {WS_MAX_NODES:,} nodes, the most a graph file can index "
                   f"(use a smaller word list)",
     WS_E_ARGUMENT: "invalid argument",
+    # the reasons of a refused argument (ws_defs.h): the C core says which condition
+    # failed, so no caller checks again only to write the message
+    WS_E_GAME_OVER: "the game is over",
+    WS_E_OFF_BOARD: f"expected a word of 1..{WS_DIM} squares that fits on the board",
+    WS_E_SQUARE_TAKEN: "a new tile on a square that holds one",
+    WS_E_TILE_CODE: "a tile code outside the alphabet",
+    WS_E_NOT_ON_RACK: "tiles the rack does not hold",
+    WS_E_NO_TILE: "expected at least one new tile, got none",
+    WS_E_BAG_FULL: "more tiles than a bag holds",
+    WS_E_RACK_FULL: "more tiles than the rack holds",
+    WS_E_FIRST_DEAL: "the bag holds too few vowels or consonants for the first deal",
+    WS_E_PLAYER: "expected a player still in the game",
+    WS_E_PLAYERS: "a number of players it cannot take",
+    WS_E_RULE_VALUE: "a rule value out of its range",
+    WS_E_LEAVE: "a rack the leave table cannot value",
+    WS_E_ENDLESS: "the rule set has no pass limit (a game might never end); expected a pass or "
+                  "scoreless-turn limit",
+    WS_E_EMPTY_BAG_SWAP: "the rule set lets a player swap with an empty bag; expected passes and plays only",
+    WS_E_BAG_NOT_EMPTY: "expected an empty bag",
+    WS_E_TURN_LIMIT: "no end within the turn limit",
 }
 
 
@@ -41,7 +61,12 @@ cdef int check_status(long rc, object error, str what) except -1:
         return 0
     if rc == WS_E_NOMEM:
         raise MemoryError(f"{what}: out of memory")
-    raise error(f"{what}: {STATUS_TEXT.get(rc, f'unknown status {rc}')}")
+    raise error(f"{what}: {status_text(rc)}")
+
+
+def status_text(long rc):
+    """What a C status code says (``STATUS_TEXT``; ``unknown status N`` for another)."""
+    return STATUS_TEXT.get(rc, f"unknown status {rc}")
 
 
 cdef Py_ssize_t check_whole(object value, Py_ssize_t low, Py_ssize_t high, object error, str what) except? -1:
