@@ -4,6 +4,7 @@
 from wordsalvo._core.cendgame cimport *
 
 ENDGAME_MAX_PLY = WS_EG_MAX_PLY
+ENDGAME_MAX_THREADS = WS_EG_MAX_THREADS
 #: why a solve stopped
 ENDGAME_STOP_NAMES = {WS_EG_EXACT: "exact", WS_EG_DEADLINE: "limit", WS_EG_MAX_DEPTH: "depth"}
 

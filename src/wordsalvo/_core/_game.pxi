@@ -47,8 +47,7 @@ _RULE_RANGES = {
 def seed_key(seed):
     """The 32-bit words, least significant first, with which CPython seeds
     random.Random(seed) from a whole number (its absolute value)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise WordSalvoError(f"seed: expected a whole number, got {seed!r}")
+    seed = whole_arg(seed, "seed")
     n = -seed if seed < 0 else seed
     words = []
     while True:

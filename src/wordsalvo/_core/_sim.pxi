@@ -107,8 +107,7 @@ cdef class Simulation:
         if not 0.0 < d < 1.0:
             raise WordSalvoError(f"delta: expected a probability strictly between 0 and 1, got {delta!r}")
         self.cfg.delta = d
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 64):
-            raise WordSalvoError(f"seed: expected a whole number 0..2**64-1, got {seed!r}")
+        seed = whole_arg(seed, "seed", low=0, high=(1 << 64) - 1, expected="a whole number 0..2**64-1")
         self.cfg.seed = <uint64_t>seed
         ceiling = float(swap_ceiling)
         if not isfinite(ceiling):

@@ -10,6 +10,12 @@
 #   anything else (an argument out of range)      -> WordSalvoError
 #   WS_E_NOMEM                                    -> MemoryError, whatever the input
 #
+# The message is what the code says (STATUS_TEXT): an argument the C core refuses comes
+# back with the code of the condition that failed (ws_defs.h: WS_E_GAME_OVER,
+# WS_E_SQUARE_TAKEN, WS_E_NOT_ON_RACK, ..., a swap's rule as WS_E_SWAP_BASE - problem),
+# so no caller checks again in Python only to write a message.  Python still checks
+# what keeps C's memory safe (lengths and ranges of what it copies into C structs).
+#
 # A generator used by two threads at once is a programming error, not bad input: it
 # raises RuntimeError (see Generator).
 try:
@@ -21,8 +27,17 @@ try:
         RulesError,
         WordSalvoError,
     )
+    from wordsalvo.inputs import is_whole, whole_arg
 except ImportError:  # pragma: no cover - the package build loads _graph without the package
     WordSalvoError = AlphabetError = LexiconBuildError = LexiconFormatError = PositionError = RulesError = ValueError
+
+    def is_whole(value, low=None, high=None):
+        return type(value) is int and (low is None or value >= low) and (high is None or value <= high)
+
+    def whole_arg(value, what, error=ValueError, low=None, high=None, expected=None):
+        if not is_whole(value, low, high):
+            raise error(f"{what}: expected a whole number {low}..{high}, got {value!r}")
+        return value
 
 STATUS_TEXT = {
     WS_E_NOMEM: "out of memory",
@@ -71,10 +86,12 @@ def status_text(long rc):
 
 cdef Py_ssize_t check_whole(object value, Py_ssize_t low, Py_ssize_t high, object error, str what) except? -1:
     """``value`` as a C integer, when it is a whole number in low..high; otherwise
-    ``error`` saying what was expected and what came (never OverflowError/TypeError)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise error(f"{what}: expected a whole number {low}..{high}, got {value!r}")
-    return value
+    ``error`` saying what was expected and what came (never OverflowError/TypeError):
+    wordsalvo.inputs.whole_arg, the package's one integer check, after a fast path for
+    an int in range."""
+    if type(value) is int and low <= value <= high:
+        return value
+    return whole_arg(value, what, error, low=low, high=high)
 
 
 cdef const uint8_t[::1] byte_array(object data, Py_ssize_t length, object error, str what):
