@@ -36,6 +36,46 @@
 #define WS_E_FORMAT (-3)
 #define WS_E_TOO_BIG (-4)
 #define WS_E_ARGUMENT (-5)
+/* An argument refused, with its reason: WS_E_ARGUMENT says only "refused"; each code
+ * below it names one condition, so a caller can say why without checking again
+ * (wordsalvo/_core/status.pxi words each one).  WS_REFUSED(rc): any of them. */
+#define WS_REFUSED(rc) ((rc) <= WS_E_ARGUMENT)
+/* the game is over: no turn can be taken */
+#define WS_E_GAME_OVER (-10)
+/* a move of 1..15 squares that does not fit on the board */
+#define WS_E_OFF_BOARD (-11)
+/* a new tile on a square that holds one */
+#define WS_E_SQUARE_TAKEN (-12)
+/* a tile code outside the alphabet */
+#define WS_E_TILE_CODE (-13)
+/* tiles the rack does not hold */
+#define WS_E_NOT_ON_RACK (-14)
+/* a move that places no tile */
+#define WS_E_NO_TILE (-15)
+/* more tiles than a bag holds (WS_GAME_MAX_BAG) */
+#define WS_E_BAG_FULL (-16)
+/* more tiles than a rack holds */
+#define WS_E_RACK_FULL (-17)
+/* the bag cannot make the first deal's vowels and consonants */
+#define WS_E_FIRST_DEAL (-18)
+/* a player out of range, or one who has left the game */
+#define WS_E_PLAYER (-19)
+/* a number of players this call cannot take */
+#define WS_E_PLAYERS (-20)
+/* a rule value out of its range */
+#define WS_E_RULE_VALUE (-21)
+/* a rack the leave table cannot value */
+#define WS_E_LEAVE (-22)
+/* rules with no pass or scoreless-turn limit: a game might never end */
+#define WS_E_ENDLESS (-23)
+/* rules that let a player swap with an empty bag */
+#define WS_E_EMPTY_BAG_SWAP (-24)
+/* an end-game search with tiles in the bag */
+#define WS_E_BAG_NOT_EMPTY (-25)
+/* a game that did not end within its turn limit */
+#define WS_E_TURN_LIMIT (-26)
+/* a swap the rules refuse now: WS_E_SWAP_BASE - the WS_SWAP_* problem (ws_game.h), -31..-35 */
+#define WS_E_SWAP_BASE (-30)
 
 /* word-list line status, shared with wordsalvo/alphabet.py LINE_* */
 #define WS_LINE_OK 0

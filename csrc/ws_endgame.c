@@ -89,10 +89,13 @@ static int eg_poll(void *ctx) { return eg_check((WsEndgame *)ctx); }
 int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgEntry *table, size_t entries,
                      WsMove *moves, WsEgOrder *order, size_t capacity) {
     const WsGameRules *R = root->rules;
-    if (R->players != 2 || root->bag_count != 0 || root->end_reason != WS_END_NONE || root->out_mask ||
-        !table || entries < 1024 || (entries & (entries - 1)) || !moves || !order || capacity < 4096)
+    if (R->players != 2) return WS_E_PLAYERS;
+    if (root->end_reason != WS_END_NONE) return WS_E_GAME_OVER;
+    if (root->bag_count != 0) return WS_E_BAG_NOT_EMPTY;
+    if (root->out_mask) return WS_E_PLAYER;
+    if (!table || entries < 1024 || (entries & (entries - 1)) || !moves || !order || capacity < 4096)
         return WS_E_ARGUMENT;
-    if (ws_game_swap_allowed(root, 1)) return WS_E_ARGUMENT; /* a swap with an empty bag: not searched */
+    if (ws_game_swap_allowed(root, 1)) return WS_E_EMPTY_BAG_SWAP; /* a swap with an empty bag: not searched */
     memset(E, 0, offsetof(WsEndgame, undo));
     memcpy(&E->gen, proto, sizeof E->gen);
     ws_game_copy(&E->orig, root);
@@ -111,7 +114,7 @@ int ws_endgame_setup(WsEndgame *E, const WsGame *root, const WsGen *proto, WsEgE
                           (!R->scoreless_bag_below || R->scoreless_bag_below > 0))
                              ? R->scoreless_turns
                              : 0;
-    if (!E->pass_limit && !E->scoreless_limit) return WS_E_ARGUMENT; /* passing for ever */
+    if (!E->pass_limit && !E->scoreless_limit) return WS_E_ENDLESS; /* passing for ever */
     E->zero_plays = R->scoreless_turns && (R->scoreless_kinds & WS_SCORELESS_ZERO_PLAY);
     E->values_positive = 1;
     for (int t = 1; t <= R->alphabet_size; t++)

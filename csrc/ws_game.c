@@ -74,29 +74,29 @@ static inline void set_counters(WsGame *s, int passes, int scoreless) {
 static int flag(int32_t v) { return v == 0 || v == 1; }
 
 int ws_game_rules_init(WsGameRules *R) {
-    if (R->players < 1 || R->players > WS_GAME_MAX_PLAYERS || R->rack_size < 1 || R->rack_size > WS_RACK_MAX ||
-        R->alphabet_size < 1 || R->alphabet_size > WS_MAX_LETTERS || R->bag_count < 0 ||
-        R->bag_count > WS_GAME_MAX_BAG)
-        return WS_E_ARGUMENT;
+    if (R->players < 1 || R->players > WS_GAME_MAX_PLAYERS) return WS_E_PLAYERS;
+    if (R->rack_size < 1 || R->rack_size > WS_RACK_MAX) return WS_E_RACK_FULL;
+    if (R->alphabet_size < 1 || R->alphabet_size > WS_MAX_LETTERS) return WS_E_TILE_CODE;
+    if (R->bag_count < 0 || R->bag_count > WS_GAME_MAX_BAG) return WS_E_BAG_FULL;
     for (int i = 0; i < R->bag_count; i++)
-        if (R->bag[i] > R->alphabet_size) return WS_E_ARGUMENT;
-    if (R->tile_value[0] != 0) return WS_E_ARGUMENT;
+        if (R->bag[i] > R->alphabet_size) return WS_E_TILE_CODE;
+    if (R->tile_value[0] != 0) return WS_E_RULE_VALUE;
     for (int t = 1; t <= WS_MAX_LETTERS; t++)
-        if (R->tile_value[t] < 0 || R->tile_value[t] > 1000) return WS_E_ARGUMENT;
+        if (R->tile_value[t] < 0 || R->tile_value[t] > 1000) return WS_E_RULE_VALUE;
     if (R->first_vowels < 0 || R->first_consonants < 0 || R->first_vowels + R->first_consonants > R->rack_size)
-        return WS_E_ARGUMENT;
+        return WS_E_FIRST_DEAL;
     if (!flag(R->swap_whole_rack) || !flag(R->swap_must_cover) || !flag(R->swap_draw_first) ||
         !flag(R->swap_resets_pass) || !flag(R->rack_out) || !flag(R->timeout_counts_as_pass) ||
         !flag(R->timeout_loses))
-        return WS_E_ARGUMENT;
+        return WS_E_RULE_VALUE;
     if (R->swap_min_bag < 0 || R->all_pass_rounds < 0 || R->consecutive_passes < 0 || R->scoreless_turns < 0 ||
         R->scoreless_bag_below < 0 || R->eliminate_after < 0 || R->scoreless_kinds < 0 || R->scoreless_kinds > 31)
-        return WS_E_ARGUMENT;
+        return WS_E_RULE_VALUE;
     if (R->settle_out < 0 || R->settle_out > 2 || R->settle_passes < 0 || R->settle_passes > 2 ||
         R->settle_scoreless < 0 || R->settle_scoreless > 2)
-        return WS_E_ARGUMENT;
+        return WS_E_RULE_VALUE;
     if (!(R->keep_factor >= 0.0f && R->keep_factor <= 100.0f && R->out_factor >= 0.0f && R->out_factor <= 100.0f))
-        return WS_E_ARGUMENT;
+        return WS_E_RULE_VALUE;
     uint64_t x = 0x5753414c564f3031ull; /* a fixed stream: the same keys in every process */
     for (int sq = 0; sq < WS_SQUARES; sq++)
         for (int k = 0; k < 64; k++) R->z_board[sq][k] = splitmix64(&x);
@@ -185,7 +185,7 @@ static int first_deal(WsGame *s) {
                     int vowel = (int)(R->vowels >> t & 1);
                     if (kind == 0 ? vowel : (t != 0 && !vowel)) pool[n++] = (int16_t)i;
                 }
-                if (n == 0) return WS_E_ARGUMENT;
+                if (n == 0) return WS_E_FIRST_DEAL;
                 rack_add(s, p, draw_at(s, pool[ws_rng_below(&s->rng, (uint32_t)n)]));
                 drawn++;
             }
@@ -208,17 +208,17 @@ int ws_game_new(WsGame *s, const WsGameRules *R, const uint32_t *seed_key, int s
 
 int ws_game_set_tiles(WsGame *s, const uint8_t *racks, const uint8_t *bag, int bag_count) {
     const WsGameRules *R = s->rules;
-    if (bag_count < 0 || bag_count > WS_GAME_MAX_BAG) return WS_E_ARGUMENT;
+    if (bag_count < 0 || bag_count > WS_GAME_MAX_BAG) return WS_E_BAG_FULL;
     for (int i = 0; i < bag_count; i++)
-        if (bag[i] > R->alphabet_size) return WS_E_ARGUMENT;
+        if (bag[i] > R->alphabet_size) return WS_E_TILE_CODE;
     for (int p = 0; p < R->players; p++) {
         int total = 0;
         for (int t = 0; t <= WS_MAX_LETTERS; t++) {
             uint8_t c = racks[p * (WS_MAX_LETTERS + 1) + t];
-            if (c && t > R->alphabet_size) return WS_E_ARGUMENT;
+            if (c && t > R->alphabet_size) return WS_E_TILE_CODE;
             total += c;
         }
-        if (total > R->rack_size) return WS_E_ARGUMENT;
+        if (total > R->rack_size) return WS_E_RACK_FULL;
     }
     for (int p = 0; p < R->players; p++) {
         memcpy(s->rack[p], racks + p * (WS_MAX_LETTERS + 1), WS_MAX_LETTERS + 1);
@@ -243,7 +243,7 @@ int ws_game_set_board(WsGame *s, const uint8_t *board) {
         uint8_t t = board[sq];
         unsigned letter = t & WS_LETTER_MASK;
         if (t && (letter < 1 || (int)letter > s->rules->alphabet_size || (t & ~(WS_LETTER_MASK | WS_BLANK_BIT))))
-            return WS_E_ARGUMENT;
+            return WS_E_TILE_CODE;
         count += t != 0;
     }
     memcpy(s->board, board, WS_SQUARES);
@@ -477,19 +477,21 @@ int ws_game_play(WsGame *s, const WsMove *m, WsUndo *u) {
     int p = s->to_move;
     uint8_t need[WS_MAX_LETTERS + 1] = {0};
     int placed = 0;
-    if (s->end_reason != WS_END_NONE || m->direction > 1 || m->length < 1 || m->length > WS_DIM ||
-        m->row >= WS_DIM || m->col >= WS_DIM || (m->direction ? m->row : m->col) + m->length > WS_DIM)
-        return WS_E_ARGUMENT;
+    if (s->end_reason != WS_END_NONE) return WS_E_GAME_OVER;
+    if (m->direction > 1 || m->length < 1 || m->length > WS_DIM || m->row >= WS_DIM || m->col >= WS_DIM ||
+        (m->direction ? m->row : m->col) + m->length > WS_DIM)
+        return WS_E_OFF_BOARD;
     int step = m->direction ? WS_DIM : 1, sq = m->row * WS_DIM + m->col;
     for (int i = 0; i < m->length; i++, sq += step) {
         uint8_t t = m->tiles[i];
         if (!t) continue;
-        if (t > R->alphabet_size || s->board[sq]) return WS_E_ARGUMENT;
+        if (t > R->alphabet_size) return WS_E_TILE_CODE;
+        if (s->board[sq]) return WS_E_SQUARE_TAKEN;
         int code = (m->blank_mask >> i & 1) ? 0 : t;
-        if (++need[code] > s->rack[p][code]) return WS_E_ARGUMENT;
+        if (++need[code] > s->rack[p][code]) return WS_E_NOT_ON_RACK;
         placed++;
     }
-    if (!placed) return WS_E_ARGUMENT;
+    if (!placed) return WS_E_NO_TILE;
     WsUndo scratch;
     if (!u) u = &scratch;
     begin(s, u, WS_TURN_PLAY, p);
@@ -547,9 +549,10 @@ int ws_game_swap(WsGame *s, const uint8_t *counts, WsUndo *u) {
     int p = s->to_move;
     uint8_t back[WS_RACK_MAX];
     int n = 0;
-    if (s->end_reason != WS_END_NONE || ws_game_swap_check(s, counts) != WS_SWAP_OK ||
-        s->bag_count + s->rack_total[p] > WS_GAME_MAX_BAG)
-        return WS_E_ARGUMENT;
+    if (s->end_reason != WS_END_NONE) return WS_E_GAME_OVER;
+    int problem = ws_game_swap_check(s, counts);
+    if (problem != WS_SWAP_OK) return WS_E_SWAP_BASE - problem;
+    if (s->bag_count + s->rack_total[p] > WS_GAME_MAX_BAG) return WS_E_BAG_FULL;
     WsUndo scratch;
     if (!u) u = &scratch;
     begin(s, u, WS_TURN_SWAP, p);
@@ -568,7 +571,7 @@ int ws_game_swap(WsGame *s, const uint8_t *counts, WsUndo *u) {
 }
 
 static int simple_turn(WsGame *s, int kind, WsUndo *u) {
-    if (s->end_reason != WS_END_NONE) return WS_E_ARGUMENT;
+    if (s->end_reason != WS_END_NONE) return WS_E_GAME_OVER;
     WsUndo scratch;
     if (!u) u = &scratch;
     begin(s, u, kind, s->to_move);
@@ -583,7 +586,7 @@ int ws_game_refused(WsGame *s, WsUndo *u) { return simple_turn(s, WS_TURN_REFUSE
 int ws_game_timeout(WsGame *s, WsUndo *u) {
     const WsGameRules *R = s->rules;
     int p = s->to_move;
-    if (s->end_reason != WS_END_NONE) return WS_E_ARGUMENT;
+    if (s->end_reason != WS_END_NONE) return WS_E_GAME_OVER;
     WsUndo scratch;
     if (!u) u = &scratch;
     begin(s, u, WS_TURN_TIMEOUT, p);
@@ -599,8 +602,8 @@ int ws_game_timeout(WsGame *s, WsUndo *u) {
 }
 
 int ws_game_resign(WsGame *s, int player, WsUndo *u) {
-    if (s->end_reason != WS_END_NONE || player < 0 || player >= s->rules->players || (s->out_mask >> player & 1))
-        return WS_E_ARGUMENT;
+    if (s->end_reason != WS_END_NONE) return WS_E_GAME_OVER;
+    if (player < 0 || player >= s->rules->players || (s->out_mask >> player & 1)) return WS_E_PLAYER;
     WsUndo scratch;
     if (!u) u = &scratch;
     begin(s, u, WS_TURN_RESIGN, player);

@@ -193,7 +193,7 @@ void ws_game_clear(WsGame *s, const WsGameRules *R);
 /* A copy into caller-owned memory (one per thread); dst shares src's rules. */
 void ws_game_copy(WsGame *dst, const WsGame *src);
 
-/* ---- turns (each: WS_OK, or WS_E_ARGUMENT and nothing changed) ---- */
+/* ---- turns (each: WS_OK, or a WS_E_* reason of ws_defs.h and nothing changed) ---- */
 
 /* The player on turn plays m (a generator's move, or one wordsalvo checked): the new
  * tiles go on the board and leave the rack, the score is added, the rack is refilled
@@ -211,8 +211,8 @@ int ws_game_swap_check(const WsGame *s, const uint8_t *counts);
 int ws_game_swap_allowed(const WsGame *s, int n);
 
 /* The player on turn swaps `counts`: they go back in rack order, drawn before or after
- * per [swap] draw_before_return; then the end of the turn.  WS_E_ARGUMENT unless
- * ws_game_swap_check allows it. */
+ * per [swap] draw_before_return; then the end of the turn.  WS_E_SWAP_BASE - the
+ * ws_game_swap_check problem unless it allows it. */
 int ws_game_swap(WsGame *s, const uint8_t *counts, WsUndo *u);
 
 /* The player on turn passes. */

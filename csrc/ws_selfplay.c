@@ -148,7 +148,7 @@ int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int see
     int rc = ws_game_new(&sp->game, sp->rules, seed_key, seed_length);
     while (rc == WS_OK && sp->game.end_reason == WS_END_NONE) {
         if (sp->turns > sp->turn_limit) {
-            rc = WS_E_ARGUMENT;
+            rc = WS_E_TURN_LIMIT;
             break;
         }
         rc = take_turn(sp, g);

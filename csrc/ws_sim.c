@@ -221,14 +221,14 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
     ws_game_copy(probe, &sim->root);
     ws_game_draw(probe, sim->opp, sim->opp_count);
     WsGen *g = &sim->workers[0].gen;
-    if (ws_game_load(probe, g, 1, cfg->player.leaves) != WS_OK) return WS_E_ARGUMENT;
+    if (ws_game_load(probe, g, 1, cfg->player.leaves) != WS_OK) return WS_E_LEAVE;
     for (int i = 0; i < count; i++) {
         WsSimArm *arm = &sim->arms[i];
         uint8_t kept[WS_MAX_LETTERS + 1];
         arm->action = candidates[i];
-        if (kept_tiles(probe, &arm->action, kept) != WS_OK) return WS_E_ARGUMENT;
+        if (kept_tiles(probe, &arm->action, kept) != WS_OK) return WS_E_NOT_ON_RACK;
         int idx = ws_gen_leave_index(g, kept);
-        if (idx < 0) return WS_E_ARGUMENT;
+        if (idx < 0) return WS_E_LEAVE;
         float leave = arm->action.kind == WS_TURN_PASS ? 0.0f : g->leave_value[idx];
         arm->leave = leave;
         arm->static_equity = (arm->action.kind == WS_TURN_PLAY ? (float)arm->action.move.score : 0.0f) + leave;
@@ -237,7 +237,8 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         /* the root must take it (the squares free, a swap allowed now) */
         WsGame *trial = &sim->workers[0].base;
         ws_game_copy(trial, probe);
-        if (ws_action_apply(trial, &arm->action, NULL) != WS_OK) return WS_E_ARGUMENT;
+        int applied = ws_action_apply(trial, &arm->action, NULL);
+        if (applied != WS_OK) return applied;
         sim->alive_index[i] = i;
     }
     sim->count = count;

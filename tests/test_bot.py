@@ -274,18 +274,23 @@ def test_master_arguments():
     assert Bot("master", RULES).seconds == wordsalvo.engine.bot.MASTER_SECONDS
 
 
-def test_the_old_spellings_are_deprecated_aliases(leaves):
-    """best_move(level=...) and MoveGenerator.best(pos, n=...) still work for a release, with
-    a DeprecationWarning; their return type no longer depends on an argument."""
+def test_one_name_for_the_n_best_and_no_old_spellings(leaves):
+    """best_move(level=...) and MoveGenerator.best(pos, n=...) are gone (an untagged 0.1.0
+    keeps no aliases): best gives one Move, top(n) a MoveList, on the generator, the Game
+    and a MoveList alike; no return type depends on an argument."""
     game = ws.Game(RULES, seed=2)
-    with pytest.warns(DeprecationWarning, match=r"use engine_action\(level\)"):
-        old = game.best_move(level="expert", leaves=leaves)
-    assert str(old) == str(game.engine_action("expert", leaves=leaves))
+    with pytest.raises(TypeError, match="level"):
+        game.best_move(level="expert", leaves=leaves)
+    assert str(game.engine_action("expert", leaves=leaves)) == str(game.engine_action("expert", leaves=leaves))
     gen = ws.MoveGenerator(game.lexicon, RULES)
     pos = game._position()
-    with pytest.warns(DeprecationWarning, match=r"use top\(pos, n\)"):
-        five = gen.best(pos, n=5)
+    with pytest.raises(TypeError):
+        gen.best(pos, n=5)
+    five = game.top(5)
     assert five.to_numpy().tobytes() == gen.top(pos, 5).to_numpy().tobytes()
+    assert five.to_numpy().tobytes() == gen.generate(pos).top(5).to_numpy().tobytes()
+    assert game.best_move() == five[0]
+    assert not hasattr(game, "best_moves") and not hasattr(ws.MoveList, "best")
     assert gen.best(pos) == gen.top(pos, 1)[0]
     with pytest.raises(ws.WordSalvoError, match="n: expected a whole number"):
         gen.top(pos, 0)

@@ -221,7 +221,7 @@ def test_hint_and_moves_are_the_expert_engines_and_limited_per_game():
     tg, out, _ = terminal_game(["hint", "moves", "moves 3", "hint", "moves", "quit"])
     expert = Bot("expert", tg.game.rules).choose(tg.game)
     leaves = Bot("expert", tg.game.rules).leaves
-    top = tg.game.legal_moves(leaves=leaves).best(10, by="equity")
+    top = tg.game.legal_moves(leaves=leaves).top(10, by="equity")
     tg.run()
     text = out.getvalue()
     m = expert.move

@@ -43,7 +43,7 @@ def rack_on_screen(term: Terminal, name: str) -> str:
 def phony(game: Game) -> str:
     """A placement whose only fault is a word not in the dictionary (a legal move's new
     tiles in another order)."""
-    for m in game.legal_moves().best(60):
+    for m in game.legal_moves().top(60):
         coord, word = m.notation.split(" ", 1)
         parts = re.findall(r"\([^)]*\)|.", word)
         new = [i for i, p in enumerate(parts) if not p.startswith("(")]
@@ -166,7 +166,7 @@ def test_pass_and_play_three_people_and_an_engine_saved_resumed_finished_analyse
     table.viewer = None
     # Ann plays her second-best move instead
     table.prompt(0)
-    table.move(mirror.legal_moves().best(2)[1].notation)
+    table.move(mirror.legal_moves().top(2)[1].notation)
     # Bob plays a phony; Cy challenges it off and plays on
     table.prompt(1)
     fake = phony(mirror)

@@ -245,16 +245,16 @@ def test_lowercase_racks_are_the_same_tiles_everywhere():
 
 def test_the_scoreless_counter_has_one_name():
     """Position.scoreless_count, as in the C game state; the old scoreless_turns (the name of
-    the rule set's limit) is a deprecated alias for a release."""
+    the rule set's limit) is gone (the package was never released with it)."""
     import warnings
 
     rules = ws.Rules.preset("classic-en")
     pos = ws.Position(rules, racks=["AB", "CD"], scoreless_count=2)
     assert pos.scoreless_count == 2
-    with pytest.warns(DeprecationWarning, match="use scoreless_count"):
-        assert pos.scoreless_turns == 2
-    with pytest.warns(DeprecationWarning, match="the counter is scoreless_count"):
-        old = ws.Position(rules, racks=["AB", "CD"], scoreless_turns=3)
+    assert not hasattr(pos, "scoreless_turns")
+    with pytest.raises(TypeError, match="scoreless_turns"):
+        ws.Position(rules, racks=["AB", "CD"], scoreless_turns=3)
+    old = ws.Position(rules, racks=["AB", "CD"], scoreless_count=3)
     assert old.scoreless_count == 3
     with warnings.catch_warnings():
         warnings.simplefilter("error")

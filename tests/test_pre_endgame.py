@@ -230,7 +230,7 @@ def test_expert_plays_the_pre_endgame_solvers_move_and_replays_it():
     action = ws.Bot("expert", rules, lexicon, seed=5).choose(game)
     again = ws.Bot("expert", rules, lexicon, seed=9).choose(game)
     assert action == again
-    moves = game.best_moves(EXPERT_PEG_PLAYS, by="equity", leaves=ws.Leaves.default(rules))
+    moves = game.top(EXPERT_PEG_PLAYS, by="equity", leaves=ws.Leaves.default(rules))
     result = solve_pre_endgame(game, nodes=EXPERT_PEG_NODES, candidates=[*moves, None],
                                schedule=EXPERT_PEG_SCHEDULE)
     want = result.best.action

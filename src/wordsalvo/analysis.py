@@ -113,7 +113,7 @@ name (the second person for the default name ``You``), e.g. "Ann kept ?ERS and s
 second sentence when the rack was poor ("The rack itself was poor: even the best move
 leaves 29 %, where an average rack would have had 42 %.").
 
-Winners: a player who left the game (resigned, lost on time; :func:`players_left`)
+Winners: a player who left the game (resigned, lost on time; :func:`departed_players`)
 loses whatever the score, as in :class:`~wordsalvo.Game` and the ratings; the best
 score among the others wins.
 """
@@ -126,7 +126,7 @@ from typing import Any
 
 import numpy as np
 
-from .inputs import excerpt
+from .inputs import number_arg, whole_arg
 from .printable import printable
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .display import Displayable
@@ -486,17 +486,16 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
     turns of endgame search (None: not).
     Raises :class:`AnalysisError` or :class:`~wordsalvo.formats.gcg.GCGError`.
     """
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise AnalysisError(f"top: expected a whole number >= 1, got {top!r}")
-    if sim is not None and (isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 < sim <= 1e6):
-        raise AnalysisError(f"sim: expected seconds of simulation per turn (> 0) or None, got {sim!r}")
-    if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, int) or
-                                not 1 <= endgame <= ENDGAME_NODES_MAX):
-        raise AnalysisError(f"endgame: expected positions per endgame solve, a whole number "
-                            f"1..{ENDGAME_NODES_MAX:,}, or None, got {excerpt(endgame, 60)}")
-    if pre_endgame is not None and (isinstance(pre_endgame, bool) or not isinstance(pre_endgame, int) or
-                                    not 1 <= pre_endgame <= 1 << 62):
-        raise AnalysisError(f"pre_endgame: expected turns of endgame search (>= 1) or None, got {pre_endgame!r}")
+    top = whole_arg(top, "top", AnalysisError, low=1)
+    if sim is not None:
+        number_arg(sim, "sim", AnalysisError, above=0, high=1e6,
+                   expected="seconds of simulation per turn (> 0) or None")
+    if endgame is not None:
+        endgame = whole_arg(endgame, "endgame", AnalysisError, low=1, high=ENDGAME_NODES_MAX,
+                            expected=f"positions per endgame solve, a whole number 1..{ENDGAME_NODES_MAX:,}, or None")
+    if pre_endgame is not None:
+        pre_endgame = whole_arg(pre_endgame, "pre_endgame", AnalysisError, low=1, high=1 << 62,
+                                expected="turns of endgame search (>= 1) or None")
     rp = _as_replay(source, rules, lexicon, path)
     rules_obj = rp.rules
     if leaves is None:
@@ -549,7 +548,7 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
         raw.append(d)
     final = rp.final_scores
     unfinished = rp.record.unfinished
-    left = players_left(rp)
+    left = departed_players(rp)
     winners = () if unfinished else _winners(final, left)
     turning, decisive = _tilts(raw, winners)
     turns = []
@@ -570,9 +569,10 @@ def analyze_game(source: Any, lexicon: Lexicon | None = None, top: int = TOP, *,
                         stars=rp.record.pragma("stars"), endgame_nodes=endgame, words_note=rp.words_note)
 
 
-def players_left(rp: Replay) -> list[int]:
-    """The players who left the game in the record, in the order they left
-    (:meth:`Replay.players_left`, the one place of that rule)."""
+def departed_players(rp: Replay) -> list[int]:
+    """The players who DEPARTED the game in the record (resigned, lost on time), in the
+    order they left (:meth:`Replay.players_left`, the one place of that rule); not
+    :attr:`Game.players_left`, the players still in."""
     return rp.players_left()
 
 

@@ -50,6 +50,7 @@ from collections.abc import Iterable, Sequence
 
 from .constants import CENTRE, COLUMNS, DIM
 from .errors import RulesError
+from .inputs import whole_arg
 
 __all__ = [
     "PREMIUMS",
@@ -272,8 +273,7 @@ def random_layout(
     cannot fail (``max_passes=0`` goes straight to it).  Each count must be
     even and they may add up to at most 112.
     """
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RulesError(f"expected a whole number as board seed, got {seed!r}")
+    seed = whole_arg(seed, "board seed", RulesError)
     if centre_symbol not in PREMIUMS + PLAIN:
         raise RulesError(f"expected a centre symbol from W w T D * ., got {centre_symbol!r}")
     unknown = sorted(set(counts) - set(PREMIUMS))
@@ -312,8 +312,7 @@ def random_star_squares(
     layout: Sequence[str], count: int, seed: int, centre: tuple[int, int] = CENTRE
 ) -> tuple[tuple[int, int], ...]:
     """``count`` distinct plain squares (never the centre) chosen with ``random.Random(seed)``, sorted."""
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RulesError(f"expected a whole number as board seed, got {seed!r}")
+    seed = whole_arg(seed, "board seed", RulesError)
     squares = plain_squares(layout, centre)
     if not 0 <= count <= len(squares):
         raise RulesError(f"expected 0..{len(squares)} star squares (the plain squares), got {count}")

@@ -83,7 +83,7 @@ from .board import Board
 from .display import Displayable
 from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
 from .gamestate import GameState, game_rules, letter_counts
-from .inputs import excerpt, whole_arg
+from .inputs import excerpt, is_whole, whole_arg
 from .lexicon.lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
 from .moves import Move, MoveList
@@ -233,7 +233,9 @@ class Game(Displayable):
     ):
         if not isinstance(rules, Rules):
             raise GameError(f"expected a Rules object (e.g. Rules.preset('wordsalvo-en')), got {type(rules).__name__}")
-        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+        if is_whole(players):
+            players = int(players)
+        elif not isinstance(players, (list, tuple)):
             raise GameError(f"players: expected a number or a list of names, got {excerpt(players)}")
         count = players if isinstance(players, int) else len(players)
         if not rules.players.min <= count <= rules.players.max:  # before any name is made
@@ -477,8 +479,7 @@ class Game(Displayable):
         moves._token = self._token
         return moves
 
-    def best_move(self, by: str = "score", leaves=None, level: str | None = None, seed: int = 0,
-                  avoid_offensive: bool = False) -> Move | None:
+    def best_move(self, by: str = "score", leaves=None, avoid_offensive: bool = False) -> Move | None:
         """The best placement by ``"score"`` or by ``"equity"`` (with ``leaves``, default:
         the rule set's shipped table), or None when there is none.
 
@@ -486,15 +487,8 @@ class Game(Displayable):
         (:mod:`wordsalvo.offensive`, main word or any cross word) and take the best that
         forms none (None when every placement forms one): what a hint should offer.
 
-        The action an engine level takes: :meth:`engine_action` (``best_move(level=...)``
-        still gives it, deprecated)."""
-        if level is not None:
-            import warnings
-
-            warnings.warn("Game.best_move(level=...) is deprecated: use engine_action(level) for the action "
-                          "an engine takes; best_move() gives the best placement", DeprecationWarning,
-                          stacklevel=2)
-            return self.engine_action(level, seed=seed, leaves=leaves)
+        The n best placements: :meth:`top`; the action an engine level takes:
+        :meth:`engine_action`."""
         self._check_running()
         if by == "equity" and leaves is None:
             from .leaves import Leaves
@@ -522,14 +516,13 @@ class Game(Displayable):
 
         return Bot(level, self.rules, lexicon=self.lexicon, leaves=leaves, seed=seed).choose(self)
 
-    def best_moves(self, n: int, by: str = "score", leaves=None) -> MoveList:
+    def top(self, n: int, by: str = "score", leaves=None) -> MoveList:
         """The ``n`` best placements (fewer when there are fewer) by ``"score"`` or by
         ``"equity"`` (with ``leaves``, default: the rule set's shipped table), best first:
         the first ``n`` of ``legal_moves(leaves).sorted(by)``, found without listing
         them all; :meth:`play` trusts them."""
         self._check_running()
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise GameError(f"n: expected a whole number >= 1, got {n!r}")
+        n = whole_arg(n, "n", GameError, low=1)
         if by == "equity" and leaves is None:
             from .leaves import Leaves
 
@@ -723,8 +716,7 @@ class Game(Displayable):
     def can_swap(self, n: int) -> bool:
         """Whether the player on turn may swap ``n`` tiles now (``[swap]``: the bag's
         minimum, ``bag_must_cover_swap``, ``whole_rack``; the C state's rule)."""
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise GameError(f"can_swap: expected a number of tiles, got {n!r}")
+        n = whole_arg(n, "can_swap", GameError, expected="a number of tiles")
         return 0 <= n <= self.rules.rack_size and self._s.c.swap_allowed(n)
 
     def pass_turn(self) -> Turn:
@@ -909,8 +901,8 @@ class Game(Displayable):
         Returns the history entries taken back, oldest first.  Raises GameError when
         there is nothing to take back."""
         if player is not None:
-            if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
-                raise GameError(f"undo: expected a player index 0..{len(self.names) - 1}, got {player!r}")
+            player = whole_arg(player, "undo", GameError, low=0, high=len(self.names) - 1,
+                               expected=f"a player index 0..{len(self.names) - 1}")
             target = self.last_turn_of(player)
             if target < 0 or not self._undo:
                 raise GameError(f"undo: expected a turn of player {player + 1} ({self.names[player]}) to take "
@@ -977,8 +969,8 @@ class Game(Displayable):
     def _player(self, player: int | None) -> int:
         if player is None:
             return self._s.c.to_move
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.names):
-            raise GameError(f"expected a player index 0..{len(self.names) - 1}, got {player!r}")
+        player = whole_arg(player, "player", GameError, low=0, high=len(self.names) - 1,
+                           expected=f"a player index 0..{len(self.names) - 1}")
         if player not in self._s.c.players_left:
             raise GameError(f"player {player + 1} ({self.names[player]}) has already left the game")
         return player

@@ -8,6 +8,8 @@
   API that is a whole number (an ``int``, never a ``bool``) or a finite number in a range,
   or an instance of a class; else a WordSalvoError naming the argument, what was expected
   and what came (never a bare IndexError, TypeError or AttributeError further in);
+  :func:`is_whole` and :func:`is_number` are the same checks without raising (items of a
+  list, values of a file): the one integer check and the one number check of the package;
 * :func:`excerpt`: a piece of input short enough to quote in an error message
   (a 10 MB line is not repeated whole);
 * :func:`checked_path`: a file name the operating system can take (no NUL byte, no
@@ -36,7 +38,7 @@ from pathlib import Path
 from .errors import WordSalvoError
 from .wording import plural
 
-__all__ = ["list_problems", "whole_number", "whole_arg", "number_arg", "instance_arg", "is_whole_number", "is_decimal_number", "text_lines", "LINE_END", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
+__all__ = ["list_problems", "whole_number", "whole_arg", "number_arg", "is_whole", "is_number", "instance_arg", "is_whole_number", "is_decimal_number", "text_lines", "LINE_END", "excerpt", "checked_path", "path_problem", "is_file", "os_error_text", "read_bytes",
            "read_stream", "open_regular", "SIZE_LIMITS", "DEFAULT_LIMIT",
            "write_atomic", "remove_orphans", "NUMBER_DIGITS"]
 
@@ -76,41 +78,63 @@ def _span(low, high) -> str:
             else f" >= {low}" if low is not None else f" <= {high}" if high is not None else "")
 
 
+def is_whole(value: object, low: int | None = None, high: int | None = None) -> bool:
+    """True when ``value`` is a whole number (an ``int`` or a numpy integer, never a
+    ``bool``) within ``low..high``: THE integer check of the package (:func:`whole_arg`
+    raises with it; checks of items of a list or a file's values call it)."""
+    if isinstance(value, bool):
+        return False
+    if not isinstance(value, int):
+        import numbers
+
+        if not isinstance(value, numbers.Integral):
+            return False
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+def is_number(value: object, low: float | None = None, high: float | None = None, *,
+              above: float | None = None) -> bool:
+    """True when ``value`` is a finite real number (an int or float, never a ``bool``, not
+    NaN or infinite) within ``low..high`` and greater than ``above``: THE number check of
+    the package (:func:`number_arg` raises with it)."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        number = float(value)
+    except OverflowError:  # an int past the float range
+        return False
+    return (math.isfinite(number) and (low is None or number >= low) and (high is None or number <= high)
+            and (above is None or number > above))
+
+
 def whole_arg(value: object, what: str, error: type[WordSalvoError] = WordSalvoError, *,
               low: int | None = None, high: int | None = None, expected: str | None = None) -> int:
     """``value`` when it is an ``int`` (not a ``bool``; numpy integers are taken as ints)
     within ``low..high``; else ``error`` saying ``what: expected a whole number low..high,
     got ...`` (``expected``: another wording of what is expected)."""
+    if is_whole(value, low, high):
+        return int(value)  # type: ignore[call-overload]
     expected = expected or f"a whole number{_span(low, high)}"
-    if isinstance(value, bool) or not isinstance(value, int):
-        import numbers
-
-        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-            value = int(value)  # a numpy integer
-        else:
-            raise error(f"{what}: expected {expected}, got {type(value).__name__} {excerpt(value)}")
-    if (low is not None and value < low) or (high is not None and value > high):
+    if is_whole(value):
         raise error(f"{what}: expected {expected}, got {excerpt(value)}")
-    return value
+    raise error(f"{what}: expected {expected}, got {type(value).__name__} {excerpt(value)}")
 
 
 def number_arg(value: object, what: str, error: type[WordSalvoError] = WordSalvoError, *,
-               low: float | None = None, high: float | None = None) -> float:
+               low: float | None = None, high: float | None = None, above: float | None = None,
+               expected: str | None = None) -> float:
     """``value`` as a float when it is a finite real number (an int or float, not a ``bool``,
-    not NaN or infinite) within ``low..high``; else ``error`` naming ``what``."""
-    import numbers
-
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    try:
-        number = float(value) if ok else math.nan  # type: ignore[arg-type]
-    except OverflowError:  # an int past the float range
-        number = math.inf
-    if not ok:
-        raise error(f"{what}: expected a finite number{_span(low, high)}, got {type(value).__name__} "
-                    f"{excerpt(value)}")
-    if not math.isfinite(number) or (low is not None and number < low) or (high is not None and number > high):
-        raise error(f"{what}: expected a finite number{_span(low, high)}, got {excerpt(value)}")
-    return number
+    not NaN or infinite) within ``low..high`` (and > ``above``); else ``error`` naming
+    ``what`` (``expected``: another wording of what is expected)."""
+    if is_number(value, low, high, above=above):
+        return float(value)  # type: ignore[arg-type]
+    span = _span(low, high) if above is None else f" > {above:g}" + (f" and <= {high:g}" if high is not None else "")
+    expected = expected or f"a finite number{span}"
+    if is_number(value):
+        raise error(f"{what}: expected {expected}, got {excerpt(value)}")
+    raise error(f"{what}: expected {expected}, got {type(value).__name__} {excerpt(value)}")
 
 
 def instance_arg(value: object, cls: type | tuple[type, ...], what: str,

@@ -4,7 +4,6 @@ the best swap, and move validation.  Equity is defined in :mod:`wordsalvo.leaves
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 
@@ -12,6 +11,7 @@ from ._core import _movegen
 from .alphabet import BLANK_BIT
 from .constants import DIM
 from .errors import PositionError, WordSalvoError
+from .inputs import is_whole, whole_arg
 from .leaves import Leaves, endgame_terms, tile_set_hash
 from .lexicon.lexicon import Lexicon
 from .moves import LeaveValues, Move, MoveList, Swap
@@ -183,17 +183,11 @@ class MoveGenerator:
         self._load(pos, rack)
         return int(self._gen.count_all())
 
-    def best(self, pos: Position, n: int | None = None, rack: str | None = None,
-             by: str = "score") -> Move | None:
+    def best(self, pos: Position, rack: str | None = None, by: str = "score") -> Move | None:
         """The best move (None when there is no legal placement) by ``"score"`` or by
         ``"equity"`` (score + the value of the tiles kept; needs a leave table): the first
         move of ``generate(pos).sorted(by=by)``, found with shadow bounds without
-        generating all.  The n best as a MoveList: :meth:`top` (``best(pos, n=...)``
-        still gives them, deprecated)."""
-        if n is not None:
-            warnings.warn("MoveGenerator.best(pos, n=...) is deprecated: use top(pos, n) for the n best "
-                          "moves (a MoveList); best(pos) gives one Move", DeprecationWarning, stacklevel=2)
-            return self._search(pos, n, rack, by)
+        generating all.  The n best as a MoveList: :meth:`top`."""
         return self._search(pos, None, rack, by)
 
     def top(self, pos: Position, n: int, rack: str | None = None, by: str = "score") -> MoveList:
@@ -213,12 +207,12 @@ class MoveGenerator:
             raise WordSalvoError(
                 "best(by='equity') needs a leave table: expected MoveGenerator(lexicon, rules, leaves=...), "
                 "e.g. leaves=Leaves.default(rules)")
-        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        if n is not None and not is_whole(n, 1):
             raise WordSalvoError(f"n: expected a whole number >= 1 or None, got {n!r}")
         if n is not None and n > _BEST_SEARCH_MAX_N:
             # the bounded search keeps its n best by insertion: for many moves, sorting
             # the full list is faster and gives the same moves in the same order
-            return self.generate(pos, rack).best(n, by=by)
+            return self.generate(pos, rack).top(n, by=by)
         renting = self._prepare_best()
         since = time.perf_counter() if renting else 0.0
         if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
@@ -283,8 +277,7 @@ class MoveGenerator:
         """The letters allowed on an empty square for moves in ``direction``, its cross
         score and whether it has a perpendicular word (for tests and analysis)."""
         for name, v in (("row", row), ("col", col)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < DIM:
-                raise WordSalvoError(f"{name}: expected a whole number 0..{DIM - 1}, got {v!r}")
+            whole_arg(v, name, low=0, high=DIM - 1)
         self._load(pos, "")
         mask, score = self._gen.cross_set(direction, row * DIM + col)
         letters = {self.rules.alphabet.letters[i - 1] for i in range(1, self.rules.alphabet.size + 1) if mask >> i & 1}

@@ -422,7 +422,10 @@ class MoveList(Sequence[Move], Displayable):
         """A copy sorted best first, by ``"score"`` or ``"equity"``."""
         return self._same(self._records[self.order(by)])
 
-    def best(self, n: int = 1, by: str = "score") -> "MoveList":
+    def top(self, n: int, by: str = "score") -> "MoveList":
+        """The ``n`` best moves (fewer when there are fewer), best first, by ``"score"`` or
+        ``"equity"``: the first ``n`` of :meth:`sorted` (``MoveGenerator.top`` and
+        ``Game.top`` find them without listing every move)."""
         return self._same(self._records[self.order(by)[:n]])
 
     def notations(self) -> list[str]:

@@ -8,7 +8,6 @@ change replaced (python-chess ``Board.push`` / ``Board.pop``).
 
 from __future__ import annotations
 
-import warnings
 
 from collections import Counter
 
@@ -19,7 +18,7 @@ from .board import Board, square_name
 from .constants import DIM, LETTER_MASK
 from .display import Displayable
 from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, PositionError
-from .inputs import excerpt
+from .inputs import excerpt, is_whole, whole_arg
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,14 +51,7 @@ class Position(Displayable):
         scoreless_count: int = 0,
         opcodes: dict[str, str] | None = None,
         to_move: int = 0,
-        *,
-        scoreless_turns: int | None = None,
     ):
-        if scoreless_turns is not None:  # the old name of the counter, for a release
-            warnings.warn("Position(scoreless_turns=...) is deprecated: the counter is scoreless_count "
-                          "(the rule set's [end] scoreless_turns is the limit it is compared with)",
-                          DeprecationWarning, stacklevel=2)
-            scoreless_count = scoreless_turns
         if not isinstance(rules, Rules):
             raise PositionError(f"rules: expected a Rules object, got {type(rules).__name__}")
         if board is not None and not isinstance(board, Board):
@@ -76,14 +68,14 @@ class Position(Displayable):
         for i, r in enumerate(self.racks):
             rack_counts(rules, r, where=f"rack {i + 1}")
         self.scores = list(scores) if scores is not None else [0] * len(self.racks)
-        if any(isinstance(x, bool) or not isinstance(x, int) for x in self.scores):
+        if not all(is_whole(x) for x in self.scores):
             raise PositionError(f"scores: expected whole numbers, got {excerpt(self.scores)}")
-        if isinstance(scoreless_count, bool) or not isinstance(scoreless_count, int) or scoreless_count < 0:
-            raise PositionError(f"scoreless_count: expected a whole number >= 0, got {excerpt(scoreless_count)}")
+        self.scores = [int(x) for x in self.scores]
+        scoreless_count = whole_arg(scoreless_count, "scoreless_count", PositionError, low=0)
         self.scoreless_count = scoreless_count
         self.opcodes = dict(opcodes or {})
-        if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < len(self.racks):
-            raise PositionError(f"to_move: expected a player index 0..{len(self.racks) - 1}, got {to_move!r}")
+        to_move = whole_arg(to_move, "to_move", PositionError, low=0, high=len(self.racks) - 1,
+                            expected=f"a player index 0..{len(self.racks) - 1}")
         self.to_move = to_move
         #: what each play / pass / swap replaced, for undo:
         #: (new squares, player, rack, score, scoreless_count, to_move) before the change
@@ -111,14 +103,6 @@ class Position(Displayable):
         pos.to_move = to_move
         pos._stack = []
         return pos
-
-    @property
-    def scoreless_turns(self) -> int:
-        """Deprecated name of :attr:`scoreless_count` (the rule set's ``[end] scoreless_turns``
-        is the limit the count is compared with)."""
-        warnings.warn("Position.scoreless_turns is deprecated: use scoreless_count", DeprecationWarning,
-                      stacklevel=2)
-        return self.scoreless_count
 
     # -- racks ----------------------------------------------------------------------
     @property

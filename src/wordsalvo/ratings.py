@@ -61,7 +61,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import RatingError, WordSalvoError
 from .wording import plural
-from .inputs import excerpt, read_bytes
+from .inputs import excerpt, is_whole, read_bytes, whole_arg
 
 __all__ = [
     "RatingError", "Rating", "Tier", "Glicko2Steps", "RatingPool", "RatedGame", "Standing",
@@ -501,8 +501,8 @@ class RatingPool:
 
     def idle_periods(self, count: int = 1) -> None:
         """Pass ``count`` rating periods without games: every RD grows (step 6), up to ``max_rd``."""
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RatingError(f"RatingPool.idle_periods: expected a whole number of periods >= 0, got {count!r}")
+        count = whole_arg(count, "RatingPool.idle_periods", RatingError, low=0,
+                          expected="a whole number of periods >= 0")
         for done in range(1, count + 1):
             self._ratings = {n: _idle(r, self.max_rd) for n, r in self._ratings.items()}
             if all(r.rd >= self.max_rd for r in self._ratings.values()):
@@ -545,7 +545,7 @@ class RatedGame:
         if len(set(self.players)) != len(self.players):
             problems.append(f"expected different players, got {', '.join(self.players)}")
         if len(self.places) != len(self.players) or not all(
-                isinstance(k, int) and not isinstance(k, bool) and k >= 1 for k in self.places):
+                is_whole(k, 1) for k in self.places):
             problems.append(f"expected one place (a whole number >= 1) per player, got {self.places!r}")
         if problems:
             _raise(f"RatedGame{' ' + self.source if self.source else ''}", problems)

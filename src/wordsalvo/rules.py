@@ -27,7 +27,7 @@ from .alphabet import Alphabet, get_alphabet
 from .boards import random_board_problems, random_premium_layout, random_star_squares
 from .constants import CENTRE, DIM, RACK_MAX, SQUARES
 from .errors import GameError, RulesError
-from .inputs import excerpt, is_file, list_problems, read_bytes
+from .inputs import excerpt, is_file, is_whole, list_problems, read_bytes
 from .rules_schema import (
     RANDOM_MODES,
     SECTIONS,
@@ -247,7 +247,7 @@ class Rules:
         for key, typ in (("rack_size", int), ("bingo_bonus", int), ("description", str)):
             if key in data:
                 v = data.pop(key)
-                if not isinstance(v, typ) or isinstance(v, bool):
+                if not (is_whole(v) if typ is int else isinstance(v, typ)):
                     problems.append(f"'{key}': expected {_TYPE_WORDS[typ]}, got {excerpt(v)}")
                 else:
                     kwargs[key] = v
@@ -275,7 +275,7 @@ class Rules:
         kwargs["star_squares"] = stars
         if "star_bonus" in board:
             v = board["star_bonus"]
-            if not isinstance(v, int) or isinstance(v, bool):
+            if not is_whole(v):
                 problems.append(f"'board.star_bonus': expected a whole number, got {excerpt(v)}")
             else:
                 kwargs["star_bonus"] = v
@@ -284,7 +284,7 @@ class Rules:
             problems.append(f"'board.random': expected one of {', '.join(map(repr, RANDOM_MODES))}, got {excerpt(random_mode)}")
             random_mode = "none"
         star_count = board.get("random_star_count", 1 if random_mode == "stars" else 0)
-        if not isinstance(star_count, int) or isinstance(star_count, bool) or star_count < 0:
+        if not is_whole(star_count, 0):
             problems.append(f"'board.random_star_count': expected a whole number >= 0, got {excerpt(star_count)}")
             star_count = 0
         default_stars = _squares(board.get("default_star_squares", []), "'board.default_star_squares'", problems)
@@ -298,7 +298,7 @@ class Rules:
             for k, v in tiles_raw.items():
                 if (
                     not isinstance(v, list) or len(v) != 2
-                    or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
+                    or not all(is_whole(x, 0) for x in v)
                 ):
                     problems.append(f"'tiles.{k}': expected [count, value] with two whole numbers >= 0, got {excerpt(v)}")
                     continue
@@ -335,7 +335,7 @@ class Rules:
 
         # the board seed
         if board_seed is not None:
-            if not isinstance(board_seed, int) or isinstance(board_seed, bool):
+            if not is_whole(board_seed):
                 raise RulesError(f"{source}: expected a whole number as board seed, got {excerpt(board_seed)}")
             if random_mode == "none":
                 raise RulesError(f"{source}: rule set {excerpt(name)} has a fixed board (board.random = \"none\"); "
@@ -406,7 +406,7 @@ def _problem_message(where: str, problems: list[str]) -> str:
 def _square(v: Any, where: str, problems: list[str]) -> tuple[int, int] | None:
     if (
         isinstance(v, (list, tuple)) and len(v) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < DIM for x in v)
+        and all(is_whole(x, 0, DIM - 1) for x in v)
     ):
         return (v[0], v[1])
     problems.append(f"{where}: expected [row, col] with 0-based numbers 0..{DIM - 1}, got {excerpt(v)}")
@@ -447,10 +447,6 @@ def _check_core(r: Rules) -> list[str]:
     )
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _check_values(
     *, layout: Any, centre: Any, star_squares: Any, star_bonus: Any, rack_size: Any, bingo_bonus: Any,
     tiles: dict[str, tuple[int, int]] | None, alphabet: Alphabet | None, extra: dict[str, Any],
@@ -462,7 +458,7 @@ def _check_values(
     the board, tiles for exactly the letters of the alphabet, sane numbers.
     """
     p: list[str] = []
-    centre_ok = isinstance(centre, tuple) and len(centre) == 2 and all(_is_int(x) and 0 <= x < DIM for x in centre)
+    centre_ok = isinstance(centre, tuple) and len(centre) == 2 and all(is_whole(x) and 0 <= x < DIM for x in centre)
     if not centre_ok:
         p.append(f"'board.centre': expected [row, col] within 0..{DIM - 1}, got {excerpt(centre)}")
     if layout is not None:
@@ -479,17 +475,17 @@ def _check_values(
                     p.append(f"'board.layout' row {i + 1}, column {j + 1}: '*' marks the centre, "
                              f"but the centre is row {centre[0] + 1}, column {centre[1] + 1}")
     for s in star_squares:
-        if not (isinstance(s, tuple) and len(s) == 2 and all(_is_int(x) and 0 <= x < DIM for x in s)):
+        if not (isinstance(s, tuple) and len(s) == 2 and all(is_whole(x) and 0 <= x < DIM for x in s)):
             p.append(f"'board.star_squares': expected [row, col] pairs within 0..{DIM - 1}, got {excerpt(s)}")
         elif layout is not None and len(layout) == DIM and all(len(row) == DIM for row in layout):
             if layout[s[0]][s[1]] != "." or (centre_ok and s == centre):
                 p.append(f"'board.star_squares': expected a plain square, got {list(s)} "
                          f"({'the centre' if s == centre else repr(layout[s[0]][s[1]])})")
-    if not _is_int(star_bonus) or not 0 <= star_bonus <= 1000:
+    if not is_whole(star_bonus) or not 0 <= star_bonus <= 1000:
         p.append(f"'board.star_bonus': expected a whole number 0..1000, got {excerpt(star_bonus)}")
-    if not _is_int(rack_size) or not 1 <= rack_size <= RACK_MAX:
+    if not is_whole(rack_size) or not 1 <= rack_size <= RACK_MAX:
         p.append(f"'rack_size': expected 1..{RACK_MAX}, got {excerpt(rack_size)}")
-    if not _is_int(bingo_bonus) or not 0 <= bingo_bonus <= 1000:
+    if not is_whole(bingo_bonus) or not 0 <= bingo_bonus <= 1000:
         p.append(f"'bingo_bonus': expected 0..1000, got {excerpt(bingo_bonus)}")
     if tiles is not None:
         for letter, (count, value) in tiles.items():
@@ -507,7 +503,7 @@ def _check_values(
         if "?" in tiles and tiles["?"][1] != 0:
             p.append(f"'tiles.?': a blank is always worth 0, got value {tiles['?'][1]}")
         total = sum(c for c, _v in tiles.values())
-        if _is_int(rack_size) and total < rack_size:
+        if is_whole(rack_size) and total < rack_size:
             p.append(f"'tiles': expected at least rack_size = {rack_size} tiles in all, got {total}")
     deal = extra.get("deal")
     if isinstance(deal, dict) and alphabet is not None:
@@ -517,10 +513,10 @@ def _check_values(
             if bad:
                 p.append(f"'deal.vowels': expected letters of alphabet {excerpt(alphabet.name)}, got {''.join(bad)!r}")
             mins = [deal.get("first_deal_min_vowels", 0), deal.get("first_deal_min_consonants", 0)]
-            if all(_is_int(x) for x in mins):
+            if all(is_whole(x) for x in mins):
                 if mins[0] and not vowels:
                     p.append("'deal.vowels': expected the vowel letters when first_deal_min_vowels > 0, got ''")
-                if _is_int(rack_size) and sum(mins) > rack_size:
+                if is_whole(rack_size) and sum(mins) > rack_size:
                     p.append(f"'deal': expected first_deal_min_vowels + first_deal_min_consonants <= rack_size "
                              f"({rack_size}), got {sum(mins)}")
     return p

@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from .inputs import excerpt
+from .inputs import excerpt, is_whole
 
 __all__ = [
     "SETTLEMENT_MODES",
@@ -211,7 +211,7 @@ def _check_value(value: Any, f: dataclasses.Field, where: str) -> tuple[Any, str
             return default, f"{where}: expected true or false, {got}"
         return value, None
     if kind is int:
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not is_whole(value):
             return default, f"{where}: expected a whole number, {got}"
         lo, hi = meta.get("min"), meta.get("max")
         if (lo is not None and value < lo) or (hi is not None and value > hi):

@@ -4,6 +4,7 @@
 from wordsalvo._core.cendgame cimport *
 
 ENDGAME_MAX_PLY = WS_EG_MAX_PLY
+ENDGAME_MAX_THREADS = WS_EG_MAX_THREADS
 #: why a solve stopped
 ENDGAME_STOP_NAMES = {WS_EG_EXACT: "exact", WS_EG_DEADLINE: "limit", WS_EG_MAX_DEPTH: "depth"}
 
@@ -39,14 +40,6 @@ cdef class EndgameSolver:
         cdef size_t entries = (<size_t>1) << bits
         cdef int rc, i
         self.helper_count = 0
-        if root.rules.players != 2:
-            raise WordSalvoError(f"endgame: expected a two-player game, got {root.rules.players} players")
-        if root.s.end_reason != WS_END_NONE:
-            raise PositionError("endgame: the game is over")
-        if root.s.bag_count != 0:
-            raise PositionError(f"endgame: expected an empty bag, got {root.s.bag_count} tiles in it")
-        if root.s.out_mask:
-            raise PositionError("endgame: expected both players in the game, got one who left")
         if gen.alphabet_size != root.rules.alphabet_size:
             raise WordSalvoError("endgame: expected a generator of the state's alphabet")
         self.E = <WsEndgame*>malloc(ws_endgame_size())
@@ -74,9 +67,10 @@ cdef class EndgameSolver:
                     rc = ws_endgame_add_helper(self.E, self.helpers[i], self.helper_moves[i], self.helper_order[i], cap)
         finally:
             ws_guard_leave(&gen.busy)
-        if rc != WS_OK:
-            raise RulesError(f"endgame: the rule set {'lets a player swap with an empty bag' if ws_game_swap_allowed(root.s, 1) else 'has no pass limit (a game might never end)'}; "
-                             f"expected passes and plays only, and a pass or scoreless-turn limit")
+        if rc in (WS_E_ENDLESS, WS_E_EMPTY_BAG_SWAP):
+            check_status(rc, RulesError, "endgame")
+        check_status(rc, WordSalvoError if rc == WS_E_PLAYERS else PositionError,
+                     f"endgame of {root.rules.players} players with {root.s.bag_count} tiles in the bag")
 
     def __dealloc__(self):
         cdef int i

@@ -25,6 +25,8 @@ SCORELESS_BITS = {"pass": WS_SCORELESS_PASS, "swap": WS_SCORELESS_SWAP, "refused
 #: why a swap is not allowed (GameState.swap_check)
 SWAP_PROBLEMS = {WS_SWAP_EMPTY: "empty", WS_SWAP_NOT_ON_RACK: "not-on-rack", WS_SWAP_WHOLE_RACK: "whole-rack",
                  WS_SWAP_BAG_MIN: "bag-min", WS_SWAP_BAG_COVER: "bag-cover"}
+#: ws_game_swap says why it refuses a swap: WS_E_SWAP_BASE - the problem
+STATUS_TEXT.update({WS_E_SWAP_BASE - k: f"not allowed now ({name})" for k, name in SWAP_PROBLEMS.items()})
 GAME_MAX_PLAYERS = WS_GAME_MAX_PLAYERS
 GAME_MAX_BAG = WS_GAME_MAX_BAG
 #: longest seed key (32-bit words) of a game's random stream
@@ -45,8 +47,7 @@ _RULE_RANGES = {
 def seed_key(seed):
     """The 32-bit words, least significant first, with which CPython seeds
     random.Random(seed) from a whole number (its absolute value)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise WordSalvoError(f"seed: expected a whole number, got {seed!r}")
+    seed = whole_arg(seed, "seed")
     n = -seed if seed < 0 else seed
     words = []
     while True:
@@ -98,11 +99,8 @@ cdef class GameRules:
             raise RulesError(f"tile values: expected one per letter code plus the blank "
                              f"(2..{WS_MAX_LETTERS + 1} entries), got {len(values_list)}")
         alphabet = len(values_list) - 1
-        if len(bag) > WS_GAME_MAX_BAG:
+        if len(bag) > WS_GAME_MAX_BAG:  # R.bag holds WS_GAME_MAX_BAG tiles
             raise RulesError(f"bag: expected at most {WS_GAME_MAX_BAG} tiles, got {len(bag)}")
-        for t in bag:
-            if t > alphabet:
-                raise RulesError(f"bag: tile code {t} outside the alphabet (0..{alphabet})")
         missing = sorted((set(_RULE_RANGES) | {"keep_factor", "out_factor"}) - set(values))
         if missing:
             raise RulesError(f"game rules: expected values for {', '.join(missing)}")
@@ -123,9 +121,6 @@ cdef class GameRules:
         R.vowels = vowels
         v = {key: <int32_t>check_whole(values[key], low, high, RulesError, key)
              for key, (low, high) in _RULE_RANGES.items()}
-        if v["first_vowels"] + v["first_consonants"] > rack_size:
-            raise RulesError(f"[deal]: expected at most {rack_size} vowels and consonants in a first rack, got "
-                             f"{v['first_vowels']} + {v['first_consonants']}")
         R.first_vowels, R.first_consonants = v["first_vowels"], v["first_consonants"]
         R.swap_min_bag, R.swap_whole_rack = v["swap_min_bag"], v["swap_whole_rack"]
         R.swap_must_cover, R.swap_draw_first = v["swap_must_cover"], v["swap_draw_first"]
@@ -137,11 +132,11 @@ cdef class GameRules:
         R.eliminate_after = v["eliminate_after"]
         R.settle_out, R.settle_passes, R.settle_scoreless = v["settle_out"], v["settle_passes"], v["settle_scoreless"]
         keep, out = float(values["keep_factor"]), float(values["out_factor"])
-        if not (0.0 <= keep <= 100.0 and 0.0 <= out <= 100.0):
-            raise RulesError(f"end-game terms: expected factors 0..100, got {keep} and {out}")
         R.keep_factor = <float>keep
         R.out_factor = <float>out
-        check_status(ws_game_rules_init(R), RulesError, "game rules rejected")
+        check_status(ws_game_rules_init(R), RulesError,
+                     f"game rules of {players} players, a rack of {rack_size}, first rack {v['first_vowels']} "
+                     f"vowels + {v['first_consonants']} consonants, end-game factors {keep:g} and {out:g}")
         self.players, self.rack_size, self.alphabet_size = players, rack_size, alphabet
         self.args = (players, rack_size, tuple(values_list), bag, vowels, dict(values))
 
@@ -191,9 +186,7 @@ cdef class GameState:
         n = fill_key(seed, key)
         with nogil:
             rc = ws_game_new(self.s, rules.R, key, n)
-        if rc != WS_OK:
-            raise RulesError(f"the bag holds too few vowels or consonants for the first deal of "
-                             f"{rules.players} players")
+        check_status(rc, RulesError, f"a new game of {rules.players} players")
 
     def __dealloc__(self):
         free(self.s)
@@ -354,14 +347,10 @@ cdef class GameState:
         return &self.stack[self.depth]
 
     cdef int _done(self, int rc, str what) except -1:
-        if rc != WS_OK:
-            raise PositionError(f"{what}: not possible in this state ({self._why()})")
+        check_status(rc, PositionError, what)
         self.depth += 1
         self.version += 1
         return 0
-
-    cdef str _why(self):
-        return "the game is over" if self.s.end_reason != WS_END_NONE else "checked: a square, a tile or a count"
 
     def play(self, row, col, direction, tiles, score):
         """The player on turn plays the main word from (row, col) in ``direction``:
@@ -419,11 +408,7 @@ cdef class GameState:
     def swap(self, counts):
         """The player on turn swaps ``counts`` (33 counts by code)."""
         cdef const uint8_t[::1] c = byte_array(counts, WS_MAX_LETTERS + 1, PositionError, "swap counts")
-        cdef WsUndo *u = self._push()
-        problem = self.swap_check(counts)
-        if problem is not None and self.s.end_reason == WS_END_NONE:
-            raise PositionError(f"swap: not allowed now ({problem})")
-        self._done(ws_game_swap(self.s, &c[0], u), "swap")
+        self._done(ws_game_swap(self.s, &c[0], self._push()), "swap")
 
     def pass_turn(self):
         self._done(ws_game_pass(self.s, self._push()), "pass")
@@ -454,21 +439,20 @@ cdef class GameState:
         cdef const uint8_t[::1] r
         cdef const uint8_t[::1] b
         cdef uint8_t[::1] f
+        cdef int rc
         racks = list(racks)
         if len(racks) != self.rules.players:
             raise PositionError(f"racks: expected {self.rules.players}, got {len(racks)}")
         for p, rack in enumerate(racks):
             r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, f"rack {p + 1}")
             flat[p * (WS_MAX_LETTERS + 1):(p + 1) * (WS_MAX_LETTERS + 1)] = bytes(r)
-            if sum(bytes(r)) > self.rules.rack_size:
-                raise PositionError(f"rack {p + 1}: expected at most {self.rules.rack_size} tiles, got {sum(bytes(r))}")
         bag = bytes(bag)
-        if len(bag) > WS_GAME_MAX_BAG:
-            raise PositionError(f"bag: expected at most {WS_GAME_MAX_BAG} tiles, got {len(bag)}")
         b = bag if bag else b"\0"
         f = flat
-        self._setup(ws_game_set_tiles(self.s, &f[0], &b[0], len(bag)),
-                    f"racks and bag: expected tile codes 0..{self.rules.alphabet_size}")
+        rc = ws_game_set_tiles(self.s, &f[0], &b[0], len(bag))
+        self._setup(rc, "" if rc == WS_OK else
+                    f"racks of {', '.join(str(sum(bytes(r))) for r in racks)} tiles and a bag of {len(bag)} "
+                    f"(racks of at most {self.rules.rack_size}, codes 0..{self.rules.alphabet_size})")
 
     cdef int _setup(self, int rc, str what) except -1:
         self.version += 1

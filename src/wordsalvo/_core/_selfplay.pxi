@@ -135,11 +135,7 @@ cdef class SelfPlay:
                 rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity, &count)
         finally:
             ws_guard_leave(&self.gen.busy)
-        if rc == WS_E_ARGUMENT:
-            raise WordSalvoError(f"self-play of seed {seed}: the rules cannot be played (a first deal the bag "
-                                 f"cannot make, a rack the leave table cannot value, or no end within "
-                                 f"{self.sp.turn_limit} turns)")
-        check_status(rc, WordSalvoError, f"self-play of seed {seed}")
+        check_status(rc, WordSalvoError, f"self-play of seed {seed} (turn limit {self.sp.turn_limit})")
         return (self.buf[:count].copy(), (self.sp.game.score[0], self.sp.game.score[1]),
                 END_REASON_NAMES.get(self.sp.game.end_reason, ""), self.sp.turns)
 

@@ -107,8 +107,7 @@ cdef class Simulation:
         if not 0.0 < d < 1.0:
             raise WordSalvoError(f"delta: expected a probability strictly between 0 and 1, got {delta!r}")
         self.cfg.delta = d
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 64):
-            raise WordSalvoError(f"seed: expected a whole number 0..2**64-1, got {seed!r}")
+        seed = whole_arg(seed, "seed", low=0, high=(1 << 64) - 1, expected="a whole number 0..2**64-1")
         self.cfg.seed = <uint64_t>seed
         ceiling = float(swap_ceiling)
         if not isfinite(ceiling):
@@ -157,9 +156,7 @@ cdef class Simulation:
                 ws_guard_leave(&gen.busy)
         finally:
             free(acts)
-        if rc != WS_OK:
-            raise PositionError("simulation: a candidate the position cannot take (tiles not on the rack, a "
-                                "square taken, a swap not allowed now), or a rack the leave table cannot value")
+        check_status(rc, PositionError, "simulation: a candidate the position cannot take")
 
     cdef int _infer_check(self, object infer, int alphabet_size) except -1:
         """``infer``: None, or (tiles, cumulative weights): bytes of count x WS_RACK_MAX tile

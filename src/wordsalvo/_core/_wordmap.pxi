@@ -156,8 +156,8 @@ cdef class WordMap:
                 c[i] = ~(<uint64_t>1)
             else:
                 mask = cross[i]
-                if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask < 2 ** 64:
-                    raise WordSalvoError(f"cross set of square {i}: expected a letter mask 0..2**64-1, got {mask!r}")
+                mask = whole_arg(mask, f"cross set of square {i}", low=0, high=2 ** 64 - 1,
+                                 expected="a letter mask 0..2**64-1")
                 c[i] = <uint64_t>mask & ~(<uint64_t>1)
         while True:
             out = <WsSpanWord*>malloc(capacity * sizeof(WsSpanWord))

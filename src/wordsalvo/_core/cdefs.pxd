@@ -15,6 +15,25 @@ cdef extern from "ws_defs.h" nogil:
     int WS_E_FORMAT
     int WS_E_TOO_BIG
     int WS_E_ARGUMENT
+    int WS_E_GAME_OVER
+    int WS_E_OFF_BOARD
+    int WS_E_SQUARE_TAKEN
+    int WS_E_TILE_CODE
+    int WS_E_NOT_ON_RACK
+    int WS_E_NO_TILE
+    int WS_E_BAG_FULL
+    int WS_E_RACK_FULL
+    int WS_E_FIRST_DEAL
+    int WS_E_PLAYER
+    int WS_E_PLAYERS
+    int WS_E_RULE_VALUE
+    int WS_E_LEAVE
+    int WS_E_ENDLESS
+    int WS_E_EMPTY_BAG_SWAP
+    int WS_E_BAG_NOT_EMPTY
+    int WS_E_TURN_LIMIT
+    int WS_E_SWAP_BASE
+    bint WS_REFUSED(long rc)
     int WS_MIN_WORD
     int WS_LINE_OK
     int WS_LINE_EMPTY

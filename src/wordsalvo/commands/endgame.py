@@ -26,6 +26,8 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers) -> None:
+    from ..engine.endgame import MAX_THREADS
+
     p = subparsers.add_parser(
         "endgame",
         help="solve an endgame exactly (the bag empty, both racks known)",
@@ -42,7 +44,7 @@ def register(subparsers) -> None:
     add_position_arguments(p, "the position: a CGP line with both racks (RACK1/RACK2, the rack on turn first), a "
                         "CGP file or '-' for standard input")
     p.add_argument("--seconds", type=seconds(), metavar="S", help="time limit (default: until proven)")
-    p.add_argument("--threads", type=whole_number(1, 64), default=1, metavar="T",
+    p.add_argument("--threads", type=whole_number(1, MAX_THREADS), default=1, metavar="T",
                    help="threads searching together over one shared table (default 1; the value is the same)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object on the last line")

@@ -27,7 +27,7 @@ _REDRAW = 0.25
 
 
 def register(subparsers) -> None:
-    from ..engine.simulation import DEFAULT_ITERATIONS, SAMPLINGS
+    from ..engine.simulation import DEFAULT_ITERATIONS, MAX_PLIES, MAX_THREADS, SAMPLINGS
 
     p = subparsers.add_parser(
         "sim",
@@ -55,12 +55,12 @@ def register(subparsers) -> None:
     p.add_argument("--move", action="append", metavar="MOVE", dest="moves",
                    help="simulate this candidate instead ('8H WORD', --move=-ABC or 'exch ABC' for an exchange, "
                         "'pass'); repeatable")
-    p.add_argument("--plies", type=whole_number(0), default=2, metavar="P",
+    p.add_argument("--plies", type=whole_number(0, MAX_PLIES), default=2, metavar="P",
                    help="turns played after the candidate (default 2)")
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--iterations", type=whole_number(1), metavar="K", help="iterations (per candidate)")
     limit.add_argument("--seconds", type=seconds(), metavar="S", help="time limit")
-    p.add_argument("--threads", type=whole_number(1), default=1, metavar="T", help="threads (default 1)")
+    p.add_argument("--threads", type=whole_number(1, MAX_THREADS), default=1, metavar="T", help="threads (default 1)")
     p.add_argument("--sampling", choices=SAMPLINGS, default="bai",
                    help="rr: round robin; bai: drop clearly worse candidates early (default)")
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed of the draws (default 0)")

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import WordSalvoError
-from ..inputs import checked_path
+from ..inputs import checked_path, whole_arg
 from ..parallel import Interrupted, dask_map_unordered, interrupts_deferred, map_unordered
 from ..stats import mean_interval, wilson_interval
 
@@ -335,9 +335,8 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
     the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``); ``pool``: a
     :func:`game_pool` of ``jobs`` workers kept across calls (leave training's chunks).
     """
-    if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= GAMES_MAX:
-        raise WordSalvoError(f"games: expected a whole number 0..{GAMES_MAX:,} (a run keeps every result), "
-                             f"got {games!r}")
+    games = whole_arg(games, "games", low=0, high=GAMES_MAX,
+                      expected=f"a whole number 0..{GAMES_MAX:,} (a run keeps every result)")
     if jobs < 1:
         raise WordSalvoError(f"jobs: expected a whole number >= 1, got {jobs}")
     indices = range(start, start + games)

@@ -137,7 +137,9 @@ import numpy as np
 
 from ..actions import Action, Pass, Play, Swap
 from .clock import master_plays
+from .._core import _movegen
 from ..errors import GameError
+from ..inputs import number_arg, whole_arg
 from ..lexicon.lexicon import Lexicon
 from ..lexicon.vocabulary import level_vocabulary
 from ..offensive import OffensiveWords
@@ -146,6 +148,9 @@ from ..rules import Rules
 __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "swap_allowed", "MASTER_SECONDS",
            "MASTER_PLAYS", "MASTER_PLIES", "EXPERT_ENDGAME_NODES", "EXPERT_PEG_NODES", "MASTER_PEG_NODES_PER_SECOND",
            "PEG_PLAYS", "EXPERT_PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE", "softmax_pick"]
+
+#: the most threads of a bot's searches: the C simulator's and endgame solver's limit
+MAX_THREADS: int = min(_movegen.SIM_MAX_THREADS, _movegen.ENDGAME_MAX_THREADS)
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")
@@ -280,12 +285,9 @@ class Bot:
             raise GameError(f"expected a Rules object, got {type(rules).__name__}")
         if seconds is None:
             seconds = MASTER_SECONDS
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 1e6:
-            raise GameError(f"seconds: expected a number of seconds >= 0, got {seconds!r}")
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-            raise GameError(f"threads: expected a whole number 1..64, got {threads!r}")
-        self.seconds = float(seconds)
-        self.threads = threads
+        self.seconds = number_arg(seconds, "seconds", GameError, low=0, high=1e6,
+                                  expected="a number of seconds >= 0 (at most 1e6)")
+        self.threads = whole_arg(threads, "threads", GameError, low=1, high=MAX_THREADS)
         self.cpu_time = bool(cpu_time)
         if not isinstance(infer, bool):
             raise GameError(f"infer: expected True or False, got {infer!r}")
@@ -294,9 +296,9 @@ class Bot:
         self.infer = infer
         if game_seconds is not None:
             GameClock(game_seconds)  # checks it
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                       or not 1 <= iterations <= 10_000_000):
-            raise GameError(f"iterations: expected a whole number 1..10000000 or None, got {iterations!r}")
+        if iterations is not None:
+            iterations = whole_arg(iterations, "iterations", GameError, low=1, high=10_000_000,
+                                   expected="a whole number 1..10000000 or None")
         if iterations is not None and game_seconds is not None:
             raise GameError("expected game_seconds (a clock) or iterations (a fixed budget), got both")
         #: master: one budget for the whole game (seconds), shared out by a GameClock
@@ -441,9 +443,9 @@ class Bot:
 
         leaves = self.leaves
         if leaves is not None:
-            moves = game.best_moves(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
+            moves = game.top(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
         else:
-            moves = game.best_moves(plays + _CLEAN_SPARE)
+            moves = game.top(plays + _CLEAN_SPARE)
         clean = [m for m in moves if not self.offensive.is_offensive(m)][:plays]
         try:
             result = solve_pre_endgame(game.position(), self.lexicon, nodes=nodes, candidates=[*clean, None],
@@ -485,9 +487,9 @@ class Bot:
         else:
             plays = master_plays(self.seconds)
         if leaves is not None:
-            moves = game.best_moves(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
+            moves = game.top(plays + _CLEAN_SPARE, by="equity", leaves=leaves)
         else:
-            moves = game.best_moves(plays + _CLEAN_SPARE)
+            moves = game.top(plays + _CLEAN_SPARE)
         for m in moves:
             if not self.offensive.is_offensive(m):
                 candidates.append(Play(m, equity=None if m.equity is None else float(m.equity)))

@@ -23,9 +23,8 @@ leaves the rest for later moves.
 
 from __future__ import annotations
 
-import math
-
 from ..errors import GameError
+from ..inputs import number_arg
 
 __all__ = ["GameClock", "master_plays", "MIN_SECONDS", "MAX_PLAYS", "BASE_PLAYS", "BASE_SECONDS"]
 
@@ -61,10 +60,8 @@ class GameClock:
     __slots__ = ("total", "used", "moves")
 
     def __init__(self, total: float):
-        if isinstance(total, bool) or not isinstance(total, (int, float)) or not (
-                math.isfinite(total) and 0 < total <= 1e6):
-            raise GameError(f"game_seconds: expected a number of seconds > 0, got {total!r}")
-        self.total = float(total)
+        self.total = number_arg(total, "game_seconds", GameError, above=0, high=1e6,
+                                expected="a number of seconds > 0 (at most 1e6)")
         self.used = 0.0
         self.moves = 0
 

@@ -18,7 +18,6 @@ and line are those of the last completed iteration); ``nodes``, ``seconds``.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -27,13 +26,17 @@ from typing import Any
 
 from .._core import _movegen
 from ..errors import PositionError, WordSalvoError
+from ..inputs import number_arg, whole_arg
 from ..gamestate import state_from_position
 from ..lexicon.lexicon import Lexicon
 from ..movegen import MoveGenerator
 from ..moves import Move
 from ..position import Position
 
-__all__ = ["solve_endgame", "EndgameResult", "EndgameProgress", "TABLE_BITS"]
+__all__ = ["solve_endgame", "EndgameResult", "EndgameProgress", "TABLE_BITS", "MAX_THREADS"]
+
+#: the most threads of one search (the C solver's WS_EG_MAX_THREADS)
+MAX_THREADS: int = _movegen.ENDGAME_MAX_THREADS
 
 #: the transposition table: 2**TABLE_BITS entries of 24 bytes (48 MB)
 TABLE_BITS = 21
@@ -143,21 +146,15 @@ def solve_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | 
     the transposition table holds 2**table_bits entries of 24 bytes; ``progress``: called
     every ``progress_every`` seconds while the search runs (from the calling thread, the
     search on another) and once when it ends, with an :class:`EndgameProgress`.  Returns an :class:`EndgameResult`."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
+    threads = whole_arg(threads, "threads", low=1, high=MAX_THREADS)
     if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
-                math.isfinite(seconds) and 0 < seconds <= 1e7):
-            raise WordSalvoError(f"seconds: expected a number of seconds > 0 or None, got {seconds!r}")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= 1 << 62):
-        raise WordSalvoError(f"nodes: expected a whole number of turns >= 1 or None, got {nodes!r}")
-    if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 10 <= table_bits <= 30:
-        raise WordSalvoError(f"table_bits: expected a whole number 10..30, got {table_bits!r}")
+        number_arg(seconds, "seconds", above=0, high=1e7, expected="a number of seconds > 0 or None")
+    if nodes is not None:
+        nodes = whole_arg(nodes, "nodes", low=1, high=1 << 62, expected="a whole number of turns >= 1 or None")
+    table_bits = whole_arg(table_bits, "table_bits", low=10, high=30)
     if progress is not None and not callable(progress):
         raise WordSalvoError(f"progress: expected a callable or None, got {type(progress).__name__}")
-    if isinstance(progress_every, bool) or not isinstance(progress_every, (int, float)) or not (
-            math.isfinite(progress_every) and 0.01 <= progress_every <= 3600):
-        raise WordSalvoError(f"progress_every: expected seconds 0.01..3600, got {progress_every!r}")
+    number_arg(progress_every, "progress_every", low=0.01, high=3600, expected="seconds 0.01..3600")
     pos, lexicon = two_player_position(position, lexicon, "endgame")
     rules = pos.rules
     state = state_from_position(pos)

@@ -50,6 +50,7 @@ from ..alphabet import BLANK_BIT
 from ..board import Board
 from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
+from ..inputs import number_arg, whole_arg
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
 from ..moves import MOVE_DTYPE, Move
@@ -209,12 +210,9 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
     if (play is None) == (not exchanged):
         raise InferenceError("expected either a play or exchanged=N (a whole number of tiles >= 1), "
                              f"got play={play!r}, exchanged={exchanged!r}")
-    if isinstance(exchanged, bool) or not isinstance(exchanged, int) or not 0 <= exchanged <= rules.rack_size:
-        raise InferenceError(f"exchanged: expected a whole number 0..{rules.rack_size}, got {exchanged!r}")
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not math.isfinite(margin) or margin < 0:
-        raise InferenceError(f"margin: expected a finite number of points >= 0, got {margin!r}")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000_000:
-        raise InferenceError(f"limit: expected a whole number 1..10000000, got {limit!r}")
+    exchanged = whole_arg(exchanged, "exchanged", InferenceError, low=0, high=rules.rack_size)
+    number_arg(margin, "margin", InferenceError, low=0, expected="a finite number of points >= 0")
+    limit = whole_arg(limit, "limit", InferenceError, low=1, high=10_000_000)
     if lexicon is None:
         lexicon = Lexicon.default(rules.alphabet.name)
     if not isinstance(lexicon, Lexicon):

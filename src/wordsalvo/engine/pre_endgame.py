@@ -45,11 +45,13 @@ from typing import Any, Callable
 
 from .._core import _movegen
 from ..errors import PositionError, WordSalvoError
+from ..inputs import is_whole, number_arg, whole_arg
 from ..gamestate import state_from_position
 from ..lexicon.lexicon import Lexicon
 from ..movegen import MoveGenerator
 from ..moves import Move
 from ..position import Position
+from .endgame import MAX_THREADS
 
 __all__ = ["solve_pre_endgame", "PreEndgameResult", "PegCandidate", "PEG_MIN_BAG", "PEG_MAX_BAG",
            "DEFAULT_CANDIDATES", "SCHEDULE", "GREEDY"]
@@ -396,13 +398,11 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
     :data:`SCHEDULE`), pairs (how many leaders, None: all; turns per endgame, :data:`GREEDY`:
     the playout only, None: until proven).  ``progress``: called with a dict after each
     candidate of each stage."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise WordSalvoError(f"threads: expected a whole number 1..64, got {threads!r}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not (math.isfinite(seconds) and 0 < seconds <= 1e7)):
-        raise WordSalvoError(f"seconds: expected a number of seconds > 0 or None, got {seconds!r}")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= 1 << 62):
-        raise WordSalvoError(f"nodes: expected a whole number of turns >= 1 or None, got {nodes!r}")
+    whole_arg(threads, "threads", low=1, high=MAX_THREADS)
+    if seconds is not None:
+        number_arg(seconds, "seconds", above=0, high=1e7, expected="a number of seconds > 0 or None")
+    if nodes is not None:
+        nodes = whole_arg(nodes, "nodes", low=1, high=1 << 62, expected="a whole number of turns >= 1 or None")
     from .endgame import two_player_position
 
     pos, lexicon = two_player_position(position, lexicon, "pre-endgame")
@@ -434,10 +434,10 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
         if not schedule or any(not isinstance(st, tuple) or len(st) != 2 for st in schedule):
             raise WordSalvoError(f"schedule: expected (leaders, nodes) pairs, got {schedule!r}")
         for top, cap in schedule:
-            if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
-                raise WordSalvoError(f"schedule: expected a number of leaders >= 1 or None, got {top!r}")
-            if cap is not None and cap != GREEDY and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-                raise WordSalvoError(f"schedule: expected turns per endgame >= 1, GREEDY or None, got {cap!r}")
+            if top is not None:
+                whole_arg(top, "schedule", low=1, expected="a number of leaders >= 1 or None")
+            if cap is not None and cap != GREEDY:
+                whole_arg(cap, "schedule", low=1, expected="turns per endgame >= 1, GREEDY or None")
     return _solve(state, rules, lexicon, leaves, unseen, bag, seconds=seconds, nodes=nodes,
                   candidates=candidates, progress=progress, schedule=schedule)
 
@@ -455,7 +455,7 @@ def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, s
     board = state.board
     rack = _rack_dict(state.rack(me))
     cands: list[_Cand] = []
-    if isinstance(candidates, bool) or not isinstance(candidates, int):
+    if not is_whole(candidates):
         seen = set()
         for m in candidates:
             if m is None or m == "pass":

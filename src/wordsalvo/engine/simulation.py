@@ -49,7 +49,7 @@ from .._core import _movegen
 from ..actions import Action, Pass, Play, Swap
 from ..display import Displayable
 from ..errors import PositionError, WordSalvoError
-from ..inputs import whole_arg
+from ..inputs import number_arg, whole_arg
 from ..gamestate import GameState, letter_counts, rack_letters, state_from_position
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
@@ -59,7 +59,13 @@ from ..position import Position, normalize_rack
 from .winprob import WinModel
 
 __all__ = ["simulate", "Simulator", "SimResult", "SimRow", "SAMPLINGS", "DEFAULT_ITERATIONS", "DELTA",
-           "MIN_ITERATIONS"]
+           "MIN_ITERATIONS", "MAX_PLIES", "MAX_THREADS"]
+
+#: the most turns a candidate may be played on (the C simulator's WS_SIM_MAX_PLIES): the
+#: library's limit, which the service (``[limits] plies``) and the CLI read
+MAX_PLIES: int = _movegen.SIM_MAX_PLIES
+#: the most threads of one simulation (the C simulator's WS_SIM_MAX_THREADS)
+MAX_THREADS: int = _movegen.SIM_MAX_THREADS
 
 #: the sampling rules: round robin, best-arm identification
 SAMPLINGS = ("rr", "bai")
@@ -182,16 +188,13 @@ class Simulator:
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
                  model: WinModel | bool | None = None, cpu_time: bool = False, infer=None):
         plays = _whole(plays, "plays", 1, _movegen.SIM_MAX_CANDIDATES - 1)
-        plies = _whole(plies, "plies", 0, _movegen.SIM_MAX_PLIES)
-        threads = _whole(threads, "threads", 1, _movegen.SIM_MAX_THREADS)
+        plies = _whole(plies, "plies", 0, MAX_PLIES)
+        threads = _whole(threads, "threads", 1, MAX_THREADS)
         seed = _whole(seed, "seed", 0, (1 << 64) - 1)
         if iterations is not None:
             iterations = _whole(iterations, "iterations", 1, _movegen.SIM_MAX_ITERATIONS)
         if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
-                    math.isfinite(seconds) and 0 < seconds <= 1e7):
-                raise WordSalvoError(f"seconds: expected a number of seconds > 0, got {seconds!r}")
-            seconds = float(seconds)
+            seconds = number_arg(seconds, "seconds", above=0, high=1e7, expected="a number of seconds > 0")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if sampling not in SAMPLINGS:
@@ -294,7 +297,7 @@ class Simulator:
     def _best(self, plays: int) -> list[Action]:
         """The ``plays`` best placements by static equity and the best exchange allowed now."""
         if self._game is not None and self._view is self._game._position():
-            ml = self._game.best_moves(plays, by="equity", leaves=self.leaves)
+            ml = self._game.top(plays, by="equity", leaves=self.leaves)
         else:
             ml = self._gen.top(self._view, plays, by="equity")
         actions: list[Action] = [Play(m, equity=float(m.equity)) for m in ml]
@@ -388,7 +391,7 @@ class Simulator:
 
 def _is_game(x: Any) -> bool:
     """A :class:`~wordsalvo.Game` (by its interface: the game module is above this one)."""
-    return all(callable(getattr(x, name, None)) for name in ("state", "best_moves", "generator", "apply"))
+    return all(callable(getattr(x, name, None)) for name in ("state", "top", "generator", "apply"))
 
 
 def _notation(a: Action) -> str:

@@ -46,7 +46,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ..errors import GameError
-from ..inputs import excerpt, is_decimal_number
+from ..inputs import excerpt, is_decimal_number, is_number, is_whole
 
 __all__ = ["StrengthTable", "strength_table", "beta_for_rating", "check_rating", "parse_level", "RatedLevel",
            "BETA_LIMIT", "LEVEL_TEXT_MAX"]
@@ -121,7 +121,7 @@ def check_rating(rating, table: StrengthTable | None = None) -> float:
             raise GameError(f"rating: expected a Glicko-2 rating, a number from {table.low:.0f} to "
                             f"{table.high:.0f} in ASCII digits, got {excerpt(rating)}")
         value = float(rating)
-    elif isinstance(rating, bool) or not isinstance(rating, (int, float)):
+    elif not (is_whole(rating) or is_number(rating) or isinstance(rating, float)):  # nan, inf: the range says
         raise GameError(f"rating: expected a Glicko-2 rating, a number from {table.low:.0f} to "
                         f"{table.high:.0f}, got {type(rating).__name__} {excerpt(rating)}")
     else:

@@ -35,7 +35,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..errors import WordSalvoError
-from ..inputs import excerpt, list_problems, read_bytes
+from ..inputs import excerpt, is_number, list_problems, read_bytes
 
 __all__ = ["WinModel", "features", "fit", "calibration", "Calibration", "user_model_path"]
 
@@ -74,8 +74,7 @@ class WinModel:
         from ..rules import rule_set_name_problem
 
         if (not isinstance(self.coef, (tuple, list)) or len(self.coef) != N_FEATURES
-                or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
-                           for c in self.coef)):
+                or not all(is_number(c) for c in self.coef)):
             raise WordSalvoError(f"win-probability model: expected {N_FEATURES} finite coefficients, "
                                  f"got {excerpt(self.coef, 200)}")
         object.__setattr__(self, "coef", tuple(float(c) for c in self.coef))

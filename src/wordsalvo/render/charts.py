@@ -20,6 +20,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
+from ..inputs import is_number, is_whole
 from .svg import SVG_NAMESPACE, RenderError, Svg, _el, _num
 
 __all__ = ["PLAYER_COLOURS", "MARK_KINDS", "score_race", "win_chances", "nice_ticks"]
@@ -66,16 +67,15 @@ def _check_common(turns: int, names: Sequence[str], marks: Any, labels: Any, cur
         problems.append(f"marks: expected a list of (turn, kind) pairs, got {type(marks).__name__}")
         items = []
     for k, m in enumerate(items):
-        if (isinstance(m, Sequence) and not isinstance(m, str) and len(m) == 2 and isinstance(m[0], int)
-                and not isinstance(m[0], bool) and 0 <= m[0] < turns and isinstance(m[1], str)):
+        if (isinstance(m, Sequence) and not isinstance(m, str) and len(m) == 2
+                and is_whole(m[0], 0, turns - 1) and isinstance(m[1], str)):
             out.append((m[0], m[1]))
         else:
             problems.append(f"marks[{k}]: expected a (turn 0..{turns - 1}, kind) pair, got {m!r}")
     if labels is not None and (not isinstance(labels, Sequence) or len(labels) != turns
                                or not all(isinstance(t, str) for t in labels)):
         problems.append(f"labels: expected {turns} strings (one per turn), got {labels!r}")
-    if cursor is not None and (isinstance(cursor, bool) or not isinstance(cursor, int)
-                               or not -1 <= cursor < turns):
+    if cursor is not None and not is_whole(cursor, -1, turns - 1):
         problems.append(f"cursor: expected a turn -1..{turns - 1} or None, got {cursor!r}")
     return out
 
@@ -167,8 +167,7 @@ def score_race(
         totals = []
     for i, row in enumerate(totals):
         if (not isinstance(row, Sequence) or isinstance(row, str) or len(row) != players
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                           for v in row)):
+                or not all(is_number(v) for v in row)):
             problems.append(f"totals[{i}]: expected {players} numbers (one per player), got {row!r}")
     turns = len(totals)
     mark_list = _check_common(turns, names, marks, labels, cursor, problems)
@@ -232,7 +231,7 @@ def win_chances(
     players = len(names) if isinstance(names, Sequence) else 0
 
     def ok(v: Any) -> bool:
-        return v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1)
+        return v is None or is_number(v, 0, 1)
 
     if not isinstance(chances, Sequence) or isinstance(chances, str):
         problems.append(f"chances: expected a list of per-turn chances, got {type(chances).__name__}")

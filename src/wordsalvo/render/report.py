@@ -73,7 +73,6 @@ and :func:`write` raise :class:`~wordsalvo.render.svg.RenderError` (a
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from html import escape
@@ -81,7 +80,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..constants import DIM
-from ..inputs import write_atomic
+from ..inputs import is_number, is_whole, write_atomic
 from ..wording import verb
 from . import charts
 from . import svg as svg_board
@@ -115,16 +114,10 @@ _SIZE = DIM
 
 
 # -- checking ------------------------------------------------------------------------------------
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _is_chance(v: Any) -> bool:
-    return v is None or (_is_num(v) and 0 <= v <= 1)
+    return v is None or (is_number(v) and 0 <= v <= 1)
 
 
 def _list(v: Any) -> bool:
@@ -162,15 +155,15 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
             p.append(f"game.{key}: expected text, got {game[key]!r}")
     if "lexicon" not in game:
         p.append("game: missing key 'lexicon'")
-    if game.get("board_seed") is not None and not _is_int(game["board_seed"]):
+    if game.get("board_seed") is not None and not is_whole(game["board_seed"]):
         p.append(f"game.board_seed: expected a whole number or None, got {game['board_seed']!r}")
     if game.get("stars") is not None and not isinstance(game["stars"], str):
         p.append(f"game.stars: expected star squares as text ('3,5 11,9') or None, got {game['stars']!r}")
     scores = game.get("final_scores")
-    if not _list(scores) or len(scores) != players or not all(_is_num(s) for s in scores):
+    if not _list(scores) or len(scores) != players or not all(is_number(s) for s in scores):
         p.append(f"game.final_scores: expected {players} numbers, got {scores!r}")
     winners = game.get("winners")
-    if not _list(winners) or not all(_is_int(w) and 0 <= w < players for w in winners):
+    if not _list(winners) or not all(is_whole(w) and 0 <= w < players for w in winners):
         p.append(f"game.winners: expected a list of player indexes 0..{players - 1}, got {winners!r}")
 
     turns = data.get("turns", [])
@@ -189,20 +182,20 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
                 p.append(f"{w}: missing key {key!r}")
         if "index" in t and t["index"] != i:
             p.append(f"{w}.index: expected {i} (its place in the list), got {t['index']!r}")
-        if "player" in t and not (_is_int(t["player"]) and 0 <= t["player"] < players):
+        if "player" in t and not (is_whole(t["player"]) and 0 <= t["player"] < players):
             p.append(f"{w}.player: expected a player index 0..{players - 1}, got {t['player']!r}")
         for key in ("kind", "rack", "notation", "note"):
             if key in t and not isinstance(t[key], str):
                 p.append(f"{w}.{key}: expected text, got {t[key]!r}")
         if "kind" in t and isinstance(t["kind"], str) and not t["kind"]:
             p.append(f"{w}.kind: expected a word such as 'play', got ''")
-        if "score" in t and not _is_num(t["score"]):
+        if "score" in t and not is_number(t["score"]):
             p.append(f"{w}.score: expected a number, got {t['score']!r}")
         if "totals" in t and (not _list(t["totals"]) or len(t["totals"]) != players
-                              or not all(_is_num(v) for v in t["totals"])):
+                              or not all(is_number(v) for v in t["totals"])):
             p.append(f"{w}.totals: expected {players} numbers (every player's total), got {t['totals']!r}")
         for k, tile in enumerate(t.get("tiles", []) if _list(t.get("tiles", [])) else [None]):
-            if not (_list(tile) and len(tile) == 4 and _is_int(tile[0]) and _is_int(tile[1])
+            if not (_list(tile) and len(tile) == 4 and is_whole(tile[0]) and is_whole(tile[1])
                     and 0 <= tile[0] < _SIZE and 0 <= tile[1] < _SIZE and isinstance(tile[2], str)
                     and len(tile[2]) == 1 and isinstance(tile[3], bool)):
                 p.append(f"{w}.tiles[{k}]: expected [row 0..14, col 0..14, letter, is_blank], got {tile!r}")
@@ -213,7 +206,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
             elif not ((isinstance(t["board"], str) and len(t["board"]) == 225)
                       or (_list(t["board"]) and len(t["board"]) == 225) or isinstance(t["board"], (bytes, bytearray))):
                 p.append(f"{w}.board: expected 225 characters or 225 tile codes, got {t['board']!r:.60}")
-        if t.get("equity_lost") is not None and not _is_num(t["equity_lost"]):
+        if t.get("equity_lost") is not None and not is_number(t["equity_lost"]):
             p.append(f"{w}.equity_lost: expected a number or None, got {t['equity_lost']!r}")
         for key in ("win_before", "win_after", "win_best"):
             if not _is_chance(t.get(key)):
@@ -223,8 +216,8 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
             p.append(f"{w}.alternatives: expected a list, got {alts!r}")
             alts = []
         for k, a in enumerate(alts):
-            if not (_list(a) and len(a) == 4 and isinstance(a[0], str) and _is_num(a[1])
-                    and (a[2] is None or _is_num(a[2])) and _is_chance(a[3])):
+            if not (_list(a) and len(a) == 4 and isinstance(a[0], str) and is_number(a[1])
+                    and (a[2] is None or is_number(a[2])) and _is_chance(a[3])):
                 p.append(f"{w}.alternatives[{k}]: expected [notation, score, equity or None, "
                          f"win chance 0..1 or None], got {a!r}")
         badges = t.get("badges", [])
@@ -235,10 +228,10 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
         p.extend(_check_simulated(t.get("simulated"), w))
 
     tps = data.get("turning_points", [])
-    if not _list(tps) or not all(_is_int(x) and 0 <= x < n for x in tps):
+    if not _list(tps) or not all(is_whole(x) and 0 <= x < n for x in tps):
         p.append(f"turning_points: expected a list of turn indexes 0..{n - 1}, got {tps!r}")
     dec = data.get("decisive")
-    if dec is not None and not (_is_int(dec) and 0 <= dec < n):
+    if dec is not None and not (is_whole(dec) and 0 <= dec < n):
         p.append(f"decisive: expected a turn index 0..{n - 1} or None, got {dec!r}")
     stats = data.get("stats", [])
     if not _list(stats):
@@ -247,7 +240,7 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
     for k, row in enumerate(stats):
         if not (isinstance(row, dict) and isinstance(row.get("label"), str) and _list(row.get("values"))
                 and len(row["values"]) == players
-                and all(v is None or isinstance(v, str) or _is_num(v) for v in row["values"])):
+                and all(v is None or isinstance(v, str) or is_number(v) for v in row["values"])):
             p.append(f"stats[{k}]: expected {{'label': text, 'values': {players} numbers, texts or None}}, "
                      f"got {row!r}")
     return p
@@ -256,12 +249,12 @@ def check(data: Any, rules: "Rules | None" = None) -> list[str]:
 def _check_simulated(sim: Any, w: str) -> list[str]:
     if sim is None:
         return []
-    if not isinstance(sim, dict) or not _is_int(sim.get("plies")) or not _list(sim.get("candidates")):
+    if not isinstance(sim, dict) or not is_whole(sim.get("plies")) or not _list(sim.get("candidates")):
         return [f"{w}.simulated: expected {{'plies': a whole number, 'candidates': a list}}, got {sim!r:.80}"]
     p = []
     for k, c in enumerate(sim["candidates"]):
-        if not (_list(c) and len(c) == 5 and isinstance(c[0], str) and (c[1] is None or _is_num(c[1]))
-                and (c[2] is None or _is_num(c[2])) and _is_chance(c[3]) and _is_int(c[4]) and c[4] >= 0):
+        if not (_list(c) and len(c) == 5 and isinstance(c[0], str) and (c[1] is None or is_number(c[1]))
+                and (c[2] is None or is_number(c[2])) and _is_chance(c[3]) and is_whole(c[4]) and c[4] >= 0):
             p.append(f"{w}.simulated.candidates[{k}]: expected [notation, equity or None, standard error or None, "
                      f"win chance 0..1 or None, iterations], got {c!r}")
     return p
@@ -284,7 +277,7 @@ def _fmt(v: Any) -> str:
         return "\u2013"
     if isinstance(v, float):
         return f"{v:.1f}".replace("-", "\u2212")
-    if _is_int(v):
+    if is_whole(v):
         return str(v).replace("-", "\u2212")
     return str(v)
 
@@ -734,7 +727,7 @@ def _resolve_rules(data: dict, rules: "Rules | None") -> "Rules":
 
     game = data["game"]
     seed = game.get("board_seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+    if seed is not None and not is_whole(seed):
         raise RenderError(f"game.board_seed: expected a whole number or None, got {seed!r}")
     if game["rules"] not in preset_names():
         raise RenderError(f"game.rules: {game['rules']!r} is not a built-in rule set ({', '.join(preset_names())}); "

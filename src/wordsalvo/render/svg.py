@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from ..alphabet import BLANK_BIT
 from ..constants import COLUMNS, DIM
 from ..errors import RenderError, WordSalvoError
+from ..inputs import is_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules import Rules
@@ -134,7 +135,7 @@ def parse_tiles(tiles: Any, rules: "Rules", where: str = "tiles") -> tuple[bytes
         return bytes(codes), problems
     if isinstance(tiles, (bytes, bytearray, memoryview)):
         raw = list(bytes(tiles))
-    elif isinstance(tiles, Sequence) and all(isinstance(t, int) and not isinstance(t, bool) for t in tiles):
+    elif isinstance(tiles, Sequence) and all(is_whole(t) for t in tiles):
         raw = list(tiles)
     else:
         return bytes(SQUARES), [f"{where}: expected {SQUARES} tile codes (bytes or a list of ints) or a "
@@ -162,7 +163,7 @@ def _parse_highlight(highlight: Iterable[Any], where: str = "highlight") -> tupl
         return frozenset(), [f"{where}: expected a list of (row, col) pairs, got {type(highlight).__name__}"]
     for k, item in enumerate(items):
         ok = (isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2
-              and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in item))
+              and all(is_whole(v, 0, SIZE - 1) for v in item))
         if not ok:
             problems.append(f"{where}[{k}]: expected a (row, col) pair of 0..{SIZE - 1}, got {item!r}")
         else:
@@ -253,7 +254,7 @@ def board(
         coordinates = not mini
     if size is None:
         size = 180 if mini else 600
-    if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+    if not is_whole(size, 1):
         problems.append(f"size: expected a positive whole number of pixels, got {size!r}")
     if problems:
         raise RenderError("cannot draw the board: " + "; ".join(problems))

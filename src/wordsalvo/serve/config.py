@@ -10,7 +10,8 @@ A TOML file (``--config FILE``), every key optional::
     queue_length = 32           # requests of a worker waiting for an engine thread (503 at once beyond)
     stuck_seconds = 30.0        # work running this long past its budget: /healthz answers 503
     header_bytes = 16384        # the request line and headers (the HTTP parser refuses more)
-    events = 1000               # the event lines a game record may have
+    events = 1000               # the event lines a game record may have (at most the reader's, EVENTS_MAX)
+    plies = 10                  # the most turns /v1/sim plays a candidate on (at most the simulator's, 32)
     page = 1000                 # the most moves one /v1/moves page lists
     sim_seconds = 5.0           # the longest simulation a request may ask for
     endgame_seconds = 5.0       # the longest endgame search a request may ask for
@@ -37,7 +38,6 @@ once as a :class:`~wordsalvo.errors.ServeConfigError`.
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -45,7 +45,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ServeConfigError
-from ..inputs import excerpt, list_problems, read_bytes
+from ..engine.simulation import MAX_PLIES as SIM_MAX_PLIES
+from ..formats.gcg_record import EVENTS_MAX
+from ..inputs import excerpt, is_number, is_whole, list_problems, read_bytes
 
 __all__ = ["ServeConfig", "LIMIT_KEYS"]
 
@@ -58,7 +60,8 @@ LIMIT_KEYS: dict[str, tuple[type, float, float, float]] = {
     "queue_length": (int, 0, 100_000, 32),
     "stuck_seconds": (float, 0.01, 86_400.0, 30.0),
     "header_bytes": (int, 1024, 1 << 20, 16384),
-    "events": (int, 1, 1000, 1000),
+    "events": (int, 1, EVENTS_MAX, EVENTS_MAX),
+    "plies": (int, 0, SIM_MAX_PLIES, 10),
     "page": (int, 1, 100_000, 1000),
     "sim_seconds": (float, 0.01, 600.0, 5.0),
     "endgame_seconds": (float, 0.01, 600.0, 5.0),
@@ -86,7 +89,8 @@ class ServeConfig:
     queue_length: int = 32
     stuck_seconds: float = 30.0
     header_bytes: int = 16384
-    events: int = 1000
+    events: int = EVENTS_MAX
+    plies: int = 10
     page: int = 1000
     sim_seconds: float = 5.0
     endgame_seconds: float = 5.0
@@ -132,8 +136,7 @@ class ServeConfig:
                 problems.append(f"limits.{excerpt(key)}: unknown key (expected one of {', '.join(LIMIT_KEYS)})")
                 continue
             kind, low, high, _ = LIMIT_KEYS[key]
-            ok = (not isinstance(value, bool) and isinstance(value, (int, float))
-                  and (kind is float or isinstance(value, int)) and math.isfinite(value) and low <= value <= high)
+            ok = is_number(value, low, high) if kind is float else is_whole(value, low, high)
             if not ok:
                 what = "a whole number" if kind is int else "a number"
                 span = f"{low:,} to {high:,}" if kind is int else f"{low:g} to {high:g}"  # 67,108,864, not 6.71089e+07

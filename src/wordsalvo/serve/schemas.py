@@ -11,10 +11,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..engine.simulation import MAX_PLIES
+from ..inputs import SIZE_LIMITS
+
 __all__ = ["PositionIn", "MovesIn", "BestIn", "ValidateIn", "BotIn", "AnalyzeIn", "SimIn", "EndgameIn", "PegIn",
            "GameNewIn", "GameTurnIn"]
 
 Rack = Field(default=None, max_length=32, description="letters, '?' for a blank")
+#: a GCG record's longest text: the library's limit of a record file (the request's body is
+#: bounded by the service's limits.body_bytes before any field is read)
+RECORD_CHARS = SIZE_LIMITS["game record"]
 
 
 class _Strict(BaseModel):
@@ -72,7 +78,7 @@ class ValidateIn(PositionIn):
 
 
 class BotIn(_Strict):
-    gcg: str = Field(max_length=1 << 20, description="the game so far as a GCG record")
+    gcg: str = Field(max_length=RECORD_CHARS, description="the game so far as a GCG record")
     rack: str | None = Field(default=None, max_length=32, description="the rack on turn, when the record has none")
     level: str | None = Field(default=None, max_length=20, description="easy, medium, hard, expert, master, score, "
                                                                         "equity, or a rating such as '1200'")
@@ -82,7 +88,7 @@ class BotIn(_Strict):
 
 
 class AnalyzeIn(_Strict):
-    gcg: str = Field(max_length=1 << 20, description="a GCG record of any program")
+    gcg: str = Field(max_length=RECORD_CHARS, description="a GCG record of any program")
     top: int = Field(default=5, ge=1, le=50)
     win: bool = True
     lexicon: str | None = Field(default=None, max_length=32)
@@ -91,7 +97,8 @@ class AnalyzeIn(_Strict):
 class SimIn(PositionIn):
     plays: int = Field(default=15, ge=1, le=100)
     moves: list[str] | None = Field(default=None, max_length=100)
-    plies: int = Field(default=2, ge=0, le=10)
+    plies: int = Field(default=2, ge=0, le=MAX_PLIES, description="turns each candidate is played on (at most "
+                                                                 "the service's limits.plies)")
     iterations: int | None = Field(default=None, ge=1, le=1_000_000)
     seconds: float | None = Field(default=None, gt=0, le=600)
     sampling: Literal["rr", "bai"] = "bai"

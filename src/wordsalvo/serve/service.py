@@ -14,7 +14,7 @@ from ..engine.bot import Bot
 from ..engine.endgame import solve_endgame
 from ..engine.pre_endgame import solve_pre_endgame
 from ..engine.simulation import simulate
-from ..errors import GameError, PositionError
+from ..errors import GameError, PositionError, ServeRequestError as RequestError
 from ..formats.cgp import format_cgp
 from ..formats.gcg import to_gcg
 from ..formats.replay import replay
@@ -155,6 +155,9 @@ def analyze(engines: Engines, req, html: bool) -> Any:
 
 
 def sim(engines: Engines, req, seconds: float) -> dict[str, Any]:
+    if req.plies > engines.config.plies:
+        raise RequestError(f"plies: expected at most {engines.config.plies} (the service's limits.plies), "
+                           f"got {req.plies}")
     pos, lexicon = _rack_position(engines, req)
     if req.iterations is None and req.seconds is None:
         limit: dict[str, Any] = {"seconds": seconds}
