@@ -1,4 +1,5 @@
-"""Instruction counts of the all-moves call on new positions and on a repeated one.
+"""Instruction counts of the all-moves call (or the best move by equity) on new positions
+and on a repeated one.
 
     valgrind --tool=callgrind --toggle-collect=functools_reduce \\
         --callgrind-out-file=seq.out python benchmarks/movegen_instructions.py GRAPH CGP seq
@@ -14,7 +15,15 @@ cross sets and lanes are derived again); ``repeated``: each position is loaded
 and generated once outside the count, then generated ``passes`` times in a row
 (the board is unchanged, so nothing is derived again).  Instruction counts do not
 drift with the load of the machine as times do; divide by the number of calls
-printed.  Move counts are checked against ``--summary`` when given.
+printed.
+
+``--call best-equity`` counts ``best(pos, by="equity")`` instead (the shipped leave
+table of the rules, or ``--leaves FILE``; the word map built before the count): the
+search a rollout ply or a server request makes.  Split a run by function with
+``callgrind_annotate --inclusive=yes``: ``ws_gen_set_board`` is the board set-up
+(cross sets, lanes), ``ws_gen_set_rack`` the rack's leave values, ``best_search``
+(``collect_anchor``: shadow; ``search_classes``: the word map and the walk) the
+generation.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from pathlib import Path
 
 import wordsalvo as ws
 from wordsalvo.formats.cgp import parse_cgp
+from wordsalvo.leaves import Leaves
 from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 
@@ -35,6 +45,11 @@ from wordsalvo.movegen import MoveGenerator
 def timed(gen, batch) -> int:
     """Moves of every position of batch; the calls callgrind counts."""
     return functools.reduce(lambda n, p: n + len(gen.generate(p).to_numpy()), batch, 0)
+
+
+def timed_best(gen, batch) -> int:
+    """Best moves by equity found for batch (one a position with a placement)."""
+    return functools.reduce(lambda n, p: n + (gen.best(p, by="equity") is not None), batch, 0)
 
 
 def main() -> None:
@@ -45,31 +60,41 @@ def main() -> None:
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--rules", default="classic-en")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--call", choices=("all", "best-equity"), default="all")
+    ap.add_argument("--leaves", type=Path, help="leave table (.wsl) for --call best-equity; default: the rules' own")
     args = ap.parse_args()
     rules = ws.Rules.preset(args.rules)
     positions = [parse_cgp(l, rules=rules) for l in args.positions.read_text("utf-8").splitlines() if l.strip()]
-    gen = MoveGenerator(Lexicon.load(args.graph), rules)
+    if args.call == "all":
+        gen = MoveGenerator(Lexicon.load(args.graph), rules)
+        call = timed
+        warm = lambda p: gen.generate(p).to_numpy()  # noqa: E731
+    else:
+        leaves = Leaves.load(args.leaves, rules) if args.leaves else Leaves.default(rules)
+        gen = MoveGenerator(Lexicon.load(args.graph), rules, leaves=leaves, wordmap=True)
+        call = timed_best
+        warm = lambda p: gen.best(p, by="equity")  # noqa: E731 (the first call builds the word map)
     moves = 0
     times: dict[int, list[float]] = {i: [] for i in range(len(positions))}
     calls = 0
     if args.mode == "seq":
         rng = random.Random(args.seed)
         for p in positions:  # outside the count: the output buffer grows to the largest move list
-            gen.generate(p).to_numpy()
+            warm(p)
         for _ in range(args.passes):
             order = list(range(len(positions)))
             rng.shuffle(order)
             for i in order:
                 t = time.perf_counter()
-                moves += timed(gen, [positions[i]])
+                moves += call(gen, [positions[i]])
                 times[i].append(time.perf_counter() - t)
             calls += len(order)
     else:
         for i, p in enumerate(positions):
-            gen.generate(p).to_numpy()  # loads the board: cross sets and lanes derived here
+            warm(p)  # loads the board: cross sets and lanes derived here
             for _ in range(args.passes):
                 t = time.perf_counter()
-                moves += timed(gen, [p])
+                moves += call(gen, [p])
                 times[i].append(time.perf_counter() - t)
             calls += args.passes
     # times are for runs without valgrind (under it they mean nothing); one reduce per call

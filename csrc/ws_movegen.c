@@ -288,10 +288,32 @@ static int compute_leave_values(WsGen *g) {
         for (int k = 0; k <= g->rack_total; k++) g->leave_best[k] = 0.0f;
         return WS_OK;
     }
+    /* the sub-multisets in index order: an odometer over the types' kept counts (digit i
+     * has weight leave_weight[i]), so no index is decoded by division */
+    uint8_t digit[WS_RACK_MAX] = {0};
+    int size = 0, face = 0;
     for (int idx = 0; idx < weight; idx++) {
         uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
-        int k, face;
-        int size = leave_of_index(g, idx, kept_type, kept_count, &k, &face);
+        int k = 0;
+        if (idx) {
+            for (int i = 0; i < n; i++) {
+                int t = g->leave_type[i], value = t ? g->rules.tile_value[t] : 0;
+                if (digit[i] < g->rack[t]) {
+                    digit[i]++;
+                    size++;
+                    face += value;
+                    break;
+                }
+                size -= digit[i];
+                face -= digit[i] * value;
+                digit[i] = 0;
+            }
+        }
+        for (int i = 0; i < n; i++)
+            if (digit[i]) {
+                kept_type[k] = g->leave_type[i];
+                kept_count[k++] = digit[i];
+            }
         float v = 0.0f;
         if (g->endgame) {
             v = size == 0 ? g->out_value : -g->keep_factor * (float)face;

@@ -91,9 +91,13 @@ def check_position(gen: MoveGenerator, pos: Position, ns=(1, 3, 10)) -> None:
         # the equity the C search ranked by is the float32 sum numpy makes
         _records, c_equity = gen._gen.best_equity(n)
         assert c_equity.tobytes() == got.equities.tobytes()
-    one = gen.best(pos, by="equity")
+    one = gen.best(pos, by="equity")  # one call into the core, no move list: the same move
     if len(full):
         assert one.equity == float(ordered[0]["equity"])
+        first = full.sorted(by="equity")[0]
+        assert (one.to_record().tobytes(), one.equity, one.leave, one.notation) == (
+            first.to_record().tobytes(), first.equity, first.leave, first.notation)
+        assert gen._leave_values().values.tobytes() == full._leave_values.values.tobytes()
     else:
         assert one is None
 

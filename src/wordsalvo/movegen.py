@@ -75,6 +75,8 @@ class MoveGenerator:
         #: taken as long as building it would, True on the first search, False never
         self.wordmap = wordmap
         self._scoring_key = rules.scoring_key
+        #: the symbol of each tile code (blank first) for the leaves the core spells
+        self._symbols = ("?",) + tuple(rules.alphabet.letters)
 
     def _check_leaves(self, leaves: Leaves) -> None:
         """WordSalvoError unless ``leaves`` is a table for this generator's tile set."""
@@ -165,6 +167,26 @@ class MoveGenerator:
         self._counts = counts
         return tiles
 
+    def _best_equity_one(self, pos: Position, rack: str | None) -> Move | None:
+        """best(pos, by="equity") in one call into the core: the move :meth:`_load` and
+        ``best_equity(1)`` give, with its equity and leave, without the move list."""
+        counts = self._rack_counts(pos, rack)
+        tiles = bytes(pos.board.tiles)
+        endgame, out_value, keep_factor = endgame_terms(pos, self._tile_total)
+        try:
+            found = self._gen.best_equity_one_at(tiles, counts, self.leaves._table, endgame, out_value, keep_factor,
+                                                 self._symbols)
+        except PositionError:
+            self._load(pos, rack)  # the same check again, for its message
+            raise
+        self._counts = counts
+        if found is None:
+            return None
+        (score, mask, row, col, direction, length, _played, raw), equity, leave = found
+        codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
+        return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size,
+                    equity=equity, leave=leave)
+
     def _leave_values(self) -> LeaveValues | None:
         """The leave values of the rack just loaded (None without a leave table)."""
         if self.leaves is None:
@@ -227,6 +249,11 @@ class MoveGenerator:
             score, mask, row, col, direction, length, _played, raw = found
             codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
             return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
+        if n is None and by == "equity":  # one move by equity (a rollout ply, a request): no arrays
+            found = self._best_equity_one(pos, rack)
+            if renting:
+                self._pay_rent(since)
+            return found
         tiles = self._load(pos, rack)
         if by == "equity":
             records, _equity = self._gen.best_equity(1 if n is None else n)

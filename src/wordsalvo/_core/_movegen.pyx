@@ -383,6 +383,40 @@ cdef class Generator:
         check_status(rc, PositionError, "best-move search failed")
         return move_fields(&m) if count else None
 
+    def best_equity_one_at(self, tiles, rack, LeaveTable leaves, bint endgame, double out_value,
+                           double keep_factor, symbols):
+        """set_position(tiles, rack, leaves, endgame, out_value, keep_factor) and the best
+        move by equity in one call, without arrays: (its fields as best_one_at gives them,
+        its equity (the float32 sum of the search), the tiles it keeps as a string of
+        ``symbols[code]``, blank first then by code), or None.  best_equity(1) without the
+        arrays and the leave values a MoveList holds."""
+        cdef size_t count = 0
+        cdef int rc, i, k
+        cdef WsMove m
+        cdef float e = 0.0
+        cdef const uint8_t[::1] r
+        if len(symbols) != self.alphabet_size + 1:
+            raise WordSalvoError(f"symbols: expected {self.alphabet_size + 1} (the blank and each letter), "
+                                 f"got {len(symbols)}")
+        self.set_position(tiles, rack, leaves, endgame, out_value, keep_factor)
+        self._enter()
+        try:
+            with nogil:
+                rc = ws_gen_best_equity(self.g, &m, &e, 1, &count)
+        finally:
+            ws_guard_leave(&self.busy)
+        check_status(rc, PositionError, "best-move search by equity failed")
+        if not count:
+            return None
+        r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
+        kept = [r[i] for i in range(self.alphabet_size + 1)]
+        for i in range(m.length):
+            if m.tiles[i]:
+                k = 0 if (m.blank_mask >> i) & 1 else m.tiles[i]
+                kept[k] -= 1
+        leave = "".join([symbols[i] * kept[i] for i in range(self.alphabet_size + 1) if kept[i]])
+        return move_fields(&m), <double>e, leave
+
     def best_equity(self, n):
         """The n best moves by equity, best first, and their equity (float32)."""
         cdef size_t count = 0, want = <size_t>check_whole(n, 1, BEST_MAX, WordSalvoError, "n")
