@@ -669,7 +669,9 @@ def test_a_search_gets_the_budget_left_after_its_wait(monkeypatch):
 
     a, b, _ = asyncio.run(scenario())
     assert a.status_code == 200 and b.status_code == 200, (a.text, b.text)
-    assert 7.0 < held.calls[0] <= 8.0  # no wait: about the asked 8 s (the 10 s budget less a fifth)
+    # no wait: about the asked 8 s (the 10 s budget less a fifth); the low bound leaves room
+    # for a loaded machine between the request and the search
+    assert 5.0 < held.calls[0] <= 8.0
     assert held.calls[1] <= 8.0 - 1.0, held.calls  # it waited >= 1 s: that much less
 
 

@@ -624,8 +624,8 @@ def run_input(ctx: Context, fmt: str, item, rng: random.Random) -> None:
 
         pos = parse_cgp(item)
         again = parse_cgp(format_cgp(pos))
-        if (again.racks, again.scores, again.scoreless_turns, bytes(again.board.tiles), again.rules.scoring_key) != \
-                (pos.racks, pos.scores, pos.scoreless_turns, bytes(pos.board.tiles), pos.rules.scoring_key):
+        if (again.racks, again.scores, again.scoreless_count, bytes(again.board.tiles), again.rules.scoring_key) != \
+                (pos.racks, pos.scores, pos.scoreless_count, bytes(pos.board.tiles), pos.rules.scoring_key):
             raise WrongResult(f"written back as {format_cgp(pos)[:200]!r}, reads as another position")
         if rng.random() < 0.06 and pos.rules.alphabet.name == "en" and pos.rack:
             check_moves(ctx, ctx.generator(ctx.lex["en"], pos.rules), pos, rng, sample=4)
