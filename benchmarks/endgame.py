@@ -13,7 +13,9 @@ derive from a proprietary word list).  Every value must be equal; the script exi
 1 otherwise.  With ``--magpie`` MAGPIE's solver (one thread) runs on each position
 right after ours, so both times come from the same load (``--magpie-limit``: its
 ``-etlim``; ``--seconds``: our limit, a position not proven within it is not compared;
-``--threads``: ours).  ``--selfplay N``: N seeded
+``--threads``: ours; each line and the summary also give process CPU seconds, ours
+for the solve alone, MAGPIE's for its whole process with start-up and lexicon loading,
+which a loaded machine disturbs less than the wall clock).  ``--selfplay N``: N seeded
 games of the equity player (seeds 0..N-1) up to the empty bag, each endgame solved
 once with the largest limit of ``--limits``: the share proven within each limit.
 """
@@ -27,6 +29,7 @@ import os
 import platform
 import re
 import statistics
+import resource
 import subprocess
 import importlib.util
 import sys
@@ -46,13 +49,17 @@ def _p90(xs):
 
 
 def magpie_solve(magpie: Path, cgp: str, lex: str = "CSW24", limit: int = 60):
-    """(final spread, seconds MAGPIE reports, depth) of MAGPIE's endgame solver (depth 25:
-    exact for a+b <= 13; less: its time limit stopped it)."""
+    """(final spread, seconds MAGPIE reports, depth, CPU seconds of the whole process with
+    its start-up and lexicon loading) of MAGPIE's endgame solver (depth 25: exact for
+    a+b <= 13; less: its time limit stopped it)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     board, racks, scores, zeros = cgp.split()[:4]
     cmd = [str(magpie / "bin" / "magpie"), "cgp", board, racks, scores, zeros, "-lex", lex, "-mode", "sync",
            "-savesettings", "false"]
     out = subprocess.run(cmd, input=f"endgame -eplies 25 -threads 1 -ttfraction 0.02 -etlim {limit}\n", text=True,
                          capture_output=True, cwd=magpie, timeout=300 + 2 * limit).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = out.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith("Endgame (depth"))
     m = re.match(r"Endgame \(depth: (\d+), time: ([\d.]+)s", lines[i])
@@ -64,7 +71,7 @@ def magpie_solve(magpie: Path, cgp: str, lex: str = "CSW24", limit: int = 60):
         pos = j + len(name)
     s_col = [n for n in re.findall(r"Play|V|S|Turn \d+", hdr)].index("S")
     cell = row[starts[s_col]:starts[s_col + 1] if s_col + 1 < len(starts) else None].strip()
-    return int(cell), float(m.group(2)), int(m.group(1))
+    return int(cell), float(m.group(2)), int(m.group(1)), cpu
 
 
 def oracle(args) -> int:
@@ -76,14 +83,16 @@ def oracle(args) -> int:
         pos = ws.parse_cgp(r[0], rules)
         racks = r[0].split()[1]
         load0 = os.getloadavg()[0]
+        cpu0 = time.process_time()
         res = ws.solve_endgame(pos, lex, seconds=args.seconds, threads=args.threads)
+        cpu = time.process_time() - cpu0
         rec = {"i": i, "racks": "/".join(str(len(x)) for x in racks.split("/")), "blank": "?" in racks,
                "value": res.value, "want": int(r[1]) if len(r) > 1 and r[1].lstrip("-").isdigit() else None,
-               "exact": res.exact, "seconds": res.seconds, "nodes": res.nodes, "pv": list(res.pv),
+               "exact": res.exact, "seconds": res.seconds, "cpu": cpu, "nodes": res.nodes, "pv": list(res.pv),
                "oracle_first": r[2] if len(r) > 2 else "", "load": load0}
         if args.magpie:
-            mv, ms, md = magpie_solve(args.magpie, r[0], limit=args.magpie_limit)
-            rec.update(magpie_value=mv, magpie_seconds=ms, magpie_depth=md)
+            mv, ms, md, mc = magpie_solve(args.magpie, r[0], limit=args.magpie_limit)
+            rec.update(magpie_value=mv, magpie_seconds=ms, magpie_depth=md, magpie_cpu=mc)
             if rec["want"] is None and md == 25:  # a proof (a+b <= 13): the value to reach
                 rec["want"] = mv
         # compared where both are proven (ours exact, the oracle's value known)
@@ -93,8 +102,9 @@ def oracle(args) -> int:
         out.append(rec)
         verdict = "ok " if rec["equal"] else "BAD" if rec["checked"] else "-  "
         print(f"{i:3d} {rec['racks']:>4}{'?' if rec['blank'] else ' '} {verdict} {res.value:5d}"
-              f"{'' if res.exact else '*'} {res.seconds:8.3f}s {res.nodes:>11,} {res.nodes_per_second:>10,.0f}/s"
-              + (f"  magpie {rec['magpie_value']:5d} {rec['magpie_seconds']:8.3f}s d{rec['magpie_depth']}"
+              f"{'' if res.exact else '*'} {res.seconds:8.3f}s cpu {cpu:7.3f} {res.nodes:>11,} {res.nodes_per_second:>10,.0f}/s"
+              + (f"  magpie {rec['magpie_value']:5d} {rec['magpie_seconds']:8.3f}s cpu {rec['magpie_cpu']:7.3f}"
+                 f" d{rec['magpie_depth']}"
                  if args.magpie else "") + f"  load {load0:.1f}", flush=True)
         if args.json:
             Path(args.json).write_text(json.dumps({"positions": out}, indent=1))
@@ -113,6 +123,8 @@ def oracle(args) -> int:
                        magpie_equal=sum(r["magpie_value"] == r["want"] for r in out if r["want"] is not None),
                        both_proven=len(both), total_ours=sum(r["seconds"] for r in both),
                        total_magpie=sum(r["magpie_seconds"] for r in both),
+                       total_ours_cpu=sum(r["cpu"] for r in both),
+                       total_magpie_cpu=sum(r["magpie_cpu"] for r in both),
                        worst_ratio=max((r["seconds"] / max(r["magpie_seconds"], 1e-3) for r in both), default=0),
                        over_2x=sum(r["seconds"] > 2 * max(r["magpie_seconds"], 0.01) for r in both))
     print(json.dumps(summary))

@@ -1,6 +1,7 @@
 /* Exact endgame solver; see ws_endgame.h and docs/endgame.md. */
 #define _POSIX_C_SOURCE 200809L
 
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 #define EG_CLOCK_EVERY 256
 #define EG_POLL_STEPS 2048 /* word-graph steps between two clock reads inside one generation */
 #define EG_SELECT 4        /* moves picked one by one before the rest is sorted */
+#define EG_KILLERS 2       /* tile plays per ply tried before the moves are generated */
+#define EG_KILLER_DEPTH 2  /* deeper: only a killer that goes out (ends the game) is tried first */
 
 struct WsEndgame {
     WsGen gen;
@@ -63,6 +66,7 @@ struct WsEndgame {
     pthread_t thread;
 #endif
     WsUndo undo[WS_EG_MAX_PLY];
+    WsMove killer[WS_EG_MAX_PLY][EG_KILLERS]; /* tile plays that cut off at this ply (score: 0 = none) */
     WsEgStep pv[WS_EG_MAX_PLY][WS_EG_MAX_PLY];
     int32_t pv_len[WS_EG_MAX_PLY];
 };
@@ -280,6 +284,130 @@ static void unmake(WsEndgame *E, const WsMove *m, int ply) {
     ws_game_undo(&E->work, &E->undo[ply]);
 }
 
+/* Whether the tile play m (made by the generator in another position) is legal for the
+ * mover of s as it stands, forming the same main word; its score there into *score.  The
+ * same words and the same sums as the generator: the main word's letters (a new tile
+ * times its letter multiplier) times the new squares' word multipliers, each cross word
+ * likewise, the squares' flat bonuses, the bingo bonus. */
+static int play_fits(const WsEndgame *E, const WsGame *s, const WsMove *m, int32_t *score) {
+    const WsRules *R = &E->gen.rules;
+    const uint8_t *board = s->board;
+    int d = m->direction, len = m->length, r0 = m->row, c0 = m->col;
+    if (d > 1 || len < 2 || len > WS_DIM || r0 >= WS_DIM || c0 >= WS_DIM || (d ? r0 : c0) + len > WS_DIM) return 0;
+    int dr = d ? 1 : 0, dc = d ? 0 : 1;
+    /* the run must be the stored one: nothing just before or after it */
+    if (!empty_at(s, r0 - dr, c0 - dc) || !empty_at(s, r0 + dr * len, c0 + dc * len)) return 0;
+    uint8_t need[WS_MAX_LETTERS + 1] = {0};
+    uint8_t word[WS_DIM];
+    int main = 0, wmul = 1, cross = 0, placed = 0, touches = 0;
+    int p = s->to_move;
+    for (int i = 0; i < len; i++) {
+        int r = r0 + dr * i, c = c0 + dc * i, sq = r * WS_DIM + c;
+        uint8_t t = m->tiles[i];
+        if (!t) {
+            uint8_t b = board[sq];
+            if (!b) return 0;
+            word[i] = b & WS_LETTER_MASK;
+            main += (b & WS_BLANK_BIT) ? 0 : R->tile_value[b & WS_LETTER_MASK];
+            touches = 1;
+            continue;
+        }
+        if (board[sq] || t > R->alphabet_size) return 0;
+        int blank = m->blank_mask >> i & 1;
+        int code = blank ? 0 : t;
+        if (++need[code] > s->rack[p][code]) return 0;
+        placed++;
+        word[i] = t;
+        int v = blank ? 0 : R->tile_value[t], lm = R->letter_mult[sq], wm = R->word_mult[sq];
+        main += v * lm;
+        wmul *= wm;
+        cross += R->square_bonus[sq];
+        /* the cross word through this square */
+        int a = 0, b = 0; /* tiles before and after, across the play */
+        while (!empty_at(s, r - dc * (a + 1), c - dr * (a + 1))) a++;
+        while (!empty_at(s, r + dc * (b + 1), c + dr * (b + 1))) b++;
+        if (a + b == 0) continue;
+        uint8_t xw[WS_DIM];
+        int xs = 0, n = 0;
+        for (int k = -a; k <= b; k++) {
+            if (k == 0) {
+                xw[n++] = t;
+                continue;
+            }
+            uint8_t y = board[(r + dc * k) * WS_DIM + (c + dr * k)];
+            xw[n++] = y & WS_LETTER_MASK;
+            xs += (y & WS_BLANK_BIT) ? 0 : R->tile_value[y & WS_LETTER_MASK];
+        }
+        if (ws_graph_contains(E->gen.nodes, xw, (size_t)n) <= 0) return 0;
+        cross += (v * lm + xs) * wm;
+        touches = 1;
+    }
+    if (!placed || !touches || ws_graph_contains(E->gen.nodes, word, (size_t)len) <= 0) return 0;
+    *score = main * wmul + cross + (placed == R->bingo_tiles ? R->bingo_bonus : 0);
+    return 1;
+}
+
+static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t beta, int *taint);
+
+/* One move of a node (m; NULL: the pass) made, searched and unmade: its value for the
+ * mover p, whose spread was `before`.  The first move of a node gets the whole window,
+ * the others a null window, searched again with the whole one when they land inside. */
+static int32_t child_value(WsEndgame *E, const WsMove *m, int depth, int ply, int32_t alpha, int32_t beta,
+                           int first, int before, int p, int *taint) {
+    WsGame *s = &E->work;
+    if (make(E, m, ply) != WS_OK) {
+        E->error = WS_E_ARGUMENT;
+        E->stop = 1;
+        return 0;
+    }
+    int32_t g = spread(s, p) - before, v;
+    if (s->end_reason != WS_END_NONE) {
+        v = g;
+        E->pv_len[ply + 1] = 0;
+    } else if (first) {
+        v = g - search(E, depth - 1, ply + 1, g - beta, g - alpha, taint);
+    } else {
+        int t = 0;
+        v = g - search(E, depth - 1, ply + 1, g - alpha - 1, g - alpha, &t);
+        if (v > alpha && v < beta && !E->stop) {
+            t = 0;
+            v = g - search(E, depth - 1, ply + 1, g - beta, g - alpha, &t);
+        }
+        *taint |= t;
+    }
+    unmake(E, m, ply);
+    return v;
+}
+
+/* The best line of ply: m, then the line below it. */
+static void set_pv(WsEndgame *E, int ply, const WsMove *m) {
+    WsEgStep *line = E->pv[ply];
+    if (m) {
+        line[0].move = *m;
+        line[0].kind = WS_TURN_PLAY;
+    } else {
+        memset(&line[0].move, 0, sizeof line[0].move);
+        line[0].kind = WS_TURN_PASS;
+    }
+    int len = E->pv_len[ply + 1];
+    if (len > WS_EG_MAX_PLY - ply - 1) len = WS_EG_MAX_PLY - ply - 1;
+    memcpy(line + 1, E->pv[ply + 1], (size_t)len * sizeof *line);
+    E->pv_len[ply] = len + 1;
+}
+
+/* A play that cut off at ply: first of the ply's killers. */
+static void note_killer(WsEndgame *E, int ply, const WsMove *m) {
+    WsMove *k = E->killer[ply];
+    if (memcmp(&k[0], m, sizeof *m) == 0) return;
+    for (int i = EG_KILLERS - 1; i > 0; i--) k[i] = k[i - 1];
+    k[0] = *m;
+}
+
+int ws_endgame_play_fits(const WsEndgame *E, const WsMove *m, int32_t *score) {
+    *score = 0;
+    return play_fits(E, &E->orig, m, score);
+}
+
 /* The gain of the mover of E->work (see ws_endgame.h); *taint |= 1 when a depth cut-off
  * or a table value found with one was used. */
 static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t beta, int *taint) {
@@ -306,6 +434,46 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
         *taint = 1;
         return 0;
     }
+    int p = s->to_move;
+    int before = spread(s, p);
+    int32_t alpha0 = alpha, best = -EG_INF;
+    uint32_t best_index = 0;
+    int local = 0, searched = 0;
+    /* without a move from the table: the plays that cut off at this ply elsewhere, tried
+     * before any generation when they are legal here (most cut-offs are one play, often the
+     * same one, e.g. going out); a cut-off then spares generating the moves at all */
+    WsMove tried[EG_KILLERS];
+    int ntried = 0, best_tried = -1;
+    if (!tt_best) {
+        for (int k = 0; k < EG_KILLERS; k++) {
+            const WsMove *km = &E->killer[ply][k];
+            int32_t sc;
+            if (!km->length || (km->tiles_played != s->rack_total[p] && depth > EG_KILLER_DEPTH) ||
+                !play_fits(E, s, km, &sc))
+                continue;
+            tried[ntried] = *km;
+            tried[ntried].score = sc;
+            const WsMove *m = &tried[ntried++];
+            int t = 0;
+            int32_t v = child_value(E, m, depth, ply, alpha, beta, searched++ == 0, before, p, &t);
+            if (E->stop) return 0;
+            local |= t;
+            if (v > best) {
+                best = v;
+                best_tried = ntried - 1;
+                if (v > alpha) {
+                    alpha = v;
+                    set_pv(E, ply, m);
+                }
+                if (alpha >= beta) {
+                    if (k) note_killer(E, ply, m);
+                    *taint |= local;
+                    tt_store(E, key, best, 0, depth, EG_LOWER | (local ? 0 : EG_COMPLETE));
+                    return best;
+                }
+            }
+        }
+    }
     /* a generation can be long (many blanks): the clock before each one, and inside it */
     if (eg_check(E)) {
         E->stop = 1;
@@ -328,7 +496,6 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
         E->stop = 1;
         return 0;
     }
-    int p = s->to_move;
     int rack_total = s->rack_total[p];
     int other_value = ws_game_rack_value(s, 1 - p);
     int out_bonus = E->settle_out == WS_SETTLE_PLAY_OUT ? 2 * other_value
@@ -359,10 +526,6 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     size_t sorted = 0;
     E->top = base + n;
 
-    int32_t alpha0 = alpha, best = -EG_INF;
-    uint32_t best_index = 0;
-    int local = 0;
-    int before = spread(s, p);
     for (size_t j = 0; j < n; j++) {
         if (j >= sorted) {
             if (j < EG_SELECT) {
@@ -380,49 +543,31 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
         }
         uint32_t idx = ord[j].index;
         const WsMove *m = idx < count ? &E->moves[base + idx] : NULL;
-        if (make(E, m, ply) != WS_OK) {
-            E->error = WS_E_ARGUMENT;
-            E->stop = 1;
-            break;
-        }
-        int32_t g = spread(s, p) - before, v;
-        if (s->end_reason != WS_END_NONE) {
-            v = g;
-            E->pv_len[ply + 1] = 0;
-        } else if (j == 0) {
-            int t = 0;
-            v = g - search(E, depth - 1, ply + 1, g - beta, g - alpha, &t);
-            local |= t;
-        } else {
-            int t = 0;
-            v = g - search(E, depth - 1, ply + 1, g - alpha - 1, g - alpha, &t);
-            if (v > alpha && v < beta && !E->stop) {
-                t = 0;
-                v = g - search(E, depth - 1, ply + 1, g - beta, g - alpha, &t);
+        if (m && ntried) {
+            /* a play tried before the generation: not again (the best's index kept) */
+            int same = -1;
+            for (int k = 0; k < ntried && same < 0; k++)
+                if (memcmp(m, &tried[k], sizeof *m) == 0) same = k;
+            if (same >= 0) {
+                if (same == best_tried) best_index = idx + 1;
+                continue;
             }
-            local |= t;
         }
-        unmake(E, m, ply);
+        int t = 0;
+        int32_t v = child_value(E, m, depth, ply, alpha, beta, searched++ == 0, before, p, &t);
         if (E->stop) break;
+        local |= t;
         if (v > best) {
             best = v;
             best_index = idx + 1;
             if (v > alpha) {
                 alpha = v;
-                WsEgStep *line = E->pv[ply];
-                if (m) {
-                    line[0].move = *m;
-                    line[0].kind = WS_TURN_PLAY;
-                } else {
-                    memset(&line[0].move, 0, sizeof line[0].move);
-                    line[0].kind = WS_TURN_PASS;
-                }
-                int len = E->pv_len[ply + 1];
-                if (len > WS_EG_MAX_PLY - ply - 1) len = WS_EG_MAX_PLY - ply - 1;
-                memcpy(line + 1, E->pv[ply + 1], (size_t)len * sizeof *line);
-                E->pv_len[ply] = len + 1;
+                set_pv(E, ply, m);
             }
-            if (alpha >= beta) break;
+            if (alpha >= beta) {
+                if (m) note_killer(E, ply, m);
+                break;
+            }
         }
     }
     E->top = base;
@@ -533,6 +678,7 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
     E->nodes = 0;
     __atomic_store_n(&E->pub_nodes, 0, __ATOMIC_RELAXED);
     E->top = 0;
+    memset(E->killer, 0, sizeof E->killer);
     E->board_blanks = E->orig_board_blanks;
     E->max_depth = max_depth;
     __atomic_store_n(&E->cur_depth, 0, __ATOMIC_RELAXED);
@@ -551,6 +697,7 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
             H->nodes = 0;
             __atomic_store_n(&H->pub_nodes, 0, __ATOMIC_RELAXED);
             H->top = 0;
+            memset(H->killer, 0, sizeof H->killer);
             H->deadline = 0;
             H->node_limit = 0;
             H->max_depth = max_depth;

@@ -129,6 +129,13 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
  * WS_E_ARGUMENT: too many helpers or a bad stack. */
 int ws_endgame_add_helper(WsEndgame *E, WsEndgame *H, WsMove *moves, WsEgOrder *order, size_t capacity);
 
+/* Whether the tile play m is legal for the side to move in the position E was set up
+ * with, forming the same main word as its row, column and length say (no tile just
+ * before or after it), with the score it makes there in *score.  The search checks so a
+ * play that cut off elsewhere (a killer) before trying it at a node whose moves are not
+ * generated yet. */
+int ws_endgame_play_fits(const WsEndgame *E, const WsMove *m, int32_t *score);
+
 /* A snapshot of the progress of the solve running on E (safe to call from another thread
  * while ws_endgame_solve runs, and before or after it). */
 void ws_endgame_progress(WsEndgame *E, WsEgProgress *out);

@@ -356,3 +356,56 @@ def test_the_analysis_judges_endgames_by_a_node_budget_so_two_runs_agree(monkeyp
     assert f"within {ENDGAME_NODES:,} positions a solve" in html(first.report())
     with pytest.raises(ws.WordSalvoError, match="expected positions per endgame solve"):
         ws.analyze_game(record, game.lexicon, endgame=0.5)
+
+
+def _placed(rec):
+    """A play's new tiles: frozenset of (square, letter, blank)."""
+    step = 15 if rec["direction"] else 1
+    first = int(rec["row"]) * 15 + int(rec["col"])
+    return frozenset((first + i * step, int(rec["tiles"][i]), int(rec["blank_mask"]) >> i & 1)
+                     for i in range(int(rec["length"])) if rec["tiles"][i])
+
+
+def _run_kept(board, rec):
+    """Whether the squares just before and after the play's main word are empty (or off the board)."""
+    r, c, n = int(rec["row"]), int(rec["col"]), int(rec["length"])
+    dr, dc = (1, 0) if rec["direction"] else (0, 1)
+    ends = ((r - dr, c - dc), (r + dr * n, c + dc * n))
+    return all(not (0 <= y < 15 and 0 <= x < 15) or not board[y * 15 + x] for y, x in ends)
+
+
+@pytest.mark.parametrize("name,seed", [("classic-en", 1), ("classic-en", 2), ("wordsalvo-en", 3)])
+def test_a_play_found_elsewhere_fits_exactly_where_the_generator_would_make_it(name, seed):
+    # issue 34: the search tries the plays that cut off at other nodes of the same ply
+    # (killers) before generating a node's moves; a play fits a position iff the generator
+    # makes it there (with the same main word), at the generator's score.  Plays of both
+    # racks (blanks on both) from the position and from the one after a play beside them.
+    from wordsalvo._core import _movegen
+
+    rules, lexicon, gen = _setup(name)
+    pos, tiles = _board_at_bag_empty(name, seed)
+    pool = sorted(tiles)
+    racks = [rules.alphabet.sort_rack(["?"] + pool[:4]), rules.alphabet.sort_rack(["?"] + pool[4:9])]
+    state = state_from_position(ws.Position(rules, pos.board.copy(), racks, [200, 200], 0, to_move=0), bag="")
+    other = state.copy()
+    other.pass_turn()
+    old = list(state.moves(gen._gen)) + list(other.moves(gen._gen))
+    assert old and any(r["blank_mask"] for r in old)
+    # the same position, and the one after a play of player 1 (player 0 on turn again)
+    after = other.copy()
+    after.play_record(max(other.moves(gen._gen), key=lambda r: int(r["tiles_played"])))
+    checked = fitted = refused = 0
+    for root in (state, after):
+        if root.to_move != 0:
+            continue
+        made = {_placed(r): int(r["score"]) for r in root.moves(gen._gen)}
+        solver = _movegen.EndgameSolver(root, gen._gen, 10, 4096)
+        board = root.board
+        for rec in old:
+            want = made.get(_placed(rec)) if _run_kept(board, rec) else None
+            got = solver.play_score(rec)
+            assert got == want, (rec, got, want)
+            checked += 1
+            fitted += got is not None
+            refused += got is None
+    assert fitted > 50 and refused > 50, (checked, fitted, refused)

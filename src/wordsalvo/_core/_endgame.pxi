@@ -128,6 +128,21 @@ cdef class EndgameSolver:
                 replay.pass_turn()
         return pv
 
+    def play_score(self, record):
+        """The score of one MOVE_DTYPE record played on the root position by the side to move,
+        or None when it is not a legal play there forming the main word its row, column and
+        length give (the check the search makes before trying a play found at another node)."""
+        cdef WsMove m
+        cdef int32_t score = 0
+        cdef int ok
+        raw = bytes(np.asarray(record, dtype=MOVE_DTYPE).tobytes())
+        if len(raw) != sizeof(WsMove):
+            raise WordSalvoError(f"play_score: expected one move record, got {len(raw)} bytes")
+        memcpy(&m, <const char*>raw, sizeof(WsMove))
+        with nogil:
+            ok = ws_endgame_play_fits(self.E, &m, &score)
+        return int(score) if ok else None
+
     def progress(self):
         """What the running (or last) solve has found so far, safe to call from another
         thread while ``solve`` runs: a dict of depth (the last completed iteration, 0: none

@@ -53,3 +53,4 @@ cdef extern from "ws_endgame.h" nogil:
     int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_depth, WsEgResult *out)
     int ws_endgame_add_helper(WsEndgame *E, WsEndgame *H, WsMove *moves, WsEgOrder *order, size_t capacity)
     void ws_endgame_progress(WsEndgame *E, WsEgProgress *out)
+    int ws_endgame_play_fits(const WsEndgame *E, const WsMove *m, int32_t *score)
