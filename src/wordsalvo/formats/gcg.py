@@ -62,7 +62,7 @@ from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars
 
-__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas"]
+__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas", "GameBuilder"]
 
 # the reader of any program's records lives in gcg_record; its names stay importable from here
 from .gcg_record import (  # noqa: E402,F401
@@ -71,6 +71,8 @@ from .gcg_record import (  # noqa: E402,F401
     assumption_note, parse_gcg, resolve_record, rules_for_lexicon,
 )
 from . import gcg_record as _gcg_record  # noqa: E402
+from .gcg_record import GCGHeader  # noqa: E402
+from .gcg_visitor import GCGTurn, GCGVisitor, read_gcg  # noqa: E402
 
 __all__ += _gcg_record.__all__
 
@@ -153,112 +155,117 @@ _GAME_PRAGMAS = ("board_seed", "stars", "seed", "strict", "challenge")
 def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
     """Replay a GCG record into a :class:`~wordsalvo.Game`.
 
-    ``text``: the record (read by :func:`~wordsalvo.formats.gcg_record.parse_gcg`, the one
-    GCG reader) or a :class:`GCGRecord` already read.  ``rules`` overrides
-    ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to the language's default
-    lexicon.  Raises :class:`GCGError` naming the line and what was expected: first every
-    problem of the file that needs no board at once, then the first turn that does not
+    ``text``: the record (read by :func:`~wordsalvo.formats.gcg_visitor.read_gcg`, the one
+    GCG reader, with a :class:`GameBuilder`) or a :class:`GCGRecord` already read.  ``rules``
+    overrides ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to the language's
+    default lexicon.  Raises :class:`GCGError` naming the line and what was expected: first
+    every problem of the file that needs no board at once, then the first turn that does not
     replay (an illegal move, a score, total or rack that differs).
     """
-    if isinstance(text, GCGRecord):
-        record = text
-    elif isinstance(text, (str, bytes)):
-        record = parse_gcg(text)
-    else:
+    if not isinstance(text, (GCGRecord, str, bytes)):
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
-    problems: list[str] = []
-    where = f"{record.path or 'GCG'} header"
-    headers: dict[str, str] = {}
-    for p in record.pragmas:
-        if p.keyword in _GAME_PRAGMAS:
-            if p.keyword in headers:
-                problems.append(f"{record.path or 'GCG'} line {p.line}: expected one #{p.keyword} line, "
-                                "got a second one")
-            headers[p.keyword] = p.value
-    if not record.players:
-        problems.append(f"{where}: expected #player1, #player2 ... lines numbered from 1, got none")
-    seed = None
-    if "seed" in headers:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
-        if is_whole_number(headers["seed"], signed=True, digits=SEED_DIGITS):
-            seed = int(headers["seed"])
-        else:
-            problems.append(f"{where} #seed: expected a whole number (at most {SEED_DIGITS} digits), "
-                            f"got {excerpt(headers['seed'])}")
-    strict = None
-    if "strict" in headers:
-        if headers["strict"] not in ("on", "off"):
-            problems.append(f"{where} #strict: expected 'on' or 'off', got {excerpt(headers['strict'])}")
-        strict = headers["strict"] == "on"
-    challenges = False
-    if "challenge" in headers:
-        if headers["challenge"] not in ("on", "off"):
-            problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(headers['challenge'])}")
-        challenges = headers["challenge"] == "on"
-    words_note = record.word_list_note(lexicon_given=lexicon is not None)
-    assumed = None
-    if rules is None and not problems:  # the one place a record's rule set, board and stars are resolved
+    return read_gcg(text, GameBuilder(rules=rules, lexicon=lexicon))
+
+
+class GameBuilder(GCGVisitor):
+    """The visitor that makes a :class:`~wordsalvo.Game` of a record (see :func:`from_gcg`):
+    with ``#seed`` the bag replays exactly and every rack is checked; without it the
+    racks of the record are taken as they are."""
+
+    def __init__(self, rules: Rules | None = None, lexicon: Lexicon | None = None) -> None:
+        self.rules, self.lexicon = rules, lexicon
+        self.game: Game | None = None
+        self.exact = False
+        self.words_note: str | None = None
+        self.assumed: str | None = None
+        self.settle_lines: list[GCGEvent] = []
+
+    def visit_header(self, header: GCGHeader) -> None:
+        rules, lexicon = self.rules, self.lexicon
+        problems: list[str] = []
+        where = f"{header.path or 'GCG'} header"
+        values: dict[str, str] = {}
+        for keyword in _GAME_PRAGMAS:
+            try:
+                found = header.one(keyword)
+            except GCGError as e:
+                problems.append(str(e))
+                found = [p for p in header.pragmas if p.keyword == keyword][-1]
+            if found is not None:
+                values[keyword] = found.value
+        if not header.players:
+            problems.append(f"{where}: expected #player1, #player2 ... lines numbered from 1, got none")
+        seed = None
+        if "seed" in values:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
+            if is_whole_number(values["seed"], signed=True, digits=SEED_DIGITS):
+                seed = int(values["seed"])
+            else:
+                problems.append(f"{where} #seed: expected a whole number (at most {SEED_DIGITS} digits), "
+                                f"got {excerpt(values['seed'])}")
+        strict = None
+        if "strict" in values:
+            if values["strict"] not in ("on", "off"):
+                problems.append(f"{where} #strict: expected 'on' or 'off', got {excerpt(values['strict'])}")
+            strict = values["strict"] == "on"
+        challenges = False
+        if "challenge" in values:
+            if values["challenge"] not in ("on", "off"):
+                problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(values['challenge'])}")
+            challenges = values["challenge"] == "on"
+        self.words_note = header.word_list_note(lexicon_given=lexicon is not None)
+        if rules is None and not problems:  # the one place a record's rule set, board and stars are resolved
+            try:
+                rules, lexicon, self.assumed = resolve_record(header, lexicon=lexicon)
+            except GCGError as e:
+                problems.append(str(e))
+        if problems:
+            raise GCGError(list_problems(header.path or "GCG", problems, "GCGError.problems lists every one"),
+                           problems)
         try:
-            rules, lexicon, assumed = resolve_record(record, lexicon=lexicon)
+            self.game = Game(rules, lexicon=lexicon, players=[p.nick for p in header.players],
+                             seed=seed if seed is not None else 0, strict=strict, challenges=challenges)
+        except WordSalvoError as e:
+            raise GCGError(f"{where}: {e}") from None
+        self.exact = seed is not None
+        for note in header.notes:
+            for text in note.split("\n"):
+                self.game.add_note(text)
+
+    def visit_turn(self, turn: GCGTurn) -> None:
+        try:
+            self._turn(turn)
         except GCGError as e:
-            problems.append(str(e))
-    if problems:
-        raise GCGError(list_problems(record.path or "GCG", problems, "GCGError.problems lists every one"), problems)
+            raise self._explained(e) from None
 
-    names = [p.nick for p in record.players]
-    try:
-        game = Game(rules, lexicon=lexicon, players=names, seed=seed if seed is not None else 0, strict=strict,
-                    challenges=challenges)
-    except WordSalvoError as e:
-        raise GCGError(f"{where}: {e}") from None
-    for note in record.notes:
-        _add_notes(game, note)
-    try:
-        _replay(game, record, exact=seed is not None)
-    except GCGError as e:
+    def visit_end(self, record: GCGRecord) -> None:
+        try:
+            self._settlement()
+        except GCGError as e:
+            raise self._explained(e) from None
+
+    def result(self) -> Game | None:
+        return self.game
+
+    def _explained(self, e: GCGError) -> GCGError:
+        """``e`` with what the reading assumed: the word list and the rule set."""
         message = str(e)
-        if words_note and "phony word" in message:  # a list the record did not use refused a word
-            message = (f"{message} [judged by the rule set's own list: {words_note}; "
+        if self.words_note and "phony word" in message:  # a list the record did not use refused a word
+            message = (f"{message} [judged by the rule set's own list: {self.words_note}; "
                        "wordsalvo.formats.replay.replay reads the record without judging its words]")
-        if assumed:  # the failure may come from the assumed rule set
-            message = assumption_note(message, assumed)
-        if message != str(e):
-            raise GCGError(message) from None
-        raise
-    return game
+        if self.assumed:  # the failure may come from the assumed rule set
+            message = assumption_note(message, self.assumed)
+        return e if message == str(e) else GCGError(message)
 
-
-def _notes(event: GCGEvent) -> list[str]:
-    """The #note lines after ``event``, one by one."""
-    return event.note.split("\n") if event.note else []
-
-
-def _add_notes(game: Game, note: str) -> None:
-    for text in note.split("\n"):
-        game.add_note(text)
-
-
-def _fail(event: GCGEvent, message: str) -> GCGError:
-    return GCGError(f"GCG line {event.line}: {message} (in {excerpt(event.text)})")
-
-
-def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
-    events = record.events
-    settle_from = None
-    i = 0
-    while i < len(events):
-        event = events[i]
-        player = event.player_index
+    def _turn(self, t: GCGTurn) -> None:
+        game, event, player = self.game, t.event, t.player
         if event.kind == "end-rack":
-            if settle_from is None:
-                settle_from = i
-            i += 1
-            continue
-        if settle_from is not None:
+            self.settle_lines.append(event)
+            return
+        if self.settle_lines:
             raise _fail(event, "expected only settlement lines after the first one")
         if event.kind == "challenge-bonus":
             _challenge_bonus(game, event, player)
-            i += 1
-            continue
+            return
         if event.kind == "time-penalty":
             raise _fail(event, "expected a turn this package plays: a game has no time penalties "
                                "(a turn lost to the clock is '(time) +0')")
@@ -270,39 +277,37 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
             raise _fail(event, f"expected {game.names[game.to_move]} on turn, got {event.player}")
         rack = game.sort_rack(event.rack)
         actual = game.racks[player]
-        if exact and rack != actual:
+        if self.exact and rack != actual:
             raise _fail(event, f"expected rack {actual} (drawn from the bag with the #seed), got {event.rack}")
-        nxt = events[i + 1] if i + 1 < len(events) else None
         try:
-            if not exact:
+            if not self.exact:
                 game.set_rack(player, rack)
-                if nxt is not None and nxt.kind == "end-rack" and event.kind == "play":
+                if t.ending and event.kind == "play":
                     # the last play: the racks the settlement lines show are the ones left at the end
-                    for later in events[i + 1:]:
+                    for later in t.ending:
                         if later.score < 0 and later.player_index != player:
                             game.set_rack(later.player_index, game.sort_rack(later.tiles))
             if event.kind == "play":
                 notation = event.notation_on(game.board)  # a '.' is the tile on that square
-                removal = nxt is not None and nxt.kind == "phony-removed"
+                removal = t.removal
                 turn = game.play(notation)
-                if removal and turn.kind == "play" and game.can_challenge:  # challenged off
+                if removal is not None and turn.kind == "play" and game.can_challenge:  # challenged off
                     result = game.challenge()
                     if not result.phony:
-                        raise _fail(nxt, f"expected no removal: every word of {notation} is in the lexicon, "
-                                         "so a challenge fails")
+                        raise _fail(removal, f"expected no removal: every word of {notation} is in the lexicon, "
+                                             "so a challenge fails")
                     turn = result.turn
-                if removal:
+                if removal is not None:
                     if turn.kind != "refused-play":
-                        raise _fail(nxt, f"expected no removal: {notation} is a valid play")
-                    if event.score != turn.attempt_score or nxt.score != -turn.attempt_score:
+                        raise _fail(removal, f"expected no removal: {notation} is a valid play")
+                    if event.score != turn.attempt_score or removal.score != -turn.attempt_score:
                         raise _fail(event, f"expected the refused play to score {turn.attempt_score}, "
                                            f"got {event.score}")
-                    if nxt.total != turn.total:
-                        raise _fail(nxt, f"expected total {turn.total}, got {nxt.total}")
-                    for note in _notes(event) + _notes(nxt):
+                    if removal.total != turn.total:
+                        raise _fail(removal, f"expected total {turn.total}, got {removal.total}")
+                    for note in t.notes:
                         game.add_note(note)
-                    i += 2
-                    continue
+                    return
                 if turn.kind == "refused-play":
                     raise _fail(event, f"expected a '--' line after the refused play {notation} "
                                        f"(strict mode: words {', '.join(turn.words)} are not all in the lexicon)")
@@ -312,7 +317,7 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
                 if not event.tiles:
                     raise _fail(event, f"expected the tiles exchanged, got only their number ({event.count})")
                 turn = game.swap(event.tiles)
-            elif event.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in _notes(event)):
+            elif event.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in t.notes):
                 if not game.can_challenge:
                     raise _fail(event, "expected a turn lost by a failed challenge only right after another "
                                        "player's play, in a game with challenges (#challenge on)")
@@ -334,25 +339,31 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
             raise
         except WordSalvoError as e:
             raise _fail(event, str(e)) from None
-        for note in _notes(event):
+        for note in t.notes:
             if not note.startswith(_LOST_CHALLENGE):
                 game.add_note(note)
-        i += 1
-    settles = [t for t in game.history if t.kind == "settle"]
-    lines = events[settle_from:] if settle_from is not None else []
-    for k, event in enumerate(lines):
-        if k >= len(settles):
-            raise _fail(event, "expected no settlement line: the game "
-                               f"{'ended without settlement' if game.is_over else 'is not over'}")
-        t = settles[k]
-        got = (event.player_index, game.sort_rack(event.tiles), event.score, event.total)
-        want = (t.player, t.tiles, t.score, t.total)
-        if got != want:
-            raise _fail(event, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
-    if len(settles) > len(lines):
-        t = settles[len(lines)]
-        raise GCGError(f"GCG: expected a settlement line '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} "
-                       f"{t.total}' after the last turn, got the end of the record")
+
+    def _settlement(self) -> None:
+        game = self.game
+        settles = [t for t in game.history if t.kind == "settle"]
+        lines = self.settle_lines
+        for k, event in enumerate(lines):
+            if k >= len(settles):
+                raise _fail(event, "expected no settlement line: the game "
+                                   f"{'ended without settlement' if game.is_over else 'is not over'}")
+            t = settles[k]
+            got = (event.player_index, game.sort_rack(event.tiles), event.score, event.total)
+            want = (t.player, t.tiles, t.score, t.total)
+            if got != want:
+                raise _fail(event, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
+        if len(settles) > len(lines):
+            t = settles[len(lines)]
+            raise GCGError(f"GCG: expected a settlement line '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} "
+                           f"{t.total}' after the last turn, got the end of the record")
+
+
+def _fail(event: GCGEvent, message: str) -> GCGError:
+    return GCGError(f"GCG line {event.line}: {message} (in {excerpt(event.text)})")
 
 
 def _challenge_bonus(game: Game, event: GCGEvent, player: int) -> None:
@@ -371,5 +382,6 @@ def _challenge_bonus(game: Game, event: GCGEvent, player: int) -> None:
                            f"costs {result.penalty} (a pass line with a 'lost challenge' note)")
     if event.score != turn.score or event.total != turn.total:
         raise _fail(event, f"expected '(challenge) {turn.score:+d} {turn.total}'")
-    for note in _notes(event):
-        game.add_note(note)
+    if event.note:
+        for note in event.note.split("\n"):
+            game.add_note(note)
