@@ -50,6 +50,7 @@ What each event means for a replay is in :class:`GCGRecord`'s docstring.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from typing import Sequence
@@ -62,7 +63,7 @@ from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars
 
-__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas", "GameBuilder"]
+__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas", "GameBuilder", "game_record"]
 
 # the reader of any program's records lives in gcg_record; its names stay importable from here
 from .gcg_record import (  # noqa: E402,F401
@@ -71,7 +72,8 @@ from .gcg_record import (  # noqa: E402,F401
     assumption_note, parse_gcg, resolve_record, rules_for_lexicon,
 )
 from . import gcg_record as _gcg_record  # noqa: E402
-from .gcg_record import GCGHeader  # noqa: E402
+from .gcg_record import GCGHeader, _split_word  # noqa: E402
+from ..notation import parse_coordinate  # noqa: E402
 from .gcg_visitor import GCGTurn, GCGVisitor, read_gcg  # noqa: E402
 
 __all__ += _gcg_record.__all__
@@ -82,6 +84,19 @@ def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
     ``#keyword value`` lines for the header (a front end's own, e.g. which seats
     are engines), written after the ``#player`` lines: a sequence of (keyword, value) pairs
     of strings."""
+    return "\n".join(_written(game, pragmas)[1]) + "\n"
+
+
+def game_record(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> GCGRecord:
+    """The :class:`GCGRecord` of a game, made directly (no text written and read back):
+    the record :func:`parse_gcg` reads from :func:`to_gcg`'s text, with the same line
+    numbers, for any builder (:func:`~wordsalvo.formats.gcg_visitor.read_gcg`)."""
+    return _written(game, pragmas)[0]
+
+
+def _written(game: Game, pragmas: "Sequence[tuple[str, str]]") -> tuple[GCGRecord, list[str]]:
+    """The record of ``game`` and its lines of text, made together (one place for the line
+    of each kind of turn)."""
     instance_arg(game, Game, "to_gcg: game", GCGError)
     if isinstance(pragmas, (str, bytes)) or not isinstance(pragmas, (list, tuple)) or not all(
             isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pragmas):
@@ -89,52 +104,95 @@ def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
                        f"{type(pragmas).__name__} {excerpt(pragmas)}")
     rules = game.rules
     lines = ["#character-encoding UTF-8", f"#rules {rules.name}"]
+    kept: list[GCGPragma] = []
+
+    def pragma(keyword: str, value: str) -> None:
+        lines.append(f"#{keyword} {value}")
+        kept.append(GCGPragma(keyword, value, len(lines)))
+
     if rules.board_seed is not None:
-        lines.append(f"#board_seed {rules.board_seed}")
+        pragma("board_seed", str(rules.board_seed))
     if rules.star_squares:
-        lines.append(f"#stars {format_stars(rules.star_squares)}")
+        pragma("stars", format_stars(rules.star_squares))
     if game.is_seeded:  # else the racks of the record are the truth
-        lines.append(f"#seed {game.seed}")
+        pragma("seed", str(game.seed))
     if game.strict:
-        lines.append("#strict on")
+        pragma("strict", "on")
     if game.challenges:
-        lines.append("#challenge on")
+        pragma("challenge", "on")
+    players = []
     for i, name in enumerate(game.names):
         lines.append(f"#player{i + 1} {name} {name}")
+        players.append(GCGPlayer(i + 1, name, name))
     for keyword, value in pragmas:
         if not re.fullmatch(r"[A-Za-z][\w-]*", keyword) or "\n" in value or "\r" in value:
             raise WordSalvoError(f"GCG pragma: expected a keyword of letters and a one-line value, got "
                                  f"{keyword!r} {value!r}")
-        lines.append(f"#{keyword} {value}")
+        pragma(keyword, value)
     names = game.names
     notes: dict[int, list[str]] = {}
     for index, text in game.notes:
         notes.setdefault(index, []).append(text)
+    before = tuple(text for text in notes.get(0, ()) if text)
     lines.extend(f"#note {text}" for text in notes.get(0, ()))
+    events: list[GCGEvent] = []
+
+    def event(cls, text: str, t, score: int, total: int, **fields) -> None:
+        lines.append(text)
+        events.append(cls(line=len(lines), text=text, player=names[t.player], player_index=t.player,
+                          rack=t.rack if cls is not EndRackEvent else "", score=score, total=total, **fields))
+
     for k, t in enumerate(game.history, 1):
         who = f">{names[t.player]}:"
-        if t.kind == "play":
-            lines.append(f"{who} {t.rack} {t.notation} {t.score:+d} {t.total}")
+        note_lines = list(notes.get(k, ()))
+        if t.kind in ("play", "refused-play"):
+            score = t.score if t.kind == "play" else t.attempt_score
+            total = t.total if t.kind == "play" else t.total + t.attempt_score
+            event(PlayEvent, f"{who} {t.rack} {t.notation} {score:+d} {total}", t, score, total,
+                  **_play_fields(t.notation))
+            if t.kind == "refused-play":
+                event(PhonyRemovedEvent, f"{who} {t.rack} -- {-t.attempt_score:+d} {t.total}", t,
+                      -t.attempt_score, t.total, play_line=events[-1].line)
         elif t.kind == "swap":
-            lines.append(f"{who} {t.rack} -{t.tiles} +0 {t.total}")
+            event(SwapEvent, f"{who} {t.rack} -{t.tiles} +0 {t.total}", t, 0, t.total, tiles=t.tiles,
+                  count=len(t.tiles))
         elif t.kind == "pass":
-            lines.append(f"{who} {t.rack} - +0 {t.total}")
+            event(PassEvent, f"{who} {t.rack} - +0 {t.total}", t, 0, t.total)
             if t.challenge == "lost":
-                lines.append(f"#note {_LOST_CHALLENGE} {names[t.player]} challenged {t.notation}, every word is "
-                             f"in the dictionary: the turn is lost")
+                note_lines.insert(0, f"{_LOST_CHALLENGE} {names[t.player]} challenged {t.notation}, every word "
+                                     f"is in the dictionary: the turn is lost")
         elif t.kind == "challenge-bonus":
-            lines.append(f"{who} {t.rack} (challenge) {t.score:+d} {t.total}")
-        elif t.kind == "refused-play":
-            lines.append(f"{who} {t.rack} {t.notation} {t.attempt_score:+d} {t.total + t.attempt_score}")
-            lines.append(f"{who} {t.rack} -- {-t.attempt_score:+d} {t.total}")
+            event(ChallengeBonusEvent, f"{who} {t.rack} (challenge) {t.score:+d} {t.total}", t, t.score, t.total)
         elif t.kind in ("timeout", "resign"):
-            lines.append(f"{who} {t.rack} ({'time' if t.kind == 'timeout' else 'resign'}) +0 {t.total}")
+            cls = TimeoutEvent if t.kind == "timeout" else ResignEvent
+            event(cls, f"{who} {t.rack} ({'time' if t.kind == 'timeout' else 'resign'}) +0 {t.total}", t, 0,
+                  t.total)
         elif t.kind == "settle":
-            lines.append(f"{who}  ({t.tiles}) {t.score:+d} {t.total}")
+            event(EndRackEvent, f"{who}  ({t.tiles}) {t.score:+d} {t.total}", t, t.score, t.total, tiles=t.tiles,
+                  owner=names[t.rack_owner] if t.rack_owner >= 0 else None)
         else:  # pragma: no cover - every kind is handled
             raise WordSalvoError(f"GCG: no line form for a turn of kind {excerpt(t.kind)}")
-        lines.extend(f"#note {text}" for text in notes.get(k, ()))
-    return "\n".join(lines) + "\n"
+        lines.extend(f"#note {text}" for text in note_lines)
+        note = "\n".join(note_lines).strip("\n")
+        if note:
+            events[-1] = dataclasses.replace(events[-1], note=note)
+    ends = [e for e in events if isinstance(e, EndRackEvent)]
+    plus, minus = any(e.score > 0 for e in ends), any(e.score < 0 for e in ends)
+    record = GCGRecord(
+        players=tuple(players), events=tuple(events), rules=rules.name, encoding="UTF-8", notes=before,
+        pragmas=tuple(kept), unfinished=not any(isinstance(e, (EndRackEvent, ResignEvent)) for e in events),
+        end_convention=("add-and-subtract" if plus and minus else "subtract" if minus else "double") if ends
+        else None)
+    return record, lines
+
+
+def _play_fields(notation: str) -> dict:
+    """The fields of a :class:`PlayEvent` for a play in notation (``8D WO(R)D``)."""
+    coordinate, word = notation.split(" ", 1)
+    row, col, direction = parse_coordinate(coordinate)
+    letters, through, _bad = _split_word(word)
+    return dict(coordinate=coordinate.upper(), row=row, col=col, direction=direction, word=word, letters=letters,
+                through=through)
 
 
 def date_pragmas(when: datetime.datetime | None = None) -> list[tuple[str, str]]:
