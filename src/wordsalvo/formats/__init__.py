@@ -8,7 +8,7 @@ The public names below are imported from their modules on first use (PEP 562)::
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_names
 
 #: public name -> the module of this package that defines it
 _EXPORTS = {
@@ -28,14 +28,4 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'wordsalvo.formats' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # the next look-up is a plain attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS, __all__)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from typing import Callable, ClassVar
 
 from .._core._movegen import GAME_MAX_PLAYERS
@@ -329,27 +329,6 @@ class _HeaderLines:
 
 
 @dataclass(frozen=True)
-class GCGHeader(_HeaderLines):
-    """The header of a GCG record: every ``#`` line and the players, without the events
-    (what :class:`HeaderBuilder <wordsalvo.formats.gcg_visitor.HeaderBuilder>` reads,
-    stopping before the event lines are read).  The fields are :class:`GCGRecord`'s."""
-
-    players: tuple[GCGPlayer, ...]
-    title: str | None = None
-    description: str | None = None
-    id_authority: str | None = None
-    id: str | None = None
-    lexicon: str | None = None
-    rules: str | None = None
-    encoding: str = "UTF-8"
-    notes: tuple[str, ...] = ()
-    final_racks: dict[str, str] = field(default_factory=dict, hash=False)
-    pragmas: tuple[GCGPragma, ...] = ()
-    path: str | None = None
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class GCGRecord(_HeaderLines):
     """A GCG record as written: headers and events in order (see :func:`parse_gcg`).
 
@@ -393,10 +372,24 @@ class GCGRecord(_HeaderLines):
     @property
     def header(self) -> GCGHeader:
         """The record's header alone (what a visitor's ``visit_header`` is given)."""
-        return GCGHeader(players=self.players, title=self.title, description=self.description,
-                         id_authority=self.id_authority, id=self.id, lexicon=self.lexicon, rules=self.rules,
-                         encoding=self.encoding, notes=self.notes, final_racks=self.final_racks,
-                         pragmas=self.pragmas, path=self.path, warnings=self.warnings)
+        return GCGHeader(**{f.name: getattr(self, f.name) for f in fields(GCGHeader)})
+
+
+#: the fields of a :class:`GCGRecord` that the event lines make (the others are its header's)
+_EVENT_FIELDS = ("events", "unfinished", "end_convention")
+
+#: The header of a GCG record: every ``#`` line and the players, without the events (what
+#: :class:`~wordsalvo.formats.gcg_visitor.HeaderBuilder` reads, stopping before the event
+#: lines are read).  Its fields are :class:`GCGRecord`'s, but for ``events``,
+#: ``unfinished`` and ``end_convention``; its methods too (``pragma``, ``one``, ``rules_name`` ...).
+GCGHeader = make_dataclass(
+    "GCGHeader",
+    [(f.name, f.type, field(default=f.default, default_factory=f.default_factory, hash=f.hash))
+     for f in fields(GCGRecord) if f.name not in _EVENT_FIELDS],
+    bases=(_HeaderLines,), frozen=True)
+GCGHeader.__module__ = __name__
+GCGHeader.__doc__ = """The header of a GCG record: :class:`GCGRecord`'s fields and methods without its
+    events (``events``, ``unfinished``, ``end_convention``)."""
 
 
 def _decode(data: bytes, problem: Callable[[int, str], None],
@@ -784,12 +777,9 @@ def _parse(data: str | bytes, path: str | None,
     if problems:
         raise GCGError(list_problems(where, problems, "GCGError.problems lists every one"), problems)
     return GCGRecord(
-        players=header.players, events=tuple(events), title=header.title, description=header.description,
-        id_authority=header.id_authority, id=header.id, lexicon=header.lexicon, rules=header.rules,
-        encoding=encoding, notes=header.notes, final_racks=final_racks, pragmas=header.pragmas,
+        **{f.name: getattr(header, f.name) for f in fields(header)}, events=tuple(events),
         unfinished=incomplete or not any(isinstance(e, (EndRackEvent, ResignEvent)) for e in events),
-        end_convention=convention, path=path, warnings=header.warnings,
-    )
+        end_convention=convention)
 
 
 def _event(number: int, line: str, nick: str, player_index: int, tokens: list[str],
