@@ -45,7 +45,10 @@ the racks of the file are taken as they are (the tiles are fetched from the bag)
 Records written by other programs (the public GCG specification, game servers,
 other engines) are read by :func:`.gcg_record.parse_gcg` into a :class:`GCGRecord`: headers
 and typed events with their line numbers, checked without a board or a lexicon.
-What each event means for a replay is in :class:`GCGRecord`'s docstring.
+What each event means for a replay is in :class:`GCGRecord`'s docstring.  A record
+becomes a Game through :class:`GameBuilder`, a visitor of the one walk over its turns
+(:func:`~wordsalvo.formats.gcg_visitor.read_gcg`); a Game becomes a record without text
+through :func:`game_record` (the record :func:`to_gcg`'s text reads back as).
 """
 
 from __future__ import annotations

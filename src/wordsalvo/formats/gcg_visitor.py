@@ -37,8 +37,7 @@ ISO-8859-1).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import GCGError, WordSalvoError
 from ..inputs import read_bytes, read_stream
@@ -59,9 +58,9 @@ class _Skip:
 SKIP = _Skip()
 
 
-@dataclass(frozen=True)
-class GCGTurn:
-    """One step of the walk over a record's events (see the module docstring)."""
+class GCGTurn(NamedTuple):
+    """One step of the walk over a record's events (see the module docstring); a named
+    tuple (one is made per event line: it costs what a tuple costs)."""
 
     event: GCGEvent
     #: the ``--`` line right after a play that takes it back (None for any other turn)
@@ -144,8 +143,8 @@ def read_gcg(source: "str | bytes | GCGRecord", visitor: GCGVisitor | type[GCGVi
     ``visitor`` (an instance, or a class called without arguments) and return
     ``visitor.result()``.  ``path`` names the record in every message.  The reading
     problems raise :class:`GCGError` listing each with its line (see
-    :func:`~wordsalvo.formats.gcg_record.parse_gcg`), before the visitor sees anything
-    of a record that has them."""
+    :func:`~wordsalvo.formats.gcg_record.parse_gcg`): ``visit_header`` is called only
+    with a header whose lines have none, ``visit_turn`` only for a record without any."""
     if isinstance(visitor, type):
         visitor = visitor()
     if not callable(getattr(visitor, "visit_header", None)):

@@ -6,7 +6,9 @@
 package's one legality check (:func:`wordsalvo.placement.check_move`) and
 compares that score with the record's.  The result, a :class:`Replay`, holds one
 :class:`ReplayTurn` per event with the position before it, so an analysis can
-generate the moves the player had.
+generate the moves the player had.  :class:`ReplayBuilder` makes it: a visitor of the
+one walk over a record's turns (:func:`~wordsalvo.formats.gcg_visitor.read_gcg`), as
+:class:`~wordsalvo.formats.gcg.GameBuilder` makes a Game of the same walk.
 
 What each event does (see :class:`GCGRecord`):
 

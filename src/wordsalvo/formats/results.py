@@ -25,9 +25,11 @@ A game of three or four players goes in as its pairs (see
 :mod:`wordsalvo.ratings`); a GCG record of such a game does that by itself.
 
 A GCG record (see :mod:`wordsalvo.formats.gcg`) is read by the one GCG reader
-(bytes decoded by its one rule) and replayed on a board (scores checked, words
-not: :func:`rated_game_from_gcg`), and its places come from the replay
-(:func:`replay_places`): the player who left loses, the others are placed by
+(bytes decoded by its one rule; a file opened by
+:func:`~wordsalvo.formats.gcg_visitor.record_bytes`, as ``analyze`` opens it) and, in the
+same walk (:class:`RatedGameBuilder`), its header gives the date and its turns are replayed
+on a board (scores checked, words not: :func:`rated_game_from_gcg`); its places come
+from the replay (:func:`replay_places`): the player who left loses, the others are placed by
 final score.  Its date is a
 ``#date YYYY-MM-DD`` header line, and a ``#time HH:MM[:SS]`` line (an offset from
 UTC may follow, as ``wordsalvo play`` and ``autoplay --gcg`` write it) orders the
