@@ -7,8 +7,9 @@ they need (the analysis, ratings and autoplay modules stay unloaded until asked 
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ._lazy import lazy_names as _lazy_names
 
 __version__ = "0.1.0"
 
@@ -63,17 +64,7 @@ from . import display as _display  # noqa: E402  (stdlib only)
 _display.set_loader(_load_pictures)
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'wordsalvo' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # the next look-up is a plain attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(__name__, _EXPORTS, __all__)
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors

@@ -131,9 +131,10 @@ from .printable import printable
 from .constants import BLANK_BIT, LETTER_MASK, SQUARES
 from .display import Displayable
 from .errors import AnalysisError, WordSalvoError
-from .formats.gcg import to_gcg
-from .formats.gcg_record import GCGRecord, parse_gcg
-from .formats.replay import Replay, ReplayTurn, replay as replay_record
+from .formats.gcg import game_record
+from .formats.gcg_record import GCGRecord
+from .formats.gcg_visitor import read_gcg
+from .formats.replay import Replay, ReplayBuilder, ReplayTurn
 from .game import Game
 from .leaves import Leaves, endgame_terms
 from .lexicon.lexicon import Lexicon
@@ -454,15 +455,15 @@ def _plain(value: Any) -> Any:
 
 
 def _as_replay(source: Any, rules: Rules | str | None, lexicon: Lexicon | None, path: str | None) -> Replay:
+    """The replay of ``source``: one reading by the one reader with a :class:`ReplayBuilder`
+    (a Game's record is made directly: :func:`~wordsalvo.formats.gcg.game_record`)."""
     if isinstance(source, Replay):
         return source
     if isinstance(source, Game):
-        return replay_record(parse_gcg(to_gcg(source)), rules=rules or source.rules,
-                             lexicon=lexicon or source.lexicon)
-    if isinstance(source, (str, bytes, bytearray)):
-        source = parse_gcg(source, path=path)
-    if isinstance(source, GCGRecord):
-        return replay_record(source, rules=rules, lexicon=lexicon)
+        return read_gcg(game_record(source), ReplayBuilder(rules=rules or source.rules,
+                                                           lexicon=lexicon or source.lexicon))
+    if isinstance(source, (str, bytes, bytearray, GCGRecord)):
+        return read_gcg(source, ReplayBuilder(rules=rules, lexicon=lexicon), path=path)
     raise AnalysisError(f"expected a Game, GCG text or bytes, a GCGRecord or a Replay, got {type(source).__name__}")
 
 

@@ -32,10 +32,11 @@ from typing import Any, Iterator
 from ..analysis import ENDGAME_NODES, ENDGAME_NODES_MAX, PEG_NODES, TOP, analyze_game
 from ..errors import WordSalvoError
 from ..formats.gcg_record import GCGError, parse_gcg
+from ..formats.gcg_visitor import read_gcg, record_bytes
 from ..formats.opcodes import resolve_rules
 from ..inputs import write_atomic
-from ..inputs import checked_path, os_error_text, path_problem, read_bytes, read_stream
-from ..formats.replay import replay
+from ..inputs import checked_path, os_error_text, path_problem, read_bytes
+from ..formats.replay import ReplayBuilder
 from ..instant import instant_stats
 from ..printable import printable
 from ..parallel import Interrupted, check_scheduler, dask_map_unordered, interrupts_deferred, map_unordered
@@ -129,14 +130,13 @@ def analyze_path(path: str, options: dict[str, Any]) -> dict[str, Any]:
     "instant"}``, or ``{"path", "error"}`` for a broken record).  The same function runs
     in this process, in a process pool and on Dask workers."""
     try:
-        data = (read_stream(sys.stdin.buffer, WordSalvoError, "game record") if path == "-"
-                else read_bytes(path, WordSalvoError, "game record"))
+        data = record_bytes(path, WordSalvoError)
     except WordSalvoError as e:
         return {"path": path, "error": str(e)}
     try:
-        record = parse_gcg(data, path=path)
+        record = parse_gcg(data, path=path)  # the record's problems before the resources load
         lexicon, model = _resources(options)
-        rp = replay(record, rules=options.get("rules"), lexicon=lexicon)  # --rules, else the record's
+        rp = read_gcg(record, ReplayBuilder(rules=options.get("rules"), lexicon=lexicon))  # --rules, else the record's
         analysis = analyze_game(rp, top=options.get("top", TOP), model=model, sim=options.get("sim"),
                                 endgame=options.get("endgame", ENDGAME_NODES),
                                 pre_endgame=options.get("pre_endgame", PEG_NODES))
@@ -373,7 +373,7 @@ def _finished(path: str, result: Path, check: bool = False, out: Path | None = N
         if path == "-":
             return None
         try:
-            now = hashlib.sha256(read_bytes(path, WordSalvoError, "game record")).hexdigest()
+            now = hashlib.sha256(record_bytes(path, WordSalvoError)).hexdigest()
         except WordSalvoError:
             return None
         if source.get("sha256") != now:

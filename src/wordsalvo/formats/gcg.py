@@ -45,11 +45,15 @@ the racks of the file are taken as they are (the tiles are fetched from the bag)
 Records written by other programs (the public GCG specification, game servers,
 other engines) are read by :func:`.gcg_record.parse_gcg` into a :class:`GCGRecord`: headers
 and typed events with their line numbers, checked without a board or a lexicon.
-What each event means for a replay is in :class:`GCGRecord`'s docstring.
+What each event means for a replay is in :class:`GCGRecord`'s docstring.  A record
+becomes a Game through :class:`GameBuilder`, a visitor of the one walk over its turns
+(:func:`~wordsalvo.formats.gcg_visitor.read_gcg`); a Game becomes a record without text
+through :func:`game_record` (the record :func:`to_gcg`'s text reads back as).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
 from typing import Sequence
@@ -62,7 +66,7 @@ from ..lexicon.lexicon import Lexicon
 from ..rules import Rules
 from .opcodes import format_stars
 
-__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas"]
+__all__ = ["GCGError", "to_gcg", "from_gcg", "date_pragmas", "GameBuilder", "game_record"]
 
 # the reader of any program's records lives in gcg_record; its names stay importable from here
 from .gcg_record import (  # noqa: E402,F401
@@ -71,6 +75,9 @@ from .gcg_record import (  # noqa: E402,F401
     assumption_note, parse_gcg, resolve_record, rules_for_lexicon,
 )
 from . import gcg_record as _gcg_record  # noqa: E402
+from .gcg_record import GCGHeader, _split_word  # noqa: E402
+from ..notation import parse_coordinate  # noqa: E402
+from .gcg_visitor import GCGTurn, GCGVisitor, read_gcg  # noqa: E402
 
 __all__ += _gcg_record.__all__
 
@@ -80,6 +87,19 @@ def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
     ``#keyword value`` lines for the header (a front end's own, e.g. which seats
     are engines), written after the ``#player`` lines: a sequence of (keyword, value) pairs
     of strings."""
+    return "\n".join(_written(game, pragmas)[1]) + "\n"
+
+
+def game_record(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> GCGRecord:
+    """The :class:`GCGRecord` of a game, made directly (no text written and read back):
+    the record :func:`parse_gcg` reads from :func:`to_gcg`'s text, with the same line
+    numbers, for any builder (:func:`~wordsalvo.formats.gcg_visitor.read_gcg`)."""
+    return _written(game, pragmas)[0]
+
+
+def _written(game: Game, pragmas: "Sequence[tuple[str, str]]") -> tuple[GCGRecord, list[str]]:
+    """The record of ``game`` and its lines of text, made together (one place for the line
+    of each kind of turn)."""
     instance_arg(game, Game, "to_gcg: game", GCGError)
     if isinstance(pragmas, (str, bytes)) or not isinstance(pragmas, (list, tuple)) or not all(
             isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pragmas):
@@ -87,52 +107,95 @@ def to_gcg(game: Game, pragmas: "Sequence[tuple[str, str]]" = ()) -> str:
                        f"{type(pragmas).__name__} {excerpt(pragmas)}")
     rules = game.rules
     lines = ["#character-encoding UTF-8", f"#rules {rules.name}"]
+    kept: list[GCGPragma] = []
+
+    def pragma(keyword: str, value: str) -> None:
+        lines.append(f"#{keyword} {value}")
+        kept.append(GCGPragma(keyword, value, len(lines)))
+
     if rules.board_seed is not None:
-        lines.append(f"#board_seed {rules.board_seed}")
+        pragma("board_seed", str(rules.board_seed))
     if rules.star_squares:
-        lines.append(f"#stars {format_stars(rules.star_squares)}")
+        pragma("stars", format_stars(rules.star_squares))
     if game.is_seeded:  # else the racks of the record are the truth
-        lines.append(f"#seed {game.seed}")
+        pragma("seed", str(game.seed))
     if game.strict:
-        lines.append("#strict on")
+        pragma("strict", "on")
     if game.challenges:
-        lines.append("#challenge on")
+        pragma("challenge", "on")
+    players = []
     for i, name in enumerate(game.names):
         lines.append(f"#player{i + 1} {name} {name}")
+        players.append(GCGPlayer(i + 1, name, name))
     for keyword, value in pragmas:
         if not re.fullmatch(r"[A-Za-z][\w-]*", keyword) or "\n" in value or "\r" in value:
             raise WordSalvoError(f"GCG pragma: expected a keyword of letters and a one-line value, got "
                                  f"{keyword!r} {value!r}")
-        lines.append(f"#{keyword} {value}")
+        pragma(keyword, value)
     names = game.names
     notes: dict[int, list[str]] = {}
     for index, text in game.notes:
         notes.setdefault(index, []).append(text)
+    before = tuple(text for text in notes.get(0, ()) if text)
     lines.extend(f"#note {text}" for text in notes.get(0, ()))
+    events: list[GCGEvent] = []
+
+    def event(cls, text: str, t, score: int, total: int, **fields) -> None:
+        lines.append(text)
+        events.append(cls(line=len(lines), text=text, player=names[t.player], player_index=t.player,
+                          rack=t.rack if cls is not EndRackEvent else "", score=score, total=total, **fields))
+
     for k, t in enumerate(game.history, 1):
         who = f">{names[t.player]}:"
-        if t.kind == "play":
-            lines.append(f"{who} {t.rack} {t.notation} {t.score:+d} {t.total}")
+        note_lines = list(notes.get(k, ()))
+        if t.kind in ("play", "refused-play"):
+            score = t.score if t.kind == "play" else t.attempt_score
+            total = t.total if t.kind == "play" else t.total + t.attempt_score
+            event(PlayEvent, f"{who} {t.rack} {t.notation} {score:+d} {total}", t, score, total,
+                  **_play_fields(t.notation))
+            if t.kind == "refused-play":
+                event(PhonyRemovedEvent, f"{who} {t.rack} -- {-t.attempt_score:+d} {t.total}", t,
+                      -t.attempt_score, t.total, play_line=events[-1].line)
         elif t.kind == "swap":
-            lines.append(f"{who} {t.rack} -{t.tiles} +0 {t.total}")
+            event(SwapEvent, f"{who} {t.rack} -{t.tiles} +0 {t.total}", t, 0, t.total, tiles=t.tiles,
+                  count=len(t.tiles))
         elif t.kind == "pass":
-            lines.append(f"{who} {t.rack} - +0 {t.total}")
+            event(PassEvent, f"{who} {t.rack} - +0 {t.total}", t, 0, t.total)
             if t.challenge == "lost":
-                lines.append(f"#note {_LOST_CHALLENGE} {names[t.player]} challenged {t.notation}, every word is "
-                             f"in the dictionary: the turn is lost")
+                note_lines.insert(0, f"{_LOST_CHALLENGE} {names[t.player]} challenged {t.notation}, every word "
+                                     f"is in the dictionary: the turn is lost")
         elif t.kind == "challenge-bonus":
-            lines.append(f"{who} {t.rack} (challenge) {t.score:+d} {t.total}")
-        elif t.kind == "refused-play":
-            lines.append(f"{who} {t.rack} {t.notation} {t.attempt_score:+d} {t.total + t.attempt_score}")
-            lines.append(f"{who} {t.rack} -- {-t.attempt_score:+d} {t.total}")
+            event(ChallengeBonusEvent, f"{who} {t.rack} (challenge) {t.score:+d} {t.total}", t, t.score, t.total)
         elif t.kind in ("timeout", "resign"):
-            lines.append(f"{who} {t.rack} ({'time' if t.kind == 'timeout' else 'resign'}) +0 {t.total}")
+            cls = TimeoutEvent if t.kind == "timeout" else ResignEvent
+            event(cls, f"{who} {t.rack} ({'time' if t.kind == 'timeout' else 'resign'}) +0 {t.total}", t, 0,
+                  t.total)
         elif t.kind == "settle":
-            lines.append(f"{who}  ({t.tiles}) {t.score:+d} {t.total}")
+            event(EndRackEvent, f"{who}  ({t.tiles}) {t.score:+d} {t.total}", t, t.score, t.total, tiles=t.tiles,
+                  owner=names[t.rack_owner] if t.rack_owner >= 0 else None)
         else:  # pragma: no cover - every kind is handled
             raise WordSalvoError(f"GCG: no line form for a turn of kind {excerpt(t.kind)}")
-        lines.extend(f"#note {text}" for text in notes.get(k, ()))
-    return "\n".join(lines) + "\n"
+        lines.extend(f"#note {text}" for text in note_lines)
+        note = "\n".join(note_lines).strip("\n")
+        if note:
+            events[-1] = dataclasses.replace(events[-1], note=note)
+    ends = [e for e in events if isinstance(e, EndRackEvent)]
+    plus, minus = any(e.score > 0 for e in ends), any(e.score < 0 for e in ends)
+    record = GCGRecord(
+        players=tuple(players), events=tuple(events), rules=rules.name, encoding="UTF-8", notes=before,
+        pragmas=tuple(kept), unfinished=not any(isinstance(e, (EndRackEvent, ResignEvent)) for e in events),
+        end_convention=("add-and-subtract" if plus and minus else "subtract" if minus else "double") if ends
+        else None)
+    return record, lines
+
+
+def _play_fields(notation: str) -> dict:
+    """The fields of a :class:`PlayEvent` for a play in notation (``8D WO(R)D``)."""
+    coordinate, word = notation.split(" ", 1)
+    row, col, direction = parse_coordinate(coordinate)
+    letters, through, _bad = _split_word(word)
+    return dict(coordinate=coordinate.upper(), row=row, col=col, direction=direction, word=word, letters=letters,
+                through=through)
 
 
 def date_pragmas(when: datetime.datetime | None = None) -> list[tuple[str, str]]:
@@ -153,112 +216,117 @@ _GAME_PRAGMAS = ("board_seed", "stars", "seed", "strict", "challenge")
 def from_gcg(text: "str | bytes | GCGRecord", rules: Rules | None = None, lexicon: Lexicon | None = None) -> Game:
     """Replay a GCG record into a :class:`~wordsalvo.Game`.
 
-    ``text``: the record (read by :func:`~wordsalvo.formats.gcg_record.parse_gcg`, the one
-    GCG reader) or a :class:`GCGRecord` already read.  ``rules`` overrides
-    ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to the language's default
-    lexicon.  Raises :class:`GCGError` naming the line and what was expected: first every
-    problem of the file that needs no board at once, then the first turn that does not
+    ``text``: the record (read by :func:`~wordsalvo.formats.gcg_visitor.read_gcg`, the one
+    GCG reader, with a :class:`GameBuilder`) or a :class:`GCGRecord` already read.  ``rules``
+    overrides ``#rules``/``#board_seed``/``#stars``; ``lexicon`` defaults to the language's
+    default lexicon.  Raises :class:`GCGError` naming the line and what was expected: first
+    every problem of the file that needs no board at once, then the first turn that does not
     replay (an illegal move, a score, total or rack that differs).
     """
-    if isinstance(text, GCGRecord):
-        record = text
-    elif isinstance(text, (str, bytes)):
-        record = parse_gcg(text)
-    else:
+    if not isinstance(text, (GCGRecord, str, bytes)):
         raise GCGError(f"GCG: expected text, got {type(text).__name__}")
-    problems: list[str] = []
-    where = f"{record.path or 'GCG'} header"
-    headers: dict[str, str] = {}
-    for p in record.pragmas:
-        if p.keyword in _GAME_PRAGMAS:
-            if p.keyword in headers:
-                problems.append(f"{record.path or 'GCG'} line {p.line}: expected one #{p.keyword} line, "
-                                "got a second one")
-            headers[p.keyword] = p.value
-    if not record.players:
-        problems.append(f"{where}: expected #player1, #player2 ... lines numbered from 1, got none")
-    seed = None
-    if "seed" in headers:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
-        if is_whole_number(headers["seed"], signed=True, digits=SEED_DIGITS):
-            seed = int(headers["seed"])
-        else:
-            problems.append(f"{where} #seed: expected a whole number (at most {SEED_DIGITS} digits), "
-                            f"got {excerpt(headers['seed'])}")
-    strict = None
-    if "strict" in headers:
-        if headers["strict"] not in ("on", "off"):
-            problems.append(f"{where} #strict: expected 'on' or 'off', got {excerpt(headers['strict'])}")
-        strict = headers["strict"] == "on"
-    challenges = False
-    if "challenge" in headers:
-        if headers["challenge"] not in ("on", "off"):
-            problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(headers['challenge'])}")
-        challenges = headers["challenge"] == "on"
-    words_note = record.word_list_note(lexicon_given=lexicon is not None)
-    assumed = None
-    if rules is None and not problems:  # the one place a record's rule set, board and stars are resolved
+    return read_gcg(text, GameBuilder(rules=rules, lexicon=lexicon))
+
+
+class GameBuilder(GCGVisitor):
+    """The visitor that makes a :class:`~wordsalvo.Game` of a record (see :func:`from_gcg`):
+    with ``#seed`` the bag replays exactly and every rack is checked; without it the
+    racks of the record are taken as they are."""
+
+    def __init__(self, rules: Rules | None = None, lexicon: Lexicon | None = None) -> None:
+        self.rules, self.lexicon = rules, lexicon
+        self.game: Game | None = None
+        self.exact = False
+        self.words_note: str | None = None
+        self.assumed: str | None = None
+        self.settle_lines: list[GCGEvent] = []
+
+    def visit_header(self, header: GCGHeader) -> None:
+        rules, lexicon = self.rules, self.lexicon
+        problems: list[str] = []
+        where = f"{header.path or 'GCG'} header"
+        values: dict[str, str] = {}
+        for keyword in _GAME_PRAGMAS:
+            try:
+                found = header.one(keyword)
+            except GCGError as e:
+                problems.append(str(e))
+                found = [p for p in header.pragmas if p.keyword == keyword][-1]
+            if found is not None:
+                values[keyword] = found.value
+        if not header.players:
+            problems.append(f"{where}: expected #player1, #player2 ... lines numbered from 1, got none")
+        seed = None
+        if "seed" in values:  # any whole number a Game takes (autoplay's are 63-bit), bounded for int()
+            if is_whole_number(values["seed"], signed=True, digits=SEED_DIGITS):
+                seed = int(values["seed"])
+            else:
+                problems.append(f"{where} #seed: expected a whole number (at most {SEED_DIGITS} digits), "
+                                f"got {excerpt(values['seed'])}")
+        strict = None
+        if "strict" in values:
+            if values["strict"] not in ("on", "off"):
+                problems.append(f"{where} #strict: expected 'on' or 'off', got {excerpt(values['strict'])}")
+            strict = values["strict"] == "on"
+        challenges = False
+        if "challenge" in values:
+            if values["challenge"] not in ("on", "off"):
+                problems.append(f"{where} #challenge: expected 'on' or 'off', got {excerpt(values['challenge'])}")
+            challenges = values["challenge"] == "on"
+        self.words_note = header.word_list_note(lexicon_given=lexicon is not None)
+        if rules is None and not problems:  # the one place a record's rule set, board and stars are resolved
+            try:
+                rules, lexicon, self.assumed = resolve_record(header, lexicon=lexicon)
+            except GCGError as e:
+                problems.append(str(e))
+        if problems:
+            raise GCGError(list_problems(header.path or "GCG", problems, "GCGError.problems lists every one"),
+                           problems)
         try:
-            rules, lexicon, assumed = resolve_record(record, lexicon=lexicon)
+            self.game = Game(rules, lexicon=lexicon, players=[p.nick for p in header.players],
+                             seed=seed if seed is not None else 0, strict=strict, challenges=challenges)
+        except WordSalvoError as e:
+            raise GCGError(f"{where}: {e}") from None
+        self.exact = seed is not None
+        for note in header.notes:
+            for text in note.split("\n"):
+                self.game.add_note(text)
+
+    def visit_turn(self, turn: GCGTurn) -> None:
+        try:
+            self._turn(turn)
         except GCGError as e:
-            problems.append(str(e))
-    if problems:
-        raise GCGError(list_problems(record.path or "GCG", problems, "GCGError.problems lists every one"), problems)
+            raise self._explained(e) from None
 
-    names = [p.nick for p in record.players]
-    try:
-        game = Game(rules, lexicon=lexicon, players=names, seed=seed if seed is not None else 0, strict=strict,
-                    challenges=challenges)
-    except WordSalvoError as e:
-        raise GCGError(f"{where}: {e}") from None
-    for note in record.notes:
-        _add_notes(game, note)
-    try:
-        _replay(game, record, exact=seed is not None)
-    except GCGError as e:
+    def visit_end(self, record: GCGRecord) -> None:
+        try:
+            self._settlement()
+        except GCGError as e:
+            raise self._explained(e) from None
+
+    def result(self) -> Game | None:
+        return self.game
+
+    def _explained(self, e: GCGError) -> GCGError:
+        """``e`` with what the reading assumed: the word list and the rule set."""
         message = str(e)
-        if words_note and "phony word" in message:  # a list the record did not use refused a word
-            message = (f"{message} [judged by the rule set's own list: {words_note}; "
+        if self.words_note and "phony word" in message:  # a list the record did not use refused a word
+            message = (f"{message} [judged by the rule set's own list: {self.words_note}; "
                        "wordsalvo.formats.replay.replay reads the record without judging its words]")
-        if assumed:  # the failure may come from the assumed rule set
-            message = assumption_note(message, assumed)
-        if message != str(e):
-            raise GCGError(message) from None
-        raise
-    return game
+        if self.assumed:  # the failure may come from the assumed rule set
+            message = assumption_note(message, self.assumed)
+        return e if message == str(e) else GCGError(message)
 
-
-def _notes(event: GCGEvent) -> list[str]:
-    """The #note lines after ``event``, one by one."""
-    return event.note.split("\n") if event.note else []
-
-
-def _add_notes(game: Game, note: str) -> None:
-    for text in note.split("\n"):
-        game.add_note(text)
-
-
-def _fail(event: GCGEvent, message: str) -> GCGError:
-    return GCGError(f"GCG line {event.line}: {message} (in {excerpt(event.text)})")
-
-
-def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
-    events = record.events
-    settle_from = None
-    i = 0
-    while i < len(events):
-        event = events[i]
-        player = event.player_index
+    def _turn(self, t: GCGTurn) -> None:
+        game, event, player = self.game, t.event, t.player
         if event.kind == "end-rack":
-            if settle_from is None:
-                settle_from = i
-            i += 1
-            continue
-        if settle_from is not None:
+            self.settle_lines.append(event)
+            return
+        if self.settle_lines:
             raise _fail(event, "expected only settlement lines after the first one")
         if event.kind == "challenge-bonus":
             _challenge_bonus(game, event, player)
-            i += 1
-            continue
+            return
         if event.kind == "time-penalty":
             raise _fail(event, "expected a turn this package plays: a game has no time penalties "
                                "(a turn lost to the clock is '(time) +0')")
@@ -270,39 +338,37 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
             raise _fail(event, f"expected {game.names[game.to_move]} on turn, got {event.player}")
         rack = game.sort_rack(event.rack)
         actual = game.racks[player]
-        if exact and rack != actual:
+        if self.exact and rack != actual:
             raise _fail(event, f"expected rack {actual} (drawn from the bag with the #seed), got {event.rack}")
-        nxt = events[i + 1] if i + 1 < len(events) else None
         try:
-            if not exact:
+            if not self.exact:
                 game.set_rack(player, rack)
-                if nxt is not None and nxt.kind == "end-rack" and event.kind == "play":
+                if t.ending and event.kind == "play":
                     # the last play: the racks the settlement lines show are the ones left at the end
-                    for later in events[i + 1:]:
+                    for later in t.ending:
                         if later.score < 0 and later.player_index != player:
                             game.set_rack(later.player_index, game.sort_rack(later.tiles))
             if event.kind == "play":
                 notation = event.notation_on(game.board)  # a '.' is the tile on that square
-                removal = nxt is not None and nxt.kind == "phony-removed"
+                removal = t.removal
                 turn = game.play(notation)
-                if removal and turn.kind == "play" and game.can_challenge:  # challenged off
+                if removal is not None and turn.kind == "play" and game.can_challenge:  # challenged off
                     result = game.challenge()
                     if not result.phony:
-                        raise _fail(nxt, f"expected no removal: every word of {notation} is in the lexicon, "
-                                         "so a challenge fails")
+                        raise _fail(removal, f"expected no removal: every word of {notation} is in the lexicon, "
+                                             "so a challenge fails")
                     turn = result.turn
-                if removal:
+                if removal is not None:
                     if turn.kind != "refused-play":
-                        raise _fail(nxt, f"expected no removal: {notation} is a valid play")
-                    if event.score != turn.attempt_score or nxt.score != -turn.attempt_score:
+                        raise _fail(removal, f"expected no removal: {notation} is a valid play")
+                    if event.score != turn.attempt_score or removal.score != -turn.attempt_score:
                         raise _fail(event, f"expected the refused play to score {turn.attempt_score}, "
                                            f"got {event.score}")
-                    if nxt.total != turn.total:
-                        raise _fail(nxt, f"expected total {turn.total}, got {nxt.total}")
-                    for note in _notes(event) + _notes(nxt):
+                    if removal.total != turn.total:
+                        raise _fail(removal, f"expected total {turn.total}, got {removal.total}")
+                    for note in t.notes:
                         game.add_note(note)
-                    i += 2
-                    continue
+                    return
                 if turn.kind == "refused-play":
                     raise _fail(event, f"expected a '--' line after the refused play {notation} "
                                        f"(strict mode: words {', '.join(turn.words)} are not all in the lexicon)")
@@ -312,7 +378,7 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
                 if not event.tiles:
                     raise _fail(event, f"expected the tiles exchanged, got only their number ({event.count})")
                 turn = game.swap(event.tiles)
-            elif event.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in _notes(event)):
+            elif event.kind == "pass" and any(n.startswith(_LOST_CHALLENGE) for n in t.notes):
                 if not game.can_challenge:
                     raise _fail(event, "expected a turn lost by a failed challenge only right after another "
                                        "player's play, in a game with challenges (#challenge on)")
@@ -334,25 +400,31 @@ def _replay(game: Game, record: GCGRecord, exact: bool) -> None:
             raise
         except WordSalvoError as e:
             raise _fail(event, str(e)) from None
-        for note in _notes(event):
+        for note in t.notes:
             if not note.startswith(_LOST_CHALLENGE):
                 game.add_note(note)
-        i += 1
-    settles = [t for t in game.history if t.kind == "settle"]
-    lines = events[settle_from:] if settle_from is not None else []
-    for k, event in enumerate(lines):
-        if k >= len(settles):
-            raise _fail(event, "expected no settlement line: the game "
-                               f"{'ended without settlement' if game.is_over else 'is not over'}")
-        t = settles[k]
-        got = (event.player_index, game.sort_rack(event.tiles), event.score, event.total)
-        want = (t.player, t.tiles, t.score, t.total)
-        if got != want:
-            raise _fail(event, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
-    if len(settles) > len(lines):
-        t = settles[len(lines)]
-        raise GCGError(f"GCG: expected a settlement line '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} "
-                       f"{t.total}' after the last turn, got the end of the record")
+
+    def _settlement(self) -> None:
+        game = self.game
+        settles = [t for t in game.history if t.kind == "settle"]
+        lines = self.settle_lines
+        for k, event in enumerate(lines):
+            if k >= len(settles):
+                raise _fail(event, "expected no settlement line: the game "
+                                   f"{'ended without settlement' if game.is_over else 'is not over'}")
+            t = settles[k]
+            got = (event.player_index, game.sort_rack(event.tiles), event.score, event.total)
+            want = (t.player, t.tiles, t.score, t.total)
+            if got != want:
+                raise _fail(event, f"expected '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} {t.total}'")
+        if len(settles) > len(lines):
+            t = settles[len(lines)]
+            raise GCGError(f"GCG: expected a settlement line '>{game.names[t.player]}:  ({t.tiles}) {t.score:+d} "
+                           f"{t.total}' after the last turn, got the end of the record")
+
+
+def _fail(event: GCGEvent, message: str) -> GCGError:
+    return GCGError(f"GCG line {event.line}: {message} (in {excerpt(event.text)})")
 
 
 def _challenge_bonus(game: Game, event: GCGEvent, player: int) -> None:
@@ -371,5 +443,6 @@ def _challenge_bonus(game: Game, event: GCGEvent, player: int) -> None:
                            f"costs {result.penalty} (a pass line with a 'lost challenge' note)")
     if event.score != turn.score or event.total != turn.total:
         raise _fail(event, f"expected '(challenge) {turn.score:+d} {turn.total}'")
-    for note in _notes(event):
-        game.add_note(note)
+    if event.note:
+        for note in event.note.split("\n"):
+            game.add_note(note)

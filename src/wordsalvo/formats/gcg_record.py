@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from typing import Callable, ClassVar
 
 from .._core._movegen import GAME_MAX_PLAYERS
@@ -24,7 +24,7 @@ from ..wording import plural
 from .opcodes import resolve_rules
 
 __all__ = [
-    "DEFAULT_RULES", "GCGRecord", "GCGPlayer", "GCGPragma", "GCGEvent", "PlayEvent", "ExchangeEvent",
+    "DEFAULT_RULES", "GCGRecord", "GCGHeader", "GCGPlayer", "GCGPragma", "GCGEvent", "PlayEvent", "ExchangeEvent",
     "SwapEvent", "PassEvent", "PhonyRemovedEvent", "ChallengeBonusEvent", "TimePenaltyEvent", "TimeoutEvent",
     "ResignEvent", "EndRackEvent", "parse_gcg", "rules_for_lexicon", "assumption_note", "resolve_record",
 ]
@@ -250,46 +250,12 @@ def rules_for_lexicon(lexicon: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class GCGRecord:
-    """A GCG record as written: headers and events in order (see :func:`parse_gcg`).
+class _HeaderLines:
+    """What a record's header lines say, shared by :class:`GCGHeader` (the header alone)
+    and :class:`GCGRecord` (the whole record): the pragma values and the rule set it is
+    read with."""
 
-    Replaying the events on a board is a loop over ``events``; per kind:
-
-    * ``play`` (:class:`PlayEvent`): place ``letters`` at ``row``/``col``/``direction``
-      (fill the '.' squares from the board: :meth:`PlayEvent.notation_with`), take
-      ``tiles_played`` from the rack, add ``score``.  Words not in the lexicon are NOT
-      a reason to refuse the record: when no ``phony-removed`` event follows, the phony
-      stood unchallenged; replay it and flag it.
-    * ``phony-removed``: take the play of ``play_line`` (the event just before) back:
-      its tiles return to the rack, its score is subtracted; the turn is used.
-    * ``swap``: ``tiles`` (or ``count`` unknown tiles) back to the bag; ``pass``:
-      nothing; ``timeout`` (this package's records): the turn is lost.  Each ends the turn.
-    * ``challenge-bonus``, ``time-penalty``: add ``score`` to the player; no turn.
-    * ``resign``: the player leaves the game (this package's records).
-    * ``end-rack``: the game is over; add ``score`` to the player (``end_convention``
-      says how the lines share the racks' values; ``tiles`` is the rack counted).
-
-    ``score``/``total`` of every event are already checked to add up per player, so a
-    replay compares its own scores with them to find a misread play.
-    """
-
-    players: tuple[GCGPlayer, ...]
-    events: tuple[GCGEvent, ...]
-    title: str | None = None
-    description: str | None = None
-    id_authority: str | None = None
-    id: str | None = None
-    lexicon: str | None = None
-    rules: str | None = None  # the #rules line (this package's rule-set name), None when absent
-    encoding: str = "UTF-8"  # how the bytes were decoded ('str' input: as declared, else UTF-8)
-    notes: tuple[str, ...] = ()  # the #note texts before the first event, each with its continuation lines
-    final_racks: dict[str, str] = field(default_factory=dict, hash=False)  # the last #rack1/#rack2, by nickname
-    pragmas: tuple[GCGPragma, ...] = ()  # every other #keyword line, in order
-    unfinished: bool = False  # no end-of-game line (rack points, resignation), or #incomplete
-    end_convention: str | None = None  # 'double', 'add-and-subtract', 'subtract' or None
-    path: str | None = None
-    warnings: tuple[str, ...] = ()  # what was read other than written (e.g. a wrong #character-encoding)
+    __slots__ = ()
 
     def pragma(self, keyword: str) -> str | None:
         """The value of the last ``#keyword`` line among :attr:`pragmas` (None if none)."""
@@ -297,6 +263,15 @@ class GCGRecord:
             if p.keyword == keyword:
                 return p.value
         return None
+
+    def one(self, keyword: str, error: type[GCGError] = GCGError) -> GCGPragma | None:
+        """The one ``#keyword`` line among :attr:`pragmas` (None without one); a second one
+        raises ``error`` naming its line (the rule for every header a reader takes once:
+        ``#seed``, ``#strict``, ``#date``, ``#time`` ...)."""
+        found = [p for p in self.pragmas if p.keyword == keyword]
+        if len(found) > 1:
+            raise error(f"{self.path or 'GCG'} line {found[1].line}: expected one #{keyword} line, got a second one")
+        return found[0] if found else None
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -349,6 +324,72 @@ class GCGRecord:
     def assumed_rules(self) -> str | None:
         """:meth:`rules_assumption` with the package default (None when ``#rules`` is given)."""
         return self.rules_assumption()
+
+
+
+
+@dataclass(frozen=True)
+class GCGRecord(_HeaderLines):
+    """A GCG record as written: headers and events in order (see :func:`parse_gcg`).
+
+    Replaying the events on a board is a loop over ``events``; per kind:
+
+    * ``play`` (:class:`PlayEvent`): place ``letters`` at ``row``/``col``/``direction``
+      (fill the '.' squares from the board: :meth:`PlayEvent.notation_with`), take
+      ``tiles_played`` from the rack, add ``score``.  Words not in the lexicon are NOT
+      a reason to refuse the record: when no ``phony-removed`` event follows, the phony
+      stood unchallenged; replay it and flag it.
+    * ``phony-removed``: take the play of ``play_line`` (the event just before) back:
+      its tiles return to the rack, its score is subtracted; the turn is used.
+    * ``swap``: ``tiles`` (or ``count`` unknown tiles) back to the bag; ``pass``:
+      nothing; ``timeout`` (this package's records): the turn is lost.  Each ends the turn.
+    * ``challenge-bonus``, ``time-penalty``: add ``score`` to the player; no turn.
+    * ``resign``: the player leaves the game (this package's records).
+    * ``end-rack``: the game is over; add ``score`` to the player (``end_convention``
+      says how the lines share the racks' values; ``tiles`` is the rack counted).
+
+    ``score``/``total`` of every event are already checked to add up per player, so a
+    replay compares its own scores with them to find a misread play.
+    """
+
+    players: tuple[GCGPlayer, ...]
+    events: tuple[GCGEvent, ...]
+    title: str | None = None
+    description: str | None = None
+    id_authority: str | None = None
+    id: str | None = None
+    lexicon: str | None = None
+    rules: str | None = None  # the #rules line (this package's rule-set name), None when absent
+    encoding: str = "UTF-8"  # how the bytes were decoded ('str' input: as declared, else UTF-8)
+    notes: tuple[str, ...] = ()  # the #note texts before the first event, each with its continuation lines
+    final_racks: dict[str, str] = field(default_factory=dict, hash=False)  # the last #rack1/#rack2, by nickname
+    pragmas: tuple[GCGPragma, ...] = ()  # every other #keyword line, in order
+    unfinished: bool = False  # no end-of-game line (rack points, resignation), or #incomplete
+    end_convention: str | None = None  # 'double', 'add-and-subtract', 'subtract' or None
+    path: str | None = None
+    warnings: tuple[str, ...] = ()  # what was read other than written (e.g. a wrong #character-encoding)
+
+    @property
+    def header(self) -> GCGHeader:
+        """The record's header alone (what a visitor's ``visit_header`` is given)."""
+        return GCGHeader(**{f.name: getattr(self, f.name) for f in fields(GCGHeader)})
+
+
+#: the fields of a :class:`GCGRecord` that the event lines make (the others are its header's)
+_EVENT_FIELDS = ("events", "unfinished", "end_convention")
+
+#: The header of a GCG record: every ``#`` line and the players, without the events (what
+#: :class:`~wordsalvo.formats.gcg_visitor.HeaderBuilder` reads, stopping before the event
+#: lines are read).  Its fields are :class:`GCGRecord`'s, but for ``events``,
+#: ``unfinished`` and ``end_convention``; its methods too (``pragma``, ``one``, ``rules_name`` ...).
+GCGHeader = make_dataclass(
+    "GCGHeader",
+    [(f.name, f.type, field(default=f.default, default_factory=f.default_factory, hash=f.hash))
+     for f in fields(GCGRecord) if f.name not in _EVENT_FIELDS],
+    bases=(_HeaderLines,), frozen=True)
+GCGHeader.__module__ = __name__
+GCGHeader.__doc__ = """The header of a GCG record: :class:`GCGRecord`'s fields and methods without its
+    events (``events``, ``unfinished``, ``end_convention``)."""
 
 
 def _decode(data: bytes, problem: Callable[[int, str], None],
@@ -488,6 +529,14 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     and exchanges score 0; no turn follows the end-of-game rack points; nicknames are
     declared.  Raises :class:`GCGError` with ``.problems`` listing all of them.
     """
+    return _parse(data, path)
+
+
+def _parse(data: str | bytes, path: str | None,
+           on_header: Callable[[GCGHeader], bool] | None = None) -> GCGRecord | GCGHeader:
+    """:func:`parse_gcg`, the one reader of GCG text.  ``on_header(header)`` is called once
+    the header lines are read (when they hold no problem); when it returns False the event
+    lines are not read and the header is returned (a header-only reading)."""
     where = path or "GCG"
     numbered: list[tuple[int, str]] = []
 
@@ -630,6 +679,24 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
     for k, p in enumerate(roster):
         index.setdefault(p.nick, k)
 
+    final_racks: dict[str, str] = {}
+    by_number = {p.number: p.nick for p in roster}
+    for n, (rack, number) in sorted(rack_lines.items()):
+        if n not in by_number:
+            problem(number, f"expected #rack1..#rack{len(roster)} (one per player), got #rack{n}")
+        else:
+            final_racks[by_number[n]] = rack
+
+    id_parts = headers.get("id", "").split(None, 1)
+    header = GCGHeader(
+        players=tuple(roster), title=headers.get("title"), description=description,
+        id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,
+        lexicon=headers.get("lexicon") or None, rules=headers.get("rules") or None, encoding=encoding,
+        notes=tuple(text for text in map(joined, notes_before) if text), final_racks=final_racks,
+        pragmas=tuple(pragmas), path=path, warnings=tuple(warnings))
+    if on_header is not None and not numbered and not on_header(header):
+        return header  # the event lines are not read
+
     events: list[GCGEvent] = []
     # per player: the totals the next line may build on (after a wrong total, both the
     # sum and the total as written, so that one typo is reported once); None = unknown
@@ -706,27 +773,13 @@ def parse_gcg(data: str | bytes, *, path: str | None = None) -> GCGRecord:
             fixed.append(e)
         events = fixed
 
-    final_racks: dict[str, str] = {}
-    by_number = {p.number: p.nick for p in roster}
-    for n, (rack, number) in sorted(rack_lines.items()):
-        if n not in by_number:
-            problem(number, f"expected #rack1..#rack{len(roster)} (one per player), got #rack{n}")
-        else:
-            final_racks[by_number[n]] = rack
-
     problems = [message for _number, message in sorted(numbered, key=lambda p: p[0])]
-    id_parts = headers.get("id", "").split(None, 1)
     if problems:
         raise GCGError(list_problems(where, problems, "GCGError.problems lists every one"), problems)
     return GCGRecord(
-        players=tuple(roster), events=tuple(events), title=headers.get("title"), description=description,
-        id_authority=id_parts[0] if len(id_parts) > 1 else None, id=id_parts[-1] if id_parts else None,
-        lexicon=headers.get("lexicon") or None, rules=headers.get("rules") or None, encoding=encoding,
-        notes=tuple(text for text in map(joined, notes_before) if text),
-        final_racks=final_racks, pragmas=tuple(pragmas),
+        **{f.name: getattr(header, f.name) for f in fields(header)}, events=tuple(events),
         unfinished=incomplete or not any(isinstance(e, (EndRackEvent, ResignEvent)) for e in events),
-        end_convention=convention, path=path, warnings=tuple(warnings),
-    )
+        end_convention=convention)
 
 
 def _event(number: int, line: str, nick: str, player_index: int, tokens: list[str],

@@ -6,7 +6,9 @@
 package's one legality check (:func:`wordsalvo.placement.check_move`) and
 compares that score with the record's.  The result, a :class:`Replay`, holds one
 :class:`ReplayTurn` per event with the position before it, so an analysis can
-generate the moves the player had.
+generate the moves the player had.  :class:`ReplayBuilder` makes it: a visitor of the
+one walk over a record's turns (:func:`~wordsalvo.formats.gcg_visitor.read_gcg`), as
+:class:`~wordsalvo.formats.gcg.GameBuilder` makes a Game of the same walk.
 
 What each event does (see :class:`GCGRecord`):
 
@@ -54,9 +56,10 @@ from ..notation import format_coordinate, parse_notation
 from ..placement import IllegalMoveReason, check_move
 from ..position import Position, rack_counts
 from ..rules import Rules
-from .gcg_record import GCGError, GCGEvent, GCGRecord, PlayEvent, assumption_note, parse_gcg, resolve_record
+from .gcg_record import GCGError, GCGEvent, GCGHeader, GCGRecord, PlayEvent, assumption_note, resolve_record
+from .gcg_visitor import GCGTurn, GCGVisitor, read_gcg
 
-__all__ = ["ReplayTurn", "Replay", "replay", "read_game"]
+__all__ = ["ReplayTurn", "Replay", "ReplayBuilder", "replay", "read_game"]
 
 
 @dataclass(frozen=True)
@@ -138,9 +141,9 @@ class Replay:
 
 def read_game(source: str | bytes | GCGRecord, *, path: str | None = None, rules: Rules | str | None = None,
               lexicon: Lexicon | None = None) -> Replay:
-    """:func:`parse_gcg` then :func:`replay` (a GCGRecord is replayed as it is)."""
-    record = source if isinstance(source, GCGRecord) else parse_gcg(source, path=path)
-    return replay(record, rules=rules, lexicon=lexicon)
+    """Read a record and replay it: :func:`~wordsalvo.formats.gcg_visitor.read_gcg` with a
+    :class:`ReplayBuilder` (a GCGRecord is replayed as it is)."""
+    return read_gcg(source, ReplayBuilder(rules=rules, lexicon=lexicon), path=path)
 
 
 def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon | None = None, *,
@@ -152,78 +155,105 @@ def replay(record: GCGRecord, rules: Rules | str | None = None, lexicon: Lexicon
     ``record.rules_name()`` (``record.assumed_rules``); a failure then names it."""
     if not isinstance(record, GCGRecord):
         raise GCGError(f"replay: expected a GCGRecord (from parse_gcg), got {type(record).__name__}")
-    # a random board (#board_seed) or random star squares (#stars) come with the record,
-    # whether the rules come as a name or as a Rules object
-    words_note = record.word_list_note(lexicon_given=lexicon is not None)
-    if words_note:
-        words_note = f"words not judged (no word is called a phony): {words_note}"
-    rules, lexicon, note = resolve_record(record, rules, lexicon)
-    assumed = assumed or note
-    where = record.path or "GCG"
-    n = max(2, len(record.players))
-    pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
-    totals = [0] * n
-    turns: list[ReplayTurn] = []
-    distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
-    rack_size = rules.rack_size
-    taken_back: set[int] = {e.play_line for e in record.events if e.kind == "phony-removed"}
-    warnings: list[str] = list(record.warnings)
-    try:
-        for event in record.events:
-            p = event.player_index
-            before = tuple(totals)
-            info: dict = {}
-            if event.kind in ("play", "swap", "pass", "timeout"):
-                rack = event.rack or ""
-                if any(ch not in distribution for ch in rack):  # letters written in lowercase
-                    rack = rack.upper()
-                try:
-                    rack_counts(rules, rack, where=f"rack {excerpt(rack)}")
-                except WordSalvoError as e:
-                    raise GCGError(f"{where} line {event.line}: expected a rack of rule set {excerpt(rules.name)}, "
-                                   f"got {excerpt(event.rack)}: {e}") from None
-                pool = +distribution
-                short = Counter(rack) - pool
-                if short:
-                    raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
-                                   f"(not on the board), got {excerpt(event.rack)}: "
-                                   f"{''.join(sorted(short.elements()))} already used up")
-                unseen = pool - Counter(rack)
-                pool_list = sorted(unseen.elements())
-                racks = [""] * n
-                racks[p] = rack
-                k = 0
-                for other in range(1, n):
-                    q = (p + other) % n
-                    take = min(rack_size, len(pool_list) - k)
-                    racks[q] = "".join(pool_list[k:k + take])
-                    k += take
-                turn_pos = Position(rules, pos.board.copy(), racks, list(totals), to_move=p)
-                info.update(position=turn_pos, unseen=sum(unseen.values()))
-                if event.kind == "play":
-                    move, result = _place(turn_pos, event, lexicon, where, warnings)
-                    info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
-                                invalid_words=() if words_note else tuple(result.invalid_words), challenged_off=event.line in taken_back)
-                    turn_pos.play(move)  # the one way a move changes a board
-                    board = turn_pos.board.copy()
-                    turn_pos.undo()  # the position before the turn stays for the analysis
-                    distribution.subtract(move.rack_letters())
-                    pos = Position(rules, board, [""] * n, list(totals), to_move=0)
-            elif event.kind == "phony-removed":
-                played = next((t for t in reversed(turns) if t.event.line == event.play_line), None)
-                if played is None or played.position is None:  # pragma: no cover - the parser pairs them
-                    raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
-                pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
-                distribution.update(played.move.rack_letters())
-            totals[p] = event.total
-            turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
-                                    totals_after=tuple(totals), board_after=bytes(pos.board.tiles), **info))
-    except GCGError as e:
-        if assumed:  # the failure may come from the rule set the record does not name
-            raise GCGError(assumption_note(str(e), assumed), e.problems) from None
-        raise
-    return Replay(record, rules, lexicon, tuple(turns), tuple(totals), assumed, pos.board, tuple(warnings),
-                  words_note)
+    return read_gcg(record, ReplayBuilder(rules=rules, lexicon=lexicon, assumed=assumed))
+
+
+class ReplayBuilder(GCGVisitor):
+    """The visitor that makes a :class:`Replay` of a record (see the module docstring):
+    ``rules``, ``lexicon`` and ``assumed`` as :func:`replay` takes them."""
+
+    def __init__(self, rules: Rules | str | None = None, lexicon: Lexicon | None = None, *,
+                 assumed: str | None = None) -> None:
+        self.rules, self.lexicon, self.assumed = rules, lexicon, assumed
+        self.replay: Replay | None = None
+
+    def visit_header(self, header: GCGHeader) -> None:
+        # a random board (#board_seed) or random star squares (#stars) come with the record,
+        # whether the rules come as a name or as a Rules object
+        words_note = header.word_list_note(lexicon_given=self.lexicon is not None)
+        self.words_note = f"words not judged (no word is called a phony): {words_note}" if words_note else None
+        self.rules, self.lexicon, note = resolve_record(header, self.rules, self.lexicon)
+        self.assumed = self.assumed or note
+        self.where = header.path or "GCG"
+        rules = self.rules
+        self.n = n = max(2, len(header.players))
+        self.pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
+        self.totals = [0] * n
+        self.turns: list[ReplayTurn] = []
+        self.distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
+        self.warnings: list[str] = list(header.warnings)
+
+    def visit_turn(self, turn: GCGTurn) -> None:
+        try:
+            self._turn(turn.event, turn.removal)
+            if turn.removal is not None:
+                self._turn(turn.removal, None)
+        except GCGError as e:
+            raise self._explained(e) from None
+
+    def visit_end(self, record: GCGRecord) -> None:
+        self.replay = Replay(record, self.rules, self.lexicon, tuple(self.turns), tuple(self.totals), self.assumed,
+                             self.pos.board, tuple(self.warnings), self.words_note)
+
+    def result(self) -> Replay | None:
+        return self.replay
+
+    def _explained(self, e: GCGError) -> GCGError:
+        if self.assumed:  # the failure may come from the rule set the record does not name
+            return GCGError(assumption_note(str(e), self.assumed), e.problems)
+        return e
+
+    def _turn(self, event: GCGEvent, removal: GCGEvent | None) -> None:
+        rules, n, where, distribution, totals = self.rules, self.n, self.where, self.distribution, self.totals
+        p = event.player_index
+        before = tuple(totals)
+        info: dict = {}
+        if event.kind in ("play", "swap", "pass", "timeout"):
+            rack = event.rack or ""
+            if any(ch not in distribution for ch in rack):  # letters written in lowercase
+                rack = rack.upper()
+            try:
+                rack_counts(rules, rack, where=f"rack {excerpt(rack)}")
+            except WordSalvoError as e:
+                raise GCGError(f"{where} line {event.line}: expected a rack of rule set {excerpt(rules.name)}, "
+                               f"got {excerpt(event.rack)}: {e}") from None
+            pool = +distribution
+            short = Counter(rack) - pool
+            if short:
+                raise GCGError(f"{where} line {event.line}: expected a rack from the tiles left "
+                               f"(not on the board), got {excerpt(event.rack)}: "
+                               f"{''.join(sorted(short.elements()))} already used up")
+            unseen = pool - Counter(rack)
+            pool_list = sorted(unseen.elements())
+            racks = [""] * n
+            racks[p] = rack
+            k = 0
+            for other in range(1, n):
+                q = (p + other) % n
+                take = min(rules.rack_size, len(pool_list) - k)
+                racks[q] = "".join(pool_list[k:k + take])
+                k += take
+            turn_pos = Position(rules, self.pos.board.copy(), racks, list(totals), to_move=p)
+            info.update(position=turn_pos, unseen=sum(unseen.values()))
+            if event.kind == "play":
+                move, result = _place(turn_pos, event, self.lexicon, where, self.warnings)
+                info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
+                            invalid_words=() if self.words_note else tuple(result.invalid_words),
+                            challenged_off=removal is not None)
+                turn_pos.play(move)  # the one way a move changes a board
+                board = turn_pos.board.copy()
+                turn_pos.undo()  # the position before the turn stays for the analysis
+                distribution.subtract(move.rack_letters())
+                self.pos = Position(rules, board, [""] * n, list(totals), to_move=0)
+        elif event.kind == "phony-removed":
+            played = next((t for t in reversed(self.turns) if t.event.line == event.play_line), None)
+            if played is None or played.position is None:  # pragma: no cover - the parser pairs them
+                raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
+            self.pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
+            distribution.update(played.move.rack_letters())
+        totals[p] = event.total
+        self.turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
+                                     totals_after=tuple(totals), board_after=bytes(self.pos.board.tiles), **info))
 
 
 def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str, warnings: list[str]):

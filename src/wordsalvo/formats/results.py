@@ -25,9 +25,11 @@ A game of three or four players goes in as its pairs (see
 :mod:`wordsalvo.ratings`); a GCG record of such a game does that by itself.
 
 A GCG record (see :mod:`wordsalvo.formats.gcg`) is read by the one GCG reader
-(bytes decoded by its one rule) and replayed on a board (scores checked, words
-not: :func:`rated_game_from_gcg`), and its places come from the replay
-(:func:`replay_places`): the player who left loses, the others are placed by
+(bytes decoded by its one rule; a file opened by
+:func:`~wordsalvo.formats.gcg_visitor.record_bytes`, as ``analyze`` opens it) and, in the
+same walk (:class:`RatedGameBuilder`), its header gives the date and its turns are replayed
+on a board (scores checked, words not: :func:`rated_game_from_gcg`); its places come
+from the replay (:func:`replay_places`): the player who left loses, the others are placed by
 final score.  Its date is a
 ``#date YYYY-MM-DD`` header line, and a ``#time HH:MM[:SS]`` line (an offset from
 UTC may follow, as ``wordsalvo play`` and ``autoplay --gcg`` write it) orders the
@@ -53,11 +55,12 @@ from typing import Callable, Iterable
 from ..errors import WordSalvoError
 from ..inputs import path_problem, read_bytes, text_lines
 from ..ratings import RatedGame, RatingError
-from .gcg_record import GCGRecord, parse_gcg
-from .replay import Replay, replay
+from .gcg_record import GCGHeader, GCGRecord
+from .gcg_visitor import read_gcg, read_header, record_bytes
+from .replay import Replay, ReplayBuilder
 from ..wording import plural
 
-__all__ = ["read_results_csv", "rated_game_from_gcg", "replay_places", "read_rated_games", "game_files", "CSV_HEADERS"]
+__all__ = ["read_results_csv", "rated_game_from_gcg", "RatedGameBuilder", "replay_places", "read_rated_games", "game_files", "CSV_HEADERS"]
 
 #: the two header lines a results CSV may start with
 CSV_HEADERS = (("date", "player1", "player2", "score1", "score2"), ("date", "player1", "player2", "result"))
@@ -146,26 +149,25 @@ def read_results_csv(text: str, source: str = "<csv>") -> list[RatedGame]:
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9]))?(?:Z|[+-][0-9]{2}:?[0-9]{2})?$")
 
 
-def _header_line(text: "str | GCGRecord", keyword: str, source: str) -> tuple[int, str] | None:
-    """(line number, value) of the one ``#keyword`` header line of a record (its text, or
-    the :class:`GCGRecord` read from it), None without one."""
-    if isinstance(text, GCGRecord):
-        found = [(p.line, p.value.strip()) for p in text.pragmas if p.keyword == keyword.lstrip("#")]
-    else:
-        found = []
-        for number, line in enumerate(text_lines(text), 1):
-            key, _, value = line.strip().partition(" ")
-            if key == keyword:
-                found.append((number, value.strip()))
-    if len(found) > 1:
-        raise RatingError(f"{source} line {found[1][0]}: expected one {keyword} line, got a second one")
-    return found[0] if found else None
+def _header_line(source: "str | bytes | GCGRecord | GCGHeader", keyword: str, where: str) -> tuple[int, str] | None:
+    """(line number, value) of the one ``#keyword`` header line of a record (its text, read
+    only to its header, or the :class:`GCGRecord` or :class:`GCGHeader` read from it), None
+    without one."""
+    try:
+        header = source if isinstance(source, GCGHeader) else read_header(source, path=where)
+        found = header.one(keyword, RatingError)
+    except RatingError:
+        raise
+    except WordSalvoError as e:
+        raise RatingError(str(e), getattr(e, "problems", None)) from None
+    return None if found is None else (found.line, found.value.strip())
 
 
-def gcg_date(text: "str | GCGRecord", source: str = "<gcg>", required: bool = True) -> datetime.date | None:
+def gcg_date(text: "str | bytes | GCGRecord | GCGHeader", source: str = "<gcg>",
+             required: bool = True) -> datetime.date | None:
     """The date of a GCG record: its one ``#date YYYY-MM-DD`` header line (None without
     one when not ``required``)."""
-    found = _header_line(text, "#date", source)
+    found = _header_line(text, "date", source)
     if found is None:
         if not required:
             return None
@@ -178,11 +180,11 @@ def gcg_date(text: "str | GCGRecord", source: str = "<gcg>", required: bool = Tr
     return date
 
 
-def gcg_time(text: "str | GCGRecord", source: str = "<gcg>") -> datetime.time | None:
+def gcg_time(text: "str | bytes | GCGRecord | GCGHeader", source: str = "<gcg>") -> datetime.time | None:
     """The clock time of a GCG record's one ``#time HH:MM[:SS]`` line (any offset from UTC
     that follows is read and dropped: games of one day are ordered by their local time);
     None without one."""
-    found = _header_line(text, "#time", source)
+    found = _header_line(text, "time", source)
     if found is None:
         return None
     number, value = found
@@ -193,6 +195,26 @@ def gcg_time(text: "str | GCGRecord", source: str = "<gcg>") -> datetime.time | 
     return datetime.time(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
 
 
+class RatedGameBuilder(ReplayBuilder):
+    """The visitor that makes the :class:`~wordsalvo.ratings.RatedGame` of a record in one
+    reading: the date and the time from its header, the places from its replay (see
+    :func:`rated_game_from_gcg`)."""
+
+    def __init__(self, source: str = "<gcg>", lexicon=None, dates: bool = True) -> None:
+        super().__init__(lexicon=lexicon)
+        self.source, self.dates = source, dates
+
+    def visit_header(self, header: GCGHeader) -> None:
+        self.date = gcg_date(header, self.source, required=self.dates)
+        self.time = gcg_time(header, self.source)
+        super().visit_header(header)
+
+    def result(self) -> RatedGame:
+        rp = super().result()
+        return RatedGame(self.date, tuple(p.nick for p in rp.record.players), replay_places(rp), self.source,
+                         time=self.time)
+
+
 def rated_game_from_gcg(text: str | bytes, source: str = "<gcg>", lexicon=None, dates: bool = True) -> RatedGame:
     """The game of a GCG record (text, or bytes decoded as :func:`parse_gcg` decodes every
     record: the one reader and its one encoding rule), replayed for its result: the board
@@ -201,18 +223,13 @@ def rated_game_from_gcg(text: str | bytes, source: str = "<gcg>", lexicon=None, 
     only says which words a replay flags).  This is the one place the ratings read GCG.
     ``dates``: the record must have a ``#date`` line (else its date may be None)."""
     try:
-        record = parse_gcg(text, path=source)
-        date = gcg_date(record, source, required=dates)
-        time = gcg_time(record, source)
-        rp = replay(record, lexicon=lexicon)
-        places = replay_places(rp)
+        return read_gcg(text, RatedGameBuilder(source, lexicon, dates), path=source)
     except RatingError:
         raise
     except WordSalvoError as e:
         problems = [p if p.startswith(source) else f"{source}: {p}"
                     for p in getattr(e, "problems", None) or [str(e)]]
         raise _problems_error(source, problems) from None
-    return RatedGame(date, tuple(p.nick for p in record.players), places, source, time=time)
 
 
 def replay_places(rp: Replay) -> tuple[int, ...]:
@@ -273,7 +290,7 @@ def read_rated_games(paths: Iterable[str], lexicon=None,
             if str(path).lower().endswith(".csv"):
                 games.extend(read_results_csv(_read(path), str(path)))
             else:  # the bytes: the GCG reader decodes them (BOM, #character-encoding, UTF-8, ISO-8859-1)
-                data = read_bytes(path, RatingError, "game record")
+                data = record_bytes(str(path), RatingError)
                 games.append(rated_game_from_gcg(data, str(path), lexicon, dates))
         except RatingError as e:
             problems.extend(e.problems if len(e.problems) > 1 else [str(e)])
