@@ -566,6 +566,23 @@ class Game(Displayable):
             leaves = Leaves.default(self.rules)
         return self.generator(leaves).best_swap(self._position())
 
+    def static_choice(self, by: str = "score", leaves=None, *, last_kind: str | None = None,
+                      swap_ceiling: float | None = None, given=True):
+        """The choice of the static player by ``"score"`` or by ``"equity"`` (with ``leaves``,
+        default: the rule set's shipped table) for the player on turn, from the C state
+        (:meth:`MoveGenerator.choose`, ``csrc/ws_action.h``): a
+        :class:`~wordsalvo.actions.Choice` whose play :meth:`play` trusts.  The ``score``
+        and ``equity`` engines are this choice (:mod:`wordsalvo.engine.bot`)."""
+        self._check_running()
+        if by == "equity" and leaves is None:
+            from .leaves import Leaves
+
+            leaves = Leaves.default(self.rules)
+        elif by not in ("score", "equity"):
+            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
+        gen = self.generator(leaves if by == "equity" else None)
+        return gen.choose(self._s.c, last_kind=last_kind, swap_ceiling=swap_ceiling, given=given, _token=self._token)
+
     def apply(self, action) -> Turn:
         """Carry out an action (:mod:`wordsalvo.actions`): a Play, a Swap or a Pass."""
         if isinstance(action, Play):

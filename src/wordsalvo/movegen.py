@@ -271,6 +271,61 @@ class MoveGenerator:
         kept_order = {"?": 0, **{c: i + 1 for i, c in enumerate(alphabet.letters)}}
         return Swap("".join(sorted(rest, key=kept_order.__getitem__)), leave, float(lv.values[index]))
 
+    def choose(self, state, *, last_kind: str | None = None, swap_ceiling: float | None = None,
+               given: Move | None | bool = True, _token: object = None):
+        """The static player's choice on a game state (:class:`~wordsalvo.gamestate.GameState`,
+        read in C, no Position made): the ``score`` player without a leave table, the
+        ``equity`` player with one (``csrc/ws_action.h``); a :class:`~wordsalvo.actions.Choice`
+        of the action and the options weighed.
+
+        ``last_kind``: the player's last turn kind (``"swap"``: the score player does not
+        swap its whole rack again), ``"swap-run"`` (no swap now:
+        :func:`wordsalvo.engine.bot.swap_run`) or None; ``swap_ceiling``: from this equity
+        of the play on no swap is looked at (None: always looked at); ``given``: True
+        searches the best placement, None says there is none, a Move is a placement chosen
+        by other means (its equity is weighed against the swap)."""
+        from .actions import Choice, Pass, Play
+
+        if not isinstance(state, _movegen.GameState):
+            raise PositionError(f"choose: expected a GameState, got {type(state).__name__}")
+        if given is True or given is None:
+            weigh = given
+        elif isinstance(given, Move):
+            weigh = 0.0 if given.equity is None else float(given.equity)
+        else:
+            raise WordSalvoError(f"given: expected True, None or a Move, got {type(given).__name__}")
+        renting = self._prepare_best() if given is True else False
+        since = time.perf_counter() if renting else 0.0
+        table = self.leaves._table if self.leaves is not None else None
+        kind, found, weighed = state.choose(self._gen, table, swap_ceiling, last_kind, weigh)
+        if renting:
+            self._pay_rent(since)
+        rack = state.rack(state.to_move)
+        self._counts = rack
+        play = None
+        if found is not None:
+            move = MoveList(found[0], state.board, self.rules.alphabet, self.rules.rack_size, _token,
+                            leave_values=self._leave_values())[0]
+            play = Play(move, equity=None if move.equity is None else float(move.equity))
+        elif isinstance(given, Move):
+            play = Play(given, equity=None if given.equity is None else float(given.equity))
+        swap = None
+        if weighed is not None:
+            back, value = weighed
+            kept = bytes(a - b for a, b in zip(rack, back))
+            if table is None:  # the score player's whole rack, written as racks are
+                swap = Swap(self._letters(back, blanks_first=False), "", None)
+            else:  # as best_swap writes it
+                swap = Swap(self._letters(back), self._letters(kept), float(value))
+        action = play if kind == "play" else swap if kind == "swap" else Pass()
+        return Choice(action, play, swap)
+
+    def _letters(self, counts: bytes, blanks_first: bool = True) -> str:
+        """33 counts by tile code as letters in code order, the blanks first or last."""
+        letters = self.rules.alphabet.letters
+        word = "".join(letters[t - 1] * counts[t] for t in range(1, len(letters) + 1))
+        return "?" * counts[0] + word if blanks_first else word + "?" * counts[0]
+
     def validate(self, pos: Position, notation: str, rack: str | None = None) -> Move:
         """The move a notation such as ``8H WO(R)D`` describes, scored, with the words it
         forms; raises :class:`~wordsalvo.IllegalMoveError` (with ``.reason`` and every
