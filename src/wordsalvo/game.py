@@ -473,7 +473,7 @@ class Game(Displayable):
         with ``leaves`` the list also has ``equity`` and ``leave_value`` columns; with
         ``vocabulary`` only the moves whose words are all in that smaller lexicon."""
         self._check_running()
-        moves = self.generator(leaves, vocabulary).generate(self._position())
+        moves = self.generator(leaves, vocabulary).generate(self._s.c)
         moves._token = self._token
         return moves
 
@@ -503,7 +503,7 @@ class Game(Displayable):
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
         gen = self.generator(leaves if by == "equity" else None)
-        moves = gen.top(self._position(), 1, by=by)
+        moves = gen.top(self._s.c, 1, by=by)
         moves._token = self._token
         if not len(moves):
             return None
@@ -536,7 +536,7 @@ class Game(Displayable):
             leaves = Leaves.default(self.rules)
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
-        moves = self.generator(leaves if by == "equity" else None).top(self._position(), n, by=by)
+        moves = self.generator(leaves if by == "equity" else None).top(self._s.c, n, by=by)
         moves._token = self._token
         return moves
 
@@ -548,7 +548,7 @@ class Game(Displayable):
     def _best_clean(self, gen: MoveGenerator, by: str):
         """The best move that forms no offensive word (the best one does): the next few
         best first, then every move in order."""
-        pos = self._position()
+        pos = self._s.c
         for moves in (gen.top(pos, _CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
             moves._token = self._token
             move = self.offensive.first_clean(moves)

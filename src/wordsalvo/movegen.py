@@ -16,6 +16,8 @@ from .leaves import Leaves, endgame_terms, tile_set_hash
 from .lexicon.lexicon import Lexicon
 from .moves import LeaveValues, Move, MoveList, Swap
 from .position import Position
+
+GameState = _movegen.GameState
 from .rules import Rules
 
 
@@ -143,8 +145,17 @@ class MoveGenerator:
             self._counts_by_rack[letters] = counts
         return counts
 
-    def _load(self, pos: Position, rack: str | None) -> bytes:
-        """Hands the board and rack to the C generator; returns the board snapshot."""
+    def _load(self, pos: Position | GameState, rack: str | None) -> bytes:
+        """Hands the board and rack to the C generator; returns the board snapshot.  A
+        GameState (a game's C state) is handed over in C (ws_game_load: its rack on turn,
+        the end-game terms from its bag and racks), no letters or Position in between."""
+        if isinstance(pos, GameState):
+            if rack is not None:
+                raise WordSalvoError("rack: expected None with a game state (its rack on turn is the one used)")
+            table = self.leaves._table if self.leaves is not None else None
+            pos.load(self._gen, table, table is not None)
+            self._counts = pos.rack(pos.to_move)
+            return pos.board
         counts = self._rack_counts(pos, rack)
         tiles = bytes(pos.board.tiles)
         # a board edited by hand with codes outside the alphabet: PositionError from the core
@@ -171,19 +182,21 @@ class MoveGenerator:
             return None
         return LeaveValues(*self._gen.leave_values(), self._counts)
 
-    def generate(self, pos: Position, rack: str | None = None) -> MoveList:
-        """Every legal tile placement for the rack on turn (or ``rack``)."""
+    def generate(self, pos: Position | GameState, rack: str | None = None) -> MoveList:
+        """Every legal tile placement for the rack on turn (or ``rack``).  ``pos``, here and
+        in :meth:`count`, :meth:`best` and :meth:`top`, may be a game's C state
+        (:class:`~wordsalvo.gamestate.GameState`) for the player on turn."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
         return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
                         leave_values=self._leave_values())
 
-    def count(self, pos: Position, rack: str | None = None) -> int:
+    def count(self, pos: Position | GameState, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
         self._load(pos, rack)
         return int(self._gen.count_all())
 
-    def best(self, pos: Position, n: int | None = None, rack: str | None = None,
+    def best(self, pos: Position | GameState, n: int | None = None, rack: str | None = None,
              by: str = "score") -> Move | None:
         """The best move (None when there is no legal placement) by ``"score"`` or by
         ``"equity"`` (score + the value of the tiles kept; needs a leave table): the first
@@ -196,7 +209,7 @@ class MoveGenerator:
             return self._search(pos, n, rack, by)
         return self._search(pos, None, rack, by)
 
-    def top(self, pos: Position, n: int, rack: str | None = None, by: str = "score") -> MoveList:
+    def top(self, pos: Position | GameState, n: int, rack: str | None = None, by: str = "score") -> MoveList:
         """The ``n`` best moves as a MoveList (fewer when there are fewer), best first, by
         ``"score"`` or ``"equity"``: exactly the first ``n`` of ``generate(pos).sorted(by=by)``,
         found with shadow bounds without generating all (by equity, each bound adds the
@@ -205,7 +218,7 @@ class MoveGenerator:
             raise WordSalvoError("n: expected a whole number >= 1, got None (best(pos) gives the one best move)")
         return self._search(pos, n, rack, by)
 
-    def _search(self, pos: Position, n: int | None, rack: str | None, by: str) -> Move | MoveList | None:
+    def _search(self, pos: Position | GameState, n: int | None, rack: str | None, by: str) -> Move | MoveList | None:
         """:meth:`best` (``n`` None) and :meth:`top`."""
         if by not in ("score", "equity"):
             raise WordSalvoError(f"by: expected 'score' or 'equity', got {by!r}")
@@ -221,7 +234,7 @@ class MoveGenerator:
             return self.generate(pos, rack).best(n, by=by)
         renting = self._prepare_best()
         since = time.perf_counter() if renting else 0.0
-        if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
+        if n is None and by == "score" and self.leaves is None and isinstance(pos, Position):  # one move, no array
             counts = self._rack_counts(pos, rack)
             tiles = bytes(pos.board.tiles)
             found = self._gen.best_one_at(tiles, counts)
@@ -286,7 +299,7 @@ class MoveGenerator:
         by other means (its equity is weighed against the swap)."""
         from .actions import Choice, Pass, Play
 
-        if not isinstance(state, _movegen.GameState):
+        if not isinstance(state, GameState):
             raise PositionError(f"choose: expected a GameState, got {type(state).__name__}")
         if given is True or given is None:
             weigh = given
