@@ -134,3 +134,38 @@ def test_the_score_player_does_not_swap_its_whole_rack_twice_in_a_row():
     assert first.swap.tiles == "VVWWXXZ" and first.swap.leave == "" and first.swap.equity is None
     again = game.static_choice("score", last_kind="swap")
     assert again.swap is None and isinstance(again.action, ws.actions.Pass)
+
+
+def test_a_position_state_holds_the_unseen_tiles_in_rack_order():
+    """state_from_position (the /v1/best route) counts the bag in C: the tile set less the
+    board and every rack, letters by code then blanks, as the letters-and-Counter code did;
+    a position using more of a tile than the set holds changes nothing and says which."""
+    from collections import Counter
+
+    import wordsalvo as ws
+    from wordsalvo.gamestate import game_rules, state_from_position
+
+    for name in ("classic-en", "turkish"):
+        rules = ws.Rules.preset(name)
+        assert game_rules(rules, 2) is game_rules(rules, 2)
+        game = ws.Game(rules, seed=5)
+        bot = ws.Bot("score", rules)
+        while not game.is_over:
+            pos = game.position()
+            left = Counter(rules.distribution())
+            left.subtract(pos._board_tiles())
+            for r in pos.racks:
+                left.subtract(r)
+            expect = rules.alphabet.sort_rack(list(left.elements()))
+            state = state_from_position(pos)
+            assert ws.gamestate.rack_letters(rules, state.bag) == expect
+            assert state.bag_count == pos.bag_count()
+            game.apply(bot.choose(game))
+    rules = ws.Rules.preset("turkish")
+    state = ws.gamestate.GameState(game_rules(rules, 2))
+    state.set_tiles([ws.gamestate.letter_counts(rules, "JJ???"), bytes(33)], b"")
+    before = state.raw()
+    assert state.set_bag_unseen() == (0, rules.alphabet.code("J"))
+    assert state.raw() == before
+    with pytest.raises(ws.PositionError, match=r"uses more \?, J than the turkish tile set"):
+        state_from_position(ws.Position(rules, racks=["JJ???", ""]))

@@ -28,6 +28,7 @@ SWAP_PROBLEMS = {WS_SWAP_EMPTY: "empty", WS_SWAP_NOT_ON_RACK: "not-on-rack", WS_
                  WS_SWAP_BAG_MIN: "bag-min", WS_SWAP_BAG_COVER: "bag-cover"}
 GAME_MAX_PLAYERS = WS_GAME_MAX_PLAYERS
 GAME_MAX_BAG = WS_GAME_MAX_BAG
+assert WS_MAX_LETTERS + 1 == 33 and WS_GAME_MAX_PLAYERS == 4 and WS_GAME_MAX_BAG == 4096  # set_bag_unseen's arrays
 #: longest seed key (32-bit words) of a game's random stream
 SEED_WORDS_MAX = 64
 
@@ -476,6 +477,39 @@ cdef class GameState:
         check_status(rc, PositionError, what)
         self.depth = 0
         return 0
+
+    def set_bag_unseen(self):
+        """The bag becomes the tiles of the rule set that are on no rack and not on the
+        board, in rack order (letters by code, blanks last).  Returns the codes the board
+        and racks hold more of than the set, and then changes nothing (empty: done)."""
+        cdef int left[33]  # WS_MAX_LETTERS + 1
+        cdef uint8_t racks[4 * 33]  # WS_GAME_MAX_PLAYERS racks
+        cdef uint8_t bag[4096]  # WS_GAME_MAX_BAG
+        cdef const WsGameRules *R = self.rules.R
+        cdef int i, t, c, p, n = 0
+        memset(left, 0, sizeof(left))
+        for i in range(R.bag_count):
+            left[R.bag[i]] += 1
+        for i in range(WS_SQUARES):
+            t = self.s.board[i]
+            if t:
+                left[0 if t & WS_BLANK_BIT else t & WS_LETTER_MASK] -= 1
+        for p in range(R.players):
+            for t in range(WS_MAX_LETTERS + 1):
+                left[t] -= self.s.rack[p][t]
+        over = tuple([t for t in range(R.alphabet_size + 1) if left[t] < 0])
+        if over:
+            return over
+        for t in range(1, R.alphabet_size + 1):
+            for c in range(left[t]):
+                bag[n] = <uint8_t>t
+                n += 1
+        for c in range(left[0]):
+            bag[n] = 0
+            n += 1
+        memcpy(racks, &self.s.rack[0][0], sizeof(racks))
+        self._setup(ws_game_set_tiles(self.s, racks, bag, n), "bag of the unseen tiles")
+        return over
 
     def set_board(self, board):
         cdef const uint8_t[::1] b = byte_array(board, WS_SQUARES, PositionError, "board")
