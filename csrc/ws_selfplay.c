@@ -1,6 +1,6 @@
 /* Self-play of the score and equity engine players on the game state; see ws_selfplay.h.
  *
- * Each step names the Bot method it mirrors; the rules of the turns are ws_game.c's.
+ * The players' choices are ws_action.c's (ws_player_choose); the rules of the turns are ws_game.c's.
  */
 #include <string.h>
 
@@ -50,74 +50,6 @@ static void action_record(WsSelfplay *sp, int seat, const WsAction *a) {
         for (int c = 0; c < a->swap[0]; c++) rec->tiles[n++] = 0;
         rec->tiles_len = (uint8_t)n;
     }
-}
-
-int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u) {
-    if (a->kind == WS_TURN_PLAY) return ws_game_play(s, &a->move, u);
-    if (a->kind == WS_TURN_SWAP) return ws_game_swap(s, a->swap, u);
-    if (a->kind == WS_TURN_PASS) return ws_game_pass(s, u);
-    return WS_E_ARGUMENT;
-}
-
-/* A swap of the tiles not kept (the whole rack: kept all 0). */
-static void swap_action(const WsGame *s, const uint8_t *kept, float equity, WsAction *a) {
-    a->kind = WS_TURN_SWAP;
-    a->equity = equity;
-    for (int t = 0; t <= WS_MAX_LETTERS; t++) a->swap[t] = (uint8_t)(s->rack[s->to_move][t] - kept[t]);
-}
-
-int ws_swap_run_endless(const WsGameRules *R) {
-    return R->swap_resets_pass && !(R->scoreless_turns > 0 && (R->scoreless_kinds & WS_SCORELESS_SWAP));
-}
-
-int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a) {
-    const WsGameRules *R = s->rules;
-    int seat = s->to_move;
-    uint8_t kept[WS_MAX_LETTERS + 1];
-    float equity = 0.0f;
-    size_t found = 0;
-    memset(a, 0, sizeof *a);
-    a->kind = WS_TURN_PASS;
-    /* MoveGenerator._load: equity terms (leaves.endgame_terms), board, rack */
-    int rc = ws_game_load(s, g, P->by_equity, P->zero ? NULL : P->leaves);
-    if (rc != WS_OK) return rc;
-    if (!P->by_equity) {
-        /* Bot._choose_score, Bot._fallback */
-        rc = ws_gen_best(g, &a->move, 1, &found);
-        if (rc != WS_OK) return rc;
-        if (found) {
-            a->kind = WS_TURN_PLAY;
-        } else if (s->rack_total[seat] && ws_game_swap_allowed(s, s->rack_total[seat]) && last_kind != WS_TURN_SWAP &&
-                   last_kind != WS_PLAYER_SWAP_RUN) {
-            memset(kept, 0, sizeof kept);
-            swap_action(s, kept, 0.0f, a);
-        }
-        return WS_OK;
-    }
-    /* Bot._choose_equity, Bot._best_swap, MoveGenerator.best_swap */
-    rc = ws_gen_best_equity(g, &a->move, &equity, 1, &found);
-    if (rc != WS_OK) return rc;
-    int swap = -1;
-    if ((!found || equity < P->swap_ceiling) && last_kind != WS_PLAYER_SWAP_RUN) {
-        int first = R->swap_whole_rack ? s->rack_total[seat] : 1;
-        if (s->rack_total[seat] && ws_game_swap_allowed(s, first)) {
-            swap = ws_gen_best_swap(g, P->leaves, s->bag_count, R->swap_min_bag, R->swap_whole_rack,
-                                    R->swap_must_cover);
-            if (swap >= 0) {
-                ws_gen_leave_counts(g, swap, kept);
-                int size = 0;
-                for (int t = 0; t <= WS_MAX_LETTERS; t++) size += kept[t];
-                if (!ws_game_swap_allowed(s, s->rack_total[seat] - size)) swap = -1;
-            }
-        }
-    }
-    if (found && (swap < 0 || equity >= g->leave_value[swap])) {
-        a->kind = WS_TURN_PLAY;
-        a->equity = equity;
-    } else if (swap >= 0) {
-        swap_action(s, kept, g->leave_value[swap], a);
-    }
-    return WS_OK;
 }
 
 /* One turn of the player on turn: Bot.choose, then Game.apply. */

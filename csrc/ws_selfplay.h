@@ -14,46 +14,14 @@
 #ifndef WS_SELFPLAY_H
 #define WS_SELFPLAY_H
 
+#include "ws_action.h"
 #include "ws_defs.h"
 #include "ws_game.h"
 #include "ws_leaves.h"
 #include "ws_movegen.h"
 
-typedef struct WsSelfplayPlayer {
-    int32_t by_equity;      /* 0: best score; 1: best equity and swaps */
-    const WsLeaves *leaves; /* by_equity: ranking and values */
-    int32_t zero;           /* every value is 0: no ranking while the bag holds tiles */
-    float swap_ceiling;     /* the table's best value: no swap is worth more */
-} WsSelfplayPlayer;
-
-/* What a player does on a turn (ws_player_choose), for ws_action_apply. */
-typedef struct WsAction {
-    int32_t kind;   /* WS_TURN_PLAY, WS_TURN_SWAP or WS_TURN_PASS */
-    float equity;   /* PLAY / SWAP of an equity player: the action's equity; else 0 */
-    WsMove move;    /* PLAY */
-    uint8_t swap[WS_MAX_LETTERS + 1]; /* SWAP: the tiles put back, counts by code */
-} WsAction;
-
-/* last_kind of ws_player_choose: the last two turns of the game were swaps or passes, in
- * a rule set where a run of swaps never ends the game (ws_swap_run_endless): no player
- * swaps now (it plays, or passes when it cannot), so two players that each prefer an
- * exchange, or cannot play at all, reach the pass limit instead of exchanging for ever
- * (Bot._choose_equity). */
-#define WS_PLAYER_SWAP_RUN 100
-
-/* Whether swaps alone can go on for ever under R: a swap resets the pass counter and no
- * scoreless-turn limit counts swaps (wordfeud-de, wordsalvo-en, wordsalvo-nl). */
-int ws_swap_run_endless(const WsGameRules *R);
-
-/* The choice of engine player P for the player on turn of s (Bot.choose of the score
- * and equity kinds): loads s into g and searches.  last_kind: that player's last turn
- * kind (WS_TURN_*, -1 for none: a score player does not swap twice in a row), or
- * WS_PLAYER_SWAP_RUN.  The static player of self-play, and of a simulation's rollouts.
- * WS_E_ARGUMENT: a rack the leave table cannot value. */
-int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a);
-
-/* Plays a on s (ws_game_play, ws_game_swap or ws_game_pass), undo record u (or NULL). */
-int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u);
+/* The players of self-play are the static players of ws_action.h (the name it had here). */
+typedef WsPlayer WsSelfplayPlayer;
 
 /* One entry of a game's history (wordsalvo.game.Turn, compact). */
 typedef struct WsTurnRecord {

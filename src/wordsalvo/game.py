@@ -475,7 +475,7 @@ class Game(Displayable):
         with ``leaves`` the list also has ``equity`` and ``leave_value`` columns; with
         ``vocabulary`` only the moves whose words are all in that smaller lexicon."""
         self._check_running()
-        moves = self.generator(leaves, vocabulary).generate(self._position())
+        moves = self.generator(leaves, vocabulary).generate(self._s.c)
         moves._token = self._token
         return moves
 
@@ -497,7 +497,7 @@ class Game(Displayable):
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
         gen = self.generator(leaves if by == "equity" else None)
-        moves = gen.top(self._position(), 1, by=by)
+        moves = gen.top(self._s.c, 1, by=by)
         moves._token = self._token
         if not len(moves):
             return None
@@ -529,7 +529,7 @@ class Game(Displayable):
             leaves = Leaves.default(self.rules)
         elif by not in ("score", "equity"):
             raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
-        moves = self.generator(leaves if by == "equity" else None).top(self._position(), n, by=by)
+        moves = self.generator(leaves if by == "equity" else None).top(self._s.c, n, by=by)
         moves._token = self._token
         return moves
 
@@ -541,7 +541,7 @@ class Game(Displayable):
     def _best_clean(self, gen: MoveGenerator, by: str):
         """The best move that forms no offensive word (the best one does): the next few
         best first, then every move in order."""
-        pos = self._position()
+        pos = self._s.c
         for moves in (gen.top(pos, _CLEAN_LOOKAHEAD, by=by), gen.generate(pos).sorted(by=by)):
             moves._token = self._token
             move = self.offensive.first_clean(moves)
@@ -558,6 +558,23 @@ class Game(Displayable):
 
             leaves = Leaves.default(self.rules)
         return self.generator(leaves).best_swap(self._position())
+
+    def static_choice(self, by: str = "score", leaves=None, *, last_kind: str | None = None,
+                      swap_ceiling: float | None = None, given=True):
+        """The choice of the static player by ``"score"`` or by ``"equity"`` (with ``leaves``,
+        default: the rule set's shipped table) for the player on turn, from the C state
+        (:meth:`MoveGenerator.choose`, ``csrc/ws_action.h``): a
+        :class:`~wordsalvo.actions.Choice` whose play :meth:`play` trusts.  The ``score``
+        and ``equity`` engines are this choice (:mod:`wordsalvo.engine.bot`)."""
+        self._check_running()
+        if by == "equity" and leaves is None:
+            from .leaves import Leaves
+
+            leaves = Leaves.default(self.rules)
+        elif by not in ("score", "equity"):
+            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
+        gen = self.generator(leaves if by == "equity" else None)
+        return gen.choose(self._s.c, last_kind=last_kind, swap_ceiling=swap_ceiling, given=given, _token=self._token)
 
     def apply(self, action) -> Turn:
         """Carry out an action (:mod:`wordsalvo.actions`): a Play, a Swap or a Pass."""

@@ -18,7 +18,8 @@ in C); :func:`state_from_position` makes one from a :class:`~wordsalvo.Position`
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+import weakref
+from collections import OrderedDict
 
 from ._core import _movegen
 from .errors import PositionError, RulesError
@@ -34,6 +35,9 @@ GameState = _movegen.GameState
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 32
+#: the GameRules of a Rules object by number of players (a request's position finds them
+#: without building the key above)
+_BY_RULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def rule_values(rules: Rules) -> dict:
@@ -61,9 +65,13 @@ def rule_values(rules: Rules) -> dict:
 
 def game_rules(rules: Rules, players: int) -> GameRules:
     """The C rules of ``rules`` for a game of ``players`` (made once per distinct rule
-    data: rule sets that differ only in their board share them)."""
+    data: rule sets that differ only in their board share them; found by the Rules
+    object first, which is immutable)."""
     if not isinstance(rules, Rules):
         raise RulesError(f"expected a Rules object, got {type(rules).__name__}")
+    mine = _BY_RULES.get(rules)
+    if mine is not None and players in mine:
+        return mine[players]
     alphabet = rules.alphabet
     bag = bytes(0 if letter == "?" else alphabet.code(letter)
                 for letter, (count, _v) in rules.tiles.items() for _ in range(count))
@@ -76,14 +84,15 @@ def game_rules(rules: Rules, players: int) -> GameRules:
     values["keep_factor"], values["out_factor"] = terms.get(rules.settlement.after_out, (0.0, 0.0))
     tile_values = tuple(rules.tile_values)
     key = (players, rules.rack_size, tile_values, bag, vowels, tuple(sorted(values.items())))
-    hit = _CACHE.get(key)
-    if hit is not None:
+    made = _CACHE.get(key)
+    if made is not None:
         _CACHE.move_to_end(key)
-        return hit
-    made = GameRules(players, rules.rack_size, tile_values, bag, vowels, values)
-    _CACHE[key] = made
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    else:
+        made = GameRules(players, rules.rack_size, tile_values, bag, vowels, values)
+        _CACHE[key] = made
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    _BY_RULES.setdefault(rules, {})[players] = made
     return made
 
 
@@ -118,18 +127,15 @@ def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState
     state.set_board(bytes(pos.board.tiles))
     racks = [pos.rack_counts(r) for r in pos.racks]
     if bag is None:
-        left = Counter(rules.distribution())
-        left.subtract(pos._board_tiles())
-        for r in pos.racks:
-            left.subtract(r)
-        over = sorted(k for k, n in left.items() if n < 0)
+        state.set_tiles(racks, b"")
+        over = state.set_bag_unseen()  # the tile set less the board and the racks, in rack order
         if over:
-            raise PositionError(f"the position uses more {', '.join(over)} than the {rules.name} tile set holds")
-        bag = rules.alphabet.sort_rack(list(left.elements()))
+            letters = rules.alphabet.letters
+            names = sorted("?" if t == 0 else letters[t - 1] for t in over)
+            raise PositionError(f"the position uses more {', '.join(names)} than the {rules.name} tile set holds")
     else:
         bag = normalize_rack(rules, bag, where="bag")
-    codes = bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in bag)
-    state.set_tiles(racks, codes)
+        state.set_tiles(racks, bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in bag))
     state.set_scores(pos.scores)
     state.set_turn(pos.to_move, pos.scoreless_count, 0)
     state.seed(seed)

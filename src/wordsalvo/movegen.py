@@ -16,6 +16,8 @@ from .leaves import Leaves, endgame_terms, tile_set_hash
 from .lexicon.lexicon import Lexicon
 from .moves import LeaveValues, Move, MoveList, Swap
 from .position import Position
+
+GameState = _movegen.GameState
 from .rules import Rules
 
 
@@ -145,8 +147,17 @@ class MoveGenerator:
             self._counts_by_rack[letters] = counts
         return counts
 
-    def _load(self, pos: Position, rack: str | None) -> bytes:
-        """Hands the board and rack to the C generator; returns the board snapshot."""
+    def _load(self, pos: Position | GameState, rack: str | None) -> bytes:
+        """Hands the board and rack to the C generator; returns the board snapshot.  A
+        GameState (a game's C state) is handed over in C (ws_game_load: its rack on turn,
+        the end-game terms from its bag and racks), no letters or Position in between."""
+        if isinstance(pos, GameState):
+            if rack is not None:
+                raise WordSalvoError("rack: expected None with a game state (its rack on turn is the one used)")
+            table = self.leaves._table if self.leaves is not None else None
+            pos.load(self._gen, table, table is not None)
+            self._counts = pos.rack(pos.to_move)
+            return pos.board
         counts = self._rack_counts(pos, rack)
         tiles = bytes(pos.board.tiles)
         # a board edited by hand with codes outside the alphabet: PositionError from the core
@@ -193,26 +204,28 @@ class MoveGenerator:
             return None
         return LeaveValues(*self._gen.leave_values(), self._counts)
 
-    def generate(self, pos: Position, rack: str | None = None) -> MoveList:
-        """Every legal tile placement for the rack on turn (or ``rack``)."""
+    def generate(self, pos: Position | GameState, rack: str | None = None) -> MoveList:
+        """Every legal tile placement for the rack on turn (or ``rack``).  ``pos``, here and
+        in :meth:`count`, :meth:`best` and :meth:`top`, may be a game's C state
+        (:class:`~wordsalvo.gamestate.GameState`) for the player on turn."""
         tiles = self._load(pos, rack)
         records = self._gen.generate_all()
         return MoveList(records, tiles, self.rules.alphabet, self.rules.rack_size,
                         leave_values=self._leave_values())
 
-    def count(self, pos: Position, rack: str | None = None) -> int:
+    def count(self, pos: Position | GameState, rack: str | None = None) -> int:
         """The number of legal moves, without keeping them."""
         self._load(pos, rack)
         return int(self._gen.count_all())
 
-    def best(self, pos: Position, rack: str | None = None, by: str = "score") -> Move | None:
+    def best(self, pos: Position | GameState, rack: str | None = None, by: str = "score") -> Move | None:
         """The best move (None when there is no legal placement) by ``"score"`` or by
         ``"equity"`` (score + the value of the tiles kept; needs a leave table): the first
         move of ``generate(pos).sorted(by=by)``, found with shadow bounds without
         generating all.  The n best as a MoveList: :meth:`top`."""
         return self._search(pos, None, rack, by)
 
-    def top(self, pos: Position, n: int, rack: str | None = None, by: str = "score") -> MoveList:
+    def top(self, pos: Position | GameState, n: int, rack: str | None = None, by: str = "score") -> MoveList:
         """The ``n`` best moves as a MoveList (fewer when there are fewer), best first, by
         ``"score"`` or ``"equity"``: exactly the first ``n`` of ``generate(pos).sorted(by=by)``,
         found with shadow bounds without generating all (by equity, each bound adds the
@@ -221,7 +234,7 @@ class MoveGenerator:
             raise WordSalvoError("n: expected a whole number >= 1, got None (best(pos) gives the one best move)")
         return self._search(pos, n, rack, by)
 
-    def _search(self, pos: Position, n: int | None, rack: str | None, by: str) -> Move | MoveList | None:
+    def _search(self, pos: Position | GameState, n: int | None, rack: str | None, by: str) -> Move | MoveList | None:
         """:meth:`best` (``n`` None) and :meth:`top`."""
         if by not in ("score", "equity"):
             raise WordSalvoError(f"by: expected 'score' or 'equity', got {by!r}")
@@ -237,7 +250,7 @@ class MoveGenerator:
             return self.generate(pos, rack).top(n, by=by)
         renting = self._prepare_best()
         since = time.perf_counter() if renting else 0.0
-        if n is None and by == "score" and self.leaves is None:  # the common call: one move, no array
+        if n is None and by == "score" and self.leaves is None and isinstance(pos, Position):  # one move, no array
             counts = self._rack_counts(pos, rack)
             tiles = bytes(pos.board.tiles)
             found = self._gen.best_one_at(tiles, counts)
@@ -249,7 +262,7 @@ class MoveGenerator:
             score, mask, row, col, direction, length, _played, raw = found
             codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
             return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
-        if n is None and by == "equity":  # one move by equity (a rollout ply, a request): no arrays
+        if n is None and by == "equity" and isinstance(pos, Position):  # one move by equity, no arrays
             found = self._best_equity_one(pos, rack)
             if renting:
                 self._pay_rent(since)
@@ -291,6 +304,61 @@ class MoveGenerator:
             rest.remove(ch)
         kept_order = {"?": 0, **{c: i + 1 for i, c in enumerate(alphabet.letters)}}
         return Swap("".join(sorted(rest, key=kept_order.__getitem__)), leave, float(lv.values[index]))
+
+    def choose(self, state, *, last_kind: str | None = None, swap_ceiling: float | None = None,
+               given: Move | None | bool = True, _token: object = None):
+        """The static player's choice on a game state (:class:`~wordsalvo.gamestate.GameState`,
+        read in C, no Position made): the ``score`` player without a leave table, the
+        ``equity`` player with one (``csrc/ws_action.h``); a :class:`~wordsalvo.actions.Choice`
+        of the action and the options weighed.
+
+        ``last_kind``: the player's last turn kind (``"swap"``: the score player does not
+        swap its whole rack again), ``"swap-run"`` (no swap now:
+        :func:`wordsalvo.engine.bot.swap_run`) or None; ``swap_ceiling``: from this equity
+        of the play on no swap is looked at (None: always looked at); ``given``: True
+        searches the best placement, None says there is none, a Move is a placement chosen
+        by other means (its equity is weighed against the swap)."""
+        from .actions import Choice, Pass, Play
+
+        if not isinstance(state, GameState):
+            raise PositionError(f"choose: expected a GameState, got {type(state).__name__}")
+        if given is True or given is None:
+            weigh = given
+        elif isinstance(given, Move):
+            weigh = 0.0 if given.equity is None else float(given.equity)
+        else:
+            raise WordSalvoError(f"given: expected True, None or a Move, got {type(given).__name__}")
+        renting = self._prepare_best() if given is True else False
+        since = time.perf_counter() if renting else 0.0
+        table = self.leaves._table if self.leaves is not None else None
+        kind, found, weighed = state.choose(self._gen, table, swap_ceiling, last_kind, weigh)
+        if renting:
+            self._pay_rent(since)
+        rack = state.rack(state.to_move)
+        self._counts = rack
+        play = None
+        if found is not None:
+            move = MoveList(found[0], state.board, self.rules.alphabet, self.rules.rack_size, _token,
+                            leave_values=self._leave_values())[0]
+            play = Play(move, equity=None if move.equity is None else float(move.equity))
+        elif isinstance(given, Move):
+            play = Play(given, equity=None if given.equity is None else float(given.equity))
+        swap = None
+        if weighed is not None:
+            back, value = weighed
+            kept = bytes(a - b for a, b in zip(rack, back))
+            if table is None:  # the score player's whole rack, written as racks are
+                swap = Swap(self._letters(back, blanks_first=False), "", None)
+            else:  # as best_swap writes it
+                swap = Swap(self._letters(back), self._letters(kept), float(value))
+        action = play if kind == "play" else swap if kind == "swap" else Pass()
+        return Choice(action, play, swap)
+
+    def _letters(self, counts: bytes, blanks_first: bool = True) -> str:
+        """33 counts by tile code as letters in code order, the blanks first or last."""
+        letters = self.rules.alphabet.letters
+        word = "".join(letters[t - 1] * counts[t] for t in range(1, len(letters) + 1))
+        return "?" * counts[0] + word if blanks_first else word + "?" * counts[0]
 
     def validate(self, pos: Position, notation: str, rack: str | None = None) -> Move:
         """The move a notation such as ``8H WO(R)D`` describes, scored, with the words it

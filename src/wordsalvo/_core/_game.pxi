@@ -5,6 +5,7 @@
 # structs of both objects (GameState.s, Generator.g).
 from libc.stdlib cimport realloc
 from wordsalvo._core.cgame cimport *
+from wordsalvo._core.caction cimport WsPlayer, WsAction, WS_PLAYER_SWAP_RUN, ws_player_options, ws_player_pick
 
 cdef extern from "ws_game.h":
     size_t WS_GAME_SIZE "sizeof(WsGame)"
@@ -29,6 +30,7 @@ SWAP_PROBLEMS = {WS_SWAP_EMPTY: "empty", WS_SWAP_NOT_ON_RACK: "not-on-rack", WS_
 STATUS_TEXT.update({WS_E_SWAP_BASE - k: f"not allowed now ({name})" for k, name in SWAP_PROBLEMS.items()})
 GAME_MAX_PLAYERS = WS_GAME_MAX_PLAYERS
 GAME_MAX_BAG = WS_GAME_MAX_BAG
+assert WS_MAX_LETTERS + 1 == 33 and WS_GAME_MAX_PLAYERS == 4 and WS_GAME_MAX_BAG == 4096  # set_bag_unseen's arrays
 #: longest seed key (32-bit words) of a game's random stream
 SEED_WORDS_MAX = 64
 
@@ -460,6 +462,39 @@ cdef class GameState:
         self.depth = 0
         return 0
 
+    def set_bag_unseen(self):
+        """The bag becomes the tiles of the rule set that are on no rack and not on the
+        board, in rack order (letters by code, blanks last).  Returns the codes the board
+        and racks hold more of than the set, and then changes nothing (empty: done)."""
+        cdef int left[33]  # WS_MAX_LETTERS + 1
+        cdef uint8_t racks[4 * 33]  # WS_GAME_MAX_PLAYERS racks
+        cdef uint8_t bag[4096]  # WS_GAME_MAX_BAG
+        cdef const WsGameRules *R = self.rules.R
+        cdef int i, t, c, p, n = 0
+        memset(left, 0, sizeof(left))
+        for i in range(R.bag_count):
+            left[R.bag[i]] += 1
+        for i in range(WS_SQUARES):
+            t = self.s.board[i]
+            if t:
+                left[0 if t & WS_BLANK_BIT else t & WS_LETTER_MASK] -= 1
+        for p in range(R.players):
+            for t in range(WS_MAX_LETTERS + 1):
+                left[t] -= self.s.rack[p][t]
+        over = tuple([t for t in range(R.alphabet_size + 1) if left[t] < 0])
+        if over:
+            return over
+        for t in range(1, R.alphabet_size + 1):
+            for c in range(left[t]):
+                bag[n] = <uint8_t>t
+                n += 1
+        for c in range(left[0]):
+            bag[n] = 0
+            n += 1
+        memcpy(racks, &self.s.rack[0][0], sizeof(racks))
+        self._setup(ws_game_set_tiles(self.s, racks, bag, n), "bag of the unseen tiles")
+        return over
+
     def set_board(self, board):
         cdef const uint8_t[::1] b = byte_array(board, WS_SQUARES, PositionError, "board")
         self._setup(ws_game_set_board(self.s, &b[0]),
@@ -554,6 +589,84 @@ cdef class GameState:
             return gen.best_equity(n)
         return gen.best(n), None
 
+
+    def choose(self, Generator gen not None, LeaveTable leaves=None, swap_ceiling=None, last_kind=None,
+               given=True):
+        """The static player's options and choice for the player on turn (csrc/ws_action.h:
+        ws_player_options, then ws_player_pick), nothing played: by score without
+        ``leaves``, by equity, with swaps, with them.
+
+        ``swap_ceiling``: from this equity of the play on the equity player looks at no
+        swap (the table's best value; None: it always looks).  ``last_kind``: the player's
+        last turn kind name (a score player does not swap twice in a row), ``"swap-run"``
+        (no player swaps now: wordsalvo.engine.bot.swap_run) or None.  ``given``: True
+        searches the best placement; None says there is none and a number is the equity
+        of a placement the caller chose by other means: it is weighed, not searched.
+
+        Returns (kind, play, swap): kind "play", "swap" or "pass"; play: (a MOVE_DTYPE
+        array of the one best placement, its equity) when it was searched and found, else
+        None; swap: (the 33 counts put back, the swap's equity) when one is weighed, else
+        None.  The generator is left loaded with this state (its leave values are the
+        rack's)."""
+        cdef WsPlayer P
+        cdef WsAction play, swap, a
+        cdef int rc, last = -1
+        cdef int search = given is True
+        cdef uint8_t[::1] raw
+        if last_kind == "swap-run":
+            last = WS_PLAYER_SWAP_RUN
+        elif last_kind is not None:
+            last = next((k for k, v in TURN_KIND_NAMES.items() if v == last_kind), -2)
+            if last == -2:
+                raise WordSalvoError(f"last_kind: expected a turn kind name, 'swap-run' or None, got {last_kind!r}")
+        if self.s.end_reason != WS_END_NONE:
+            raise PositionError("choose: the game is over")
+        if gen.alphabet_size != self.rules.alphabet_size:
+            raise WordSalvoError(f"generator: expected one of {self.rules.alphabet_size} letters, "
+                                 f"got {gen.alphabet_size}")
+        if leaves is not None and (leaves.values is None or leaves.types != self.rules.alphabet_size + 1):
+            raise WordSalvoError(f"leave table: expected values for {self.rules.alphabet_size + 1} tile types")
+        memset(&P, 0, sizeof(P))
+        memset(&play, 0, sizeof(play))
+        P.by_equity = leaves is not None
+        P.leaves = &leaves.L if leaves is not None else NULL
+        P.swap_ceiling = <float>(float("inf") if swap_ceiling is None else
+                                 _real(swap_ceiling, "swap_ceiling"))
+        play.kind = WS_TURN_PASS
+        if not search and given is not None:
+            play.kind = WS_TURN_PLAY
+            play.equity = <float>_real(given, "given (the equity of the play)")
+        gen._enter()
+        try:
+            gen.leaves = leaves
+            with nogil:
+                rc = ws_player_options(self.s, gen.g, &P, last, search, &play, &swap)
+        finally:
+            ws_guard_leave(&gen.busy)
+        check_status(rc, PositionError, "the rack on turn cannot be valued by the leave table")
+        ws_player_pick(&play, &swap, &a)
+        found = None
+        if search and play.kind == WS_TURN_PLAY:
+            record = np.zeros(1, dtype=MOVE_DTYPE)
+            raw = record.view(np.uint8)
+            memcpy(&raw[0], &play.move, sizeof(WsMove))
+            found = (record, play.equity)
+        weighed = None
+        if swap.kind == WS_TURN_SWAP:
+            weighed = ((<const char*>swap.swap)[:WS_MAX_LETTERS + 1], swap.equity)
+        return TURN_KIND_NAMES[a.kind], found, weighed
+
+cdef double _real(object value, str what) except? -1.0:
+    """``value`` as a C double when it is a real number, not NaN (an equity, a bound)."""
+    try:
+        if isinstance(value, (bool, str, bytes)):
+            raise TypeError
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise WordSalvoError(f"{what}: expected a number, got {value!r}") from None
+    if v != v:
+        raise WordSalvoError(f"{what}: expected a number, got NaN")
+    return v
 
 def _game_state_from_bytes(GameRules rules, bytes data):
     """A GameState from GameState.__reduce__ (the same build: the layout is checked)."""

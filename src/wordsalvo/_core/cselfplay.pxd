@@ -4,22 +4,11 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t
 from wordsalvo._core.cleaves cimport WsLeaves
 from wordsalvo._core.cmovegen cimport WsGen, WsMove
 from wordsalvo._core.cgame cimport WsGame, WsGameRules, WsUndo
+from wordsalvo._core.caction cimport WsPlayer, WsAction, ws_player_choose, ws_action_apply
 
 cdef extern from "ws_selfplay.h" nogil:
-    ctypedef struct WsSelfplayPlayer:
-        int32_t by_equity
-        const WsLeaves *leaves
-        int32_t zero
-        float swap_ceiling
-
-    ctypedef struct WsAction:
-        int32_t kind
-        float equity
-        WsMove move
-        uint8_t swap[33]
-
-    int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int last_kind, WsAction *a)
-    int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u)
+    # the static player and its actions: ws_action.h (caction.pxd)
+    ctypedef WsPlayer WsSelfplayPlayer
 
     ctypedef struct WsTurnRecord:
         WsMove move

@@ -206,7 +206,7 @@ MASTER_PEG_NODES_PER_SECOND = 500_000
 
 #: what :meth:`Bot.choose` needs of the game it is given (a :class:`wordsalvo.Game`; this module
 #: cannot import it: the game imports the engines)
-_GAME_API = ("is_over", "legal_moves", "rack", "history", "to_move", "can_swap")
+_GAME_API = ("is_over", "legal_moves", "rack", "history", "to_move", "can_swap", "static_choice")
 
 #: placements looked at beyond master's candidates, for those that spell offensive words
 _CLEAN_SPARE = 5
@@ -236,7 +236,7 @@ def swap_run(game) -> bool:
     """The last two turns of ``game`` (of two players) were swaps or passes where a run of
     swaps never ends the game: then no engine player swaps (it plays, or passes when it
     cannot), so two players that each prefer an exchange, or cannot play at all, reach the
-    pass limit instead of exchanging for ever (ws_selfplay.c does the same)."""
+    pass limit instead of exchanging for ever (the equity player; csrc/ws_action.h)."""
     history = game.history
     return (len(game.names) == 2 and len(history) >= 2 and history[-1].kind in ("swap", "pass")
             and history[-2].kind in ("swap", "pass") and history[-1].player != history[-2].player
@@ -388,31 +388,33 @@ class Bot:
 
     # -- kinds -------------------------------------------------------------------------------
     def _choose_score(self, game) -> Action:
-        move = game.best_move(avoid_offensive=self.avoid_offensive)
-        if move is not None:
-            return Play(move)
-        return self._fallback(game)
+        """The static score player (csrc/ws_action.h, through Game.static_choice)."""
+        last = _last_kind(game)
+        action = game.static_choice("score", last_kind=last).action
+        if self.avoid_offensive and isinstance(action, Play) and self.offensive.is_offensive(action.move):
+            # the best play that spells no offensive word, or the score player's fallback
+            action = game.static_choice("score", last_kind=last, given=game.best_move(avoid_offensive=True)).action
+        return action
 
     def _best_swap(self, game):
-        if not game.rack or not swap_allowed(game, len(game.rack) if game.rules.swap.whole_rack else 1):
-            return None
-        swap = game.best_swap(self.leaves)
-        if swap is not None and not swap_allowed(game, len(swap.tiles)):
-            return None
-        return swap
+        """The swap that keeps the best leave, when the rules allow one now (the static
+        equity player's swap with no play to weigh it against)."""
+        return game.static_choice("equity", leaves=self.leaves, given=None).swap
 
     def _choose_equity(self, game) -> Action:
-        if self.leaves is None:  # no leave table: equity is the score
+        """The static equity player (csrc/ws_action.h, through Game.static_choice)."""
+        leaves = self.leaves
+        if leaves is None:  # no leave table: equity is the score
             return self._choose_score(game)
-        move = game.best_move(by="equity", leaves=self.leaves, avoid_offensive=self.avoid_offensive)
-        swap = None
-        if (move is None or move.equity < self._swap_ceiling) and not swap_run(game):
-            swap = self._best_swap(game)
-        if move is not None and (swap is None or move.equity >= swap.equity):
-            return Play(move, equity=float(move.equity))
-        if swap is not None:
-            return swap
-        return Pass()
+        last = "swap-run" if swap_run(game) else None
+        ceiling = self._swap_ceiling
+        action = game.static_choice("equity", leaves=leaves, last_kind=last, swap_ceiling=ceiling).action
+        if self.avoid_offensive and isinstance(action, Play) and self.offensive.is_offensive(action.move):
+            # the best play that spells no offensive word, weighed against the swap
+            clean = game.best_move(by="equity", leaves=leaves, avoid_offensive=True)
+            action = game.static_choice("equity", leaves=leaves, last_kind=last, swap_ceiling=ceiling,
+                                        given=clean).action
+        return action
 
     def _choose_expert(self, game) -> Action:
         """The endgame solver's move with the bag empty (two players), the pre-endgame
@@ -678,12 +680,19 @@ class Bot:
         return uses
 
     def _fallback(self, game) -> Action:
-        """No play: swap the whole rack if allowed and the last own turn was not a swap, else pass."""
-        me = game.to_move
-        mine = [t for t in game.history if t.player == me and t.kind != "settle"]
-        if game.rack and swap_allowed(game, len(game.rack)) and not (mine and mine[-1].kind == "swap"):
-            return Swap(game.rack)
-        return Pass()
+        """No play: swap the whole rack if allowed and the last own turn was not a swap, else
+        pass (the static score player's choice without a play)."""
+        return game.static_choice("score", last_kind=_last_kind(game), given=None).action
+
+
+def _last_kind(game) -> str | None:
+    """``"swap"`` when the last turn of the player on turn (settlements aside) was a swap,
+    else None: the score player does not swap its whole rack twice in a row."""
+    me = game.to_move
+    for t in reversed(game.history):
+        if t.player == me and t.kind != "settle":
+            return "swap" if t.kind == "swap" else None
+    return None
 
 
 def softmax_pick(value, beta: float, rng: random.Random, excluded=None) -> int | None:

@@ -19,6 +19,7 @@ from ..formats.cgp import format_cgp
 from ..formats.gcg import to_gcg
 from ..formats.replay import replay
 from ..game import Game
+from ..gamestate import state_from_position
 from ..moves import Swap
 from ..render import report, svg
 from ..table import PAGE_COMMANDS, Table, parse_command
@@ -53,15 +54,15 @@ def best(engines: Engines, req) -> dict[str, Any]:
     pos, lexicon = _rack_position(engines, req)
     equity = req.by == "equity"
     gen = engines.generator(lexicon, pos.rules, equity=equity)
-    move = gen.best(pos, by=req.by)
+    # the static player of the engines (csrc/ws_action.h) on the position's state: its best
+    # play and, by equity, the best exchange (always looked at) and which of them it takes
+    choice = gen.choose(state_from_position(pos))
     out: dict[str, Any] = {"rules": pos.rules.name, "rack": pos.rack, "by": req.by,
-                           "move": None if move is None else move_dict(move)}
+                           "move": None if choice.play is None else move_dict(choice.play.move)}
     if equity:
-        swap = gen.best_swap(pos)
-        out["exchange"] = None if swap is None else _swap_dict(swap)
-        better = swap is not None and swap.equity is not None and (
-            move is None or move.equity is None or swap.equity > move.equity)
-        out["choice"] = "exchange" if better else ("play" if move is not None else "pass")
+        out["exchange"] = None if choice.swap is None else _swap_dict(choice.swap)
+        out["choice"] = ("play" if isinstance(choice.action, Play)
+                         else "exchange" if isinstance(choice.action, Swap) else "pass")
     return out
 
 
