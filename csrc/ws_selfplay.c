@@ -2,6 +2,7 @@
  *
  * Each step names the Bot method it mirrors; the rules of the turns are ws_game.c's.
  */
+#include <math.h>
 #include <string.h>
 
 #include "ws_selfplay.h"
@@ -98,7 +99,12 @@ int ws_player_choose(const WsGame *s, WsGen *g, const WsSelfplayPlayer *P, int l
     rc = ws_gen_best_equity(g, &a->move, &equity, 1, &found);
     if (rc != WS_OK) return rc;
     int swap = -1;
-    if ((!found || equity < P->swap_ceiling) && last_kind != WS_PLAYER_SWAP_RUN) {
+    /* no swap keeps more than the best leave of fewer tiles than the rack holds: a play
+     * worth at least that is chosen whatever the best swap is, so it is not looked for */
+    float swap_bound = -HUGE_VALF;
+    for (int k = 0; k < s->rack_total[seat] && k <= WS_RACK_MAX; k++)
+        if (g->leave_best[k] > swap_bound) swap_bound = g->leave_best[k];
+    if ((!found || (equity < P->swap_ceiling && equity < swap_bound)) && last_kind != WS_PLAYER_SWAP_RUN) {
         int first = R->swap_whole_rack ? s->rack_total[seat] : 1;
         if (s->rack_total[seat] && ws_game_swap_allowed(s, first)) {
             swap = ws_gen_best_swap(g, P->leaves, s->bag_count, R->swap_min_bag, R->swap_whole_rack,

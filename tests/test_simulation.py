@@ -212,6 +212,19 @@ def test_time_limit_stops(small_lexicon):
     assert r.iterations > 0
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_run_stopped_by_time_keeps_only_whole_iterations(small_lexicon, threads):
+    # the round's samples go out in blocks, candidate by candidate: when the time runs out
+    # mid-round only the iterations every candidate finished count, the same as a run of
+    # that many iterations
+    pos = mid_game(small_lexicon, seed=3, turns=5)
+    timed = simulate(pos, small_lexicon, plays=6, seconds=0.3, sampling="rr", seed=4, threads=threads)
+    assert timed.stop == "seconds" and timed.iterations > 0
+    assert {row.iterations for row in timed.rows} == {timed.iterations}
+    fixed = simulate(pos, small_lexicon, plays=6, iterations=timed.iterations, sampling="rr", seed=4)
+    assert [(r.move, r.equity, r.win) for r in timed.rows] == [(r.move, r.equity, r.win) for r in fixed.rows]
+
+
 def test_the_win_table_follows_the_model():
     model = WinModel.default(RULES)
     table = win_table(model, RULES.tile_count)
