@@ -37,7 +37,10 @@
  * within a block: consecutive samples of a worker mostly play the same candidate on
  * the same board, so its generator derives again only the lines of the rollout's
  * moves (not those of two candidates as well), and a worker keeps the root of each
- * iteration of the block (its opponent rack drawn) instead of drawing it again. */
+ * iteration of the block (its opponent rack drawn) instead of drawing it again.  With a
+ * time budget the block is one iteration (candidate after candidate, iteration after
+ * iteration): a block counts only when its last candidate is played, so the samples of
+ * the block the time runs out in are lost, which a short budget cannot afford. */
 #define WS_SIM_BLOCK 8
 
 typedef struct WsSimWorker {
@@ -59,6 +62,7 @@ struct WsSim {
     WsGame root;   /* the state to simulate, the opponent's rack back in the bag */
     int32_t me, opp, opp_count, spread0;
     int32_t exact; /* no tile to draw after the opponent's rack: every iteration is the same */
+    int64_t block; /* iterations a block: WS_SIM_BLOCK, or 1 with a time budget */
     int32_t count; /* candidates */
     WsSimArm arms[WS_SIM_MAX_CANDIDATES];
     int32_t alive_count;
@@ -209,6 +213,7 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
     sim->me = root->to_move;
     sim->opp = 1 - sim->me;
     sim->spread0 = ws_game_spread(root, sim->me);
+    sim->block = cfg->seconds > 0.0 ? 1 : WS_SIM_BLOCK;
     for (int t = 0; t < sim->threads; t++) {
         WsSimWorker *w = &sim->workers[t];
         ws_game_copy(&w->work, root); /* a state from the start: samples ws_game_recopy into it */
@@ -309,10 +314,11 @@ static void *worker_main(void *arg) {
         if (sim->deadline > 0.0 && budget_clock(sim) >= sim->deadline) break;
         int64_t k = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
         if (k >= sim->round_items) break;
-        /* block q holds iterations q x WS_SIM_BLOCK.. (size bq), candidate by candidate */
-        int64_t q = k / ((int64_t)WS_SIM_BLOCK * alive), r = k % ((int64_t)WS_SIM_BLOCK * alive);
-        int64_t first = q * WS_SIM_BLOCK, left = sim->round_items / alive - first;
-        int64_t bq = left < WS_SIM_BLOCK ? left : WS_SIM_BLOCK;
+        /* block q holds iterations q x block.. (size bq), candidate by candidate */
+        int64_t block = sim->block;
+        int64_t q = k / (block * alive), r = k % (block * alive);
+        int64_t first = q * block, left = sim->round_items / alive - first;
+        int64_t bq = left < block ? left : block;
         int64_t j = first + r % bq;
         int slot = (int)(r / bq);
         double eq = 0.0, win = 0.0;
@@ -429,11 +435,11 @@ static void eliminate(WsSim *sim) {
 static int64_t complete_iterations(const WsSim *sim) {
     int64_t done = sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
     int64_t alive = sim->alive_count, b = sim->round_items / alive;
-    int64_t per_block = (int64_t)WS_SIM_BLOCK * alive;
+    int64_t block = sim->block, per_block = block * alive;
     int64_t q = done / per_block, r = done % per_block;
-    int64_t first = q * WS_SIM_BLOCK;
+    int64_t first = q * block;
     if (first >= b) return b;
-    int64_t bq = b - first < WS_SIM_BLOCK ? b - first : WS_SIM_BLOCK;
+    int64_t bq = b - first < block ? b - first : block;
     int64_t last = r - (alive - 1) * bq; /* the last candidate's items of the block */
     return first + (last > 0 ? last : 0);
 }
