@@ -1,5 +1,6 @@
 /* The static player and the actions; see ws_action.h.  Each step names the Bot method it
  * was (Bot now calls these); the rules of the turns are ws_game.c's. */
+#include <math.h>
 #include <string.h>
 
 #include "ws_action.h"
@@ -22,8 +23,10 @@ int ws_swap_run_endless(const WsGameRules *R) {
     return R->swap_resets_pass && !(R->scoreless_turns > 0 && (R->scoreless_kinds & WS_SCORELESS_SWAP));
 }
 
-int ws_player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, int search_play, WsAction *play,
-                      WsAction *swap) {
+/* ws_player_options; with only_if_better, no swap is looked for that cannot beat the play
+ * (ws_player_choose needs the pick only; the options' callers show the best swap). */
+static int player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, int search_play,
+                          WsAction *play, WsAction *swap, int only_if_better) {
     const WsGameRules *R = s->rules;
     int seat = s->to_move;
     uint8_t kept[WS_MAX_LETTERS + 1];
@@ -59,7 +62,16 @@ int ws_player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kin
         else play->equity = 0.0f;
     }
     int has_play = play->kind == WS_TURN_PLAY;
-    if ((!has_play || play->equity < P->swap_ceiling) && last_kind != WS_PLAYER_SWAP_RUN) {
+    /* no swap keeps more than the best leave of fewer tiles than the rack holds: a play
+     * worth at least that is picked whatever the best swap is */
+    float swap_bound = HUGE_VALF;
+    if (only_if_better && has_play) {
+        swap_bound = -HUGE_VALF;
+        for (int k = 0; k < s->rack_total[seat] && k <= WS_RACK_MAX; k++)
+            if (g->leave_best[k] > swap_bound) swap_bound = g->leave_best[k];
+    }
+    if ((!has_play || (play->equity < P->swap_ceiling && play->equity < swap_bound)) &&
+        last_kind != WS_PLAYER_SWAP_RUN) {
         int first = R->swap_whole_rack ? s->rack_total[seat] : 1;
         if (s->rack_total[seat] && ws_game_swap_allowed(s, first)) {
             int index = ws_gen_best_swap(g, P->leaves, s->bag_count, R->swap_min_bag, R->swap_whole_rack,
@@ -76,6 +88,11 @@ int ws_player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kin
     return WS_OK;
 }
 
+int ws_player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, int search_play, WsAction *play,
+                      WsAction *swap) {
+    return player_options(s, g, P, last_kind, search_play, play, swap, 0);
+}
+
 void ws_player_pick(const WsAction *play, const WsAction *swap, WsAction *a) {
     if (play->kind == WS_TURN_PLAY && (swap->kind != WS_TURN_SWAP || play->equity >= swap->equity)) {
         if (a != play) *a = *play;
@@ -89,7 +106,7 @@ void ws_player_pick(const WsAction *play, const WsAction *swap, WsAction *a) {
 
 int ws_player_choose(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a) {
     WsAction swap;
-    int rc = ws_player_options(s, g, P, last_kind, 1, a, &swap);
+    int rc = player_options(s, g, P, last_kind, 1, a, &swap, 1);
     if (rc != WS_OK) {
         memset(a, 0, sizeof *a);
         a->kind = WS_TURN_PASS;

@@ -133,6 +133,15 @@ void ws_game_copy(WsGame *dst, const WsGame *src) {
     if (dst != src) memcpy(dst, src, sizeof *dst);
 }
 
+void ws_game_recopy(WsGame *dst, const WsGame *src) {
+    if (dst == src) return;
+    int old = dst->bag_count, n = src->bag_count;
+    /* bag[bag_count..] are 0 in both: the bytes past n that dst used are cleared */
+    memcpy(dst, src, offsetof(WsGame, bag) + (size_t)n);
+    if (old > n) memset(dst->bag + n, 0, (size_t)(old - n));
+    dst->rng = src->rng;
+}
+
 /* Game._draw_one: the tile at bag index i; the last tile takes its place. */
 static inline uint8_t draw_at(WsGame *s, int i) {
     int n = s->bag_count - 1;

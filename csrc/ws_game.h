@@ -193,6 +193,11 @@ void ws_game_clear(WsGame *s, const WsGameRules *R);
 /* A copy into caller-owned memory (one per thread); dst shares src's rules. */
 void ws_game_copy(WsGame *dst, const WsGame *src);
 
+/* The same copy into a dst that already holds a state (made by ws_game_copy or a turn
+ * function): only the bag's tiles in use are written, not the whole bag (a simulator's
+ * sample, thousands of times a second). */
+void ws_game_recopy(WsGame *dst, const WsGame *src);
+
 /* ---- turns (each: WS_OK, or a WS_E_* reason of ws_defs.h and nothing changed) ---- */
 
 /* The player on turn plays m (a generator's move, or one wordsalvo checked): the new

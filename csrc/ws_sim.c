@@ -33,12 +33,22 @@
 
 #define WS_SIM_TIE_WEIGHT 1e-6 /* the equity's weight in the utility, beside the win chance */
 #define WS_SIM_FIRST_ROUND 8
+/* A round's items go out in blocks of WS_SIM_BLOCK iterations, candidate by candidate
+ * within a block: consecutive samples of a worker mostly play the same candidate on
+ * the same board, so its generator derives again only the lines of the rollout's
+ * moves (not those of two candidates as well), and a worker keeps the root of each
+ * iteration of the block (its opponent rack drawn) instead of drawing it again.  With a
+ * time budget the block is one iteration (candidate after candidate, iteration after
+ * iteration): a block counts only when its last candidate is played, so the samples of
+ * the block the time runs out in are lost, which a short budget cannot afford. */
+#define WS_SIM_BLOCK 8
 
 typedef struct WsSimWorker {
     WsGen gen;              /* its own generator (a copy of the prototype) */
-    WsGame base;            /* the root with the opponent's rack of base_iteration drawn */
+    WsGame base[WS_SIM_BLOCK]; /* [iteration % WS_SIM_BLOCK]: the root with that iteration's
+                                  opponent rack drawn */
     WsGame work;            /* one sample */
-    int64_t base_iteration; /* -1: none yet */
+    int64_t base_iteration[WS_SIM_BLOCK]; /* the iteration of each base; -1: none yet */
     int64_t nodes;          /* turns played in the current round */
     int32_t rc;
     struct WsSim *sim;
@@ -52,6 +62,7 @@ struct WsSim {
     WsGame root;   /* the state to simulate, the opponent's rack back in the bag */
     int32_t me, opp, opp_count, spread0;
     int32_t exact; /* no tile to draw after the opponent's rack: every iteration is the same */
+    int64_t block; /* iterations a block: WS_SIM_BLOCK, or 1 with a time budget */
     int32_t count; /* candidates */
     WsSimArm arms[WS_SIM_MAX_CANDIDATES];
     int32_t alive_count;
@@ -202,10 +213,12 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
     sim->me = root->to_move;
     sim->opp = 1 - sim->me;
     sim->spread0 = ws_game_spread(root, sim->me);
+    sim->block = cfg->seconds > 0.0 ? 1 : WS_SIM_BLOCK;
     for (int t = 0; t < sim->threads; t++) {
         WsSimWorker *w = &sim->workers[t];
+        ws_game_copy(&w->work, root); /* a state from the start: samples ws_game_recopy into it */
         memcpy(&w->gen, proto, sizeof w->gen); /* a generator holds no pointer into itself between calls */
-        w->base_iteration = -1;
+        for (int b = 0; b < WS_SIM_BLOCK; b++) w->base_iteration[b] = -1;
         w->nodes = 0;
         w->rc = WS_OK;
         w->sim = sim;
@@ -235,7 +248,7 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         arm->action.equity = arm->static_equity;
         arm->alive = 1;
         /* the root must take it (the squares free, a swap allowed now) */
-        WsGame *trial = &sim->workers[0].base;
+        WsGame *trial = &sim->workers[0].base[0];
         ws_game_copy(trial, probe);
         int applied = ws_action_apply(trial, &arm->action, NULL);
         if (applied != WS_OK) return applied;
@@ -253,15 +266,17 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
 
 static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double *eq, double *win) {
     const WsSimConfig *cfg = &sim->cfg;
-    if (w->base_iteration != iteration) {
-        ws_game_copy(&w->base, &sim->root);
-        seed_iteration(&w->base, cfg->seed, iteration);
-        int kept = cfg->infer_count > 0 ? draw_inferred(&w->base, sim->opp, cfg) : 0;
-        ws_game_draw(&w->base, sim->opp, sim->opp_count - kept);
-        w->base_iteration = iteration;
+    int b = (int)(iteration % WS_SIM_BLOCK);
+    WsGame *base = &w->base[b];
+    if (w->base_iteration[b] != iteration) {
+        ws_game_copy(base, &sim->root);
+        seed_iteration(base, cfg->seed, iteration);
+        int kept = cfg->infer_count > 0 ? draw_inferred(base, sim->opp, cfg) : 0;
+        ws_game_draw(base, sim->opp, sim->opp_count - kept);
+        w->base_iteration[b] = iteration;
     }
     WsGame *s = &w->work;
-    ws_game_copy(s, &w->base);
+    ws_game_recopy(s, base);
     const WsSimArm *a = &sim->arms[arm];
     float leave[2] = {0.0f, 0.0f};
     int rc = ws_action_apply(s, &a->action, NULL);
@@ -300,8 +315,13 @@ static void *worker_main(void *arg) {
         if (sim->deadline > 0.0 && budget_clock(sim) >= sim->deadline) break;
         int64_t k = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
         if (k >= sim->round_items) break;
-        int64_t j = k / alive;
-        int slot = (int)(k % alive);
+        /* block q holds iterations q x block.. (size bq), candidate by candidate */
+        int64_t block = sim->block;
+        int64_t q = k / (block * alive), r = k % (block * alive);
+        int64_t first = q * block, left = sim->round_items / alive - first;
+        int64_t bq = left < block ? left : block;
+        int64_t j = first + r % bq;
+        int slot = (int)(r / bq);
         double eq = 0.0, win = 0.0;
         int rc = sample(sim, w, sim->round_first + j, sim->alive_index[slot], &eq, &win);
         if (rc != WS_OK) {
@@ -410,6 +430,21 @@ static void eliminate(WsSim *sim) {
     sim->alive_count = kept;
 }
 
+/* The iterations of the round every candidate still in has played (items are taken in
+ * order: whole blocks, then in the block the time ran out in, the candidates before the
+ * last whole and the last one's first iterations). */
+static int64_t complete_iterations(const WsSim *sim) {
+    int64_t done = sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
+    int64_t alive = sim->alive_count, b = sim->round_items / alive;
+    int64_t block = sim->block, per_block = block * alive;
+    int64_t q = done / per_block, r = done % per_block;
+    int64_t first = q * block;
+    if (first >= b) return b;
+    int64_t bq = b - first < block ? b - first : block;
+    int64_t last = r - (alive - 1) * bq; /* the last candidate's items of the block */
+    return first + (last > 0 ? last : 0);
+}
+
 static int run_round(WsSim *sim) {
     int64_t b = round_size(sim);
     if (b <= 0) return WS_OK;
@@ -435,8 +470,7 @@ static int run_round(WsSim *sim) {
         if (w->rc != WS_OK) rc = w->rc;
     }
     if (rc != WS_OK) return rc;
-    int64_t done = sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
-    accumulate(sim, done / sim->alive_count);
+    accumulate(sim, complete_iterations(sim));
     if (sim->cfg.sampling == WS_SIM_BAI) eliminate(sim);
     return WS_OK;
 }

@@ -104,6 +104,44 @@ def test_same_seed_same_result_whatever_the_threads(small_lexicon):
     assert other.to_dict()["plays"] != first[0]
 
 
+# The results of two simulations, pinned on the tree before the rollouts were made
+# cheaper (issue 33): the work a sample does may change, its result may not.
+PINNED = {
+    (21, 5, 2, "rr", 24): (24, 648, [
+        ("12J NOME", 24, 17.005208333333332, 0.44527174503794714),
+        ("12J NOMA", 24, 15.4677734375, 0.4370441032466867),
+        ("12I AEON", 24, 12.620279947916666, 0.42169135064371704),
+        ("12K OMEN", 24, 12.463541666666666, 0.4213044744731936),
+        ("12L MOE", 24, 11.815592447916666, 0.418141775696616),
+        ("12L MENO", 24, 11.05712890625, 0.4143832239205949),
+        ("12L MAE", 24, 10.985188802083334, 0.41419864327569184),
+        ("12J EON", 24, 9.857421875, 0.4076998110297912),
+        ("-EEO", 24, -6.266764322916667, 0.32849746686406434)]),
+    (8, 7, 3, "bai", 60): (36, 896, [
+        ("A7 OLD", 36, 16.438585069444443, 0.6531322459761415),
+        ("7H GOLD", 36, 3.8833550347222223, 0.5850715765587261),
+        ("7H GOD", 24, -0.79736328125, 0.560002192898537),
+        ("H7 G(E)LT", 24, -0.81689453125, 0.559102634137768),
+        ("H7 G(E)LD", 24, -0.87744140625, 0.5590409559372347),
+        ("7H DOG", 24, -1.06201171875, 0.5584872182613859),
+        ("H6 GL(E)D", 24, -1.9889322916666667, 0.5531496332308355),
+        ("7H GOT", 16, -2.506591796875, 0.5496733088657493),
+        ("-DGL", 16, -4.778564453125, 0.5386262155734585)]),
+}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("key", list(PINNED))
+def test_the_same_result_as_before_the_rollouts_got_cheaper(small_lexicon, key, threads):
+    seed, turns, plies, sampling, iterations = key
+    pos = mid_game(small_lexicon, seed=seed, turns=turns)
+    r = simulate(pos, small_lexicon, plays=8, plies=plies, iterations=iterations, sampling=sampling, seed=1234,
+                 threads=threads)
+    want_iterations, want_nodes, rows = PINNED[key]
+    assert (r.iterations, r.nodes) == (want_iterations, want_nodes)
+    assert [(x.move, x.iterations, x.equity, x.win) for x in r.rows] == rows
+
+
 def test_round_robin_gives_every_candidate_every_iteration(small_lexicon):
     pos = mid_game(small_lexicon, seed=3, turns=5)
     r = simulate(pos, small_lexicon, plays=5, iterations=30, sampling="rr")
@@ -172,6 +210,19 @@ def test_time_limit_stops(small_lexicon):
     assert r.stop == "seconds"
     assert r.seconds >= 0.2
     assert r.iterations > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_run_stopped_by_time_keeps_only_whole_iterations(small_lexicon, threads):
+    # the round's samples go out in blocks, candidate by candidate: when the time runs out
+    # mid-round only the iterations every candidate finished count, the same as a run of
+    # that many iterations
+    pos = mid_game(small_lexicon, seed=3, turns=5)
+    timed = simulate(pos, small_lexicon, plays=6, seconds=0.3, sampling="rr", seed=4, threads=threads)
+    assert timed.stop == "seconds" and timed.iterations > 0
+    assert {row.iterations for row in timed.rows} == {timed.iterations}
+    fixed = simulate(pos, small_lexicon, plays=6, iterations=timed.iterations, sampling="rr", seed=4)
+    assert [(r.move, r.equity, r.win) for r in timed.rows] == [(r.move, r.equity, r.win) for r in fixed.rows]
 
 
 def test_the_win_table_follows_the_model():
