@@ -172,7 +172,7 @@ MULTIPLAYER_NOTE = ("No win chances in a game of {n} players: the win models are
 #: positions the endgame solver may search per solve when the analysis judges a turn with the bag
 #: empty: a budget of work, not a clock, so a record gets the same verdicts on any machine at any load
 #: (as expert's EXPERT_ENDGAME_NODES); the report states it
-ENDGAME_NODES = 50_000
+ENDGAME_NODES = 100_000
 #: the most positions a solve may be given
 ENDGAME_NODES_MAX = 1_000_000_000
 #: turns of endgame search the pre-endgame solver may take per turn judged with 1-4 tiles in the bag,
