@@ -22,7 +22,7 @@ import functools
 import types
 
 import wordsalvo as ws
-from wordsalvo._core import _movegen
+from wordsalvo._core import _engine
 
 
 def counted(fn):
@@ -39,7 +39,7 @@ def main() -> None:
     rules = ws.Rules.preset(args.rules)
     lex = ws.Lexicon.default(rules.alphabet.name)
     graph = lex._graph
-    graph._wordmap = _movegen.WordMap(graph)
+    graph._wordmap = _engine.WordMap(graph)
     calls = 0
     lines = []
     for seed in range(args.games):

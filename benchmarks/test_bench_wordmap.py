@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from wordsalvo.lexicon.lexicon import Lexicon
-from wordsalvo._core._movegen import WordMap
+from wordsalvo._core._engine import WordMap
 
 
 def test_build_scowl(benchmark):

@@ -34,7 +34,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import wordsalvo as ws
-from wordsalvo._core._movegen import WordMap
+from wordsalvo._core._engine import WordMap
 from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
 from wordsalvo.formats.cgp import parse_cgp

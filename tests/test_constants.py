@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wordsalvo import constants
-from wordsalvo._core import _movegen
+from wordsalvo._core import _engine
 from wordsalvo.constants import ACROSS, DOWN, Direction
 
 HEADER = Path(__file__).resolve().parent.parent / "csrc" / "ws_defs.h"
@@ -33,8 +33,8 @@ def test_every_mirrored_value_equals_the_header():
 
 
 def test_every_mirrored_value_equals_the_compiled_core():
-    assert constants.mismatches(_movegen.CORE_CONSTANTS) == []
-    assert set(constants.MIRRORED) <= set(_movegen.CORE_CONSTANTS)
+    assert constants.mismatches(_engine.CORE_CONSTANTS) == []
+    assert set(constants.MIRRORED) <= set(_engine.CORE_CONSTANTS)
 
 
 def test_a_mismatch_is_reported_by_name():

@@ -262,13 +262,13 @@ def test_the_clock_is_read_before_a_long_move_generation():
     # the clock read every 256 nodes let a 0.5 s limit run for many seconds.  The first
     # iteration always completes; a limit already past then stops the second at its first
     # node, before any generation (formerly: at the next 256th node).
-    from wordsalvo._core import _movegen
+    from wordsalvo._core import _engine
 
     rules, state = _many_blanks_state()
     gen = ws.MoveGenerator(ws.Lexicon.default("en"), rules)
-    one = _movegen.EndgameSolver(state, gen._gen, 16, 1 << 20).solve(max_depth=1)
+    one = _engine.EndgameSolver(state, gen._gen, 16, 1 << 20).solve(max_depth=1)
     assert one["depth"] == 1 and not one["exact"] and one["nodes"] % 256 not in (255, 0)
-    solver = _movegen.EndgameSolver(state, gen._gen, 16, 1 << 20)
+    solver = _engine.EndgameSolver(state, gen._gen, 16, 1 << 20)
     raw = solver.solve(seconds=1e-6)
     assert raw["depth"] == 1 and not raw["exact"] and raw["stop"] == "limit"
     assert raw["nodes"] == one["nodes"] + 1
@@ -380,7 +380,7 @@ def test_a_play_found_elsewhere_fits_exactly_where_the_generator_would_make_it(n
     # (killers) before generating a node's moves; a play fits a position iff the generator
     # makes it there (with the same main word), at the generator's score.  Plays of both
     # racks (blanks on both) from the position and from the one after a play beside them.
-    from wordsalvo._core import _movegen
+    from wordsalvo._core import _engine
 
     rules, lexicon, gen = _setup(name)
     pos, tiles = _board_at_bag_empty(name, seed)
@@ -399,7 +399,7 @@ def test_a_play_found_elsewhere_fits_exactly_where_the_generator_would_make_it(n
         if root.to_move != 0:
             continue
         made = {_placed(r): int(r["score"]) for r in root.moves(gen._gen)}
-        solver = _movegen.EndgameSolver(root, gen._gen, 10, 4096)
+        solver = _engine.EndgameSolver(root, gen._gen, 10, 4096)
         board = root.board
         for rec in old:
             want = made.get(_placed(rec)) if _run_kept(board, rec) else None

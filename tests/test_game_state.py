@@ -23,7 +23,7 @@ from reference_game import ReferenceGame
 
 import wordsalvo as ws
 from wordsalvo import Game, GameError, Rules
-from wordsalvo._core import _movegen
+from wordsalvo._core import _engine
 from wordsalvo.gamestate import GameState, game_rules, letter_counts, state_from_position
 
 #: rule variants of classic-en (section -> {key: TOML value}): those of self-play and the clock's
@@ -371,11 +371,11 @@ def test_game_rules_are_checked_and_shared():
     assert game_rules(rules, 3) is not game_rules(rules, 2)
     good = game_rules(rules, 2)
     with pytest.raises(ws.RulesError, match="players"):
-        _movegen.GameRules(5, 7, good.tile_values, good.bag, 0, {})
+        _engine.GameRules(5, 7, good.tile_values, good.bag, 0, {})
     with pytest.raises(ws.RulesError, match="expected values for"):
-        _movegen.GameRules(2, 7, good.tile_values, good.bag, 0, {})
+        _engine.GameRules(2, 7, good.tile_values, good.bag, 0, {})
     with pytest.raises(ws.RulesError, match="first deal"):
-        GameState(_movegen.GameRules(*good.__reduce__()[1][:3], b"\x01" * 20, 1 << 2,
+        GameState(_engine.GameRules(*good.__reduce__()[1][:3], b"\x01" * 20, 1 << 2,
                                      dict(good.__reduce__()[1][5], first_vowels=2)), 1)
 
 
@@ -393,7 +393,7 @@ def test_engine_turns_on_a_state_play_the_self_play_game(rule_sets):
     state = GameState(game_rules(rules, 2), 12)
     start = state.raw()
     while not state.is_over:
-        _movegen.engine_turn(state, gen, table._table, table.best_value)
+        _engine.engine_turn(state, gen, table._table, table.best_value)
     assert state.raw() == engine._sp.final_state().raw()
     while state.undo_depth:
         state.undo()

@@ -8,7 +8,7 @@ import pytest
 
 import wordsalvo as ws
 from wordsalvo import Rules
-from wordsalvo._core import _movegen
+from wordsalvo._core import _engine
 from wordsalvo.gamestate import GameState, game_rules
 
 
@@ -49,11 +49,11 @@ def test_a_swap_the_rules_refuse_names_the_rule(state_rules):
 def test_rules_and_tiles_refused_by_c_say_why(state_rules):
     args = state_rules.__reduce__()[1]
     with pytest.raises(ws.RulesError, match="a tile code outside the alphabet"):
-        _movegen.GameRules(*args[:3], bytes([99]) + args[3], *args[4:])
+        _engine.GameRules(*args[:3], bytes([99]) + args[3], *args[4:])
     with pytest.raises(ws.RulesError, match="a rule value out of its range"):
-        _movegen.GameRules(*args[:5], dict(args[5], keep_factor=101.0))
+        _engine.GameRules(*args[:5], dict(args[5], keep_factor=101.0))
     with pytest.raises(ws.RulesError, match="first deal"):
-        _movegen.GameRules(*args[:5], dict(args[5], first_vowels=5, first_consonants=5))
+        _engine.GameRules(*args[:5], dict(args[5], first_vowels=5, first_consonants=5))
     state = GameState(state_rules, 1)
     with pytest.raises(ws.PositionError, match="more tiles than the rack holds"):
         state.set_tiles([bytes([0, 8] + [0] * 31), state.rack(1)], b"")
@@ -64,7 +64,7 @@ def test_rules_and_tiles_refused_by_c_say_why(state_rules):
 def test_every_refusal_code_has_its_own_words():
     """No two reasons share a message, and none falls back to 'unknown status'."""
     codes = [-5] + list(range(-10, -27, -1)) + list(range(-31, -36, -1))
-    texts = [_movegen.status_text(c) for c in codes]
+    texts = [_engine.status_text(c) for c in codes]
     assert not any(t.startswith("unknown status") for t in texts)
     assert len(set(texts)) == len(texts)
 
@@ -78,7 +78,7 @@ def test_the_service_reads_its_ceilings_from_the_library():
     from wordsalvo.serve.config import LIMIT_KEYS, ServeConfig
     from wordsalvo.serve.schemas import AnalyzeIn, BotIn, SimIn
 
-    assert MAX_PLIES == _movegen.SIM_MAX_PLIES == 32
+    assert MAX_PLIES == _engine.SIM_MAX_PLIES == 32
     assert LIMIT_KEYS["events"][2] == EVENTS_MAX and ServeConfig().events == EVENTS_MAX
     assert LIMIT_KEYS["plies"][1:3] == (0, MAX_PLIES) and ServeConfig().plies == 10
     for model in (BotIn, AnalyzeIn):  # the body limit (body_bytes) bounds it, not a second literal
@@ -111,8 +111,8 @@ def test_the_service_caps_plies_with_its_configurable_limit():
 def test_thread_limits_are_the_c_cores():
     from wordsalvo.engine import bot, endgame, simulation
 
-    assert simulation.MAX_THREADS == _movegen.SIM_MAX_THREADS
-    assert endgame.MAX_THREADS == _movegen.ENDGAME_MAX_THREADS
+    assert simulation.MAX_THREADS == _engine.SIM_MAX_THREADS
+    assert endgame.MAX_THREADS == _engine.ENDGAME_MAX_THREADS
     assert bot.MAX_THREADS == min(simulation.MAX_THREADS, endgame.MAX_THREADS)
     with pytest.raises(ws.GameError, match=f"threads: expected a whole number 1..{bot.MAX_THREADS}"):
         ws.Bot("master", Rules.preset("classic-en"), threads=bot.MAX_THREADS + 1)

@@ -351,7 +351,7 @@ def test_core_constants_are_the_header_values():
     import re
 
     from wordsalvo import alphabet
-    from wordsalvo._core._movegen import CORE_CONSTANTS
+    from wordsalvo._core._engine import CORE_CONSTANTS
 
     header = (Path(__file__).parent.parent / "csrc" / "ws_defs.h").read_text("utf-8")
     defines: dict[str, int] = {}

@@ -49,7 +49,7 @@ def test_every_readme_python_block_runs(tmp_path, monkeypatch):
 
 def test_readme_shell_lines_run_the_installed_package():
     """A fresh clone installed with `pip install .` has no extensions in src/: a command line
-    that puts src/ first (PYTHONPATH=src) fails with `cannot import name '_movegen'`."""
+    that puts src/ first (PYTHONPATH=src) fails with `cannot import name '_engine'`."""
     text = README.read_text("utf-8")
     shell = "\n".join(m.group(1) for m in re.finditer(r"^```sh\n(.*?)^```", text, re.M | re.S))
     assert "python -m pytest" in shell and "PYTHONPATH=src" not in shell

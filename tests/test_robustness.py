@@ -12,7 +12,7 @@
   node corruption with the checksums recomputed (the structural check must
   catch it, or the lexicon must work without crashing); the embedded lexicon too;
 * word lists with junk lines: every dropped line counted by reason;
-* the Cython boundary driven directly (``_movegen.Generator``, ``_graph.Graph``, the
+* the Cython boundary driven directly (``_engine.Generator``, ``_graph.Graph``, the
   word-list parser): every bad value raises a WordSalvoError subclass, never a bare
   built-in exception, and a Graph whose check fails is never constructed.
 
@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 import wordsalvo as ws
 from wordsalvo.lexicon import graphfile
-from wordsalvo._core import _graph, _movegen
+from wordsalvo._core import _graph, _engine
 from wordsalvo.alphabet import get_alphabet
 from wordsalvo.errors import (
     AlphabetError,
@@ -613,11 +613,11 @@ def _raises_exactly(kind, fn, *args):
     ],
 )
 def test_generator_rejects_bad_rule_values(change, kind):
-    _raises_exactly(kind, lambda: _movegen.Generator(**_core_args(**change)))
+    _raises_exactly(kind, lambda: _engine.Generator(**_core_args(**change)))
 
 
 def _fresh_generator():
-    return _movegen.Generator(**_core_args())
+    return _engine.Generator(**_core_args())
 
 
 def test_generator_without_a_position_refuses_every_search():
@@ -634,7 +634,7 @@ def test_generator_rejects_bad_positions_and_keeps_the_last_good_one():
     g.set_position(tiles, rack)
     before = g.generate_all().tobytes()
     count = g.count_all()
-    assert count == len(before) // _movegen.MOVE_DTYPE.itemsize > 0
+    assert count == len(before) // _engine.MOVE_DTYPE.itemsize > 0
     bad_tiles = [
         tiles[:-1], tiles + b"\0", b"", "x" * 225, [1] * 225, None, 42,
         bytes([27]) + tiles[1:],                   # past the 26 letters
@@ -652,7 +652,7 @@ def test_generator_rejects_bad_positions_and_keeps_the_last_good_one():
     assert g.count_all() == count and g.generate_all().tobytes() == before
 
 
-@pytest.mark.parametrize("n", [0, -1, _HUGE, -_HUGE, 1.0, "3", None, True, _movegen.BEST_MAX + 1])
+@pytest.mark.parametrize("n", [0, -1, _HUGE, -_HUGE, 1.0, "3", None, True, _engine.BEST_MAX + 1])
 def test_generator_best_rejects_bad_n(n):
     g = _fresh_generator()
     g.set_position(bytes(225), Position.empty(RULES, "AEINRST").rack_counts())
@@ -685,7 +685,7 @@ def test_hypothesis_generator_positions(tiles, rack):
     assert g.count_all() == len(g.generate_all())
 
 
-_GEN_FOR_HYPOTHESIS = _movegen.Generator(**_core_args())
+_GEN_FOR_HYPOTHESIS = _engine.Generator(**_core_args())
 
 
 def _node_view(data: bytes):

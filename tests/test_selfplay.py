@@ -19,7 +19,7 @@ from game_helpers import VARIANTS, variant
 from hypothesis import strategies as st
 
 import wordsalvo as ws
-from wordsalvo._core import _movegen
+from wordsalvo._core import _engine
 from wordsalvo.engine.autoplay import AutoplaySpec, _python_game, play_game
 from wordsalvo.leaves import Leaves
 from wordsalvo.moves import Swap
@@ -32,24 +32,24 @@ from wordsalvo.engine.selfplay import SelfPlay, engine_supported
 def test_c_generator_draws_what_python_draws(seed):
     bounds = [1, 2, 3, 100, 2**31, 2**31 - 1, 2**16 + 1] + [(i * 7919) % 300 + 1 for i in range(4000)]
     rng = random.Random(seed)
-    assert _movegen.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
+    assert _engine.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=-(2**200), max_value=2**200), st.lists(st.integers(1, 2**31), max_size=50))
 def test_c_generator_on_any_seed(seed, bounds):
     rng = random.Random(seed)
-    assert _movegen.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
+    assert _engine.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
 
 
 def test_seed_key_and_bounds_are_checked():
-    assert _movegen.seed_key(2**32 + 5) == [5, 1] and _movegen.seed_key(0) == [0]
+    assert _engine.seed_key(2**32 + 5) == [5, 1] and _engine.seed_key(0) == [0]
     with pytest.raises(ws.WordSalvoError, match="seed: expected a whole number"):
-        _movegen.seed_key("1")
+        _engine.seed_key("1")
     with pytest.raises(ws.WordSalvoError, match="bound"):
-        _movegen.rng_draws(1, [0])
+        _engine.rng_draws(1, [0])
     with pytest.raises(ws.WordSalvoError, match="at most 2048 bits"):
-        _movegen.rng_draws(2**5000, [1])
+        _engine.rng_draws(2**5000, [1])
 
 
 # -- whole games --------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def test_tiny_lexicon_reaches_swaps_passes_and_every_end(tmp_path, tiny_lexicon)
         for seed in range(6):
             game = engine.play(seed)
             reasons.add(game.end_reason)
-            kinds.update(_movegen.TURN_KIND_NAMES[int(k)] for k in game.records["kind"])
+            kinds.update(_engine.TURN_KIND_NAMES[int(k)] for k in game.records["kind"])
     assert {"passes", "scoreless", "out"} <= reasons or {"passes", "scoreless"} <= reasons
     assert {"play", "swap", "pass", "settle"} <= kinds
 
@@ -237,7 +237,7 @@ def test_a_run_of_swaps_that_no_rule_ends_is_broken_the_same_way_in_c_and_python
     engine.set_players(("equity", "equity"), (table, table))
     for seed in range(3):
         game = engine.play(seed)  # used to raise: no end within the turn limit
-        kinds = [_movegen.TURN_KIND_NAMES[int(k)] for k in game.records["kind"]]
+        kinds = [_engine.TURN_KIND_NAMES[int(k)] for k in game.records["kind"]]
         assert kinds.count("swap") >= 2  # the table does make them swap
         # never a swap after two scoreless turns
         assert all(not (kinds[i] in ("swap", "pass") and kinds[i + 1] in ("swap", "pass") and kinds[i + 2] == "swap")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import wordsalvo as ws
-from wordsalvo._core import _movegen
+from wordsalvo._core import _engine
 from wordsalvo.actions import Pass, Play, Swap
 from wordsalvo.engine.simulation import Simulator, simulate, win_table
 from wordsalvo.engine.winprob import WinModel
@@ -230,12 +230,12 @@ def test_the_win_table_follows_the_model():
     table = win_table(model, RULES.tile_count)
     for spread, unseen in ((0, 50), (37.5, 20), (-120.25, 7), (3, 0), (900, 10), (-900, 93)):
         want = model.probability(max(-500, min(500, spread)), unseen)
-        assert _movegen.win_lookup(table, spread, unseen) == pytest.approx(want, abs=2e-5)
-    assert _movegen.win_lookup(None, 10, 10) == 0.5
+        assert _engine.win_lookup(table, spread, unseen) == pytest.approx(want, abs=2e-5)
+    assert _engine.win_lookup(None, 10, 10) == 0.5
     with pytest.raises(WordSalvoError):
-        _movegen.win_lookup(np.zeros((3, 4), dtype=np.float32), 0, 0)
+        _engine.win_lookup(np.zeros((3, 4), dtype=np.float32), 0, 0)
     with pytest.raises(WordSalvoError):
-        _movegen.win_lookup(np.full((3, 5), 2.0, dtype=np.float32), 0, 0)
+        _engine.win_lookup(np.full((3, 5), 2.0, dtype=np.float32), 0, 0)
 
 
 def test_json_shape(small_lexicon):
@@ -279,20 +279,20 @@ def test_the_c_wrapper_checks_what_it_hands_to_c(small_lexicon):
     table = Leaves.default(RULES)
     base = dict(swap_ceiling=0.0, candidates=[("pass", None)], plies=1, sampling="rr", threads=1, iterations=1,
                 seconds=0.0, seed=0)
-    _movegen.Simulation(st, gen._gen, table._table, **base)  # fine
+    _engine.Simulation(st, gen._gen, table._table, **base)  # fine
     for change in ({"candidates": []}, {"candidates": [("jump", None)]}, {"plies": 100}, {"threads": 0},
                    {"iterations": 0}, {"seconds": math.inf}, {"seed": -3}, {"sampling": "x"},
                    {"candidates": [("swap", b"\x01")]}, {"swap_ceiling": math.nan}):
         with pytest.raises(WordSalvoError):
-            _movegen.Simulation(st, gen._gen, table._table, **{**base, **change})
+            _engine.Simulation(st, gen._gen, table._table, **{**base, **change})
     # a play of tiles the rack does not hold: refused before C plays it
     far = np.zeros(1, dtype=ws.MOVE_DTYPE)[0]
     far["length"], far["tiles_played"], far["row"], far["col"] = 1, 1, 0, 0
     far["tiles"][0] = 26  # Z
     if "Z" not in pos.rack:
         with pytest.raises(PositionError):
-            _movegen.Simulation(st, gen._gen, table._table, **{**base, "candidates": [("play", far)]})
-    sim = _movegen.Simulation(st, gen._gen, table._table, **base)
+            _engine.Simulation(st, gen._gen, table._table, **{**base, "candidates": [("play", far)]})
+    sim = _engine.Simulation(st, gen._gen, table._table, **base)
     assert sim.run() == "iterations"
     assert sim.run() == "iterations"  # done stays done
     assert isinstance(Swap("A"), Swap) and isinstance(Pass(), Pass)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import wordsalvo as ws
 from wordsalvo.lexicon import graphfile
 from wordsalvo._core import _graph
-from wordsalvo._core._movegen import WordMap
+from wordsalvo._core._engine import WordMap
 from wordsalvo.alphabet import get_alphabet
 
 

@@ -2,7 +2,7 @@
 
 Every value here mirrors a ``#define`` of ``ws_defs.h``.  When the package is
 imported, each is compared with the value the compiled core reports
-(``wordsalvo._core._movegen.CORE_CONSTANTS``): a mismatch raises ImportError, so
+(``wordsalvo._core._engine.CORE_CONSTANTS``): a mismatch raises ImportError, so
 a Python side and a C side that disagree never run together.
 
 The module imports nothing from the package except the compiled core for that
@@ -134,9 +134,9 @@ def mismatches(core: dict[str, int]) -> list[str]:
 
 
 def _check_core() -> None:
-    from ._core import _movegen
+    from ._core import _engine
 
-    problems = mismatches(_movegen.CORE_CONSTANTS)
+    problems = mismatches(_engine.CORE_CONSTANTS)
     if problems:
         raise ImportError("wordsalvo.constants does not match the compiled core (csrc/ws_defs.h): "
                           + "; ".join(problems) + "; rebuild the extension or fix constants.py")

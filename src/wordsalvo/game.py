@@ -490,13 +490,7 @@ class Game(Displayable):
         The n best placements: :meth:`top`; the action an engine level takes:
         :meth:`engine_action`."""
         self._check_running()
-        if by == "equity" and leaves is None:
-            from .leaves import Leaves
-
-            leaves = Leaves.default(self.rules)
-        elif by not in ("score", "equity"):
-            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
-        gen = self.generator(leaves if by == "equity" else None)
+        gen = self.generator(self._ranking_leaves(by, leaves))
         moves = gen.top(self._s.c, 1, by=by)
         moves._token = self._token
         if not len(moves):
@@ -523,15 +517,22 @@ class Game(Displayable):
         them all; :meth:`play` trusts them."""
         self._check_running()
         n = whole_arg(n, "n", GameError, low=1)
-        if by == "equity" and leaves is None:
-            from .leaves import Leaves
-
-            leaves = Leaves.default(self.rules)
-        elif by not in ("score", "equity"):
-            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
-        moves = self.generator(leaves if by == "equity" else None).top(self._s.c, n, by=by)
+        moves = self.generator(self._ranking_leaves(by, leaves)).top(self._s.c, n, by=by)
         moves._token = self._token
         return moves
+
+    def _ranking_leaves(self, by: str, leaves):
+        """The leave table a ranking ``by`` score or equity uses: None by score; by equity
+        ``leaves``, default the rule set's shipped table."""
+        if by == "score":
+            return None
+        if by != "equity":
+            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
+        if leaves is None:
+            from .leaves import Leaves
+
+            return Leaves.default(self.rules)
+        return leaves
 
     @property
     def offensive(self) -> OffensiveWords:
@@ -567,13 +568,7 @@ class Game(Displayable):
         :class:`~wordsalvo.actions.Choice` whose play :meth:`play` trusts.  The ``score``
         and ``equity`` engines are this choice (:mod:`wordsalvo.engine.bot`)."""
         self._check_running()
-        if by == "equity" and leaves is None:
-            from .leaves import Leaves
-
-            leaves = Leaves.default(self.rules)
-        elif by not in ("score", "equity"):
-            raise GameError(f"by: expected 'score' or 'equity', got {by!r}")
-        gen = self.generator(leaves if by == "equity" else None)
+        gen = self.generator(self._ranking_leaves(by, leaves))
         return gen.choose(self._s.c, last_kind=last_kind, swap_ceiling=swap_ceiling, given=given, _token=self._token)
 
     def apply(self, action) -> Turn:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 
-from ._core import _movegen
+from ._core import _engine
 from .errors import PositionError, RulesError
 from .leaves import _MULTI_PLAYER_TERMS, _TWO_PLAYER_TERMS
 from .position import normalize_rack
@@ -30,8 +30,8 @@ from .rules import Rules
 __all__ = ["GameRules", "GameState", "game_rules", "rule_values", "state_from_position", "rack_letters",
            "letter_counts"]
 
-GameRules = _movegen.GameRules
-GameState = _movegen.GameState
+GameRules = _engine.GameRules
+GameState = _engine.GameState
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 32
@@ -44,10 +44,10 @@ def rule_values(rules: Rules) -> dict:
     """The rule values of :class:`GameRules` (everything but the tile set and the
     end-game terms) from a rule set's sections."""
     sw, end, st, timer, deal = rules.swap, rules.end, rules.settlement, rules.timer, rules.deal
-    modes = _movegen.SETTLEMENT_MODES
+    modes = _engine.SETTLEMENT_MODES
     kinds = 0
     for kind in end.scoreless_turn_kinds:
-        kinds |= _movegen.SCORELESS_BITS[kind]
+        kinds |= _engine.SCORELESS_BITS[kind]
     return {
         "first_vowels": deal.first_deal_min_vowels, "first_consonants": deal.first_deal_min_consonants,
         "swap_min_bag": sw.min_bag, "swap_whole_rack": int(sw.whole_rack),

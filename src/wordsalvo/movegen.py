@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ._core import _movegen
+from ._core import _engine
 from .alphabet import BLANK_BIT
 from .constants import DIM
 from .errors import PositionError, WordSalvoError
@@ -17,7 +17,7 @@ from .lexicon.lexicon import Lexicon
 from .moves import LeaveValues, Move, MoveList, Swap
 from .position import Position
 
-GameState = _movegen.GameState
+GameState = _engine.GameState
 from .rules import Rules
 
 
@@ -59,7 +59,7 @@ class MoveGenerator:
         self._tile_limits = bytes(
             min(255, dist.get("?" if i == 0 else rules.alphabet.letters[i - 1], 0))
             for i in range(rules.alphabet.size + 1))
-        self._gen = _movegen.Generator(
+        self._gen = _engine.Generator(
             lexicon._graph,
             rules.letter_multipliers,
             rules.word_multipliers,
@@ -104,7 +104,7 @@ class MoveGenerator:
         policy = self.wordmap if wordmap is None else wordmap
         if not self._gen.has_wordmap and policy is not False:
             if graph._wordmap is None and (policy is True or graph._wordmap_rent >= self._wordmap_price()):
-                graph._wordmap = _movegen.WordMap(graph)
+                graph._wordmap = _engine.WordMap(graph)
             if graph._wordmap is not None:
                 self._gen.use_wordmap(graph._wordmap)
         if self._gen.has_wordmap:

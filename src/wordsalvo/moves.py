@@ -15,14 +15,14 @@ from typing import Any, overload
 
 import numpy as np
 
-from ._core import _movegen
+from ._core import _engine
 from .alphabet import BLANK_BIT, Alphabet
 from .constants import ACROSS, DIM, LETTER_MASK, RACK_MAX, Direction
 from .display import Displayable
 from .notation import format_coordinate, format_placement_word
 
 #: the 28-byte move record of the C generator (defined next to the C struct it mirrors)
-MOVE_DTYPE = _movegen.MOVE_DTYPE
+MOVE_DTYPE = _engine.MOVE_DTYPE
 _RECORD = struct.Struct("<iHBBBBB15B2x")
 #: byte offsets of the tie-order key in a record: row .. tiles[14] (ws_move_compare's memcmp)
 _TIE_FIRST, _TIE_LAST = MOVE_DTYPE.fields["row"][1], MOVE_DTYPE.fields["tiles"][1] + 14

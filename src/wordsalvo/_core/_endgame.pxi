@@ -1,4 +1,4 @@
-# Included by _movegen.pyx (after _sim.pxi): the endgame solver (csrc/ws_endgame.c)
+# Included by _engine.pyx (after _sim.pxi): the endgame solver (csrc/ws_endgame.c)
 # copies a Generator's working memory and searches on a GameState, so it lives in the
 # same extension.
 from wordsalvo._core.cendgame cimport *

@@ -1,4 +1,4 @@
-# Included by _movegen.pyx: the game state (csrc/ws_game.c), its rules as data and the
+# Included by _engine.pyx: the game state (csrc/ws_game.c), its rules as data and the
 # random stream.  In the same extension as the Generator, so that a state hands its
 # board and rack to a generator without a copy through Python, and so that code in C
 # built on both (self-play; the simulator and the endgame solver) reaches the C

@@ -11,5 +11,5 @@ cdef class Graph:
     cdef readonly uint64_t words_cross_checked # DAWG words whose every split was found in the GADDAG
     cdef public object _sums
     cdef public object _alphagrams      # length -> bytes of sorted uint64 keys (built on first use)
-    cdef public object _wordmap         # the best-move word map (_movegen.WordMap), built when it pays
+    cdef public object _wordmap         # the best-move word map (_engine.WordMap), built when it pays
     cdef public double _wordmap_rent    # seconds of best-move searches made without it so far

@@ -1,4 +1,4 @@
-# Included by _movegen.pyx (after _game.pxi): the self-play loop (csrc/ws_selfplay.c)
+# Included by _engine.pyx (after _game.pxi): the self-play loop (csrc/ws_selfplay.c)
 # runs on a Generator's working memory and a game state, so it lives in the same
 # extension.
 from wordsalvo._core.cselfplay cimport *

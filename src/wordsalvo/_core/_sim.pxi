@@ -1,4 +1,4 @@
-# Included by _movegen.pyx (after _selfplay.pxi): the Monte Carlo simulator
+# Included by _engine.pyx (after _selfplay.pxi): the Monte Carlo simulator
 # (csrc/ws_sim.c) copies a Generator's working memory for each of its threads and plays
 # on a GameState, so it lives in the same extension.
 from libc.math cimport isfinite

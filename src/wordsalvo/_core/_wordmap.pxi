@@ -1,4 +1,4 @@
-# Included by _movegen.pyx: the compact word map (csrc/ws_wordmap.c) lives in the same
+# Included by _engine.pyx: the compact word map (csrc/ws_wordmap.c) lives in the same
 # extension as the generator, so the best-move search can use it from C.
 from wordsalvo._core.cwordmap cimport *
 

@@ -1,5 +1,5 @@
 # The ONE place where the C core's status codes become exceptions (included by
-# _graph.pyx and _movegen.pyx).  Which error a failure raises depends on what the
+# _graph.pyx and _engine.pyx).  Which error a failure raises depends on what the
 # input was, so each call names the class:
 #
 #   a board or rack (Generator.set_position, a generator used before a position)

@@ -137,7 +137,7 @@ import numpy as np
 
 from ..actions import Action, Pass, Play, Swap
 from .clock import master_plays
-from .._core import _movegen
+from .._core import _engine
 from ..errors import GameError
 from ..inputs import number_arg, whole_arg
 from ..lexicon.lexicon import Lexicon
@@ -150,7 +150,7 @@ __all__ = ["Bot", "PLAYER_KINDS", "LEVELS", "LEVEL_POLICIES", "LevelPolicy", "sw
            "PEG_PLAYS", "EXPERT_PEG_PLAYS", "EXPERT_PEG_SCHEDULE", "MASTER_PEG_SCHEDULE", "softmax_pick"]
 
 #: the most threads of a bot's searches: the C simulator's and endgame solver's limit
-MAX_THREADS: int = min(_movegen.SIM_MAX_THREADS, _movegen.ENDGAME_MAX_THREADS)
+MAX_THREADS: int = min(_engine.SIM_MAX_THREADS, _engine.ENDGAME_MAX_THREADS)
 
 #: the difficulty levels, weakest first
 LEVELS = ("easy", "medium", "hard", "expert", "master")

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .._core import _movegen
+from .._core import _engine
 from ..errors import PositionError, WordSalvoError
 from ..inputs import number_arg, whole_arg
 from ..gamestate import state_from_position
@@ -36,7 +36,7 @@ from ..position import Position
 __all__ = ["solve_endgame", "EndgameResult", "EndgameProgress", "TABLE_BITS", "MAX_THREADS"]
 
 #: the most threads of one search (the C solver's WS_EG_MAX_THREADS)
-MAX_THREADS: int = _movegen.ENDGAME_MAX_THREADS
+MAX_THREADS: int = _engine.ENDGAME_MAX_THREADS
 
 #: the transposition table: 2**TABLE_BITS entries of 24 bytes (48 MB)
 TABLE_BITS = 21
@@ -223,7 +223,7 @@ def _solve_state(state, rules, lexicon: Lexicon, seconds: float | None, table_bi
     # limit (the searches' time; the table's allocation is not counted, as before)
     spent = 0.0
     while True:
-        solver = _movegen.EndgameSolver(state, gen._gen, table_bits, capacity, threads)
+        solver = _engine.EndgameSolver(state, gen._gen, table_bits, capacity, threads)
         left = max(seconds - spent, 1e-6) if seconds else 0.0
         t0 = time.monotonic()
         try:

@@ -43,7 +43,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from .._core import _movegen
+from .._core import _engine
 from ..errors import PositionError, WordSalvoError
 from ..inputs import is_whole, number_arg, whole_arg
 from ..gamestate import state_from_position
@@ -274,7 +274,7 @@ class _Search:
             nodes = min(nodes, b.nodes_left) if nodes else b.nodes_left
             nodes = max(nodes, 1)
         while True:
-            solver = _movegen.EndgameSolver(state, self.gen, _TABLE_BITS, self.capacity)
+            solver = _engine.EndgameSolver(state, self.gen, _TABLE_BITS, self.capacity)
             try:
                 raw = solver.solve(seconds, max_nodes=nodes)
                 break

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core import _movegen
+from .._core import _engine
 from ..errors import WordSalvoError
 from ..gamestate import game_rules
 from ..leaves import Leaves
@@ -35,8 +35,8 @@ __all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE"]
 
 #: one turn record (``csrc/ws_selfplay.h``): move, equity, score, total, bag before,
 #: player (seat), kind, rack before, tiles swapped, rack owner (settlement)
-TURN_DTYPE = _movegen.TURN_DTYPE
-KIND_NAMES = _movegen.TURN_KIND_NAMES
+TURN_DTYPE = _engine.TURN_DTYPE
+KIND_NAMES = _engine.TURN_KIND_NAMES
 PLAY, SWAP, PASS, SETTLE = (next(k for k, v in KIND_NAMES.items() if v == name)
                             for name in ("play", "swap", "pass", "settle"))
 
@@ -53,7 +53,7 @@ def _rng_matches_python() -> bool:
         for seed in (0, 1, 2**40 + 3, 12345678901234567):
             bounds = [(i * 37) % 120 + 1 for i in range(200)]
             rng = random.Random(seed)
-            ok = ok and _movegen.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
+            ok = ok and _engine.rng_draws(seed, bounds) == [rng.randrange(b) for b in bounds]
         _RNG_OK = ok
     return _RNG_OK
 
@@ -90,11 +90,11 @@ class SelfPlay:
                                  f"({rules.players.min}..{rules.players.max})")
         self.rules = rules
         self.lexicon = lexicon
-        self._movegen = MoveGenerator(lexicon, rules)
-        self._movegen._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
+        self._engine = MoveGenerator(lexicon, rules)
+        self._engine._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
         # as wordsalvo.engine.autoplay: no game lasts longer than this
         turn_limit = 4 * rules.tile_count + 100
-        self._sp = _movegen.SelfPlay(self._movegen._gen, game_rules(rules, 2), turn_limit)
+        self._sp = _engine.SelfPlay(self._engine._gen, game_rules(rules, 2), turn_limit)
         self.set_players(players, leaves)
 
     def set_players(self, players, leaves=(None, None)) -> None:
@@ -106,7 +106,7 @@ class SelfPlay:
                 raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(table).__name__}")
             if kind == "equity" and table is not None:
                 if table.rules is not self.rules:  # the same rules need no tile-set check (per game)
-                    self._movegen._check_leaves(table)
+                    self._engine._check_leaves(table)
                 self._sp.set_player(seat, True, table._table, table.best_value)
             else:
                 self._sp.set_player(seat, False)

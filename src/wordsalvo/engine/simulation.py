@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import _movegen
+from .._core import _engine
 from ..actions import Action, Pass, Play, Swap
 from ..display import Displayable
 from ..errors import PositionError, WordSalvoError
@@ -63,9 +63,9 @@ __all__ = ["simulate", "Simulator", "SimResult", "SimRow", "SAMPLINGS", "DEFAULT
 
 #: the most turns a candidate may be played on (the C simulator's WS_SIM_MAX_PLIES): the
 #: library's limit, which the service (``[limits] plies``) and the CLI read
-MAX_PLIES: int = _movegen.SIM_MAX_PLIES
+MAX_PLIES: int = _engine.SIM_MAX_PLIES
 #: the most threads of one simulation (the C simulator's WS_SIM_MAX_THREADS)
-MAX_THREADS: int = _movegen.SIM_MAX_THREADS
+MAX_THREADS: int = _engine.SIM_MAX_THREADS
 
 #: the sampling rules: round robin, best-arm identification
 SAMPLINGS = ("rr", "bai")
@@ -187,12 +187,12 @@ class Simulator:
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
                  model: WinModel | bool | None = None, cpu_time: bool = False, infer=None):
-        plays = _whole(plays, "plays", 1, _movegen.SIM_MAX_CANDIDATES - 1)
+        plays = _whole(plays, "plays", 1, _engine.SIM_MAX_CANDIDATES - 1)
         plies = _whole(plies, "plies", 0, MAX_PLIES)
         threads = _whole(threads, "threads", 1, MAX_THREADS)
         seed = _whole(seed, "seed", 0, (1 << 64) - 1)
         if iterations is not None:
-            iterations = _whole(iterations, "iterations", 1, _movegen.SIM_MAX_ITERATIONS)
+            iterations = _whole(iterations, "iterations", 1, _engine.SIM_MAX_ITERATIONS)
         if seconds is not None:
             seconds = number_arg(seconds, "seconds", above=0, high=1e7, expected="a number of seconds > 0")
         if iterations is None and seconds is None:
@@ -272,7 +272,7 @@ class Simulator:
                 cands.append(("pass", None))
         table = win_table(model, rules.tile_count) if model is not None else None
         self.inference = self._inference(infer, game)
-        self._sim = _movegen.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
+        self._sim = _engine.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
                                         threads, iterations or 0, seconds or 0.0, seed, table, DELTA,
                                         MIN_ITERATIONS, bool(cpu_time), _infer_arrays(rules, self.inference))
         self.done = False
@@ -312,8 +312,8 @@ class Simulator:
         out: list[Action] = []
         for m in moves:
             out.append(self._action(m))
-        if not 1 <= len(out) <= _movegen.SIM_MAX_CANDIDATES:
-            raise WordSalvoError(f"moves: expected 1..{_movegen.SIM_MAX_CANDIDATES} moves, got {len(out)}")
+        if not 1 <= len(out) <= _engine.SIM_MAX_CANDIDATES:
+            raise WordSalvoError(f"moves: expected 1..{_engine.SIM_MAX_CANDIDATES} moves, got {len(out)}")
         return out
 
     def _action(self, m) -> Action:
@@ -432,7 +432,7 @@ def _infer_arrays(rules, inference) -> tuple[bytes, np.ndarray] | None:
     cumulative weights."""
     if inference is None:
         return None
-    width = _movegen.RACK_MAX
+    width = _engine.RACK_MAX
     codes = {"?": 0, **{c: i + 1 for i, c in enumerate(rules.alphabet.letters)}}
     raw = bytearray(b"\xff" * (width * len(inference.leaves)))
     for i, (tiles, _w) in enumerate(inference.leaves):

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, make_dataclass, replace
 from typing import Callable, ClassVar
 
-from .._core._movegen import GAME_MAX_PLAYERS
+from .._core._engine import GAME_MAX_PLAYERS
 from ..constants import DIM
 from ..errors import GCGError, NotationError
 from ..inputs import excerpt, is_whole_number, list_problems

@@ -1,8 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Move generator wrapper (csrc/ws_movegen.c).
+"""The engine extension: the C core's search and play, wrapped once.
 
-One C call per position, with the GIL released; the generator owns all working
-memory; moves land in a caller-visible numpy buffer of 28-byte records.
+The move generator (csrc/ws_movegen.c, below), the word map (_wordmap.pxi), the game
+state and the static player (_game.pxi: ws_game.c, ws_action.c), self-play
+(_selfplay.pxi), the simulator (_sim.pxi) and the endgame solver (_endgame.pxi): one
+extension, since they share the generator's and the game state's C structs.  One C call
+per position, with the GIL released; the generator owns all working memory; moves land
+in a caller-visible numpy buffer of 28-byte records.
 """
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
