@@ -95,7 +95,8 @@ int ws_game_rules_init(WsGameRules *R) {
     if (R->settle_out < 0 || R->settle_out > 2 || R->settle_passes < 0 || R->settle_passes > 2 ||
         R->settle_scoreless < 0 || R->settle_scoreless > 2)
         return WS_E_RULE_VALUE;
-    if (!(R->keep_factor >= 0.0f && R->keep_factor <= 100.0f && R->out_factor >= 0.0f && R->out_factor <= 100.0f))
+    if (!(R->keep_factor >= 0.0f && R->keep_factor <= 100.0f && R->out_factor >= 0.0f && R->out_factor <= 100.0f &&
+          R->out_bonus >= 0.0f && R->out_bonus <= 1000.0f))
         return WS_E_RULE_VALUE;
     uint64_t x = 0x5753414c564f3031ull; /* a fixed stream: the same keys in every process */
     for (int sq = 0; sq < WS_SQUARES; sq++)
@@ -670,7 +671,7 @@ int ws_game_load(const WsGame *s, WsGen *g, int by_equity, const WsLeaves *leave
         int other = 0;
         for (int p = 0; p < R->players; p++)
             if (p != s->to_move) other += ws_game_rack_value(s, p);
-        ws_gen_set_equity(g, leaves, 1, R->out_factor * (float)other, R->keep_factor);
+        ws_gen_set_equity(g, leaves, 1, R->out_factor * (float)other + R->out_bonus, R->keep_factor);
     } else {
         ws_gen_set_equity(g, leaves, 0, 0.0f, 0.0f);
     }

@@ -114,8 +114,9 @@ typedef struct WsGameRules {
     int32_t eliminate_after;   /* [timer] eliminate_after_timeouts */
     int32_t settle_out, settle_passes, settle_scoreless; /* WS_SETTLE_* per end ([settlement]) */
     /* the end-game equity terms for this number of players (wordsalvo.leaves): going
-     * out is worth out_factor x the other racks' value, a kept tile keep_factor x its own */
-    float keep_factor, out_factor;
+     * out is worth out_factor x the other racks' value plus out_bonus, a kept tile
+     * keep_factor x its own */
+    float keep_factor, out_factor, out_bonus;
     /* Zobrist keys (ws_game_rules_init: a fixed stream, the same in every process) */
     uint64_t z_board[WS_SQUARES][64];  /* [square][letter - 1 + 32 if a blank] */
     uint64_t z_rack[WS_GAME_MAX_PLAYERS][WS_MAX_LETTERS + 1][WS_RACK_MAX + 1]; /* [p][code][count]; count 0 = 0 */
@@ -304,7 +305,7 @@ void ws_game_unseen(const WsGame *s, uint8_t *counts);
  * ws_gen_all, ws_gen_best, ws_gen_best_equity and ws_gen_best_swap answer for this
  * state.  Equity terms: by_equity = 0: none (score only); 1: with tiles in the bag the
  * leave table (NULL: every leave is worth 0), with the bag empty the rules' end-game
- * terms (going out earns out_factor x the value of the other racks, a kept tile costs
+ * terms (going out earns out_factor x the value of the other racks plus out_bonus, a kept tile costs
  * keep_factor x its own), as wordsalvo.leaves.endgame_terms.  WS_E_ARGUMENT: a rack the
  * leave table cannot value. */
 int ws_game_load(const WsGame *s, WsGen *g, int by_equity, const WsLeaves *leaves);

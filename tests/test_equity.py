@@ -75,7 +75,8 @@ def expected_equity(pos: Position, move: ws.Move, leaves: Leaves) -> np.float32:
         mode = rules.settlement.after_out
         opponents = face(rules, pos.unseen().elements())
         if not leave:
-            value = {"play-out": 2 * opponents, "subtract-only": opponents, "none": 0}[mode]
+            # play-out: the opponent's rack twice, and 10 for ending the game before their turn
+            value = {"play-out": 2 * opponents + 10, "subtract-only": opponents, "none": 0}[mode]
         else:
             value = -{"play-out": 2, "subtract-only": 1, "none": 0}[mode] * face(rules, leave)
     return np.float32(move.score) + np.float32(value)

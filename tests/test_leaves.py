@@ -357,6 +357,6 @@ def test_endgame_terms_follow_the_settlement_rules():
     full = Position(rules, board, racks=["QI", "ZE"], scores=[0, 0])
     assert full.bag_count() == 0
     end, out_value, keep = endgame_terms(full)
-    assert end and out_value == 2 * (10 + 1) and keep == 2.0  # play-out: 2 x opponent's ZE
+    assert end and out_value == 2 * (10 + 1) + 10 and keep == 2.0  # play-out: 2 x opponent's ZE, and the tempo
     three = Position(rules, board, racks=["QI", "Z", "E"], scores=[0, 0, 0])
     assert endgame_terms(three) == (True, 11.0, 1.0)

@@ -81,7 +81,8 @@ def game_rules(rules: Rules, players: int) -> GameRules:
             vowels |= 1 << alphabet.code(letter)
     values = rule_values(rules)
     terms = _TWO_PLAYER_TERMS if players <= 2 else _MULTI_PLAYER_TERMS
-    values["keep_factor"], values["out_factor"] = terms.get(rules.settlement.after_out, (0.0, 0.0))
+    values["keep_factor"], values["out_factor"], values["out_bonus"] = terms.get(rules.settlement.after_out,
+                                                                                 (0.0, 0.0, 0.0))
     tile_values = tuple(rules.tile_values)
     key = (players, rules.rack_size, tile_values, bag, vowels, tuple(sorted(values.items())))
     made = _CACHE.get(key)

@@ -16,8 +16,9 @@ two players, in points of spread (own score minus the opponent's):
   unseen tiles (with an empty bag, the opponent's rack):
 
   - a move that goes out (keeps nothing) ends the game:
-    ``equity = score + out_value``, where ``out_value`` is ``2·V(opp)`` for
-    ``play-out`` (the finisher gains the opponent's rack, the opponent loses it),
+    ``equity = score + out_value``, where ``out_value`` is ``2·V(opp) + 10`` for
+    ``play-out`` (the finisher gains the opponent's rack, the opponent loses it, and
+    the game ends before the opponent's next turn: ``OUT_BONUS``),
     ``V(opp)`` for ``subtract-only`` and 0 for ``none``;
   - a move that keeps tiles ``leave``: ``equity = score − keep_factor·V(leave)``,
     the cost of those tiles if the opponent goes out next: ``keep_factor`` is 2
@@ -554,10 +555,18 @@ def _leave_string(rules: Rules, counts: bytes) -> str:
 
 # -- equity terms of a position ------------------------------------------------------------
 
-#: keep_factor (kept tiles cost keep_factor × their face value) and the multiple of the
-#: opponents' rack value a player going out earns, per [settlement] after_out mode
-_TWO_PLAYER_TERMS = {"play-out": (2.0, 2.0), "subtract-only": (1.0, 1.0), "none": (0.0, 0.0)}
-_MULTI_PLAYER_TERMS = {"play-out": (1.0, 1.0), "subtract-only": (1.0, 0.0), "none": (0.0, 0.0)}
+#: the tempo of going out, two players, ``play-out``: the game ends before the opponent's
+#: next turn (a play that keeps tiles leaves them that turn, to score or to go out).  MAGPIE's
+#: static player charges the same 10 points to every play that does not go out; measured in
+#: our engine (README, Difficulty levels) it won 50.14 % (50.10-50.17) of 40,000 games against
+#: the same player without it
+OUT_BONUS = 10.0
+
+#: keep_factor (kept tiles cost keep_factor × their face value), the multiple of the
+#: opponents' rack value a player going out earns, and the points going out earns besides
+#: (OUT_BONUS), per [settlement] after_out mode
+_TWO_PLAYER_TERMS = {"play-out": (2.0, 2.0, OUT_BONUS), "subtract-only": (1.0, 1.0, 0.0), "none": (0.0, 0.0, 0.0)}
+_MULTI_PLAYER_TERMS = {"play-out": (1.0, 1.0, 0.0), "subtract-only": (1.0, 0.0, 0.0), "none": (0.0, 0.0, 0.0)}
 
 
 def endgame_terms(pos: Any, tile_total: int | None = None) -> tuple[bool, float, float]:
@@ -577,9 +586,9 @@ def endgame_terms(pos: Any, tile_total: int | None = None) -> tuple[bool, float,
         return False, 0.0, 0.0
     mode = rules.settlement.after_out
     players = max(2, len(pos.racks))
-    keep_factor, out_factor = (_TWO_PLAYER_TERMS if players == 2 else _MULTI_PLAYER_TERMS).get(mode, (0.0, 0.0))
+    keep_factor, out_factor, bonus = (_TWO_PLAYER_TERMS if players == 2 else _MULTI_PLAYER_TERMS).get(mode, (0.0, 0.0, 0.0))
     opp = sum(rules.value(t) * n for t, n in unseen.items())
-    return True, float(out_factor * opp), float(keep_factor)
+    return True, float(out_factor * opp + bonus), float(keep_factor)
 
 
 __all__ = ["Leaves", "user_table_path", "endgame_terms", "tile_set_hash", "tile_set_description", "MAGIC", "VERSION"]

@@ -103,7 +103,7 @@ cdef class GameRules:
         alphabet = len(values_list) - 1
         if len(bag) > WS_GAME_MAX_BAG:  # R.bag holds WS_GAME_MAX_BAG tiles
             raise RulesError(f"bag: expected at most {WS_GAME_MAX_BAG} tiles, got {len(bag)}")
-        missing = sorted((set(_RULE_RANGES) | {"keep_factor", "out_factor"}) - set(values))
+        missing = sorted((set(_RULE_RANGES) | {"keep_factor", "out_factor", "out_bonus"}) - set(values))
         if missing:
             raise RulesError(f"game rules: expected values for {', '.join(missing)}")
         self.R = <WsGameRules*>malloc(WS_GAME_RULES_SIZE)
@@ -136,6 +136,7 @@ cdef class GameRules:
         keep, out = float(values["keep_factor"]), float(values["out_factor"])
         R.keep_factor = <float>keep
         R.out_factor = <float>out
+        R.out_bonus = <float>float(values["out_bonus"])
         check_status(ws_game_rules_init(R), RulesError,
                      f"game rules of {players} players, a rack of {rack_size}, first rack {v['first_vowels']} "
                      f"vowels + {v['first_consonants']} consonants, end-game factors {keep:g} and {out:g}")

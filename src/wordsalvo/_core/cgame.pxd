@@ -75,6 +75,7 @@ cdef extern from "ws_game.h" nogil:
         int32_t settle_scoreless
         float keep_factor
         float out_factor
+        float out_bonus
 
     ctypedef struct WsSettle:
         int32_t score
