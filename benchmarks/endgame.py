@@ -4,6 +4,7 @@ and the share of self-play endgames proven within a time limit.
     python benchmarks/endgame.py --graph csw24.wsg --positions positions-public.tsv \\
         [--magpie MAGPIE_DIR] [--json OUT]
     python benchmarks/endgame.py --selfplay 40 [--graph G] [--rules classic-en] [--limits 1,10]
+    python benchmarks/endgame.py --make 220 --out NEW.tsv --graph G [--first-seed 9000]
 
 ``--positions``: a TSV whose columns are CGP line, the other engine's final spread
 (the value our solver must give: the spread for the side to move after settlement;
@@ -18,6 +19,9 @@ for the solve alone, MAGPIE's for its whole process with start-up and lexicon lo
 which a loaded machine disturbs less than the wall clock).  ``--selfplay N``: N seeded
 games of the equity player (seeds 0..N-1) up to the empty bag, each endgame solved
 once with the largest limit of ``--limits``: the share proven within each limit.
+``--make N --out FILE``: N new endgames for ``--positions`` (CGP lines), each the position
+of a seeded game of the equity player (seeds from ``--first-seed``) at the turn its bag
+runs empty, blanks or not as the game dealt them; games that end before are skipped.
 """
 
 from __future__ import annotations
@@ -160,6 +164,26 @@ def selfplay(args) -> int:
     return 0
 
 
+def make(args) -> int:
+    """Writes N endgames drawn from self-play (the position when the bag runs empty)."""
+    rules = ws.Rules.preset(args.rules)
+    lex = ws.Lexicon.load(args.graph) if args.graph else ws.Lexicon.default(rules.alphabet.name)
+    lines, seed = [], args.first_seed
+    while len(lines) < args.make:
+        game = ws.Game(rules, lex, seed=seed)
+        bot = ws.Bot("equity", rules, lexicon=lex, seed=seed)
+        while game.bag_count and not game.is_over:
+            game.apply(bot.choose(game))
+        if not game.is_over:
+            lines.append(f"{ws.format_cgp(game.position())}\t\t\t\t# seed {seed}")
+        seed += 1
+    tmp = Path(args.out + ".tmp")
+    tmp.write_text("".join(line + "\n" for line in lines))
+    tmp.replace(args.out)
+    print(f"{len(lines)} endgames from seeds {args.first_seed}..{seed - 1} in {args.out}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graph")
@@ -173,7 +197,14 @@ def main(argv=None) -> int:
     ap.add_argument("--json")
     ap.add_argument("--selfplay", type=int, default=0)
     ap.add_argument("--limits", default="1,10")
+    ap.add_argument("--make", type=int, default=0)
+    ap.add_argument("--out")
+    ap.add_argument("--first-seed", type=int, default=9000)
     args = ap.parse_args(argv)
+    if args.make:
+        if not args.out:
+            ap.error("--make N needs --out FILE")
+        return make(args)
     if args.selfplay:
         return selfplay(args)
     if not args.positions or not args.graph:
