@@ -16,7 +16,6 @@ import pytest
 import wordsalvo as ws
 from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
-from wordsalvo.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("WORDSALVO_SHARED", ROOT.parent / "shared"))

@@ -23,7 +23,6 @@ import wordsalvo as ws
 from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon.lexicon import Lexicon, compile_lexicon
 from wordsalvo.movegen import MoveGenerator
-from wordsalvo.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -27,7 +27,6 @@ own count (``best_stats``) to make sure the replay is the search.
 from __future__ import annotations
 
 import argparse
-import itertools
 import statistics
 import time
 from collections import defaultdict

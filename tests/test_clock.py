@@ -56,6 +56,47 @@ def test_master_on_a_game_clock_stays_within_it_and_keeps_one_clock_a_game():
     assert bot.clock(other).used == 0.0  # another game, another clock
 
 
+def test_master_on_a_game_clock_gives_the_endgame_and_the_pre_endgame_its_share(monkeypatch):
+    """The solvers of the last turns get the clock's share of the move as a time limit, not
+    the per-move ``seconds`` (under a slow build a game of 3 s took 13: the endgame had the
+    bot's own second each turn, the pre-endgame 500,000 turns a second of it)."""
+    from wordsalvo.engine import endgame as endgame_module
+    from wordsalvo.engine import pre_endgame as peg_module
+
+    calls, mine = [], []
+    real_endgame, real_peg = endgame_module.solve_endgame, peg_module.solve_pre_endgame
+
+    def endgame(*args, **kwargs):
+        calls.append(("endgame", kwargs.get("seconds"), kwargs.get("nodes"), bool(mine)))
+        return real_endgame(*args, **kwargs)
+
+    def peg(*args, **kwargs):
+        calls.append(("peg", kwargs.get("seconds"), kwargs.get("nodes"), bool(mine)))
+        return real_peg(*args, **kwargs)
+
+    monkeypatch.setattr(endgame_module, "solve_endgame", endgame)
+    monkeypatch.setattr(peg_module, "solve_pre_endgame", peg)
+    game_seconds = 2.0
+    bot = Bot("master", RULES, seed=1, seconds=30, game_seconds=game_seconds, cpu_time=True)
+    expert = Bot("expert", RULES)
+    g = ws.Game(RULES, seed=5)
+    while not g.is_over:
+        if g.to_move == 0 and g.bag_count <= 2 * RULES.rack_size:  # master plays the last turns
+            mine.append(1)
+            try:
+                g.apply(bot.choose(g))
+            finally:
+                mine.pop()
+        else:
+            g.apply(expert.choose(g))
+    masters = [c for c in calls if c[3]]
+    assert masters, calls  # the game reached a pre-endgame or an endgame with master on turn
+    for kind, seconds, nodes, _ in masters:
+        assert seconds is not None and 0 < seconds <= game_seconds, (kind, seconds)
+        if kind == "peg":
+            assert nodes <= 500_000 * game_seconds, nodes
+
+
 def test_master_with_an_iteration_budget_replays_its_choice():
     def first_moves(seed):
         g = ws.Game(RULES, seed=11)

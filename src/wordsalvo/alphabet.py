@@ -20,7 +20,6 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .constants import (  # the core's values, defined once
-    BLANK,
     BLANK_BIT,
     LINE_APOSTROPHE,
     LINE_BAD_UTF8,

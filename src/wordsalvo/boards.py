@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .constants import CENTRE, COLUMNS, DIM
+from .constants import CENTRE, DIM
 from .errors import RulesError
 from .inputs import whole_arg
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 
 from ._core import _engine
 from .alphabet import BLANK_BIT

@@ -17,7 +17,7 @@ import numpy as np
 
 from ._core import _engine
 from .alphabet import BLANK_BIT, Alphabet
-from .constants import ACROSS, DIM, LETTER_MASK, RACK_MAX, Direction
+from .constants import ACROSS, DIM, RACK_MAX, Direction
 from .display import Displayable
 from .notation import format_coordinate, format_placement_word
 

@@ -17,7 +17,7 @@ from .alphabet import BLANK_BIT
 from .board import Board, square_name
 from .constants import DIM, LETTER_MASK
 from .display import Displayable
-from .errors import AlphabetError, IllegalMoveError, IllegalMoveReason, PositionError
+from .errors import IllegalMoveError, IllegalMoveReason, PositionError
 from .inputs import excerpt, is_whole, whole_arg
 from .rules import Rules
 

@@ -59,7 +59,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .errors import RatingError, WordSalvoError
+from .errors import RatingError
 from .wording import plural
 from .inputs import excerpt, is_whole, read_bytes, whole_arg
 

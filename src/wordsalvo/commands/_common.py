@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..errors import LexiconFormatError, PositionError, RulesError, WordSalvoError
 from ..lexicon.lexicon import Lexicon

@@ -35,7 +35,7 @@ from ..formats.gcg_record import GCGError, parse_gcg
 from ..formats.gcg_visitor import read_gcg, record_bytes
 from ..formats.opcodes import resolve_rules
 from ..inputs import write_atomic
-from ..inputs import checked_path, os_error_text, path_problem, read_bytes
+from ..inputs import os_error_text, path_problem, read_bytes
 from ..formats.replay import ReplayBuilder
 from ..instant import instant_stats
 from ..printable import printable

@@ -437,11 +437,11 @@ class Bot:
         return (self.pre_endgame and PEG_MIN_BAG <= game.bag_count <= PEG_MAX_BAG and len(game.names) == 2
                 and len(game.players_left) == 2 and bool(game.rack))
 
-    def _pre_endgame_move(self, game, nodes: int, schedule, plays: int) -> Action | None:
+    def _pre_endgame_move(self, game, nodes: int, schedule, plays: int, seconds: float | None = None) -> Action | None:
         """The pre-endgame solver's best candidate (:mod:`wordsalvo.engine.pre_endgame`)
         among the best ``plays`` plays by equity that form no offensive word and
-        the pass, within ``nodes`` turns of endgame search; None when the rule set is not
-        one it solves."""
+        the pass, within ``nodes`` turns of endgame search (and ``seconds``, when given);
+        None when the rule set is not one it solves."""
         from ..errors import WordSalvoError
         from .pre_endgame import solve_pre_endgame
 
@@ -452,8 +452,8 @@ class Bot:
             moves = game.top(plays + _CLEAN_SPARE)
         clean = [m for m in moves if not self.offensive.is_offensive(m)][:plays]
         try:
-            result = solve_pre_endgame(game.position(), self.lexicon, nodes=nodes, candidates=[*clean, None],
-                                       leaves=leaves, schedule=schedule)
+            result = solve_pre_endgame(game.position(), self.lexicon, nodes=nodes, seconds=seconds,
+                                       candidates=[*clean, None], leaves=leaves, schedule=schedule)
         except WordSalvoError:  # e.g. a rule set whose endgame the solver refuses
             return None
         best = result.best
@@ -470,18 +470,22 @@ class Bot:
         """Simulation within the budget (see the module docstring)."""
         if self.seconds <= 0 or len(game.names) != 2 or len(game.players_left) != 2 or not game.rack:
             return self._choose_expert(game)
+        clock = self._clock(game)
+        # on a game clock the endgame and the pre-endgame get this move's share of it, as a
+        # time limit (a clock is not reproducible anyway); else the move's own budget
+        share = None if clock is None else clock.allot(game.bag_count, game.rules.rack_size, None)
         if game.bag_count == 0:
-            action = self._endgame(game)
+            action = self._endgame(game, seconds=share)
             if action is not None:
                 return action
         if self._in_pre_endgame(game):
-            action = self._pre_endgame_move(game, max(1, int(MASTER_PEG_NODES_PER_SECOND * self.seconds)),
-                                            MASTER_PEG_SCHEDULE, PEG_PLAYS)
+            budget = self.seconds if share is None else share
+            action = self._pre_endgame_move(game, max(1, int(MASTER_PEG_NODES_PER_SECOND * budget)),
+                                            MASTER_PEG_SCHEDULE, PEG_PLAYS, seconds=share)
             if action is not None:
                 return action
         leaves = self.leaves
         candidates: list[Action] = []
-        clock = self._clock(game)
         # the placements to simulate: more with more time (the clock's plan for this move
         # before it knows how close the candidates are: at most its largest share)
         if self.iterations is not None:
@@ -543,9 +547,10 @@ class Bot:
         """The GameClock master keeps for ``game`` (``game_seconds``), or None."""
         return self._clock(game)
 
-    def _endgame(self, game, *, nodes: int | None = None) -> Action | None:
+    def _endgame(self, game, *, nodes: int | None = None, seconds: float | None = None) -> Action | None:
         """The endgame solver's move with the bag empty (``wordsalvo.engine.endgame``) within
-        ``nodes`` turns searched (None: the bot's time budget, ``seconds``), or None when there is no solver, the rule set
+        ``nodes`` turns searched, or ``seconds`` (None for both: the bot's time budget,
+        ``self.seconds``), or None when there is no solver, the rule set
         is not one it solves, or its move spells an offensive word (then the master
         simulates, the expert plays by equity)."""
         try:
@@ -558,7 +563,8 @@ class Bot:
             if nodes is not None:
                 result = solve_endgame(game.position(), self.lexicon, nodes=nodes, threads=self.threads)
             else:
-                result = solve_endgame(game.position(), self.lexicon, seconds=self.seconds, threads=self.threads)
+                result = solve_endgame(game.position(), self.lexicon, seconds=seconds or self.seconds,
+                                       threads=self.threads)
         except WordSalvoError:  # e.g. a rule set that lets a player swap with an empty bag
             return None
         first = result.moves[0] if result.moves else None

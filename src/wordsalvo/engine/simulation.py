@@ -50,7 +50,7 @@ from ..actions import Action, Pass, Play, Swap
 from ..display import Displayable
 from ..errors import PositionError, WordSalvoError
 from ..inputs import number_arg, whole_arg
-from ..gamestate import GameState, letter_counts, rack_letters, state_from_position
+from ..gamestate import letter_counts, rack_letters, state_from_position
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
 from ..movegen import MoveGenerator

@@ -58,7 +58,6 @@ import datetime
 import re
 from typing import Sequence
 
-from ..constants import DIM
 from ..errors import GCGError, WordSalvoError
 from ..inputs import excerpt, instance_arg, is_whole_number, list_problems
 from ..game import SEED_DIGITS, Game

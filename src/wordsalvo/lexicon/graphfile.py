@@ -30,7 +30,6 @@ Layout (little-endian)::
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import os
 import struct

@@ -129,6 +129,7 @@ class GameTurnIn(_Strict):
     the token, sealed by the service."""
 
     token: str = Field(max_length=1 << 20, description="the token of the last answer of /v1/game or /v1/game/turn")
-    action: str = Field(max_length=200, description="a move ('8H WORD'), '-ABC' (exchange), 'pass', 'undo', "
+    action: str = Field(max_length=200, description="a move ('8H WORD'), '-ABC' or 'swap ABC' (exchange; 'swap' "
+                                                     "alone: the whole rack), 'pass', 'undo', "
                                                      "'resign', 'hint' (the expert's move for the rack; the game "
                                                      "does not change)")

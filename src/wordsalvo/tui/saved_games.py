@@ -24,7 +24,7 @@ from ..errors import WordSalvoError
 from ..formats.gcg import date_pragmas, from_gcg, to_gcg
 from ..formats.gcg_record import parse_gcg
 from ..game import Game
-from ..inputs import excerpt, is_whole_number, read_bytes, text_lines, write_atomic
+from ..inputs import excerpt, is_whole_number, read_bytes, write_atomic
 from ..lexicon.lexicon import Lexicon
 
 __all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_record", "write_record",
