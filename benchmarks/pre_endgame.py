@@ -88,11 +88,15 @@ def magpie_peg(magpie: Path, cgp: str, seconds: float, lex: str = "CSW24", only=
     table, stages = {}, []
     best = None
     for line in out.splitlines():
-        m = re.match(r"\s*(\d+)\s+(\S+ \S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(-?[\d.]+)\s+([-+]?[\d.]+)\s*$", line)
+        # a candidate row: "[depth] rank move wins ties losses win% spread [time outcomes]" (the depth
+        # column and what follows the spread came with MAGPIE's 2026 output; older builds print neither)
+        m = (re.match(r"\s*\S+\s+(\d+)\s+(.+?)\s+(\d+)\s+(\d+)\s+(\d+)\s+(-?[\d.]+)\s+([-+]?[\d.]+)\s+[\d.]+s\b",
+                      line)
+             or re.match(r"\s*(\d+)\s+(\S+ \S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(-?[\d.]+)\s+([-+]?[\d.]+)\s*$", line))
         if m:
             if float(m.group(6)) < 0:  # not valued within the time limit
                 continue
-            move, win, spread = m.group(2), float(m.group(6)) / 100, float(m.group(7))
+            move, win, spread = m.group(2).strip(), float(m.group(6)) / 100, float(m.group(7))
             table[move] = win
             if best is None:
                 best = {"best": move, "win": win, "spread": spread}
@@ -154,6 +158,7 @@ def main(argv=None) -> int:
             if "table" in mp:
                 rec["agree"] = mp["best"] == ours.best.action
                 rec["magpie_win_of_ours"] = mp["table"].get(ours.best.action)
+                rec["ours_win_of_magpies"] = rec["ours_table"].get(mp["best"])  # None: not our candidate
         rows.append(rec)
         print(json.dumps({k: v for k, v in rec.items() if k != "cgp"}), flush=True)
         if args.json:

@@ -25,6 +25,8 @@
 #define EG_SELECT 4        /* moves picked one by one before the rest is sorted */
 #define EG_KILLERS 2       /* tile plays per ply tried before the moves are generated */
 #define EG_KILLER_DEPTH 2  /* deeper: only a killer that goes out (ends the game) is tried first */
+#define EG_SHED 8          /* the ordering's weight of what a play sheds, against its score */
+#define EG_GOING_OUT ((int64_t)1 << 40) /* the ordering key of a play that goes out: above any other play */
 
 struct WsEndgame {
     WsGen gen;
@@ -504,12 +506,16 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     WsEgOrder *ord = E->order + base;
     for (size_t i = 0; i < count; i++) {
         const WsMove *m = &E->moves[base + i];
-        /* score, and the tiles' face values: a play that sheds heavy tiles first */
+        /* going out first (best by its score and the other rack's points), then the plays
+         * that shed the most: what a play takes off the rack (its tiles and their face
+         * value) weighs EG_SHED times its score.  Measured on 89 endgames of self-play
+         * (benchmarks/endgame.py --make): the score plus the face value, going out first
+         * only by its bonus, searched 3.1x the turns in all, 8.7x in one with a blank. */
         int played_value = 0;
         for (int t = 0; t < m->length; t++)
             if (m->tiles[t] && !(m->blank_mask >> t & 1)) played_value += s->rules->tile_value[m->tiles[t]];
-        int64_t k = (int64_t)(m->score + played_value) * 64 + m->tiles_played;
-        if (m->tiles_played == rack_total) k += (int64_t)out_bonus * 64 + 32;
+        int64_t k = (int64_t)(m->score + EG_SHED * (played_value + m->tiles_played)) * 64 + m->tiles_played;
+        if (m->tiles_played == rack_total) k = EG_GOING_OUT + (int64_t)(m->score + out_bonus) * 64;
         /* helpers break ties their own way, so that the threads part */
         if (E->thread_id) k = k * 64 + (((uint32_t)i * 2654435761u + (uint32_t)E->thread_id * 40503u) >> 26);
         ord[i].key = k;
