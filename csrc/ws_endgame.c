@@ -24,7 +24,8 @@
 #define EG_POLL_STEPS 2048 /* word-graph steps between two clock reads inside one generation */
 #define EG_SELECT 4        /* moves picked one by one before the rest is sorted */
 #define EG_KILLERS 2       /* tile plays per ply tried before the moves are generated */
-#define EG_KILLER_DEPTH 2  /* deeper: only a killer that goes out (ends the game) is tried first */
+#define EG_KILLER_DEPTH 1  /* deeper: only a killer that goes out (ends the game) is tried first (with 2:
+                            * 1.3-1.4x the turns and 1.1-1.2x the time on 89 self-play endgames) */
 #define EG_SHED 8          /* the ordering's weight of what a play sheds, against its score */
 #define EG_GOING_OUT ((int64_t)1 << 40) /* the ordering key of a play that goes out: above any other play */
 
