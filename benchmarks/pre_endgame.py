@@ -128,6 +128,8 @@ def main(argv=None) -> int:
                     help="both sides value the same K best plays by equity and the pass exhaustively (ours: every "
                          "endgame until proven; MAGPIE: -pegonly them, -pegtopk all), --seconds each")
     ap.add_argument("--bags", default="1,2,3,4")
+    ap.add_argument("--candidates", type=int, default=None,
+                    help="ours: how many plays by static equity (plus the pass); default the library's")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     rules = ws.Rules.preset("classic-en")
@@ -143,7 +145,8 @@ def main(argv=None) -> int:
             ours = ws.solve_pre_endgame(pos, lex, seconds=args.seconds, candidates=args.exact,
                                         schedule=((None, None),))
         else:
-            ours = ws.solve_pre_endgame(pos, lex, seconds=args.seconds)
+            ours = ws.solve_pre_endgame(pos, lex, seconds=args.seconds,
+                                        **({"candidates": args.candidates} if args.candidates else {}))
         ours_cpu = time.process_time() - c0
         ours_s = time.perf_counter() - t0
         bag = ours.bag

@@ -20,7 +20,7 @@ import pytest
 import wordsalvo as ws
 from test_endgame import _board_at_bag_empty, _reference
 from wordsalvo.actions import Pass
-from wordsalvo.engine.pre_endgame import _played_counts, _solve, scenarios, solve_pre_endgame
+from wordsalvo.engine.pre_endgame import DEFAULT_CANDIDATES, _played_counts, _solve, scenarios, solve_pre_endgame
 from wordsalvo.errors import PositionError, WordSalvoError
 from wordsalvo.gamestate import state_from_position
 from wordsalvo.moves import Move
@@ -207,6 +207,20 @@ def test_a_node_budget_gives_the_same_answer_twice_and_ranks_complete_candidates
     flags = [c.complete for c in a.candidates]
     assert flags == sorted(flags, reverse=True)
     assert "win" in repr(a) and "<table>" in a._repr_html_()
+
+
+def test_the_default_field_is_wide_with_one_or_two_tiles_in_the_bag_and_narrow_with_more():
+    # a time limit spent at once: every candidate is listed, none valued (the field is what is asked)
+    for most, low, high in ((2, 1, 2), (4, 3, 4)):
+        seed = 3
+        while not low <= (game := _game_with_bag(most, seed=seed)).bag_count <= high:
+            seed += 1
+        bag = game.bag_count
+        plays = len(game.top(1000, by="equity"))
+        result = solve_pre_endgame(game, seconds=1e-9)
+        assert DEFAULT_CANDIDATES[bag] == (64 if bag <= 2 else 16)
+        assert len(result.candidates) == min(plays, DEFAULT_CANDIDATES[bag]) + 1  # and the pass
+        assert result.stop == "time"
 
 
 def test_bad_input_is_refused_with_what_was_expected():

@@ -43,8 +43,9 @@ def register(subparsers) -> None:
                    help="time limit: the best answer so far when it runs out (default: every stage)")
     p.add_argument("--nodes", type=whole_number(1), metavar="N",
                    help="limit on the turns searched in all endgames (the same answer on every machine)")
-    p.add_argument("--candidates", type=whole_number(1), default=16, metavar="K",
-                   help="the plays valued, best by static equity (default: 16), plus the pass")
+    p.add_argument("--candidates", type=whole_number(1), default=None, metavar="K",
+                   help="the plays valued, best by static equity, plus the pass (default: 64 with 1-2 tiles "
+                        "in the bag, 16 with 3-4)")
     p.add_argument("--threads", type=whole_number(1), default=1, metavar="T",
                    help="threads (only 1: the draws are solved on one thread)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")

@@ -57,8 +57,12 @@ __all__ = ["solve_pre_endgame", "PreEndgameResult", "PegCandidate", "PEG_MIN_BAG
            "DEFAULT_CANDIDATES", "SCHEDULE", "GREEDY"]
 
 PEG_MIN_BAG, PEG_MAX_BAG = 1, 4
-#: the plays valued by default (the best by static equity), plus the pass
-DEFAULT_CANDIDATES = 16
+#: the plays valued by default (the best by static equity), plus the pass, by the tiles in
+#: the bag: with 1-2 the first stage (a greedy playout per draw) costs about 10 ms a
+#: candidate, so it goes wide; with 3-4 about 0.3 s.  On 50 positions with 1-2 tiles in
+#: the bag (benchmarks/pre_endgame.py, 20 s each), 16 candidates missed MAGPIE's best
+#: move in 16, 64 in 7 (README, Pre-endgame).
+DEFAULT_CANDIDATES = {1: 64, 2: 64, 3: 16, 4: 16}
 #: the per-solve cap that stands for "no solve: the greedy playout" (stage 1)
 GREEDY = -1
 #: the stages: (how many of the leaders so far it values, None: all; the turns each endgame
@@ -382,7 +386,7 @@ def _rank_key(c: PegCandidate):
 
 
 def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | None = None,
-                      nodes: int | None = None, candidates=DEFAULT_CANDIDATES, threads: int = 1, leaves=None,
+                      nodes: int | None = None, candidates=None, threads: int = 1, leaves=None,
                       schedule=None, progress: Callable[[dict], None] | None = None) -> PreEndgameResult:
     """Value the candidates of a pre-endgame (1-4 tiles in the bag) over every draw of the
     unseen tiles, the endgames solved exactly (see the module docstring).
@@ -391,7 +395,8 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
     ignored: it is unseen) or a two-player Game.  ``seconds``: a time limit; ``nodes``: a
     limit on the turns searched in all endgames (the same answer on every machine; the
     bots use it); neither: until every stage is done.  ``candidates``: how many plays by
-    static equity (plus the pass), or a sequence of Moves (None for the pass).
+    static equity (plus the pass; None: :data:`DEFAULT_CANDIDATES` for the tiles in the
+    bag), or a sequence of Moves (None for the pass).
     ``threads``: accepted for the callers that pass their thread count; the draws are
     solved on one thread.  ``leaves``: the leave table of the static-equity play (default
     the rule set's, zeros when none is shipped).  ``schedule``: the stages (default
@@ -438,12 +443,14 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
                 whole_arg(top, "schedule", low=1, expected="a number of leaders >= 1 or None")
             if cap is not None and cap != GREEDY:
                 whole_arg(cap, "schedule", low=1, expected="turns per endgame >= 1, GREEDY or None")
+    if candidates is None:
+        candidates = DEFAULT_CANDIDATES[bag]
     return _solve(state, rules, lexicon, leaves, unseen, bag, seconds=seconds, nodes=nodes,
                   candidates=candidates, progress=progress, schedule=schedule)
 
 
 def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, seconds=None, nodes=None,
-           candidates=DEFAULT_CANDIDATES, progress=None, schedule=None) -> PreEndgameResult:
+           candidates=16, progress=None, schedule=None) -> PreEndgameResult:
     """The search on a GameState whose player on turn holds its rack and whose opponent's
     rack is empty (the tiles of ``state``'s bag are not used: ``unseen`` are the tiles the
     mover cannot see, ``bag`` of them in the bag).  The tests call it on tiny positions."""

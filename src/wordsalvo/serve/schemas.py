@@ -111,8 +111,9 @@ class EndgameIn(PositionIn):
 
 class PegIn(PositionIn):
     seconds: float | None = Field(default=None, gt=0, le=600)
-    candidates: int = Field(default=16, ge=1, le=64, description="the plays valued, best by static equity, "
-                                                                  "plus the pass")
+    candidates: int | None = Field(default=None, ge=1, le=64,
+                                   description="the plays valued, best by static equity, plus the pass "
+                                               "(default: 64 with 1-2 tiles in the bag, 16 with 3-4)")
 
 
 class GameNewIn(_Strict):
