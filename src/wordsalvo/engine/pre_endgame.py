@@ -443,18 +443,18 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
                 whole_arg(top, "schedule", low=1, expected="a number of leaders >= 1 or None")
             if cap is not None and cap != GREEDY:
                 whole_arg(cap, "schedule", low=1, expected="turns per endgame >= 1, GREEDY or None")
-    if candidates is None:
-        candidates = DEFAULT_CANDIDATES[bag]
     return _solve(state, rules, lexicon, leaves, unseen, bag, seconds=seconds, nodes=nodes,
                   candidates=candidates, progress=progress, schedule=schedule)
 
 
 def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, seconds=None, nodes=None,
-           candidates=16, progress=None, schedule=None) -> PreEndgameResult:
+           candidates=None, progress=None, schedule=None) -> PreEndgameResult:
     """The search on a GameState whose player on turn holds its rack and whose opponent's
     rack is empty (the tiles of ``state``'s bag are not used: ``unseen`` are the tiles the
     mover cannot see, ``bag`` of them in the bag).  The tests call it on tiny positions."""
     schedule = SCHEDULE if schedule is None else schedule
+    if candidates is None:
+        candidates = DEFAULT_CANDIDATES[bag]
     budget = _Budget(seconds, nodes)
     search = _Search(rules, lexicon, leaves, budget)
     me = state.to_move
