@@ -5,6 +5,7 @@ and the share of self-play endgames proven within a time limit.
         [--magpie MAGPIE_DIR] [--json OUT]
     python benchmarks/endgame.py --selfplay 40 [--graph G] [--rules classic-en] [--limits 1,10]
     python benchmarks/endgame.py --make 220 --out NEW.tsv --graph G [--first-seed 9000]
+    python benchmarks/endgame.py --scaling 20 --positions NEW.tsv --graph G [--seconds 20] [--threads 2]
 
 ``--positions``: a TSV whose columns are CGP line, the other engine's final spread
 (the value our solver must give: the spread for the side to move after settlement;
@@ -22,6 +23,10 @@ once with the largest limit of ``--limits``: the share proven within each limit.
 ``--make N --out FILE``: N new endgames for ``--positions`` (CGP lines), each the position
 of a seeded game of the equity player (seeds from ``--first-seed``) at the turn its bag
 runs empty, blanks or not as the game dealt them; games that end before are skipped.
+``--scaling N``: every position solved once on one thread within ``--seconds``, then
+the N slowest of those proven solved again on one thread and on ``--threads`` (default
+2 here), the two runs of each position back to back so that both see the same load:
+the values must agree, and the ratio of the summed times is the parallel speed-up.
 """
 
 from __future__ import annotations
@@ -164,6 +169,43 @@ def selfplay(args) -> int:
     return 0
 
 
+def scaling(args) -> int:
+    """1 thread against ``--threads`` on the N slowest positions proven on one thread."""
+    rules = ws.Rules.preset(args.rules)
+    lex = ws.Lexicon.load(args.graph)
+    threads = args.threads if args.threads > 1 else 2
+    rows = [line.rstrip("\n").split("\t") for line in open(args.positions) if line.strip() and not line.startswith("#")]
+    first = []
+    for i, r in enumerate(rows[: args.count or None]):
+        res = ws.solve_endgame(ws.parse_cgp(r[0], rules), lex, seconds=args.seconds, threads=1)
+        if res.exact:
+            first.append((res.seconds, i))
+    slow = sorted(first, reverse=True)[: args.scaling]
+    print(f"{len(first)} of {len(rows)} proven on one thread; the {len(slow)} slowest again:", flush=True)
+    out, bad = [], 0
+    for _, i in slow:
+        pos = ws.parse_cgp(rows[i][0], rules)
+        load0 = os.getloadavg()[0]
+        one = ws.solve_endgame(pos, lex, threads=1)
+        many = ws.solve_endgame(pos, lex, threads=threads)
+        bad += one.value != many.value or not (one.exact and many.exact)
+        out.append({"i": i, "value": one.value, "value_threads": many.value, "seconds_1": one.seconds,
+                    "seconds_n": many.seconds, "nodes_1": one.nodes, "nodes_n": many.nodes, "load": load0})
+        print(f"{i:3d} {one.value:5d} {many.value:5d} 1 thread {one.seconds:8.3f}s {one.nodes:>12,}"
+              f"  {threads} threads {many.seconds:8.3f}s {many.nodes:>12,}  x{one.seconds / max(many.seconds, 1e-9):.2f}"
+              f"  load {load0:.1f}", flush=True)
+    t1, tn = sum(r["seconds_1"] for r in out), sum(r["seconds_n"] for r in out)
+    summary = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
+               "machine": f"{platform.machine()} {os.cpu_count()} cores", "positions": len(out),
+               "threads": threads, "seconds_1": t1, "seconds_n": tn, "speedup": t1 / max(tn, 1e-9),
+               "median_speedup": statistics.median(r["seconds_1"] / max(r["seconds_n"], 1e-9) for r in out)
+               if out else 0, "values_equal": not bad, "mean_load": statistics.mean(r["load"] for r in out) if out else 0}
+    print(json.dumps(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"summary": summary, "positions": out}, indent=1))
+    return 1 if bad else 0
+
+
 def make(args) -> int:
     """Writes N endgames drawn from self-play (the position when the bag runs empty)."""
     rules = ws.Rules.preset(args.rules)
@@ -200,6 +242,7 @@ def main(argv=None) -> int:
     ap.add_argument("--make", type=int, default=0)
     ap.add_argument("--out")
     ap.add_argument("--first-seed", type=int, default=9000)
+    ap.add_argument("--scaling", type=int, default=0, help="1 thread against --threads on the N slowest")
     args = ap.parse_args(argv)
     if args.make:
         if not args.out:
@@ -209,7 +252,7 @@ def main(argv=None) -> int:
         return selfplay(args)
     if not args.positions or not args.graph:
         ap.error("--positions and --graph (or --selfplay N)")
-    return oracle(args)
+    return scaling(args) if args.scaling else oracle(args)
 
 
 if __name__ == "__main__":

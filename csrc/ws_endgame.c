@@ -28,6 +28,8 @@
                             * 1.3-1.4x the turns and 1.1-1.2x the time on 89 self-play endgames) */
 #define EG_SHED 8          /* the ordering's weight of what a play sheds, against its score */
 #define EG_GOING_OUT ((int64_t)1 << 40) /* the ordering key of a play that goes out: above any other play */
+#define EG_BUSY_SLOTS 4096  /* threads: the moves being searched now (a hash set, lossy) */
+#define EG_DEFER_DEPTH 2    /* threads: a move another thread is searching is deferred from this depth up */
 
 struct WsEndgame {
     WsGen gen;
@@ -61,6 +63,8 @@ struct WsEndgame {
     int32_t halt;          /* main: set when the helpers must stop */
     int32_t cur_depth;     /* the iteration in progress (read by the helpers) */
     int32_t max_depth;
+    int32_t parallel;      /* other threads search too: defer what they are searching */
+    uint64_t busy[EG_BUSY_SLOTS]; /* main: (node key ^ move key) of the moves being searched by some thread */
     int64_t pub_nodes;     /* nodes, published for ws_endgame_progress */
     int32_t publish;       /* deepen publishes its iterations (the main's first solve) */
     uint32_t prog_seq;     /* the progress snapshot's seqlock: odd while written */
@@ -406,6 +410,18 @@ static void note_killer(WsEndgame *E, int ply, const WsMove *m) {
     k[0] = *m;
 }
 
+/* Threads: the key of move m (NULL: the pass) at the node of key `key`, never 0. */
+static uint64_t busy_key(uint64_t key, const WsMove *m) {
+    uint64_t h = 0x5bd1e995u;
+    if (m) {
+        h = ((uint64_t)m->row * WS_DIM + (uint64_t)m->col) * 2 + (uint64_t)m->direction;
+        for (int t = 0; t < m->length; t++) h = h * 131 + m->tiles[t];
+        h = h * 131 + m->blank_mask;
+    }
+    h = key ^ (h * 0x9E3779B97F4A7C15ull);
+    return h ? h : 1;
+}
+
 int ws_endgame_play_fits(const WsEndgame *E, const WsMove *m, int32_t *score) {
     *score = 0;
     return play_fits(E, &E->orig, m, score);
@@ -533,7 +549,20 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
     size_t sorted = 0;
     E->top = base + n;
 
-    for (size_t j = 0; j < n; j++) {
+    /* threads (after ABDADA): a move some other thread is searching now is put off to the
+     * end of the node (its value then comes from the table more often), so that the
+     * threads part instead of searching the same subtree side by side; every move is
+     * still searched, so the value is the same */
+    uint64_t *busy = E->main->busy;
+    int defer = E->parallel && depth >= EG_DEFER_DEPTH;
+    size_t deferred = 0;
+    for (size_t j = 0, pass2 = 0; j < n || (deferred && !pass2); j++) {
+        if (j == n) { /* the moves put off, in their order */
+            pass2 = 1;
+            j = (size_t)-1;
+            continue;
+        }
+        if (pass2 && !ord[j].pad) continue;
         if (j >= sorted) {
             if (j < EG_SELECT) {
                 size_t m_at = j;
@@ -560,8 +589,21 @@ static int32_t search(WsEndgame *E, int depth, int ply, int32_t alpha, int32_t b
                 continue;
             }
         }
+        uint64_t bk = 0;
+        size_t slot = 0;
+        if (defer && !pass2) {
+            bk = busy_key(key, m);
+            slot = (size_t)(bk & (EG_BUSY_SLOTS - 1));
+            if (searched && __atomic_load_n(&busy[slot], __ATOMIC_RELAXED) == bk) {
+                ord[j].pad = 1;
+                deferred++;
+                continue;
+            }
+            __atomic_store_n(&busy[slot], bk, __ATOMIC_RELAXED);
+        }
         int t = 0;
         int32_t v = child_value(E, m, depth, ply, alpha, beta, searched++ == 0, before, p, &t);
+        if (bk) __atomic_compare_exchange_n(&busy[slot], &bk, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
         if (E->stop) break;
         local |= t;
         if (v > best) {
@@ -695,6 +737,7 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
     reduce_counters(E, &E->work);
     /* the helpers: not with a node limit (the answer would depend on their timing) */
     int started = 0;
+    memset(E->busy, 0, sizeof E->busy);
 #ifdef WS_EG_PTHREADS
     if (max_nodes == 0) {
         for (int i = 0; i < E->helper_count; i++) {
@@ -711,16 +754,19 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
             H->board_blanks = E->orig_board_blanks;
             ws_game_copy(&H->work, &E->orig);
             reduce_counters(H, &H->work);
+            H->parallel = 1;
             if (pthread_create(&H->thread, NULL, helper_main, H) != 0) break;
             started++;
         }
     }
 #endif
+    E->parallel = started > 0;
     int32_t gain = 0;
     int len = 0, depth = 0;
     E->publish = 1;
     int exact = deepen(E, max_depth, &gain, out->pv, &len, &depth);
     E->publish = 0;
+    E->parallel = 0; /* the line below is followed alone */
     __atomic_store_n(&E->halt, 1, __ATOMIC_RELAXED);
     int64_t helper_nodes = 0;
 #ifdef WS_EG_PTHREADS
