@@ -37,8 +37,6 @@ __all__ = ["GameRules", "GameState", "game_rules", "rule_values", "state_from_po
 
 GameRules = _engine.GameRules
 GameState = _engine.GameState
-#: the most players a game state holds
-GAME_MAX_PLAYERS = _engine.GAME_MAX_PLAYERS
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 32

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from ..board import Board
 from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
-from ..gamestate import GAME_MAX_PLAYERS, GameState, game_rules, letter_counts, play_move, snapshot
+from ..gamestate import GameState, game_rules, letter_counts, play_move, snapshot
 from ..inputs import excerpt
 from ..lexicon.lexicon import Lexicon
 from ..moves import Move
@@ -179,10 +179,8 @@ class ReplayBuilder(GCGVisitor):
         self.where = header.path or "GCG"
         rules = self.rules
         self.n = n = max(2, len(header.players))
-        if n > GAME_MAX_PLAYERS:
-            raise self._explained(GCGError(f"{self.where}: expected a record of 2..{GAME_MAX_PLAYERS} players, "
-                                           f"got {n}"))
-        self.state = GameState(game_rules(rules, n))  # an empty board; every turn's racks are set on it
+        # an empty board; every turn's racks are set on it (the reader allows GAME_MAX_PLAYERS players)
+        self.state = GameState(game_rules(rules, n))
         self.totals = [0] * n
         self.turns: list[ReplayTurn] = []
         self.distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
