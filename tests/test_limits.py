@@ -173,3 +173,52 @@ def test_no_module_writes_its_own_integer_check():
              and p.parts[len(root.parts)] not in ("formats", "tui")  # their owners' work in progress
              and idiom.search(p.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def test_a_play_the_state_cannot_place_names_its_reason_and_changes_nothing(state_rules):
+    """GameState.play refuses a move that does not fit with UnplaceableMoveError: a
+    PositionError (what the state's turns raise) and an IllegalMoveError with the reason."""
+    from wordsalvo.errors import IllegalMoveReason, UnplaceableMoveError
+
+    state = GameState(state_rules, 1)
+    before = state.raw()
+    code = state.rack_codes(0)[0] or 1
+    missing = next(t for t in range(1, 27) if not state.rack(0)[t])
+    cases = [((7, 7, 0, bytes([missing]), 10), IllegalMoveReason.TILE_NOT_ON_RACK),
+             ((7, 14, 0, bytes([code, code]), 10), IllegalMoveReason.OFF_BOARD),
+             ((7, 7, 0, bytes([0, 0]), 0), IllegalMoveReason.NO_TILES)]
+    for args, reason in cases:
+        with pytest.raises(UnplaceableMoveError) as e:
+            state.play(*args)
+        assert e.value.reason == reason and isinstance(e.value, ws.IllegalMoveError)
+        assert isinstance(e.value, ws.PositionError) and state.raw() == before
+    state.play(7, 7, 0, bytes([code]), 2)
+    with pytest.raises(UnplaceableMoveError) as e:
+        state.play(7, 7, 1, bytes([state.rack_codes(1)[0] or 1]), 2)
+    assert e.value.reason == IllegalMoveReason.SQUARE_OCCUPIED
+
+
+def test_snapshot_and_after_check_what_they_are_given():
+    from wordsalvo.gamestate import after, snapshot, state_from_position
+
+    rules = Rules.preset("classic-en")
+    pos = ws.Position(rules, racks=["AEINRST", "ABC"])
+    state = state_from_position(pos)
+    with pytest.raises(ws.PositionError, match="snapshot: expected a GameState, got Position"):
+        snapshot(pos, rules)
+    with pytest.raises(ws.PositionError, match=r"snapshot: expected the Rules of the state \(26 letters\), "
+                                                r"got 29 letters"):
+        snapshot(state, Rules.preset("turkish"))
+    with pytest.raises(ws.PositionError, match=r"snapshot: expected the tiles of rack 1 \('AEINRST'\) in any "
+                                                r"order, got 'AEINRSS'"):
+        snapshot(state, rules, rack="AEINRSS")
+    assert snapshot(state, rules, rack="STAEINR").rack == "STAEINR" and snapshot(state, rules) == pos
+    with pytest.raises(ws.PositionError, match="after: expected a Move, got str"):
+        after(pos, "8H WORD")
+    with pytest.raises(ws.PositionError, match="after: expected a Position, got GameState"):
+        after(state, None)
+    best = ws.MoveGenerator(ws.Lexicon.default("en"), rules).best(pos)
+    with pytest.raises(ws.PositionError, match=r"drawn tiles: expected a letter of alphabet 'en' or '\?' at "
+                                                r"position 1, got '1'"):
+        after(pos, best, "1")
+    assert pos == ws.Position(rules, racks=["AEINRST", "ABC"])  # nothing changed the position given

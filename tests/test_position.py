@@ -1,5 +1,5 @@
-"""Position.play / pass_turn / swap / undo: the one place a move changes a position, and
-the exact way back; Game.play trusts the moves its own generator made."""
+"""Turns on the C game state, positions as its snapshots (gamestate.after, snapshot) and the
+exact way back; Game.play trusts the moves its own generator made."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from wordsalvo import Board, Game, IllegalMoveError, IllegalMoveReason, MoveGene
 from wordsalvo import placement as placement_module
 from wordsalvo.constants import DOWN, Direction
 from wordsalvo.errors import PositionError
+from wordsalvo.gamestate import after, letter_counts, play_move, snapshot, state_from_position
 from wordsalvo.moves import Move
 from wordsalvo.placement import check_placement
+from wordsalvo.position import sort_rack
 
 
 def state(pos: Position) -> tuple:
@@ -61,48 +63,50 @@ def test_formed_words_and_scores_equal_the_placement_rules(name, tmp_path_factor
 
 @pytest.mark.parametrize("name", ["classic-en", "turkish"])
 def test_play_then_undo_restores_every_part_exactly(name, tmp_path_factory):
+    """Turns are the C game state's; each snapshot is a new Position, and the state's undo
+    restores board, racks, scores, player on turn and scoreless count exactly."""
     rules = Rules.preset(name)
     lexicon = lexicon_for(rules, tmp_path_factory.mktemp(name))
     gen = MoveGenerator(lexicon, rules)
-    pos = Position(rules, Board(rules.alphabet), ["", "", ""], [0, 0, 0])
     rng = random.Random(2)
     bag = [ch for ch, (n, _v) in rules.tiles.items() for _ in range(n)]
     rng.shuffle(bag)
-    for p in range(3):
-        pos.racks[p] = pos.sort_rack([bag.pop() for _ in range(rules.rack_size)])
-    history = [state(pos)]
+    racks = [sort_rack(rules, [bag.pop() for _ in range(rules.rack_size)]) for _p in range(3)]
+    pos = Position(rules, Board(rules.alphabet), racks, [0, 0, 0])
+    game = state_from_position(pos, bag="".join(bag), seed=2)
+    history = [state(snapshot(game, rules))]
+    assert history[0] == state(pos)
     for turn in range(25):
-        moves = gen.generate(pos)
+        moves = gen.generate(game)
         if not len(moves) or turn % 7 == 6:
-            if turn % 2 and len(bag) >= 2:
-                back = pos.rack[:2]
-                drawn = "".join(bag.pop() for _ in range(2))
-                pos.swap(back, drawn)
-                bag.extend(back)
+            back = letter_counts(rules, snapshot(game, rules).rack[:2])
+            if turn % 2 and game.swap_check(back) is None:
+                game.swap(back)
             else:
-                pos.pass_turn()
+                game.pass_turn()
         else:
             m = moves[rng.randrange(len(moves))]
-            before = state(pos)
-            drawn = "".join(bag.pop() for _ in range(min(m.tiles_played, len(bag))))
-            pos.play(m, drawn)
+            before = history[-1]
+            play_move(game, m)
+            now = snapshot(game, rules)
             player = before[3]
-            assert pos.scores[player] == before[2][player] + m.score
-            assert pos.to_move == (player + 1) % 3
-            assert all(pos.board.tiles[r * 15 + c] == code for r, c, code in m.squares())
-        history.append(state(pos))
-    assert pos.ply == 25
-    copy = pos.copy()
-    while pos.ply:
+            assert now.scores[player] == before[2][player] + m.score
+            assert now.to_move == (player + 1) % 3
+            assert all(now.board.tiles[r * 15 + c] == code for r, c, code in m.squares())
+        history.append(state(snapshot(game, rules)))
+    assert game.undo_depth == 25
+    last = snapshot(game, rules)
+    copy = game.copy()
+    while game.undo_depth:
         history.pop()
-        pos.undo()
-        assert state(pos) == history[-1]
-    assert state(pos) == history[0] and not any(pos.board.tiles)
+        game.undo()
+        assert state(snapshot(game, rules)) == history[-1]
+    assert state(snapshot(game, rules)) == history[0] and not any(game.board)
     with pytest.raises(PositionError, match="undo"):
-        pos.undo()
-    assert copy.ply == 25  # the copy keeps its own stack
-    copy.undo()
-    assert copy.ply == 24
+        game.undo()
+    # a snapshot and a copy of the state are their own: the undos changed neither
+    assert state(last) == state(snapshot(copy, rules)) and any(last.board.tiles)
+    assert not any(hasattr(Position, name) for name in ("play", "pass_turn", "swap", "undo"))
 
 
 def test_play_refuses_what_would_corrupt_the_position_and_changes_nothing():
@@ -113,17 +117,17 @@ def test_play_refuses_what_would_corrupt_the_position_and_changes_nothing():
     other = Position(rules, Board(rules.alphabet), ["QQQ", "ABC"], [0, 0])
     before = state(other)
     with pytest.raises(IllegalMoveError) as e:
-        other.play(m)
+        after(other, m, "")  # the bag given (three Qs: more than the set holds, so not the unseen tiles)
     assert e.value.reason == IllegalMoveReason.TILE_NOT_ON_RACK and state(other) == before
-    pos.play(m)
-    pos.to_move = 0
-    pos.racks[0] = "AEINRST"
-    before = state(pos)
+    assert "QQQ" in str(e.value) and m.notation in str(e.value)
+    played = after(pos, m)
+    again = Position(rules, played.board, ["AEINRST", played.racks[1]], played.scores)  # player 1 on turn again
+    before = state(again)
     with pytest.raises(IllegalMoveError) as e:
-        pos.play(m)
-    assert e.value.reason == IllegalMoveReason.SQUARE_OCCUPIED and state(pos) == before
+        after(again, m)
+    assert e.value.reason == IllegalMoveReason.SQUARE_OCCUPIED and state(again) == before
     with pytest.raises(PositionError, match="at most 7"):
-        Position(rules, Board(rules.alphabet), ["AEINRST", ""], [0, 0]).play(m, "ABCDEFGH")
+        after(Position(rules, Board(rules.alphabet), ["AEINRST", ""], [0, 0]), m, "ABCDEFGH")
     with pytest.raises(PositionError, match="to_move"):
         Position(rules, Board(rules.alphabet), ["A", "B"], [0, 0], to_move=2)
 
@@ -189,17 +193,17 @@ def test_is_bingo_follows_the_rule_sets_rack_size():
     assert m.is_bingo and not Move(7, 5, 0, (1, 2, 3, 4, 5), 20, bytes(225), rules.alphabet).is_bingo
 
 
-def test_only_position_play_and_undo_write_tiles_onto_a_board():
+def test_no_python_code_plays_a_move_onto_a_board():
     """Every assignment to ``<something>.tiles[...]`` or to a board's ``tiles`` buffer in the
-    package is in Position.play / undo, Board.__setitem__ (the board's own API) or the
-    CGP reader (which builds a board from text, not from a move)."""
+    package is in Board.__setitem__ (the board's own API) or the CGP reader (which builds a
+    board from text, not from a move): a turn writes its tiles only in the C game state."""
     import ast
     from pathlib import Path
 
     import wordsalvo
 
-    allowed = {("position.py", "play"), ("position.py", "undo"), ("board.py", "__setitem__"),
-               ("cgp.py", "parse_cgp"), ("rules.py", "from_dict")}  # rules: the tile set, not a board
+    allowed = {("board.py", "__setitem__"), ("cgp.py", "parse_cgp"),
+               ("rules.py", "from_dict")}  # rules: the tile set, not a board
     found = set()
     root = Path(wordsalvo.__file__).parent
     for path in root.rglob("*.py"):
@@ -215,8 +219,8 @@ def test_only_position_play_and_undo_write_tiles_onto_a_board():
                             (isinstance(t.value, ast.Attribute) and t.value.attr in ("tiles", "board"))
                             or (isinstance(t.value, ast.Name) and t.value.id in ("tiles", "board"))):
                         found.add((path.name, func.name))
-    assert found <= allowed, f"tiles written outside Position.play/undo: {sorted(found - allowed)}"
-    assert ("position.py", "play") in found
+    assert found <= allowed, f"tiles written outside the board's own API: {sorted(found - allowed)}"
+    assert ("board.py", "__setitem__") in found
 
 
 def test_lowercase_racks_are_the_same_tiles_everywhere():
@@ -258,5 +262,6 @@ def test_the_scoreless_counter_has_one_name():
     assert old.scoreless_count == 3
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        pos.pass_turn()
-        assert pos.scoreless_count == 3
+        passed = state_from_position(pos)
+        passed.pass_turn()
+        assert snapshot(passed, rules).scoreless_count == 3

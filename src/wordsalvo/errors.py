@@ -18,6 +18,7 @@ __all__ = [
     "NotationMismatchError",
     "IllegalMoveError",
     "IllegalMoveReason",
+    "UnplaceableMoveError",
     "RulesError",
     "GameError",
     "CommandError",
@@ -161,6 +162,13 @@ class IllegalMoveError(WordSalvoError):
         self.reasons = list(reasons) if reasons else [reason]
         self.words = tuple(words)
         super().__init__(message)
+
+
+class UnplaceableMoveError(IllegalMoveError, PositionError):
+    """A move the C game state cannot place on its position (``reason``: a new tile off the
+    board, on a square that holds one, not on the rack, or no new tile); the state is
+    unchanged.  Both an :class:`IllegalMoveError` (a move's fault) and a
+    :class:`PositionError` (what the state's turns raise)."""
 
 
 class RenderError(WordSalvoError):

@@ -81,8 +81,8 @@ from typing import Iterator, Sequence
 from .actions import Pass, Play, Swap
 from .board import Board
 from .display import Displayable
-from .errors import GameError, IllegalMoveError, IllegalMoveReason, PositionError, RulesError, WordSalvoError
-from .gamestate import GameState, game_rules, letter_counts
+from .errors import GameError, IllegalMoveError, IllegalMoveReason, RulesError, WordSalvoError
+from .gamestate import GameState, game_rules, letter_counts, play_move, snapshot
 from .inputs import excerpt, is_whole, whole_arg
 from .lexicon.lexicon import Lexicon, _is_subset
 from .movegen import MoveGenerator
@@ -326,8 +326,7 @@ class Game(Displayable):
         hit = self._pos
         if hit is not None and hit[0] is c and hit[1] == c.version:
             return hit[2]
-        racks = [self._letters_of(c.rack_codes(p)) for p in range(len(self.names))]
-        pos = Position._trusted(self.rules, c.board, racks, list(c.scores), c.scoreless_count, c.to_move)
+        pos = snapshot(c, self.rules)
         self._pos = (c, c.version, pos)
         return pos
 
@@ -660,11 +659,7 @@ class Game(Displayable):
         if words is None:
             words = move.formed_words()
         total = c.scores[player] + move.score
-        try:
-            c.play(move.row, move.col, int(move.direction), bytes(move.tiles), move.score)
-        except PositionError:
-            raise IllegalMoveError(f"{notation}: does not fit the position (a square taken or off the board, or a "
-                                   f"tile not on the rack {rack!r})", IllegalMoveReason.TILE_NOT_ON_RACK) from None
+        play_move(c, move)  # a move that does not fit: UnplaceableMoveError (an IllegalMoveError), no change
         self._changed()
         turn = Turn(player, "play", rack, move.score, total, notation, words=words)
         self._end_turn(turn)

@@ -13,7 +13,11 @@ once, from a :class:`~wordsalvo.Rules` (:func:`game_rules`).
 :class:`~wordsalvo.Game` plays on a GameState (the rules of a turn are written only
 in C); :func:`state_from_position` makes one from a :class:`~wordsalvo.Position`
 (the unseen tiles in the bag, or the bag given), :meth:`Game.state
-<wordsalvo.Game.state>` copies a game's.  See ``docs/game-state.md`` for the C API.
+<wordsalvo.Game.state>` copies a game's, and :func:`snapshot` is the other way: the
+Position of a state, a new object nothing changes afterwards.  A turn is played only
+here, in C: :func:`play_move` places a :class:`~wordsalvo.moves.Move` on a state and
+:func:`after` gives the Position after a move (a Position has no turns of its own).
+See ``docs/game-state.md`` for the C API.
 """
 
 from __future__ import annotations
@@ -22,13 +26,14 @@ import weakref
 from collections import OrderedDict
 
 from ._core import _engine
-from .errors import PositionError, RulesError
+from .errors import PositionError, RulesError, UnplaceableMoveError
+from .inputs import excerpt
 from .leaves import _MULTI_PLAYER_TERMS, _TWO_PLAYER_TERMS
-from .position import normalize_rack
+from .position import Position, normalize_rack
 from .rules import Rules
 
 __all__ = ["GameRules", "GameState", "game_rules", "rule_values", "state_from_position", "rack_letters",
-           "letter_counts"]
+           "letter_counts", "snapshot", "play_move", "after"]
 
 GameRules = _engine.GameRules
 GameState = _engine.GameState
@@ -141,3 +146,78 @@ def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState
     state.set_turn(pos.to_move, pos.scoreless_count, 0)
     state.seed(seed)
     return state
+
+
+def snapshot(state: GameState, rules: Rules, opcodes: dict | None = None, rack: str | None = None) -> Position:
+    """The :class:`~wordsalvo.Position` of ``state`` (board, every rack in rack order,
+    scores, player on turn, scoreless count; ``opcodes`` for its CGP line): a new object
+    made from the C state's parts, which are checked already.  ``rules``: the rule set the
+    state's GameRules were made from; ``rack``: the rack on turn as its writer gave it (a
+    record's), the same tiles as the state's in that order (PositionError otherwise)."""
+    if not isinstance(state, GameState):
+        raise PositionError(f"snapshot: expected a GameState, got {type(state).__name__}")
+    if not isinstance(rules, Rules) or rules.alphabet.size != state.rules.alphabet_size:
+        got = f"{rules.alphabet.size} letters" if isinstance(rules, Rules) else type(rules).__name__
+        raise PositionError(f"snapshot: expected the Rules of the state ({state.rules.alphabet_size} letters), "
+                            f"got {got}")
+    racks = [rack_letters(rules, state.rack_codes(p)) for p in range(state.players)]
+    if rack is not None:
+        p = state.to_move
+        rack = normalize_rack(rules, rack, where="snapshot: rack")
+        if sorted(rack) != sorted(racks[p]):
+            raise PositionError(f"snapshot: expected the tiles of rack {p + 1} ({racks[p]!r}) in any order, "
+                                f"got {excerpt(rack)}")
+        racks[p] = rack
+    pos = Position._trusted(rules, state.board, racks, list(state.scores), state.scoreless_count, state.to_move)
+    if opcodes:
+        pos.opcodes = dict(opcodes)
+    return pos
+
+
+def play_move(state: GameState, move) -> None:
+    """The player on turn of ``state`` plays ``move`` (a :class:`~wordsalvo.moves.Move`,
+    trusted to be legal and scored): the C state places it, draws, applies the end rules and
+    moves the turn on; ``state.undo()`` takes it back.  A move that does not fit raises
+    :class:`~wordsalvo.errors.UnplaceableMoveError` naming the move and why, and changes
+    nothing."""
+    try:
+        state.play(move.row, move.col, int(move.direction), bytes(move.tiles), move.score)
+    except UnplaceableMoveError as e:
+        letters = move._alphabet.letters
+        rack = "".join("?" if t == 0 else letters[t - 1] for t in state.rack_codes(state.to_move))
+        raise UnplaceableMoveError(f"{move.notation}: expected a move that fits the position (new tiles on "
+                                   f"empty squares, from the rack {rack!r}), got one with "
+                                   f"{str(e).removeprefix('play: ')}", e.reason) from None
+
+
+def after(pos: Position, move, drawn: str | None = None, seed: int = 0) -> Position:
+    """A new :class:`~wordsalvo.Position`: ``pos`` after its player on turn plays ``move``,
+    played by the C game state (:func:`play_move`) and taken as a :func:`snapshot`; ``pos``
+    is unchanged.
+
+    ``drawn``: the tiles the player draws (rack letters; fewer than the tiles played: the
+    bag held no more); None: the bag is the tiles nobody sees (:func:`state_from_position`)
+    and the state draws from it with its random stream seeded ``seed``.  When the rack is
+    empty and the bag too, the game ends there by the rule set's ``[end]``: the scores are
+    the settled ones.
+
+    The move is trusted to be legal and scored for ``pos``; what would corrupt a position
+    (a new tile off the board or on a square that holds one, a tile not on the rack, no new
+    tile) raises :class:`~wordsalvo.errors.UnplaceableMoveError` with its reason, drawn tiles
+    the rack has no room for, or more than were played, PositionError."""
+    if not isinstance(pos, Position):
+        raise PositionError(f"after: expected a Position, got {type(pos).__name__}")
+    tiles = getattr(move, "tiles", None)
+    if tiles is None or not hasattr(move, "notation"):
+        raise PositionError(f"after: expected a Move, got {type(move).__name__}")
+    if drawn is not None:
+        drawn = normalize_rack(pos.rules, drawn, where="drawn tiles")
+        played = sum(1 for t in tiles if t)
+        kept = len(pos.rack) - played
+        if len(drawn) > played or kept + len(drawn) > pos.rules.rack_size:
+            raise PositionError(f"drawn tiles {excerpt(drawn)}: expected at most {min(played, pos.rules.rack_size)} "
+                                f"tiles (those {move.notation} played, a rack of at most {pos.rules.rack_size}), "
+                                f"got {len(drawn)}")
+    state = state_from_position(pos, bag=drawn, seed=seed)
+    play_move(state, move)
+    return snapshot(state, pos.rules, pos.opcodes)

@@ -1,28 +1,22 @@
 """A position: board, racks, scores, the player on turn, the scoreless-turn count.
 
-:meth:`Position.play` is the one place where a move changes a board, a rack and
-a score; :meth:`Position.undo` takes the last change back exactly (board,
-racks, scores, player on turn, scoreless count), from a stack of what each
-change replaced (python-chess ``Board.push`` / ``Board.pop``).
+A Position is a snapshot, what a CGP line holds: it is read (CGP in, the generator, the
+analysis) and written out (CGP out), and it plays no turn.  Turns are the C game
+state's (:mod:`wordsalvo.gamestate`): :func:`~wordsalvo.gamestate.state_from_position`
+loads a position into one, the state plays, and :func:`~wordsalvo.gamestate.snapshot`
+gives the new position (:func:`~wordsalvo.gamestate.after` is the two in one call).
 """
 
 from __future__ import annotations
 
-
 from collections import Counter
 
-from typing import TYPE_CHECKING
-
 from .alphabet import BLANK_BIT
-from .board import Board, square_name
-from .constants import DIM, LETTER_MASK
+from .board import Board
 from .display import Displayable
-from .errors import IllegalMoveError, IllegalMoveReason, PositionError
+from .errors import PositionError
 from .inputs import excerpt, is_whole, whole_arg
 from .rules import Rules
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .moves import Move
 
 
 class Position(Displayable):
@@ -35,11 +29,13 @@ class Position(Displayable):
     Two positions are equal when they hold the same board, racks, scores, player on
     turn and scoreless-turn count under the same rule set (the same object, or one of
     the same name, board seed, layout, star squares, tiles and rack size); the CGP
-    opcodes and the undo stack do not count.  A position changes, so it does not hash.
-    In a notebook it shows itself as its board with the rule set's premiums.
+    opcodes do not count.  A position plays no turn: the position after a move is a new
+    one, made by the C game state (:func:`wordsalvo.gamestate.after`).  Its fields are
+    plain lists, so it does not hash.  In a notebook it shows itself as its board with
+    the rule set's premiums.
     """
 
-    __slots__ = ("rules", "board", "racks", "scores", "scoreless_count", "opcodes", "to_move", "_stack")
+    __slots__ = ("rules", "board", "racks", "scores", "scoreless_count", "opcodes", "to_move")
     _display_kind = "Position"
 
     def __init__(
@@ -77,9 +73,6 @@ class Position(Displayable):
         to_move = whole_arg(to_move, "to_move", PositionError, low=0, high=len(self.racks) - 1,
                             expected=f"a player index 0..{len(self.racks) - 1}")
         self.to_move = to_move
-        #: what each play / pass / swap replaced, for undo:
-        #: (new squares, player, rack, score, scoreless_count, to_move) before the change
-        self._stack: list[tuple[tuple[int, ...], int, str, int, int, int]] = []
 
     # -- constructors -------------------------------------------------------------
     @classmethod
@@ -101,7 +94,6 @@ class Position(Displayable):
         pos.scoreless_count = scoreless_count
         pos.opcodes = {}
         pos.to_move = to_move
-        pos._stack = []
         return pos
 
     # -- racks ----------------------------------------------------------------------
@@ -117,101 +109,6 @@ class Position(Displayable):
     def sort_rack(self, letters: str | list[str]) -> str:
         """``letters`` in the order racks are written: the alphabet's order, blanks (``?``) last."""
         return sort_rack(self.rules, letters)
-
-    # -- changes ---------------------------------------------------------------------
-    def play(self, move: "Move", drawn: str = "") -> None:
-        """The player on turn plays ``move``: its new tiles go on the board and leave the
-        rack, ``drawn`` (tiles from the bag) joins the rack, ``move.score`` is added to
-        the player's score, the scoreless count is reset (a zero-score play adds one),
-        and the next player is on turn.
-
-        The move is trusted to be legal and scored for this position (the generator's
-        moves, or a move :func:`wordsalvo.placement.check_placement` accepted); only what
-        would corrupt the position is checked, before anything changes: a new tile on an
-        occupied square or off the board, a tile not on the rack, a rack that would
-        overflow.  Those raise :class:`~wordsalvo.IllegalMoveError` / PositionError.
-        """
-        tiles = self.board.tiles
-        player = self.to_move
-        rack = self.racks[player]
-        left = list(rack)
-        letters = self.rules.alphabet.letters
-        placed = []
-        dr, dc = (0, 1) if move.direction == 0 else (1, 0)
-        r, c = move.row, move.col
-        for code in move.tiles:
-            if code:
-                if not (0 <= r < DIM and 0 <= c < DIM):
-                    raise IllegalMoveError(f"{move.notation}: a new tile at ({r}, {c}) is off the board",
-                                           IllegalMoveReason.OFF_BOARD)
-                i = r * DIM + c
-                if tiles[i]:
-                    raise IllegalMoveError(f"{move.notation}: square {square_name(r, c)} is not empty",
-                                           IllegalMoveReason.SQUARE_OCCUPIED)
-                ch = "?" if code & BLANK_BIT else letters[(code & LETTER_MASK) - 1]
-                try:
-                    left.remove(ch)
-                except ValueError:
-                    raise IllegalMoveError(f"{move.notation}: {ch} is not on the rack {rack!r}",
-                                           IllegalMoveReason.TILE_NOT_ON_RACK) from None
-                placed.append(i)
-                placed.append(code)
-            r += dr
-            c += dc
-        if not placed:
-            raise IllegalMoveError(f"{move.notation}: expected at least one new tile, got none",
-                                   IllegalMoveReason.NO_TILES)
-        if len(left) + len(drawn) > self.rules.rack_size:
-            raise PositionError(f"drawn tiles {drawn!r}: the rack would hold {len(left) + len(drawn)} tiles, "
-                                f"expected at most {self.rules.rack_size}")
-        self._stack.append((tuple(placed), player, rack, self.scores[player], self.scoreless_count, player))
-        for k in range(0, len(placed), 2):
-            tiles[placed[k]] = placed[k + 1]
-        self.racks[player] = sort_rack(self.rules, left + list(drawn)) if drawn else "".join(left)
-        self.scores[player] += move.score
-        self.scoreless_count = 0 if move.score else self.scoreless_count + 1
-        self.to_move = (player + 1) % len(self.racks)
-
-    def pass_turn(self) -> None:
-        """The player on turn passes: the scoreless count grows by one, the next player is on turn."""
-        player = self.to_move
-        self._stack.append(((), player, self.racks[player], self.scores[player], self.scoreless_count, player))
-        self.scoreless_count += 1
-        self.to_move = (player + 1) % len(self.racks)
-
-    def swap(self, tiles: str, drawn: str) -> None:
-        """The player on turn puts ``tiles`` back and takes ``drawn`` (the bag is the caller's):
-        a scoreless turn, then the next player is on turn."""
-        player = self.to_move
-        rack = self.racks[player]
-        left = Counter(rack)
-        left.subtract(tiles)
-        if any(n < 0 for n in left.values()):
-            raise PositionError(f"swap: expected tiles from the rack {rack!r}, got {tiles!r}")
-        new = sort_rack(self.rules, list(left.elements()) + list(drawn))
-        rack_counts(self.rules, new, where="rack after the swap")
-        self._stack.append(((), player, rack, self.scores[player], self.scoreless_count, player))
-        self.racks[player] = new
-        self.scoreless_count += 1
-        self.to_move = (player + 1) % len(self.racks)
-
-    def undo(self) -> None:
-        """Take back the last :meth:`play`, :meth:`pass_turn` or :meth:`swap` exactly."""
-        if not self._stack:
-            raise PositionError("undo: expected a play, pass or swap to take back, got none")
-        placed, player, rack, score, scoreless, to_move = self._stack.pop()
-        tiles = self.board.tiles
-        for k in range(0, len(placed), 2):
-            tiles[placed[k]] = 0
-        self.racks[player] = rack
-        self.scores[player] = score
-        self.scoreless_count = scoreless
-        self.to_move = to_move
-
-    @property
-    def ply(self) -> int:
-        """How many changes :meth:`undo` can take back."""
-        return len(self._stack)
 
     # -- tiles ----------------------------------------------------------------------
     def unseen(self) -> Counter[str]:
@@ -261,7 +158,7 @@ class Position(Displayable):
             )
 
     def copy(self) -> "Position":
-        """An independent copy, undo stack included (not checked again: this one was)."""
+        """An independent copy (not checked again: this one was)."""
         pos = Position.__new__(Position)
         pos.rules = self.rules
         pos.board = self.board.copy()
@@ -270,12 +167,10 @@ class Position(Displayable):
         pos.scoreless_count = self.scoreless_count
         pos.opcodes = dict(self.opcodes)
         pos.to_move = self.to_move
-        pos._stack = list(self._stack)
         return pos
 
     def rotated(self) -> "Position":
-        """A copy with the player on turn first (``to_move`` 0), as a CGP line writes it;
-        no undo stack."""
+        """A copy with the player on turn first (``to_move`` 0), as a CGP line writes it."""
         k = self.to_move
         return Position(self.rules, self.board.copy(), self.racks[k:] + self.racks[:k],
                         self.scores[k:] + self.scores[:k], self.scoreless_count, dict(self.opcodes))

@@ -28,6 +28,10 @@ SWAP_PROBLEMS = {WS_SWAP_EMPTY: "empty", WS_SWAP_NOT_ON_RACK: "not-on-rack", WS_
                  WS_SWAP_BAG_MIN: "bag-min", WS_SWAP_BAG_COVER: "bag-cover"}
 #: ws_game_swap says why it refuses a swap: WS_E_SWAP_BASE - the problem
 STATUS_TEXT.update({WS_E_SWAP_BASE - k: f"not allowed now ({name})" for k, name in SWAP_PROBLEMS.items()})
+#: the codes of a play the state cannot place, by the IllegalMoveReason they are
+#: (GameState.play raises wordsalvo.errors.UnplaceableMoveError with it)
+_PLAY_REFUSALS = {WS_E_OFF_BOARD: "OFF_BOARD", WS_E_SQUARE_TAKEN: "SQUARE_OCCUPIED",
+                  WS_E_NOT_ON_RACK: "TILE_NOT_ON_RACK", WS_E_NO_TILE: "NO_TILES"}
 GAME_MAX_PLAYERS = WS_GAME_MAX_PLAYERS
 GAME_MAX_BAG = WS_GAME_MAX_BAG
 assert WS_MAX_LETTERS + 1 == 33 and WS_GAME_MAX_PLAYERS == 4 and WS_GAME_MAX_BAG == 4096  # set_bag_unseen's arrays
@@ -359,7 +363,10 @@ cdef class GameState:
         """The player on turn plays the main word from (row, col) in ``direction``:
         ``tiles`` has one code per square (a new tile, | 0x80 for a blank; 0 where a
         tile already lies).  The move is trusted to be legal and scored; only what would
-        corrupt the state is refused (PositionError, nothing changes)."""
+        corrupt the state is refused, and nothing changes: a move that does not fit (off
+        the board, a square taken, a tile not on the rack, no new tile) raises
+        UnplaceableMoveError (a PositionError and an IllegalMoveError with its reason),
+        malformed arguments PositionError."""
         cdef WsMove m
         cdef int i, n
         r = <int>check_whole(row, 0, WS_DIM - 1, PositionError, "play: row")
@@ -397,6 +404,9 @@ cdef class GameState:
         cdef int rc
         cdef WsUndo *u = self._push()
         rc = ws_game_play(self.s, m, u)
+        if rc in _PLAY_REFUSALS:  # the move's fault: an IllegalMoveError with its reason
+            from wordsalvo.errors import IllegalMoveReason, UnplaceableMoveError
+            raise UnplaceableMoveError(f"play: {status_text(rc)}", IllegalMoveReason[_PLAY_REFUSALS[rc]])
         self._done(rc, "play")
 
     def swap_check(self, counts):

@@ -9,6 +9,11 @@ Every engine choice is seeded from the same numbers, so the same ``seed``
 gives the same games whether they run in one process, in ``jobs`` processes
 or on a Dask cluster.
 
+A game has one loop (:func:`_python_game`: the Bot of the seat on turn chooses,
+:class:`~wordsalvo.Game` applies, a turn record is written, until the game ends); for
+the ``score`` and ``equity`` players the C self-play loop runs the same loop at engine
+speed, and one function reads a :class:`GameResult` from the records of either.
+
 Each worker process keeps its lexicons, leave tables and engines in a cache
 (:func:`_worker_players`), so only the first game of a process pays for
 loading them; lexicons and leave tables travel to workers by path, never as
@@ -138,9 +143,12 @@ def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: boo
     with ``trace="racks"`` (C loop only) the full racks and their returns instead
     (:func:`rack_records`).
 
-    Games between the ``score`` and ``equity`` players run in the C self-play loop
-    (:mod:`wordsalvo.engine.selfplay`); the difficulty levels and games written as GCG run on
-    :class:`~wordsalvo.Game`.  Both give the same game for the same seed."""
+    One loop plays every game: :func:`_python_game` (the seat on turn's Bot chooses, the
+    :class:`~wordsalvo.Game` applies, each turn recorded) is its definition, and games
+    between the ``score`` and ``equity`` players without GCG run it in C
+    (:mod:`wordsalvo.engine.selfplay`: the same turns, the same records, the same limit;
+    ``tests/test_selfplay.py`` compares them game for game).  One function
+    (:func:`_result`) reads the result from the records of either."""
     rules, lexicon, bots = _worker_setup(spec)
     if not want_gcg:
         engine = _engine(spec, rules, lexicon, bots)
@@ -181,21 +189,92 @@ def rack_records(records, rack_size: int, tile_codes: int):
     return keys, returns
 
 
-def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str) -> GameResult:
-    """:func:`play_game` on the C self-play loop."""
-    from .selfplay import PLAY, SETTLE, SWAP
-
-    seed = game_seed(spec.seed, index)
+def _seats(spec: AutoplaySpec, index: int) -> tuple[int, int, tuple[int, int]]:
+    """(bag seed, first mover, seat -> player) of game ``index``: seats alternate."""
     first = index % 2
-    seats = (first, 1 - first)  # seat -> player
+    return game_seed(spec.seed, index), first, (first, 1 - first)
+
+
+def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str) -> GameResult:
+    """:func:`play_game` on the C self-play loop: :func:`_python_game`'s loop, in C
+    (``csrc/ws_selfplay.c``: the same turns until the same end or turn limit, each recorded
+    as a :data:`~wordsalvo.engine.selfplay.TURN_DTYPE` record) for the players it has."""
+    seed, first, seats = _seats(spec, index)
     engine, leaves = engine_and_leaves
     engine.set_players(tuple(spec.players[p] for p in seats), tuple(leaves[p] for p in seats))
     game = engine.play(seed)
-    rec = game.records
-    size = engine.rules.rack_size
-    kind = rec["kind"]
-    player = rec["player"]
-    moves = rec["move"]
+    return _result(engine.rules, index, seed, first, game.records, game.scores, game.end_reason, game.turns, trace)
+
+
+def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
+    """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.engine.bot.Bot`:
+    the one definition of an autoplay game.  While the game runs (at most
+    :func:`~wordsalvo.engine.selfplay.turn_limit` turns) the seat on turn's Bot chooses and
+    the game applies its choice, each turn recorded as the C loop records it; the result is
+    read from those records by :func:`_result`, as the C loop's are."""
+    import numpy as np
+
+    from ..actions import Play, Swap
+    from ..game import Game
+    from .selfplay import PASS, PLAY, SWAP, TURN_DTYPE, turn_limit
+
+    rules, lexicon, bots = _worker_setup(spec)
+    seed, first, seats = _seats(spec, index)
+    names = [f"p{p + 1}-{spec.players[p]}" for p in seats]
+    game = Game(rules, lexicon, players=names, seed=seed)
+    for p in range(2):
+        bots[p].reset(seed * 2 + p)
+    limit = turn_limit(rules)
+    records = np.zeros(limit + 2, dtype=TURN_DTYPE)
+    code = rules.alphabet._code  # type: ignore[attr-defined]
+
+    def codes(letters: str) -> list[int]:  # rack order: letters by code, blanks last
+        return sorted((0 if ch == "?" else code[ch] for ch in letters), key=lambda t: (t == 0, t))
+
+    turns = 0
+    while not game.is_over:
+        if turns > limit:  # pragma: no cover - would be an engine or rules bug
+            raise WordSalvoError(f"autoplay game {index}: no end after {turns} turns")
+        seat = game.to_move
+        rec = records[turns]
+        rack = codes(game.rack)
+        rec["player"], rec["bag_before"], rec["other_len"] = seat, game.bag_count, len(game.racks[1 - seat])
+        rec["rack_len"], rec["rack"][:len(rack)] = len(rack), rack
+        total = game.scores[seat]
+        action = bots[seats[seat]].choose(game)
+        rec["equity"] = action.equity or 0.0
+        if isinstance(action, Play):
+            rec["kind"], rec["move"], rec["score"] = PLAY, action.move.to_record(), action.move.score
+            total += action.move.score
+        elif isinstance(action, Swap):
+            swapped = codes(action.tiles)
+            rec["kind"], rec["tiles_len"], rec["tiles"][:len(swapped)] = SWAP, len(swapped), swapped
+        else:
+            rec["kind"] = PASS
+        rec["total"] = total
+        game.apply(action)
+        turns += 1
+    gcg = None
+    if want_gcg:
+        from ..formats.gcg import date_pragmas, to_gcg
+
+        gcg = to_gcg(game, date_pragmas())  # when it was played: the ratings order games by it
+    return _result(rules, index, seed, first, records[:turns], tuple(game.scores), game.end_reason or "", turns,
+                   trace, gcg)
+
+
+def _result(rules, index: int, seed: int, first: int, records, seat_scores, end_reason: str, turns: int,
+            trace: bool | str, gcg: str | None = None) -> GameResult:
+    """The :class:`GameResult` of one game from its turn records (seat 0 moved first; settlement
+    records, the C loop's, are not turns): placements, their points and bingos per player,
+    and with ``trace`` the leaves kept and the positions (see :func:`play_game`)."""
+    from .selfplay import PLAY, SETTLE, SWAP, leave_after, swap_leave
+
+    seats = (first, 1 - first)  # seat -> player
+    size = rules.rack_size
+    kind = records["kind"]
+    player = records["player"]
+    moves = records["move"]
     is_play = kind == PLAY
     bingos = [0, 0]
     plays = [0, 0]
@@ -206,15 +285,15 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
         plays[p] = int(mine.sum())
         points[p] = int(moves["score"][mine].sum())
         bingos[p] = int((moves["tiles_played"][mine] >= size).sum())
-        scores[p] = game.scores[seat]
+        scores[p] = seat_scores[seat]
+    counts = ((scores[0], scores[1]), turns, (bingos[0], bingos[1]), (plays[0], plays[1]), (points[0], points[1]))
+    if trace == "racks":
+        racks = rack_records(records, size, len(rules.alphabet.letters) + 1)
+        return GameResult(index, seed, first, *counts, end_reason, racks=racks)
     leave_trace: list[tuple[str, int]] = []
     states: list[tuple[int, int, int]] = []
-    if trace == "racks":
-        racks = rack_records(rec, size, len(engine.rules.alphabet.letters) + 1)
-        return GameResult(index, seed, first, (scores[0], scores[1]), game.turns, (bingos[0], bingos[1]),
-                          (plays[0], plays[1]), (points[0], points[1]), game.end_reason, racks=racks)
     if trace:
-        actions = [r for r in rec if r["kind"] != SETTLE]
+        actions = [r for r in records if r["kind"] != SETTLE]
         pending: list[str | None] = [None, None]
         totals = [0, 0]
         last = len(actions) - 1
@@ -233,78 +312,10 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
                 bag_after = int(r["bag_before"])
             if bag_after > 0 and i < last:
                 if r["kind"] == PLAY:
-                    pending[p] = engine.leave_after(r) or None
+                    pending[p] = leave_after(rules, r) or None
                 elif r["kind"] == SWAP:
-                    pending[p] = engine.swap_leave(r) or None
-    return GameResult(index, seed, first, (scores[0], scores[1]), game.turns, (bingos[0], bingos[1]),
-                      (plays[0], plays[1]), (points[0], points[1]), game.end_reason, None,
-                      tuple(leave_trace) if trace else None, tuple(states) if trace else None)
-
-
-def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
-    """:func:`play_game` on :class:`~wordsalvo.Game` and :class:`~wordsalvo.engine.bot.Bot`."""
-    from ..actions import Play, Swap
-    from ..game import Game
-
-    rules, lexicon, bots = _worker_setup(spec)
-    seed = game_seed(spec.seed, index)
-    first = index % 2
-    seats = (first, 1 - first)  # seat -> player
-    names = [f"p{p + 1}-{spec.players[p]}" for p in seats]
-    game = Game(rules, lexicon, players=names, seed=seed)
-    for p in range(2):
-        bots[p].reset(seed * 2 + p)
-    turns = 0
-    bingos = [0, 0]
-    plays = [0, 0]
-    points = [0, 0]
-    size = rules.rack_size
-    limit = 4 * sum(n for n, _v in rules.tiles.values()) + 100  # no game lasts longer than this
-    leave_trace: list[tuple[str, int]] = []
-    states: list[tuple[int, int, int]] = []
-    pending: list[str | None] = [None, None]
-    while not game.is_over:
-        if turns > limit:  # pragma: no cover - would be an engine or rules bug
-            raise WordSalvoError(f"autoplay game {index}: no end after {turns} turns")
-        seat = game.to_move
-        p = seats[seat]
-        rack = game.rack
-        before = game.scores[seat]
-        if trace:
-            racks = game.racks
-            unseen = game.bag_count + sum(len(r) for i, r in enumerate(racks) if i != seat)
-            states.append((p, before - game.scores[1 - seat], unseen))
-        action = bots[p].choose(game)
-        game.apply(action)
-        turns += 1
-        gained = action.move.score if isinstance(action, Play) else 0
-        if isinstance(action, Play):
-            plays[p] += 1
-            points[p] += action.move.score
-            if action.move.tiles_played >= size:
-                bingos[p] += 1
-        if trace:
-            if pending[p] is not None:
-                leave_trace.append((pending[p], gained))
-            pending[p] = None
-            if game.bag_count > 0 and not game.is_over:
-                if isinstance(action, Play):
-                    kept = list(rack)
-                    for ch in action.move.rack_letters():
-                        kept.remove(ch)
-                    pending[p] = "".join(kept) or None
-                elif isinstance(action, Swap):
-                    pending[p] = action.leave or None
-    scores = [0, 0]
-    for seat, p in enumerate(seats):
-        scores[p] = game.scores[seat]
-    gcg = None
-    if want_gcg:
-        from ..formats.gcg import date_pragmas, to_gcg
-
-        gcg = to_gcg(game, date_pragmas())  # when it was played: the ratings order games by it
-    return GameResult(index, seed, first, (scores[0], scores[1]), turns, (bingos[0], bingos[1]),
-                      (plays[0], plays[1]), (points[0], points[1]), game.end_reason or "", gcg,
+                    pending[p] = swap_leave(rules, r) or None
+    return GameResult(index, seed, first, *counts, end_reason, gcg,
                       tuple(leave_trace) if trace else None, tuple(states) if trace else None)
 
 

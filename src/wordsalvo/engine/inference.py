@@ -339,17 +339,18 @@ def position_before(position: Position, play: str) -> tuple[Position, Move]:
             removed.add(r * DIM + c)
     if not removed:
         raise InferenceError(f"play {play!r}: expected at least one tile put down (letters outside parentheses)")
-    # the board before the play: a new board without the play's tiles (a board is written by
-    # Position.play/undo only; this one is made, not changed)
+    # the board before the play: a new board without the play's tiles (made, not changed: a
+    # board is written by a turn only in the C game state)
     board = Board(position.rules.alphabet, bytes(0 if i in removed else t for i, t in enumerate(tiles)))
     me = position.to_move
     opp = 1 - me
     racks = ["", ""]
     racks[me] = position.racks[me]
-    before = Position(position.rules, board, racks, list(position.scores), 0, dict(position.opcodes), to_move=opp)
-    move = _parse_play(before, play, None)
-    before.scores[opp] -= move.score
-    return before, move
+    rules, opcodes = position.rules, dict(position.opcodes)
+    move = _parse_play(Position(rules, board, racks, list(position.scores), 0, opcodes, to_move=opp), play, None)
+    scores = list(position.scores)
+    scores[opp] -= move.score  # the scores before the play
+    return Position(rules, board, racks, scores, 0, opcodes, to_move=opp), move
 
 
 def infer_game(game, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *,

@@ -25,13 +25,13 @@ import numpy as np
 
 from .._core import _engine
 from ..errors import WordSalvoError
-from ..gamestate import game_rules
+from ..gamestate import game_rules, rack_letters
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
 from ..movegen import MoveGenerator
 from ..rules import Rules
 
-__all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE"]
+__all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE", "turn_limit", "leave_after", "swap_leave"]
 
 #: one turn record (``csrc/ws_selfplay.h``): move, equity, score, total, bag before,
 #: player (seat), kind, rack before, tiles swapped, rack owner (settlement)
@@ -92,9 +92,7 @@ class SelfPlay:
         self.lexicon = lexicon
         self._engine = MoveGenerator(lexicon, rules)
         self._engine._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
-        # as wordsalvo.engine.autoplay: no game lasts longer than this
-        turn_limit = 4 * rules.tile_count + 100
-        self._sp = _engine.SelfPlay(self._engine._gen, game_rules(rules, 2), turn_limit)
+        self._sp = _engine.SelfPlay(self._engine._gen, game_rules(rules, 2), turn_limit(rules))
         self.set_players(players, leaves)
 
     def set_players(self, players, leaves=(None, None)) -> None:
@@ -118,30 +116,34 @@ class SelfPlay:
         records, scores, reason, turns = self._sp.play(seed)
         return SelfPlayGame(records, scores, reason, turns)
 
-    # -- reading records ------------------------------------------------------------
-    def rack_string(self, codes) -> str:
-        """Tile codes (0 = blank) as rack letters."""
-        letters = self.rules.alphabet.letters
-        return "".join("?" if c == 0 else letters[c - 1] for c in codes)
 
-    def _kept(self, record) -> list[int]:
-        """The tile codes a play or swap kept, in rack order."""
-        kept = list(record["rack"][: record["rack_len"]])
-        if record["kind"] == PLAY:
-            move = record["move"]
-            for i in range(move["length"]):
-                t = int(move["tiles"][i])
-                if t:
-                    kept.remove(0 if move["blank_mask"] >> i & 1 else t)
-        elif record["kind"] == SWAP:
-            for t in record["tiles"][: record["tiles_len"]]:
-                kept.remove(t)
-        return kept
+def turn_limit(rules: Rules) -> int:
+    """The most turns a game of ``rules`` may take (a game that has not ended by then is an
+    engine or rules bug): the C loop's limit and :mod:`wordsalvo.engine.autoplay`'s."""
+    return 4 * rules.tile_count + 100
 
-    def leave_after(self, record) -> str:
-        """The tiles a play or swap kept, in rack order (letters, blanks last)."""
-        return self.rack_string(self._kept(record))
 
-    def swap_leave(self, record) -> str:
-        """The tiles a swap kept, blank first (the order of :attr:`Swap.leave <wordsalvo.actions.Swap>`)."""
-        return self.rack_string(sorted(self._kept(record)))
+# -- reading records (the C loop's, and the ones autoplay writes for Game and Bot) -----------
+def _kept(record) -> list[int]:
+    """The tile codes a play or swap kept, in rack order."""
+    kept = list(record["rack"][: record["rack_len"]])
+    if record["kind"] == PLAY:
+        move = record["move"]
+        for i in range(move["length"]):
+            t = int(move["tiles"][i])
+            if t:
+                kept.remove(0 if move["blank_mask"] >> i & 1 else t)
+    elif record["kind"] == SWAP:
+        for t in record["tiles"][: record["tiles_len"]]:
+            kept.remove(t)
+    return kept
+
+
+def leave_after(rules: Rules, record) -> str:
+    """The tiles a play or swap kept, in rack order (letters, blanks last)."""
+    return rack_letters(rules, _kept(record))
+
+
+def swap_leave(rules: Rules, record) -> str:
+    """The tiles a swap kept, blank first (the order of :attr:`Swap.leave <wordsalvo.actions.Swap>`)."""
+    return rack_letters(rules, sorted(_kept(record)))

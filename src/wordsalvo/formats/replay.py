@@ -1,10 +1,11 @@
 """Replay a :class:`~wordsalvo.formats.gcg_record.GCGRecord` on a board, event by event.
 
-:func:`replay` places every play of a record (read by
-:func:`~wordsalvo.formats.gcg_record.parse_gcg`, whatever program wrote it) on a
-:class:`~wordsalvo.Position` with :meth:`Position.play`, scores it with the
-package's one legality check (:func:`wordsalvo.placement.check_move`) and
-compares that score with the record's.  The result, a :class:`Replay`, holds one
+:func:`replay` walks a record (read by :func:`~wordsalvo.formats.gcg_record.parse_gcg`,
+whatever program wrote it) on one C game state (:mod:`wordsalvo.gamestate`, where every
+turn is played): it scores each play with the package's one legality check
+(:func:`wordsalvo.placement.check_move`), compares that score with the record's and
+plays it on the state; the position before each turn is a snapshot of the state
+(:func:`~wordsalvo.gamestate.snapshot`).  The result, a :class:`Replay`, holds one
 :class:`ReplayTurn` per event with the position before it, so an analysis can
 generate the moves the player had.  :class:`ReplayBuilder` makes it: a visitor of the
 one walk over a record's turns (:func:`~wordsalvo.formats.gcg_visitor.read_gcg`), as
@@ -24,7 +25,7 @@ What each event does (see :class:`GCGRecord`):
   for a record with ``#rules`` and no ``#lexicon``): a record of another list
   (``#lexicon CSW21``) or of none flags no word, and :attr:`Replay.words_note` says
   why and how to give the list.
-* ``phony-removed``: the play is taken back (:meth:`Position.undo`).
+* ``phony-removed``: the play is taken back (the C state's undo).
 * ``swap``, ``pass``, ``timeout``: the turn ends; ``challenge-bonus``,
   ``time-penalty``, ``end-rack``, ``resign``: only the score changes.
 
@@ -49,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from ..board import Board
 from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
+from ..gamestate import GameState, game_rules, letter_counts, play_move, snapshot
 from ..inputs import excerpt
 from ..lexicon.lexicon import Lexicon
 from ..moves import Move
@@ -177,7 +179,8 @@ class ReplayBuilder(GCGVisitor):
         self.where = header.path or "GCG"
         rules = self.rules
         self.n = n = max(2, len(header.players))
-        self.pos = Position(rules, Board(rules.alphabet), [""] * n, [0] * n)
+        # an empty board; every turn's racks are set on it (the reader allows GAME_MAX_PLAYERS players)
+        self.state = GameState(game_rules(rules, n))
         self.totals = [0] * n
         self.turns: list[ReplayTurn] = []
         self.distribution = Counter(rules.distribution())  # the tiles not on the board (every letter a key)
@@ -193,7 +196,7 @@ class ReplayBuilder(GCGVisitor):
 
     def visit_end(self, record: GCGRecord) -> None:
         self.replay = Replay(record, self.rules, self.lexicon, tuple(self.turns), tuple(self.totals), self.assumed,
-                             self.pos.board, tuple(self.warnings), self.words_note)
+                             Board(self.rules.alphabet, self.state.board), tuple(self.warnings), self.words_note)
 
     def result(self) -> Replay | None:
         return self.replay
@@ -205,6 +208,7 @@ class ReplayBuilder(GCGVisitor):
 
     def _turn(self, event: GCGEvent, removal: GCGEvent | None) -> None:
         rules, n, where, distribution, totals = self.rules, self.n, self.where, self.distribution, self.totals
+        state = self.state
         p = event.player_index
         before = tuple(totals)
         info: dict = {}
@@ -225,35 +229,38 @@ class ReplayBuilder(GCGVisitor):
                                f"{''.join(sorted(short.elements()))} already used up")
             unseen = pool - Counter(rack)
             pool_list = sorted(unseen.elements())
-            racks = [""] * n
-            racks[p] = rack
+            # the state of the turn: the rack on turn, the other racks and the bag of the tiles
+            # left (right in number; their letters are not known), the record's totals
+            racks = [b""] * n
+            racks[p] = rack_counts(rules, rack)
             k = 0
             for other in range(1, n):
                 q = (p + other) % n
                 take = min(rules.rack_size, len(pool_list) - k)
-                racks[q] = "".join(pool_list[k:k + take])
+                racks[q] = letter_counts(rules, pool_list[k:k + take])
                 k += take
-            turn_pos = Position(rules, self.pos.board.copy(), racks, list(totals), to_move=p)
+            code = rules.alphabet._code  # type: ignore[attr-defined]
+            state.set_tiles(racks, bytes(0 if ch == "?" else code[ch] for ch in pool_list[k:]))
+            state.set_scores(totals)
+            state.set_turn(p)
+            turn_pos = snapshot(state, rules, rack=rack)  # the position before the turn, for the analysis
             info.update(position=turn_pos, unseen=sum(unseen.values()))
             if event.kind == "play":
                 move, result = _place(turn_pos, event, self.lexicon, where, self.warnings)
                 info.update(move=move, notation=move.notation, words=tuple(w.word for w in result.words),
                             invalid_words=() if self.words_note else tuple(result.invalid_words),
                             challenged_off=removal is not None)
-                turn_pos.play(move)  # the one way a move changes a board
-                board = turn_pos.board.copy()
-                turn_pos.undo()  # the position before the turn stays for the analysis
+                play_move(state, move)  # the one way a move changes a board: the C state's turn
                 distribution.subtract(move.rack_letters())
-                self.pos = Position(rules, board, [""] * n, list(totals), to_move=0)
         elif event.kind == "phony-removed":
             played = next((t for t in reversed(self.turns) if t.event.line == event.play_line), None)
-            if played is None or played.position is None:  # pragma: no cover - the parser pairs them
+            if played is None or played.move is None or not state.undo_depth:  # pragma: no cover - paired
                 raise GCGError(f"{where} line {event.line}: expected a play to take back on line {event.play_line}")
-            self.pos = Position(rules, played.position.board.copy(), [""] * n, list(totals), to_move=0)
+            state.undo()  # the play just made (its removal comes next): the board before it
             distribution.update(played.move.rack_letters())
         totals[p] = event.total
         self.turns.append(ReplayTurn(event=event, kind=event.kind, player=p, totals_before=before,
-                                     totals_after=tuple(totals), board_after=bytes(self.pos.board.tiles), **info))
+                                     totals_after=tuple(totals), board_after=state.board, **info))
 
 
 def _place(pos: Position, event: PlayEvent, lexicon: Lexicon, where: str, warnings: list[str]):
