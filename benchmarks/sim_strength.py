@@ -3,6 +3,7 @@
     python benchmarks/sim_strength.py --rules wordsalvo-en --pairs 1000 --seconds 0.1 --jobs 2 \\
         --out benchmarks/results/sim-strength-wordsalvo-en-0.1.jsonl [--opponent expert] [--cpu-time] \\
         [--lexicon G] [--leaves L] [--opponent-leaves L]
+    python benchmarks/sim_strength.py --rules classic-en --opponent master:0.25 --seconds 1 --cpu-time ...
 
 Pair k shares the bag seed ``game_seed(seed, k)`` (wordsalvo.engine.autoplay) for two
 games with the seats swapped (master moves first in one, the opponent in the
@@ -12,7 +13,9 @@ where it stopped.  The report: master's win rate over games (a draw counts half)
 with its 95 % Wilson interval, the same rate with the interval over pairs (each
 pair's mean result as one sample), and the mean spread per game with its interval
 over pairs.  ``--cpu-time``: master's budget is CPU time (a loaded machine does not
-shorten its thinking).
+shorten its thinking).  ``--opponent master:S``: master against master
+with S seconds a move (does more time win?); ``master-nopeg``: master without its
+pre-endgame at the same budget (``master-nopeg:S`` at S seconds).
 """
 
 from __future__ import annotations
@@ -47,7 +50,10 @@ def _table(path, rules):
 
 
 def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponent_leaves=None):
+    """The two players; opponent "master" or "master-nopeg" may carry its own budget after
+    a colon ("master:0.25")."""
     key = (rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves)
+    name, _, budget = opponent.partition(":")
     if key not in _BOTS:
         import wordsalvo as ws
 
@@ -56,8 +62,9 @@ def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponen
         _BOTS.clear()
         _BOTS[key] = (rules, lex, ws.Bot("master", rules, lexicon=lex, leaves=_table(leaves, rules), seconds=seconds,
                                          cpu_time=cpu_time),
-                      ws.Bot("master", rules, lexicon=lex, leaves=_table(opponent_leaves, rules), seconds=seconds,
-                             cpu_time=cpu_time, pre_endgame=False) if opponent == "master-nopeg" else
+                      ws.Bot("master", rules, lexicon=lex, leaves=_table(opponent_leaves, rules),
+                             seconds=float(budget) if budget else seconds, cpu_time=cpu_time,
+                             pre_endgame=name == "master") if name in ("master", "master-nopeg") else
                       ws.Bot(opponent, rules, lexicon=lex, leaves=_table(opponent_leaves, rules)))
     return _BOTS[key]
 
@@ -123,8 +130,9 @@ def main(argv=None) -> int:
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=0.1)
     ap.add_argument("--opponent", default="expert",
-                    help="a level, or master-nopeg: master with the same budget that simulates the pre-endgame "
-                         "turns too (the control of benchmarks/pre_endgame.py's strength figure)")
+                    help="a level; master:S, master with S seconds a move; or master-nopeg[:S]: master that "
+                         "simulates the pre-endgame turns too (the control of benchmarks/pre_endgame.py's "
+                         "strength figure)")
     ap.add_argument("--leaves", default=None, help="master's leave table (.wsl or .csv; default: the shipped one)")
     ap.add_argument("--opponent-leaves", default=None, help="the opponent's leave table (.wsl or .csv)")
     ap.add_argument("--cpu-time", action="store_true")
