@@ -312,7 +312,13 @@ static void *worker_main(void *arg) {
     WsSim *sim = w->sim;
     int alive = sim->alive_count;
     for (;;) {
-        if (sim->deadline > 0.0 && budget_clock(sim) >= sim->deadline) break;
+        /* the clock: not before every candidate has its first sample (with a time budget
+         * the first items are iteration 0 of each candidate), so that a budget however
+         * short, or a machine however loaded, still gives every candidate a value; read
+         * before an item is taken (complete_iterations counts every item taken) */
+        if (sim->deadline > 0.0 && (sim->iterations > 0 || __atomic_load_n(&sim->next_item, __ATOMIC_RELAXED) >= alive) &&
+            budget_clock(sim) >= sim->deadline)
+            break;
         int64_t k = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
         if (k >= sim->round_items) break;
         /* block q holds iterations q x block.. (size bq), candidate by candidate */
@@ -490,8 +496,8 @@ int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status) {
             sim->stop = WS_SIM_ONE_LEFT;
         } else if (sim->cfg.max_iterations && sim->iterations >= sim->cfg.max_iterations) {
             sim->stop = WS_SIM_ITERATIONS;
-        } else if (sim->deadline > 0.0 && budget_clock(sim) >= sim->deadline) {
-            sim->stop = WS_SIM_DEADLINE;
+        } else if (sim->deadline > 0.0 && sim->iterations > 0 && budget_clock(sim) >= sim->deadline) {
+            sim->stop = WS_SIM_DEADLINE; /* (the first iteration runs whatever the clock says) */
         } else if (step_seconds > 0.0 && sim->iterations > 0 && now() - t0 >= step_seconds) {
             break;
         } else {

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import wordsalvo as ws
+from wordsalvo.actions import Play
 from wordsalvo.engine.bot import LEVELS, Bot
 from wordsalvo.offensive import LANGUAGES, OffensiveWords
 
@@ -90,7 +91,9 @@ def test_every_level_avoids_offensive_words(rules, level):
     for game in (hooked_game(rules),):
         for seed in range(4):
             action = Bot(level, rules, seed=seed, seconds=0.05).choose(game)
-            assert not game.offensive.is_offensive(action.move), (level, seed, action)
+            # a swap or a pass spells nothing (master's few iterations in 0.05 s on a loaded
+            # machine may rate the swap best); a play must spell no offensive word
+            assert not (isinstance(action, Play) and game.offensive.is_offensive(action.move)), (level, seed, action)
     game = ws.Game(rules, seed=1)
     game.set_rack(0, "FUCKERS")
     assert not game.offensive.is_offensive(game.engine_action(level).move)

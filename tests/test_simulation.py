@@ -225,6 +225,18 @@ def test_a_run_stopped_by_time_keeps_only_whole_iterations(small_lexicon, thread
     assert [(r.move, r.equity, r.win) for r in timed.rows] == [(r.move, r.equity, r.win) for r in fixed.rows]
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_budget_too_short_for_one_iteration_still_values_every_candidate(small_lexicon, threads):
+    # the clock is read only once every candidate has its first sample: a budget no
+    # machine meets (or a loaded one) gives one whole iteration, the same as a run of one
+    pos = mid_game(small_lexicon, seed=3, turns=5)
+    timed = simulate(pos, small_lexicon, plays=6, seconds=1e-9, sampling="bai", seed=4, threads=threads)
+    assert timed.stop == "seconds" and timed.iterations == 1
+    assert all(row.iterations == 1 and row.equity is not None for row in timed.rows)
+    fixed = simulate(pos, small_lexicon, plays=6, iterations=1, sampling="bai", seed=4)
+    assert [(r.move, r.equity, r.win) for r in timed.rows] == [(r.move, r.equity, r.win) for r in fixed.rows]
+
+
 def test_the_win_table_follows_the_model():
     model = WinModel.default(RULES)
     table = win_table(model, RULES.tile_count)
