@@ -1,4 +1,4 @@
-"""Master's time: the candidates grow with the budget, a game clock shares one budget out."""
+"""Master's time: the same candidates at every budget, a game clock shares one budget out."""
 
 import pytest
 
@@ -9,13 +9,12 @@ from wordsalvo.engine.clock import (BASE_PLAYS, CLEAR, CLOSE, MAX_PLAYS, MIN_SEC
 RULES = ws.Rules.preset("classic-en")
 
 
-def test_master_plays_grow_with_the_budget_and_stop_at_the_cap():
+def test_master_plays_the_same_candidates_at_every_budget():
+    # growing them with the budget lost games (see wordsalvo.engine.clock)
     assert master_plays(0.25) == BASE_PLAYS == MASTER_PLAYS
     assert master_plays(0.1) == BASE_PLAYS and master_plays(0) == BASE_PLAYS
-    seq = [master_plays(s) for s in (0.25, 0.5, 1.0, 2.0, 4.0, 16.0, 1e5)]
-    assert seq == sorted(seq) and len(set(seq)) >= 5
-    assert master_plays(1.0) == 16 and master_plays(4.0) == 26
-    assert master_plays(1e5) == MAX_PLAYS
+    assert {master_plays(s) for s in (0.25, 0.5, 1.0, 2.0, 4.0, 16.0, 1e5)} == {BASE_PLAYS}
+    assert BASE_PLAYS <= MAX_PLAYS
 
 
 def test_the_clock_shares_what_is_left_by_the_turns_to_come():

@@ -31,8 +31,8 @@ Kinds
     or a swap is possible.
 ``master``
     Looks ahead: it simulates (:mod:`wordsalvo.engine.simulation`) its best
-    placements by static equity that form no offensive word (:data:`MASTER_PLAYS` at a
-    quarter of a second, more with more time: :func:`~wordsalvo.engine.clock.master_plays`),
+    placements by static equity that form no offensive word (:data:`MASTER_PLAYS` at
+    every budget: :func:`~wordsalvo.engine.clock.master_plays`),
     plus the best exchange, two plies deep with the static equity player, for
     ``seconds`` a move (default :data:`MASTER_SECONDS`; or a share of
     ``game_seconds`` for the whole game; or ``iterations``), with best-arm
