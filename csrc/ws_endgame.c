@@ -64,7 +64,6 @@ struct WsEndgame {
     int32_t cur_depth;     /* the iteration in progress (read by the helpers) */
     int32_t max_depth;
     int32_t parallel;      /* other threads search too: defer what they are searching */
-    uint64_t busy[EG_BUSY_SLOTS]; /* main: (node key ^ move key) of the moves being searched by some thread */
     int64_t pub_nodes;     /* nodes, published for ws_endgame_progress */
     int32_t publish;       /* deepen publishes its iterations (the main's first solve) */
     uint32_t prog_seq;     /* the progress snapshot's seqlock: odd while written */
@@ -76,6 +75,10 @@ struct WsEndgame {
     WsMove killer[WS_EG_MAX_PLY][EG_KILLERS]; /* tile plays that cut off at this ply (score: 0 = none) */
     WsEgStep pv[WS_EG_MAX_PLY][WS_EG_MAX_PLY];
     int32_t pv_len[WS_EG_MAX_PLY];
+    /* main, with threads only (past `undo`: neither the set-up's clearing nor a helper's
+     * copy touches it; cleared when the helpers start): (node key ^ move key) of the moves
+     * some thread is searching now */
+    uint64_t busy[EG_BUSY_SLOTS];
 };
 
 size_t ws_endgame_size(void) { return sizeof(WsEndgame); }
@@ -737,9 +740,9 @@ int ws_endgame_solve(WsEndgame *E, double seconds, int64_t max_nodes, int max_de
     reduce_counters(E, &E->work);
     /* the helpers: not with a node limit (the answer would depend on their timing) */
     int started = 0;
-    memset(E->busy, 0, sizeof E->busy);
 #ifdef WS_EG_PTHREADS
-    if (max_nodes == 0) {
+    if (max_nodes == 0 && E->helper_count > 0) {
+        memset(E->busy, 0, sizeof E->busy);
         for (int i = 0; i < E->helper_count; i++) {
             WsEndgame *H = E->helpers[i];
             H->stop = 0;

@@ -33,7 +33,7 @@ from .position import Position, normalize_rack
 from .rules import Rules
 
 __all__ = ["GameRules", "GameState", "game_rules", "rule_values", "state_from_position", "rack_letters",
-           "letter_counts", "snapshot", "play_move", "after"]
+           "letter_counts", "tile_codes", "snapshot", "play_move", "after"]
 
 GameRules = _engine.GameRules
 GameState = _engine.GameState
@@ -104,11 +104,17 @@ def game_rules(rules: Rules, players: int) -> GameRules:
 
 def letter_counts(rules: Rules, letters) -> bytes:
     """33 counts by tile code of rack letters (``?`` = blank; no size check)."""
-    code = rules.alphabet._code  # type: ignore[attr-defined]
     counts = bytearray(33)
-    for ch in letters:
-        counts[0 if ch == "?" else code[ch]] += 1
+    for t in tile_codes(rules, letters):
+        counts[t] += 1
     return bytes(counts)
+
+
+def tile_codes(rules: Rules, letters) -> bytes:
+    """The tile code of each rack letter, in the order given (``?`` = blank, code 0): a bag
+    for :meth:`GameState.set_tiles`, a rack or swap for a turn record."""
+    code = rules.alphabet._code  # type: ignore[attr-defined]
+    return bytes(0 if ch == "?" else code[ch] for ch in letters)
 
 
 def rack_letters(rules: Rules, codes: bytes) -> str:
@@ -141,7 +147,7 @@ def state_from_position(pos, bag: str | None = None, seed: int = 0) -> GameState
             raise PositionError(f"the position uses more {', '.join(names)} than the {rules.name} tile set holds")
     else:
         bag = normalize_rack(rules, bag, where="bag")
-        state.set_tiles(racks, bytes(0 if ch == "?" else rules.alphabet.code(ch) for ch in bag))
+        state.set_tiles(racks, tile_codes(rules, bag))
     state.set_scores(pos.scores)
     state.set_turn(pos.to_move, pos.scoreless_count, 0)
     state.seed(seed)

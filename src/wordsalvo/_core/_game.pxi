@@ -404,7 +404,7 @@ cdef class GameState:
         cdef int rc
         cdef WsUndo *u = self._push()
         rc = ws_game_play(self.s, m, u)
-        if rc in _PLAY_REFUSALS:  # the move's fault: an IllegalMoveError with its reason
+        if rc != WS_OK and rc in _PLAY_REFUSALS:  # the move's fault: an IllegalMoveError with its reason
             from wordsalvo.errors import IllegalMoveReason, UnplaceableMoveError
             raise UnplaceableMoveError(f"play: {status_text(rc)}", IllegalMoveReason[_PLAY_REFUSALS[rc]])
         self._done(rc, "play")

@@ -216,6 +216,7 @@ def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: 
 
     from ..actions import Play, Swap
     from ..game import Game
+    from ..gamestate import tile_codes
     from .selfplay import PASS, PLAY, SWAP, TURN_DTYPE, turn_limit
 
     rules, lexicon, bots = _worker_setup(spec)
@@ -226,10 +227,8 @@ def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: 
         bots[p].reset(seed * 2 + p)
     limit = turn_limit(rules)
     records = np.zeros(limit + 2, dtype=TURN_DTYPE)
-    code = rules.alphabet._code  # type: ignore[attr-defined]
-
     def codes(letters: str) -> list[int]:  # rack order: letters by code, blanks last
-        return sorted((0 if ch == "?" else code[ch] for ch in letters), key=lambda t: (t == 0, t))
+        return sorted(tile_codes(rules, letters), key=lambda t: (t == 0, t))
 
     turns = 0
     while not game.is_over:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from ..board import Board
 from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
-from ..gamestate import GameState, game_rules, letter_counts, play_move, snapshot
+from ..gamestate import GameState, game_rules, letter_counts, play_move, snapshot, tile_codes
 from ..inputs import excerpt
 from ..lexicon.lexicon import Lexicon
 from ..moves import Move
@@ -239,8 +239,7 @@ class ReplayBuilder(GCGVisitor):
                 take = min(rules.rack_size, len(pool_list) - k)
                 racks[q] = letter_counts(rules, pool_list[k:k + take])
                 k += take
-            code = rules.alphabet._code  # type: ignore[attr-defined]
-            state.set_tiles(racks, bytes(0 if ch == "?" else code[ch] for ch in pool_list[k:]))
+            state.set_tiles(racks, tile_codes(rules, pool_list[k:]))
             state.set_scores(totals)
             state.set_turn(p)
             turn_pos = snapshot(state, rules, rack=rack)  # the position before the turn, for the analysis
