@@ -486,8 +486,9 @@ class Bot:
                 return action
         leaves = self.leaves
         candidates: list[Action] = []
-        # the placements to simulate: more with more time (the clock's plan for this move
-        # before it knows how close the candidates are: at most its largest share)
+        # the placements to simulate, by the budget (master_plays: the same number at every
+        # budget since growing them lost games; the clock's plan for this move before it
+        # knows how close the candidates are: at most its largest share)
         if self.iterations is not None:
             plays = MASTER_PLAYS
         elif clock is not None:
