@@ -371,6 +371,10 @@ int ws_gen_leave_index(const WsGen *g, const uint8_t *kept) {
 }
 
 int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
+    if (g->keep_values && g->values_valid && !memcmp(g->rack, rack, sizeof g->rack) && g->values_leaves == g->leaves &&
+        g->values_endgame == g->endgame && g->values_out == g->out_value && g->values_keep == g->keep_factor)
+        return WS_OK;
+    g->values_valid = 0;
     int total = 0;
     uint64_t letters = 0;
     int n = 0;
@@ -399,7 +403,15 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     g->rack_max_value = 0;
     for (int t = 1; t <= g->rules.alphabet_size; t++)
         if (rack[t] && g->rules.tile_value[t] > g->rack_max_value) g->rack_max_value = g->rules.tile_value[t];
-    return compute_leave_values(g);
+    int rc = compute_leave_values(g);
+    if (rc == WS_OK) {
+        g->values_valid = 1;
+        g->values_leaves = g->leaves;
+        g->values_endgame = g->endgame;
+        g->values_out = g->out_value;
+        g->values_keep = g->keep_factor;
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1418,4 +1430,203 @@ int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *c
     g->mode = 2;
     g->out_equity = equity;
     return best_search(g, out, n, count);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Best by equity with a lane cache                                         */
+/* ------------------------------------------------------------------------ */
+
+void ws_lane_cache_reset(WsLaneCache *cache) {
+    cache->valid = 0;
+    for (int d = 0; d < 2; d++)
+        for (int lane = 0; lane < WS_DIM; lane++) cache->lanes[d][lane].state = 0;
+}
+
+uint32_t ws_gen_same_lanes(const WsGen *a, const WsGen *b) {
+    uint32_t same = 0;
+    for (int d = 0; d < 2; d++)
+        for (int lane = 0; lane < WS_DIM; lane++)
+            if (!memcmp(&a->board.lanes[d][lane], &b->board.lanes[d][lane], sizeof(WsLane)))
+                same |= 1u << (d * WS_DIM + lane);
+    return same;
+}
+
+/* The anchors of the current lane (a board with tiles), shadowed: for_each_anchor's
+ * walk of one lane. */
+static void collect_lane(WsGen *g) {
+    int boundary = -1;
+    for (int pos = 0; pos < WS_DIM; pos++) {
+        if (g->ln->tile[pos]) {
+            if (!g->ln->tile[pos + 1]) {
+                collect_anchor(g, pos, boundary);
+                boundary = pos + 1;
+            }
+        } else if (g->ln->has_cross[pos] && (pos == 0 || !g->ln->tile[pos - 1]) && !g->ln->tile[pos + 1]) {
+            collect_anchor(g, pos, boundary);
+            boundary = pos;
+        }
+    }
+}
+
+/* The cache's entry for the lane of direction d, or NULL when the lane is not the root's
+ * or the entry holds no shadows. */
+static inline WsLaneEntry *cached_lane(WsLaneCache *c, uint32_t same, int d, int lane) {
+    if (!(same >> (d * WS_DIM + lane) & 1)) return NULL;
+    WsLaneEntry *e = &c->lanes[d][lane];
+    return e->state == 1 ? e : NULL;
+}
+
+int ws_gen_best_equity_lanes(WsGen *g, WsLaneCache *c, uint32_t same, WsMove *out, float *equity, size_t *count) {
+    if (!g->board_valid || !equity || !c) return WS_E_ARGUMENT;
+    if (!g->wordmap || g->rack[0] > 2 || g->board.tile_count == 0) return ws_gen_best_equity(g, out, equity, 1, count);
+    g->mode = 2;
+    g->out_equity = equity;
+    if (!c->valid || memcmp(c->rack, g->rack, sizeof c->rack) || c->leaves != g->leaves || c->wordmap != g->wordmap ||
+        c->endgame != g->endgame || c->out_value != g->out_value || c->keep_factor != g->keep_factor) {
+        ws_lane_cache_reset(c);
+        memcpy(c->rack, g->rack, sizeof c->rack);
+        c->leaves = g->leaves;
+        c->wordmap = g->wordmap;
+        c->endgame = g->endgame;
+        c->out_value = g->out_value;
+        c->keep_factor = g->keep_factor;
+        c->valid = 1;
+    }
+    /* best_search's set-up for one move by equity with span classes */
+    g->real_first = g->rack[0] && ((!g->leaves && !g->endgame) || (g->endgame && g->keep_factor >= 0.0f));
+    memcpy(g->rack_at_start, g->rack, sizeof g->rack);
+    g->out = out;
+    g->capacity = 1;
+    g->best_n = 1;
+    g->count = 0;
+    g->threshold = INT_MIN;
+    g->threshold_equity = -HUGE_VALF;
+    g->min_tiles = 1;
+    g->anchor_count = 0;
+    g->anchors_visited = 0;
+    g->wordmap_reads = 0;
+    g->wordmap_lookups = 0;
+    g->sub_total = 0;
+    g->bingo7_possible = -1;
+    g->classes = 1;
+    prepare_subracks(g);
+    g->fit_lane = -1;
+    g->heap_count = 0;
+    /* the anchors: a lane of the root whose shadows are kept comes from the cache (its
+     * keys no more than its bound, or its best move alone when that is known); another
+     * is shadowed, and kept when it is the root's */
+    for (int d = 0; d < 2; d++) {
+        for (int lane = 0; lane < WS_DIM; lane++) {
+            if (!(g->board.lane_active[d] >> lane & 1)) continue;
+            int bit = d * WS_DIM + lane;
+            WsLaneEntry *e = cached_lane(c, same, d, lane);
+            if (e) {
+                c->hits++;
+                if (e->exact) {
+                    if (e->has_move) heap_push(g, e->equity, -1, (int)bit);
+                    continue;
+                }
+                for (int i = 0; i < e->anchor_count; i++) {
+                    WsAnchor *a = &g->anchors[g->anchor_count];
+                    *a = e->anchors[i];
+                    a->walked = 0;
+                    if (a->sub_count && g->sub_total + a->sub_count <= WS_MAX_SUBS) {
+                        memcpy(&g->subs[g->sub_total], &e->subs[a->sub_first], a->sub_count * sizeof *e->subs);
+                        a->sub_first = (uint16_t)g->sub_total;
+                        g->sub_total += a->sub_count;
+                    } else {
+                        a->sub_count = 0; /* no room: the anchor is walked */
+                    }
+                    heap_push(g, a->bound_equity < e->ub ? a->bound_equity : e->ub, g->anchor_count, -1);
+                    g->anchor_count++;
+                }
+                continue;
+            }
+            c->misses += (same >> bit) & 1;
+            int first = g->anchor_count, sub_first = g->sub_total;
+            load_lane(g, d, lane);
+            collect_lane(g);
+            for (int i = first; i < g->anchor_count; i++) heap_push(g, g->anchors[i].bound_equity, i, -1);
+            if (!(same >> bit & 1)) continue;
+            e = &c->lanes[d][lane];
+            int subs = g->sub_total - sub_first, complete = subs <= WS_LANE_SUBS;
+            for (int i = first; i < g->anchor_count && complete; i++) complete = g->anchors[i].sub_count > 0;
+            if (!complete) { /* a class left out (no room): keep nothing */
+                e->state = -1;
+                continue;
+            }
+            e->state = 1;
+            e->exact = 0;
+            e->has_move = 0;
+            e->ub = HUGE_VALF;
+            e->anchor_count = g->anchor_count - first;
+            e->sub_count = subs;
+            memcpy(e->anchors, &g->anchors[first], (size_t)e->anchor_count * sizeof *e->anchors);
+            for (int i = 0; i < e->anchor_count; i++) e->anchors[i].sub_first = (uint16_t)(e->anchors[i].sub_first - sub_first);
+            memcpy(e->subs, &g->subs[sub_first], (size_t)subs * sizeof *e->subs);
+        }
+    }
+    /* search_classes, with a cached lane's keys capped by its bound and its known best
+     * taken as a move */
+    int cur_d = -1, cur_lane = -1;
+    while (g->heap_count) {
+        WsHeapItem it = heap_pop(g);
+        if (g->count == 1 && it.key < g->threshold_equity) break;
+        if (it.anchor < 0) { /* a lane's best move, known */
+            const WsLaneEntry *e = &c->lanes[it.sub / WS_DIM][it.sub % WS_DIM];
+            if (!g->count || better_equity(&e->move, e->equity, &out[0], equity[0])) {
+                out[0] = e->move;
+                equity[0] = e->equity;
+                g->count = 1;
+                g->threshold_equity = e->equity;
+            }
+            continue;
+        }
+        WsAnchor *a = &g->anchors[it.anchor];
+        if (a->walked) continue;
+        if (a->direction != cur_d || a->lane != cur_lane) {
+            load_lane(g, a->direction, a->lane);
+            cur_d = a->direction;
+            cur_lane = a->lane;
+        }
+        if (it.sub < 0 && a->sub_count > 0) {
+            const WsLaneEntry *e = cached_lane(c, same, a->direction, a->lane);
+            float cap = e ? e->ub : HUGE_VALF;
+            for (int j = a->sub_first; j < a->sub_first + a->sub_count; j++) {
+                float key = g->subs[j].bound_equity;
+                heap_push(g, key < cap ? key : cap, it.anchor, j);
+            }
+            continue;
+        }
+        if (it.sub < 0) {
+            walk_anchor(g, a);
+            continue;
+        }
+        wordmap_read(g, a, &g->subs[it.sub]);
+        g->wordmap_reads++;
+    }
+    *count = g->count;
+    if (g->poll_stopped) return WS_OK; /* an unfinished search proves nothing */
+    /* what the search proved about the root's lanes: no move anywhere (it ran to the end),
+     * the best move's lane holds it, every other lane nothing above it */
+    int best_bit = -1;
+    if (g->count) best_bit = out[0].direction * WS_DIM + (out[0].direction == 0 ? out[0].row : out[0].col);
+    for (int d = 0; d < 2; d++) {
+        for (int lane = 0; lane < WS_DIM; lane++) {
+            WsLaneEntry *e = cached_lane(c, same, d, lane);
+            if (!e || e->exact || !(g->board.lane_active[d] >> lane & 1)) continue;
+            if (!g->count) {
+                e->exact = 1;
+                e->has_move = 0;
+            } else if (d * WS_DIM + lane == best_bit) {
+                e->exact = 1;
+                e->has_move = 1;
+                e->move = out[0];
+                e->equity = equity[0];
+            } else if (equity[0] < e->ub) {
+                e->ub = equity[0];
+            }
+        }
+    }
+    return WS_OK;
 }

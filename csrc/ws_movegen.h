@@ -145,6 +145,13 @@ typedef struct WsGen {
     int32_t leave_count;                /* entries of leave_value: prod(count + 1) */
     float leave_value[1 << WS_RACK_MAX];
     float leave_best[WS_RACK_MAX + 1];  /* best leave value for each number of tiles kept */
+    /* 1 (a caller whose table cannot change meanwhile, e.g. a simulation): ws_gen_set_rack
+     * keeps the values above when the rack and the equity terms are those they were made
+     * for (values_*); 0 (ws_gen_init's default): made again every time */
+    int32_t keep_values;
+    int32_t values_valid, values_endgame;
+    const WsLeaves *values_leaves;
+    float values_out, values_keep;
 
     /* output */
     int32_t mode; /* 0 = all moves, 1 = best n by score, 2 = best n by equity */
@@ -201,6 +208,50 @@ typedef struct WsGen {
     uint32_t poll_every, poll_left;
     int32_t poll_stopped;
 } WsGen;
+
+/* What best-by-equity searches learned about the lanes of one root board, for searches
+ * on boards that keep most of its lanes (a simulation's replies to its candidates: a
+ * candidate changes a few lanes, the rest are the root's).  Per lane of the root: the
+ * shadows of its anchors, a bound no move of the lane exceeds, and once known the lane's
+ * best move.  Valid for one rack and one set of equity terms: a search with another
+ * context resets it. */
+#define WS_LANE_SUBS 160
+typedef struct WsLaneEntry {
+    int32_t state;     /* 0: nothing known; 1: the shadows below; -1: too many classes to keep */
+    int32_t exact;     /* the lane's best is known: move and equity (has_move), or it has no move */
+    int32_t has_move;
+    float ub;          /* no move of the lane has more equity than this */
+    float equity;
+    WsMove move;
+    int32_t anchor_count, sub_count;
+    WsAnchor anchors[WS_DIM];          /* sub_first relative to subs below */
+    WsSubAnchor subs[WS_LANE_SUBS];
+} WsLaneEntry;
+
+typedef struct WsLaneCache {
+    int32_t valid; /* the context below is set */
+    uint8_t rack[WS_MAX_LETTERS + 1];
+    const WsLeaves *leaves;
+    const WsWordMap *wordmap;
+    int32_t endgame;
+    float out_value, keep_factor;
+    int64_t hits, misses; /* lanes taken from the cache / shadowed again (statistics) */
+    WsLaneEntry lanes[2][WS_DIM];
+} WsLaneCache;
+
+/* Forgets everything a cache holds (call before its first use and for a new root). */
+void ws_lane_cache_reset(WsLaneCache *cache);
+
+/* Bit d * 15 + lane set when lane `lane` of direction d is the same on the boards of a
+ * and b (every square's tile, cross set, multipliers and cross score alike). */
+uint32_t ws_gen_same_lanes(const WsGen *a, const WsGen *b);
+
+/* ws_gen_best_equity with n = 1 on a board whose lanes in `same` (ws_gen_same_lanes) are
+ * those of the root board the cache belongs to: the same move and equity, reading from
+ * and adding to the cache.  Without a word map, with more than two blanks or on an empty
+ * board it is ws_gen_best_equity. */
+int ws_gen_best_equity_lanes(WsGen *g, WsLaneCache *cache, uint32_t same, WsMove *out, float *equity,
+                             size_t *count);
 
 /* Installs (fn non-NULL) or removes the check above; every > 0 steps between calls. */
 void ws_gen_poll(WsGen *g, int (*fn)(void *ctx), void *ctx, uint32_t every);

@@ -33,22 +33,23 @@
 
 #define WS_SIM_TIE_WEIGHT 1e-6 /* the equity's weight in the utility, beside the win chance */
 #define WS_SIM_FIRST_ROUND 8
-/* A round's items go out in blocks of WS_SIM_BLOCK iterations, candidate by candidate
- * within a block: consecutive samples of a worker mostly play the same candidate on
- * the same board, so its generator derives again only the lines of the rollout's
- * moves (not those of two candidates as well), and a worker keeps the root of each
- * iteration of the block (its opponent rack drawn) instead of drawing it again.  With a
- * time budget the block is one iteration (candidate after candidate, iteration after
- * iteration): a block counts only when its last candidate is played, so the samples of
- * the block the time runs out in are lost, which a short budget cannot afford. */
-#define WS_SIM_BLOCK 8
+/* A round's items go out iteration by iteration, candidate after candidate within an
+ * iteration, so the items a worker takes come in order of iteration: it draws the root of
+ * an iteration (the opponent's rack) once, and the opponent's replies to the candidates
+ * it plays in that iteration, all with that rack, share what they found out about the
+ * lanes a candidate leaves as the root has them (ws_gen_best_equity_lanes), the work of
+ * a reply gen of its own whose board changes by two candidates' tiles from one reply to
+ * the next.  A time budget loses only the samples of the iteration it runs out in. */
 
 typedef struct WsSimWorker {
     WsGen gen;              /* its own generator (a copy of the prototype) */
-    WsGame base[WS_SIM_BLOCK]; /* [iteration % WS_SIM_BLOCK]: the root with that iteration's
-                                  opponent rack drawn */
+    WsGen reply_gen;        /* another copy, for the opponent's reply to a candidate */
+    WsLaneCache reply_lanes; /* what the replies of iteration reply_iteration found out about
+                                the root's lanes (the same opponent rack in all of them) */
+    int64_t reply_iteration;
+    WsGame base;            /* the root with the opponent rack of iteration base_iteration drawn */
     WsGame work;            /* one sample */
-    int64_t base_iteration[WS_SIM_BLOCK]; /* the iteration of each base; -1: none yet */
+    int64_t base_iteration; /* -1: none yet */
     int64_t nodes;          /* turns played in the current round */
     int32_t rc;
     struct WsSim *sim;
@@ -62,7 +63,6 @@ struct WsSim {
     WsGame root;   /* the state to simulate, the opponent's rack back in the bag */
     int32_t me, opp, opp_count, spread0;
     int32_t exact; /* no tile to draw after the opponent's rack: every iteration is the same */
-    int64_t block; /* iterations a block: WS_SIM_BLOCK, or 1 with a time budget */
     int32_t count; /* candidates */
     WsSimArm arms[WS_SIM_MAX_CANDIDATES];
     int32_t alive_count;
@@ -213,12 +213,17 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
     sim->me = root->to_move;
     sim->opp = 1 - sim->me;
     sim->spread0 = ws_game_spread(root, sim->me);
-    sim->block = cfg->seconds > 0.0 ? 1 : WS_SIM_BLOCK;
     for (int t = 0; t < sim->threads; t++) {
         WsSimWorker *w = &sim->workers[t];
         ws_game_copy(&w->work, root); /* a state from the start: samples ws_game_recopy into it */
         memcpy(&w->gen, proto, sizeof w->gen); /* a generator holds no pointer into itself between calls */
-        for (int b = 0; b < WS_SIM_BLOCK; b++) w->base_iteration[b] = -1;
+        memcpy(&w->reply_gen, proto, sizeof w->reply_gen);
+        w->reply_gen.keep_values = 1; /* the replies of an iteration share the opponent's rack */
+        w->reply_gen.values_valid = 0;
+        ws_lane_cache_reset(&w->reply_lanes);
+        w->reply_lanes.hits = w->reply_lanes.misses = 0;
+        w->reply_iteration = -1;
+        w->base_iteration = -1;
         w->nodes = 0;
         w->rc = WS_OK;
         w->sim = sim;
@@ -248,10 +253,14 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         arm->action.equity = arm->static_equity;
         arm->alive = 1;
         /* the root must take it (the squares free, a swap allowed now) */
-        WsGame *trial = &sim->workers[0].base[0];
+        WsGame *trial = &sim->workers[0].base;
         ws_game_copy(trial, probe);
         int applied = ws_action_apply(trial, &arm->action, NULL);
         if (applied != WS_OK) return applied;
+        /* the lanes of the reply's board that are the root's (g holds the root's board) */
+        WsGen *scratch = &sim->workers[0].reply_gen;
+        if (ws_gen_set_board(scratch, trial->board) != WS_OK) return WS_E_ARGUMENT;
+        arm->same_lanes = ws_gen_same_lanes(g, scratch);
         sim->alive_index[i] = i;
     }
     sim->count = count;
@@ -266,14 +275,17 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
 
 static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double *eq, double *win) {
     const WsSimConfig *cfg = &sim->cfg;
-    int b = (int)(iteration % WS_SIM_BLOCK);
-    WsGame *base = &w->base[b];
-    if (w->base_iteration[b] != iteration) {
+    WsGame *base = &w->base;
+    if (w->base_iteration != iteration) {
         ws_game_copy(base, &sim->root);
         seed_iteration(base, cfg->seed, iteration);
         int kept = cfg->infer_count > 0 ? draw_inferred(base, sim->opp, cfg) : 0;
         ws_game_draw(base, sim->opp, sim->opp_count - kept);
-        w->base_iteration[b] = iteration;
+        w->base_iteration = iteration;
+    }
+    if (w->reply_iteration != iteration) { /* another opponent rack: nothing known */
+        ws_lane_cache_reset(&w->reply_lanes);
+        w->reply_iteration = iteration;
     }
     WsGame *s = &w->work;
     ws_game_recopy(s, base);
@@ -286,7 +298,10 @@ static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double
     for (int ply = 0; ply < cfg->plies && s->end_reason == WS_END_NONE; ply++) {
         WsAction act;
         int mover = s->to_move;
-        rc = ws_player_choose(s, &w->gen, &cfg->player, -1, &act);
+        if (ply == 0 && !cfg->fresh_replies) /* the reply: most lanes are the root's */
+            rc = ws_player_choose_lanes(s, &w->reply_gen, &cfg->player, -1, &act, &w->reply_lanes, a->same_lanes);
+        else
+            rc = ws_player_choose(s, &w->gen, &cfg->player, -1, &act);
         if (rc == WS_OK) rc = ws_action_apply(s, &act, NULL);
         if (rc != WS_OK) return rc;
         w->nodes++;
@@ -321,13 +336,8 @@ static void *worker_main(void *arg) {
             break;
         int64_t k = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
         if (k >= sim->round_items) break;
-        /* block q holds iterations q x block.. (size bq), candidate by candidate */
-        int64_t block = sim->block;
-        int64_t q = k / (block * alive), r = k % (block * alive);
-        int64_t first = q * block, left = sim->round_items / alive - first;
-        int64_t bq = left < block ? left : block;
-        int64_t j = first + r % bq;
-        int slot = (int)(r / bq);
+        int64_t j = k / alive; /* the round's iteration j, candidate after candidate */
+        int slot = (int)(k % alive);
         double eq = 0.0, win = 0.0;
         int rc = sample(sim, w, sim->round_first + j, sim->alive_index[slot], &eq, &win);
         if (rc != WS_OK) {
@@ -437,18 +447,10 @@ static void eliminate(WsSim *sim) {
 }
 
 /* The iterations of the round every candidate still in has played (items are taken in
- * order: whole blocks, then in the block the time ran out in, the candidates before the
- * last whole and the last one's first iterations). */
+ * order, iteration by iteration). */
 static int64_t complete_iterations(const WsSim *sim) {
     int64_t done = sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
-    int64_t alive = sim->alive_count, b = sim->round_items / alive;
-    int64_t block = sim->block, per_block = block * alive;
-    int64_t q = done / per_block, r = done % per_block;
-    int64_t first = q * block;
-    if (first >= b) return b;
-    int64_t bq = b - first < block ? b - first : block;
-    int64_t last = r - (alive - 1) * bq; /* the last candidate's items of the block */
-    return first + (last > 0 ? last : 0);
+    return done / sim->alive_count;
 }
 
 static int run_round(WsSim *sim) {

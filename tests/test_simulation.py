@@ -403,3 +403,36 @@ def test_sim_on_a_terminal_redraws_its_table_and_stops_on_ctrl_c(tmp_path):
     term.interrupt()
     assert term.finish() == 130
     assert "interrupted: the result so far" in term.said()
+
+
+def _game_at(rules_name: str, seed: int, turns: int):
+    """A game of the rule set's embedded lexicon after ``turns`` static equity turns."""
+    rules = ws.Rules.preset(rules_name)
+    g = ws.Game(rules, seed=seed)
+    for _ in range(turns):
+        if g.is_over:
+            break
+        m = g.best_move(by="equity")
+        g.play(m) if m is not None else g.pass_turn()
+    return g
+
+
+@pytest.mark.parametrize("rules_name,seed,turns", [
+    ("classic-en", 1, 3), ("classic-en", 2, 9), ("classic-en", 3, 16), ("wordsalvo-en", 4, 7),
+    ("wordsalvo-nl", 5, 8), ("classic-en", 6, 21), ("wordsalvo-nl", 7, 14), ("turkish", 8, 11),
+])
+def test_replies_that_reuse_the_roots_lanes_choose_as_fresh_searches(rules_name, seed, turns):
+    # the opponent's reply to each candidate reads what earlier replies of the iteration
+    # found out about the lanes the candidate leaves as they were (csrc/ws_movegen.c,
+    # ws_gen_best_equity_lanes): every sample must be what a search from scratch gives
+    g = _game_at(rules_name, seed, turns)
+    assert not g.is_over
+    runs = []
+    for fresh in (False, True):
+        for threads, sampling in ((1, "rr"), (2, "bai")):
+            sim = Simulator(g, plays=12, plies=2, iterations=24, sampling=sampling, seed=seed, threads=threads,
+                            _fresh_replies=fresh)
+            r = sim.run()
+            runs.append((fresh, threads, sampling, r.nodes, [(x.move, x.iterations, x.equity, x.win) for x in r.rows]))
+    reused, fresh = runs[:2], runs[2:]
+    assert [x[1:] for x in reused] == [x[1:] for x in fresh]

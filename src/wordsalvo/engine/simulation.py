@@ -186,7 +186,8 @@ class Simulator:
     def __init__(self, game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *,
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
-                 model: WinModel | bool | None = None, cpu_time: bool = False, infer=None):
+                 model: WinModel | bool | None = None, cpu_time: bool = False, infer=None,
+                 _fresh_replies: bool = False):
         plays = _whole(plays, "plays", 1, _engine.SIM_MAX_CANDIDATES - 1)
         plies = _whole(plies, "plies", 0, MAX_PLIES)
         threads = _whole(threads, "threads", 1, MAX_THREADS)
@@ -274,7 +275,8 @@ class Simulator:
         self.inference = self._inference(infer, game)
         self._sim = _engine.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
                                         threads, iterations or 0, seconds or 0.0, seed, table, DELTA,
-                                        MIN_ITERATIONS, bool(cpu_time), _infer_arrays(rules, self.inference))
+                                        MIN_ITERATIONS, bool(cpu_time), _infer_arrays(rules, self.inference),
+                                        bool(_fresh_replies))
         self.done = False
 
     def _inference(self, infer, game):
