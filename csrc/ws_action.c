@@ -26,7 +26,7 @@ int ws_swap_run_endless(const WsGameRules *R) {
 /* ws_player_options; with only_if_better, no swap is looked for that cannot beat the play
  * (ws_player_choose needs the pick only; the options' callers show the best swap). */
 static int player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, int search_play,
-                          WsAction *play, WsAction *swap, int only_if_better, WsLaneCache *cache, uint32_t same) {
+                          WsAction *play, WsAction *swap, int only_if_better, WsLanePool *pool) {
     const WsGameRules *R = s->rules;
     int seat = s->to_move;
     uint8_t kept[WS_MAX_LETTERS + 1];
@@ -56,7 +56,7 @@ static int player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last
     }
     /* Bot._choose_equity, Bot._best_swap, MoveGenerator.best_swap */
     if (search_play) {
-        rc = cache ? ws_gen_best_equity_lanes(g, cache, same, &play->move, &play->equity, &found)
+        rc = pool ? ws_gen_best_equity_pool(g, pool, &play->move, &play->equity, &found)
                    : ws_gen_best_equity(g, &play->move, &play->equity, 1, &found);
         if (rc != WS_OK) return rc;
         if (found) play->kind = WS_TURN_PLAY;
@@ -91,7 +91,7 @@ static int player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last
 
 int ws_player_options(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, int search_play, WsAction *play,
                       WsAction *swap) {
-    return player_options(s, g, P, last_kind, search_play, play, swap, 0, NULL, 0);
+    return player_options(s, g, P, last_kind, search_play, play, swap, 0, NULL);
 }
 
 void ws_player_pick(const WsAction *play, const WsAction *swap, WsAction *a) {
@@ -106,13 +106,13 @@ void ws_player_pick(const WsAction *play, const WsAction *swap, WsAction *a) {
 }
 
 int ws_player_choose(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a) {
-    return ws_player_choose_lanes(s, g, P, last_kind, a, NULL, 0);
+    return ws_player_choose_pool(s, g, P, last_kind, a, NULL);
 }
 
-int ws_player_choose_lanes(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a,
-                           WsLaneCache *cache, uint32_t same) {
+int ws_player_choose_pool(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a,
+                          WsLanePool *pool) {
     WsAction swap;
-    int rc = player_options(s, g, P, last_kind, 1, a, &swap, 1, cache, same);
+    int rc = player_options(s, g, P, last_kind, 1, a, &swap, 1, pool);
     if (rc != WS_OK) {
         memset(a, 0, sizeof *a);
         a->kind = WS_TURN_PASS;

@@ -72,10 +72,11 @@ void ws_player_pick(const WsAction *play, const WsAction *swap, WsAction *a);
  * (searching the play), then ws_player_pick. */
 int ws_player_choose(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a);
 
-/* ws_player_choose searching the play with ws_gen_best_equity_lanes (an equity player):
- * the same choice, for a board whose lanes in `same` are those of the cache's root. */
-int ws_player_choose_lanes(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a,
-                           WsLaneCache *cache, uint32_t same);
+/* ws_player_choose searching the play with ws_gen_best_equity_pool (an equity player; pool
+ * NULL: ws_gen_best_equity): the same choice, faster on boards that keep most lanes of
+ * the pool's root. */
+int ws_player_choose_pool(const WsGame *s, WsGen *g, const WsPlayer *P, int last_kind, WsAction *a,
+                          WsLanePool *pool);
 
 /* Plays a on s (ws_game_play, ws_game_swap or ws_game_pass), undo record u (or NULL). */
 int ws_action_apply(WsGame *s, const WsAction *a, WsUndo *u);

@@ -1436,19 +1436,26 @@ int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *c
 /* Best by equity with a lane cache                                         */
 /* ------------------------------------------------------------------------ */
 
-void ws_lane_cache_reset(WsLaneCache *cache) {
+static void lane_cache_reset(WsLaneCache *cache) {
     cache->valid = 0;
     for (int d = 0; d < 2; d++)
         for (int lane = 0; lane < WS_DIM; lane++) cache->lanes[d][lane].state = 0;
 }
 
-uint32_t ws_gen_same_lanes(const WsGen *a, const WsGen *b) {
-    uint32_t same = 0;
-    for (int d = 0; d < 2; d++)
-        for (int lane = 0; lane < WS_DIM; lane++)
-            if (!memcmp(&a->board.lanes[d][lane], &b->board.lanes[d][lane], sizeof(WsLane)))
-                same |= 1u << (d * WS_DIM + lane);
-    return same;
+void ws_lane_pool_init(WsLanePool *pool, const WsGen *root) {
+    memcpy(pool->root, root->board.lanes, sizeof pool->root);
+    pool->tick = 0;
+    for (int i = 0; i < WS_LANE_CACHES; i++) {
+        pool->used[i] = 0;
+        lane_cache_reset(&pool->caches[i]);
+    }
+}
+
+/* Whether a cache was made for the generator's rack and equity terms. */
+static int lane_cache_fits(const WsLaneCache *c, const WsGen *g) {
+    return c->valid && !memcmp(c->rack, g->rack, sizeof c->rack) && c->leaves == g->leaves &&
+           c->wordmap == g->wordmap && c->endgame == g->endgame && c->out_value == g->out_value &&
+           c->keep_factor == g->keep_factor;
 }
 
 /* The anchors of the current lane (a board with tiles), shadowed: for_each_anchor's
@@ -1476,14 +1483,30 @@ static inline WsLaneEntry *cached_lane(WsLaneCache *c, uint32_t same, int d, int
     return e->state == 1 ? e : NULL;
 }
 
-int ws_gen_best_equity_lanes(WsGen *g, WsLaneCache *c, uint32_t same, WsMove *out, float *equity, size_t *count) {
-    if (!g->board_valid || !equity || !c) return WS_E_ARGUMENT;
+int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equity, size_t *count) {
+    if (!g->board_valid || !equity || !pool) return WS_E_ARGUMENT;
     if (!g->wordmap || g->rack[0] > 2 || g->board.tile_count == 0) return ws_gen_best_equity(g, out, equity, 1, count);
     g->mode = 2;
     g->out_equity = equity;
-    if (!c->valid || memcmp(c->rack, g->rack, sizeof c->rack) || c->leaves != g->leaves || c->wordmap != g->wordmap ||
-        c->endgame != g->endgame || c->out_value != g->out_value || c->keep_factor != g->keep_factor) {
-        ws_lane_cache_reset(c);
+    /* the lanes that are the root's */
+    uint32_t same = 0;
+    for (int d = 0; d < 2; d++)
+        for (int lane = 0; lane < WS_DIM; lane++)
+            if (!memcmp(&g->board.lanes[d][lane], &pool->root[d][lane], sizeof(WsLane)))
+                same |= 1u << (d * WS_DIM + lane);
+    /* the cache of this context, or the least recently used one made over for it */
+    int pick = 0;
+    for (int i = 0; i < WS_LANE_CACHES; i++) {
+        if (lane_cache_fits(&pool->caches[i], g)) {
+            pick = i;
+            break;
+        }
+        if (pool->used[i] < pool->used[pick]) pick = i;
+    }
+    pool->used[pick] = ++pool->tick;
+    WsLaneCache *c = &pool->caches[pick];
+    if (!lane_cache_fits(c, g)) {
+        lane_cache_reset(c);
         memcpy(c->rack, g->rack, sizeof c->rack);
         c->leaves = g->leaves;
         c->wordmap = g->wordmap;
@@ -1521,7 +1544,6 @@ int ws_gen_best_equity_lanes(WsGen *g, WsLaneCache *c, uint32_t same, WsMove *ou
             int bit = d * WS_DIM + lane;
             WsLaneEntry *e = cached_lane(c, same, d, lane);
             if (e) {
-                c->hits++;
                 if (e->exact) {
                     if (e->has_move) heap_push(g, e->equity, -1, (int)bit);
                     continue;
@@ -1542,7 +1564,6 @@ int ws_gen_best_equity_lanes(WsGen *g, WsLaneCache *c, uint32_t same, WsMove *ou
                 }
                 continue;
             }
-            c->misses += (same >> bit) & 1;
             int first = g->anchor_count, sub_first = g->sub_total;
             load_lane(g, d, lane);
             collect_lane(g);

@@ -210,11 +210,10 @@ typedef struct WsGen {
 } WsGen;
 
 /* What best-by-equity searches learned about the lanes of one root board, for searches
- * on boards that keep most of its lanes (a simulation's replies to its candidates: a
- * candidate changes a few lanes, the rest are the root's).  Per lane of the root: the
- * shadows of its anchors, a bound no move of the lane exceeds, and once known the lane's
- * best move.  Valid for one rack and one set of equity terms: a search with another
- * context resets it. */
+ * on boards that keep most of its lanes (a simulation's rollouts: a candidate and the
+ * moves after it change a few lanes each, the rest are the root's).  Per lane of the
+ * root: the shadows of its anchors, a bound no move of the lane exceeds, and once known
+ * the lane's best move.  Valid for one rack and one set of equity terms (the context). */
 #define WS_LANE_SUBS 160
 typedef struct WsLaneEntry {
     int32_t state;     /* 0: nothing known; 1: the shadows below; -1: too many classes to keep */
@@ -235,23 +234,28 @@ typedef struct WsLaneCache {
     const WsWordMap *wordmap;
     int32_t endgame;
     float out_value, keep_factor;
-    int64_t hits, misses; /* lanes taken from the cache / shadowed again (statistics) */
     WsLaneEntry lanes[2][WS_DIM];
 } WsLaneCache;
 
-/* Forgets everything a cache holds (call before its first use and for a new root). */
-void ws_lane_cache_reset(WsLaneCache *cache);
+/* The caches of one root board, one per context, the least recently used one given to
+ * a new context. */
+#define WS_LANE_CACHES 12
+typedef struct WsLanePool {
+    WsLane root[2][WS_DIM]; /* the root board's lanes */
+    uint64_t tick;
+    uint64_t used[WS_LANE_CACHES]; /* tick of each cache's last use (0: never) */
+    WsLaneCache caches[WS_LANE_CACHES];
+} WsLanePool;
 
-/* Bit d * 15 + lane set when lane `lane` of direction d is the same on the boards of a
- * and b (every square's tile, cross set, multipliers and cross score alike). */
-uint32_t ws_gen_same_lanes(const WsGen *a, const WsGen *b);
+/* Sets up a pool for the board g holds (the root): its lanes, every cache empty. */
+void ws_lane_pool_init(WsLanePool *pool, const WsGen *root);
 
-/* ws_gen_best_equity with n = 1 on a board whose lanes in `same` (ws_gen_same_lanes) are
- * those of the root board the cache belongs to: the same move and equity, reading from
- * and adding to the cache.  Without a word map, with more than two blanks or on an empty
- * board it is ws_gen_best_equity. */
-int ws_gen_best_equity_lanes(WsGen *g, WsLaneCache *cache, uint32_t same, WsMove *out, float *equity,
-                             size_t *count);
+/* ws_gen_best_equity with n = 1, the same move and equity, reading from and adding to
+ * the pool's cache of the generator's rack and equity terms: the lanes of g's board that
+ * are the root's (every square's tile, cross set, multipliers and cross score alike) come
+ * from what earlier searches found out about them.  Without a word map, with more than
+ * two blanks or on an empty board it is ws_gen_best_equity. */
+int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equity, size_t *count);
 
 /* Installs (fn non-NULL) or removes the check above; every > 0 steps between calls. */
 void ws_gen_poll(WsGen *g, int (*fn)(void *ctx), void *ctx, uint32_t every);

@@ -44,9 +44,7 @@
 typedef struct WsSimWorker {
     WsGen gen;              /* its own generator (a copy of the prototype) */
     WsGen reply_gen;        /* another copy, for the opponent's reply to a candidate */
-    WsLaneCache reply_lanes; /* what the replies of iteration reply_iteration found out about
-                                the root's lanes (the same opponent rack in all of them) */
-    int64_t reply_iteration;
+    WsLanePool lanes;       /* what its searches found out about the root's lanes, by rack */
     WsGame base;            /* the root with the opponent rack of iteration base_iteration drawn */
     WsGame work;            /* one sample */
     int64_t base_iteration; /* -1: none yet */
@@ -220,9 +218,6 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         memcpy(&w->reply_gen, proto, sizeof w->reply_gen);
         w->reply_gen.keep_values = 1; /* the replies of an iteration share the opponent's rack */
         w->reply_gen.values_valid = 0;
-        ws_lane_cache_reset(&w->reply_lanes);
-        w->reply_lanes.hits = w->reply_lanes.misses = 0;
-        w->reply_iteration = -1;
         w->base_iteration = -1;
         w->nodes = 0;
         w->rc = WS_OK;
@@ -240,6 +235,7 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
     ws_game_draw(probe, sim->opp, sim->opp_count);
     WsGen *g = &sim->workers[0].gen;
     if (ws_game_load(probe, g, 1, cfg->player.leaves) != WS_OK) return WS_E_LEAVE;
+    for (int t = 0; t < sim->threads; t++) ws_lane_pool_init(&sim->workers[t].lanes, g); /* g: the root's board */
     for (int i = 0; i < count; i++) {
         WsSimArm *arm = &sim->arms[i];
         uint8_t kept[WS_MAX_LETTERS + 1];
@@ -257,10 +253,6 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         ws_game_copy(trial, probe);
         int applied = ws_action_apply(trial, &arm->action, NULL);
         if (applied != WS_OK) return applied;
-        /* the lanes of the reply's board that are the root's (g holds the root's board) */
-        WsGen *scratch = &sim->workers[0].reply_gen;
-        if (ws_gen_set_board(scratch, trial->board) != WS_OK) return WS_E_ARGUMENT;
-        arm->same_lanes = ws_gen_same_lanes(g, scratch);
         sim->alive_index[i] = i;
     }
     sim->count = count;
@@ -283,10 +275,6 @@ static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double
         ws_game_draw(base, sim->opp, sim->opp_count - kept);
         w->base_iteration = iteration;
     }
-    if (w->reply_iteration != iteration) { /* another opponent rack: nothing known */
-        ws_lane_cache_reset(&w->reply_lanes);
-        w->reply_iteration = iteration;
-    }
     WsGame *s = &w->work;
     ws_game_recopy(s, base);
     const WsSimArm *a = &sim->arms[arm];
@@ -298,10 +286,10 @@ static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double
     for (int ply = 0; ply < cfg->plies && s->end_reason == WS_END_NONE; ply++) {
         WsAction act;
         int mover = s->to_move;
-        if (ply == 0 && !cfg->fresh_replies) /* the reply: most lanes are the root's */
-            rc = ws_player_choose_lanes(s, &w->reply_gen, &cfg->player, -1, &act, &w->reply_lanes, a->same_lanes);
-        else
-            rc = ws_player_choose(s, &w->gen, &cfg->player, -1, &act);
+        /* the reply has a generator of its own: its rack, the opponent's, is the same for
+         * every candidate of the iteration, and so are its leave values */
+        WsGen *g = ply == 0 ? &w->reply_gen : &w->gen;
+        rc = ws_player_choose_pool(s, g, &cfg->player, -1, &act, cfg->fresh_searches ? NULL : &w->lanes);
         if (rc == WS_OK) rc = ws_action_apply(s, &act, NULL);
         if (rc != WS_OK) return rc;
         w->nodes++;

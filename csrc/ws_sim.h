@@ -86,10 +86,10 @@ typedef struct WsSimConfig {
     const uint8_t *infer_tiles;
     const double *infer_cum;
     int32_t infer_count;
-    /* 1: every reply to a candidate searched from scratch; 0 (the default): the lanes a
-     * candidate leaves as they were come from what earlier replies of the iteration found
-     * out about them (ws_gen_best_equity_lanes), the same moves faster */
-    int32_t fresh_replies;
+    /* 1: every rollout move searched from scratch; 0 (the default): the lanes the moves so
+     * far left as the root has them come from what earlier searches with the same rack
+     * found out about them (ws_gen_best_equity_pool), the same moves faster */
+    int32_t fresh_searches;
 } WsSimConfig;
 
 /* One candidate and what the simulation found for it. */
@@ -101,7 +101,6 @@ typedef struct WsSimArm {
     int32_t dropped_after; /* iterations it had when dropped (else 0) */
     int64_t n;            /* iterations */
     double eq_sum, eq_sum2, win_sum, win_sum2;
-    uint32_t same_lanes;  /* the lanes the candidate leaves as the root has them (ws_gen_same_lanes) */
 } WsSimArm;
 
 typedef struct WsSimStatus {

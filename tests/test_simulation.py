@@ -431,8 +431,24 @@ def test_replies_that_reuse_the_roots_lanes_choose_as_fresh_searches(rules_name,
     for fresh in (False, True):
         for threads, sampling in ((1, "rr"), (2, "bai")):
             sim = Simulator(g, plays=12, plies=2, iterations=24, sampling=sampling, seed=seed, threads=threads,
-                            _fresh_replies=fresh)
+                            _fresh_searches=fresh)
             r = sim.run()
             runs.append((fresh, threads, sampling, r.nodes, [(x.move, x.iterations, x.equity, x.win) for x in r.rows]))
     reused, fresh = runs[:2], runs[2:]
     assert [x[1:] for x in reused] == [x[1:] for x in fresh]
+
+
+@pytest.mark.parametrize("seed", [3, 10])
+def test_rollouts_near_the_end_that_reuse_lanes_choose_as_fresh_searches(seed):
+    # deeper rollouts with a bag running out: the racks change to the end-game terms
+    # (a cache per rack and equity terms), and every ply reads the lanes left as the root's
+    g = ws.Game(RULES, seed=seed)
+    while g.bag_count > 9 and not g.is_over:
+        m = g.best_move(by="equity")
+        g.play(m) if m is not None else g.pass_turn()
+    assert not g.is_over
+    rows = []
+    for fresh in (False, True):
+        r = Simulator(g, plays=10, plies=4, iterations=30, sampling="rr", seed=seed, _fresh_searches=fresh).run()
+        rows.append([(x.move, x.iterations, x.equity, x.win) for x in r.rows])
+    assert rows[0] == rows[1]

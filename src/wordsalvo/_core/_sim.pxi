@@ -75,7 +75,7 @@ cdef class Simulation:
     def __cinit__(self, GameState root not None, Generator gen not None, LeaveTable table not None,
                   swap_ceiling, candidates, plies, sampling, threads, iterations, seconds, seed,
                   win_table=None, delta=0.05, min_iterations=16, bint cpu_time=False, infer=None,
-                  bint fresh_replies=False):
+                  bint fresh_searches=False):
         cdef WsAction *acts = NULL
         cdef int n, i, rc
         cdef const uint8_t[::1] raw
@@ -104,7 +104,7 @@ cdef class Simulation:
             raise WordSalvoError("simulation: expected an iteration limit or a time limit, got neither")
         self.cfg.seconds = secs
         self.cfg.cpu_clock = 1 if cpu_time else 0
-        self.cfg.fresh_replies = 1 if fresh_replies else 0
+        self.cfg.fresh_searches = 1 if fresh_searches else 0
         d = float(delta)
         if not 0.0 < d < 1.0:
             raise WordSalvoError(f"delta: expected a probability strictly between 0 and 1, got {delta!r}")

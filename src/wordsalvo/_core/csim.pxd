@@ -37,7 +37,7 @@ cdef extern from "ws_sim.h" nogil:
         const uint8_t *infer_tiles
         const double *infer_cum
         int32_t infer_count
-        int32_t fresh_replies
+        int32_t fresh_searches
 
     ctypedef struct WsSimArm:
         WsAction action

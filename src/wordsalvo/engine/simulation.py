@@ -187,7 +187,7 @@ class Simulator:
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
                  model: WinModel | bool | None = None, cpu_time: bool = False, infer=None,
-                 _fresh_replies: bool = False):
+                 _fresh_searches: bool = False):
         plays = _whole(plays, "plays", 1, _engine.SIM_MAX_CANDIDATES - 1)
         plies = _whole(plies, "plies", 0, MAX_PLIES)
         threads = _whole(threads, "threads", 1, MAX_THREADS)
@@ -276,7 +276,7 @@ class Simulator:
         self._sim = _engine.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
                                         threads, iterations or 0, seconds or 0.0, seed, table, DELTA,
                                         MIN_ITERATIONS, bool(cpu_time), _infer_arrays(rules, self.inference),
-                                        bool(_fresh_replies))
+                                        bool(_fresh_searches))
         self.done = False
 
     def _inference(self, infer, game):
