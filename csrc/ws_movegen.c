@@ -143,6 +143,99 @@ static inline uint32_t line_neighbours(const uint8_t *line) {
     return ((occupied << 1) | (occupied >> 1)) & ((1u << WS_DIM) - 1);
 }
 
+/* The lane data of one square of direction d (lane-major index lane * 15 + pos). */
+static inline void derive_square(WsGen *g, int d, int lane, int pos) {
+    WsLane *ln = &g->board.lanes[d][lane];
+    int i = lane * WS_DIM + pos;
+    uint8_t t = g->board.tiles[d][i];
+    uint64_t cs = g->board.cross_set[d][i];
+    int lm = g->board.letter_mult[d][i], wm = g->board.word_mult[d][i];
+    int hc = (int)(cs & 1);
+    ln->tile[pos] = t;
+    ln->tile_value[pos] = (t && !(t & WS_BLANK_BIT)) ? g->rules.tile_value[t & WS_LETTER_MASK] : 0;
+    ln->cross[pos] = cs & ~1ull;
+    ln->lm[pos] = lm;
+    ln->wm[pos] = wm;
+    ln->has_cross[pos] = (uint8_t)hc;
+    ln->cross_mult[pos] = hc ? lm * wm : 0;
+    ln->cross_base[pos] = (hc ? g->board.cross_score[d][i] * wm : 0) + g->board.bonus[d][i];
+}
+
+/* Whether lane `lane` of direction d has a tile or a hook (lane_active). */
+static inline int lane_is_active(const WsGen *g, int d, int lane) {
+    for (int pos = 0; pos < WS_DIM; pos++) {
+        int i = lane * WS_DIM + pos;
+        if (g->board.tiles[d][i] || (g->board.cross_set[d][i] & 1)) return 1;
+    }
+    return 0;
+}
+
+/* Marks in bits the squares of a line (15 tiles) whose perpendicular word a change at
+ * position i may change: i itself and the first empty square past the tiles on either
+ * side of it.  A square's word is the run of tiles next to it, so it changes only when
+ * that run holds a changed square, before or after the change; walking from each
+ * changed square over the tiles of the new board reaches every such square. */
+static inline uint32_t touched_by(const uint8_t *line, int i) {
+    uint32_t bits = 1u << i;
+    int u = i - 1, v = i + 1;
+    while (u >= 0 && line[u]) u--;
+    while (v < WS_DIM && line[v]) v++;
+    if (u >= 0) bits |= 1u << u;
+    if (v < WS_DIM) bits |= 1u << v;
+    return bits;
+}
+
+/* A few squares changed: only the cross sets of the squares next to the tiles around
+ * them are made again, and the lane data of those squares. */
+static void set_board_squares(WsGen *g, const uint8_t *tiles, const int *changed, int n) {
+    uint32_t across[WS_DIM] = {0}; /* [c] bit r: the across moves' cross set of (r, c), from column c */
+    uint32_t down[WS_DIM] = {0};   /* [r] bit c: the down moves' cross set of (r, c), from row r */
+    for (int k = 0; k < n; k++) {
+        int sq = changed[k];
+        update_square_premiums(g, sq, tiles[sq]);
+        g->prev_tiles[sq] = tiles[sq];
+    }
+    for (int k = 0; k < n; k++) {
+        int r = changed[k] / WS_DIM, c = changed[k] % WS_DIM;
+        across[c] |= touched_by(&g->board.tiles[1][c * WS_DIM], r);
+        down[r] |= touched_by(&g->board.tiles[0][r * WS_DIM], c);
+    }
+    uint32_t lanes[2] = {0, 0};
+    for (int c = 0; c < WS_DIM; c++) {
+        const uint8_t *line = &g->board.tiles[1][c * WS_DIM];
+        for (uint32_t bits = across[c]; bits; bits &= bits - 1) {
+            int r = __builtin_ctz(bits), i = r * WS_DIM + c;
+            int16_t cs = 0;
+            g->board.cross_set[0][i] = line[r] ? 0 : cross_from_line(g, line, r, &cs);
+            g->board.cross_score[0][i] = cs;
+            derive_square(g, 0, r, c);
+            lanes[0] |= 1u << r;
+        }
+    }
+    for (int r = 0; r < WS_DIM; r++) {
+        const uint8_t *line = &g->board.tiles[0][r * WS_DIM];
+        for (uint32_t bits = down[r]; bits; bits &= bits - 1) {
+            int c = __builtin_ctz(bits), i = c * WS_DIM + r;
+            int16_t cs = 0;
+            g->board.cross_set[1][i] = line[c] ? 0 : cross_from_line(g, line, c, &cs);
+            g->board.cross_score[1][i] = cs;
+            derive_square(g, 1, c, r);
+            lanes[1] |= 1u << c;
+        }
+    }
+    for (int d = 0; d < 2; d++)
+        for (uint32_t bits = lanes[d]; bits; bits &= bits - 1) {
+            int lane = __builtin_ctz(bits);
+            if (lane_is_active(g, d, lane))
+                g->board.lane_active[d] |= (uint16_t)(1u << lane);
+            else
+                g->board.lane_active[d] &= (uint16_t)~(1u << lane);
+        }
+}
+
+/* At most this many squares changed: set_board_squares; more: the lines they lie in. */
+#define WS_FEW_CHANGES 32
+
 int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
     uint32_t dirty_rows = 0, dirty_cols = 0;
     int count = 0;
@@ -151,6 +244,19 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
         unsigned letter = t & WS_LETTER_MASK;
         if (t && (letter < 1 || (int)letter > g->rules.alphabet_size)) return WS_E_ARGUMENT;
         if (t) count++;
+    }
+    if (g->board_valid) {
+        int changed[WS_FEW_CHANGES], n = 0;
+        for (int sq = 0; sq < WS_SQUARES && n <= WS_FEW_CHANGES; sq++)
+            if (g->prev_tiles[sq] != tiles[sq]) {
+                if (n < WS_FEW_CHANGES) changed[n] = sq;
+                n++;
+            }
+        if (n <= WS_FEW_CHANGES) {
+            g->board.tile_count = count;
+            if (n) set_board_squares(g, tiles, changed, n);
+            return WS_OK;
+        }
     }
     for (int sq = 0; sq < WS_SQUARES; sq++) {
         uint8_t t = tiles[sq];
@@ -195,37 +301,15 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
         for (int lane = 0; lane < WS_DIM; lane++) {
             int whole = dirty_lanes >> lane & 1;
             if (!whole && !dirty_pos) continue;
-            WsLane *ln = &g->board.lanes[d][lane];
-            for (int pos = 0; pos < WS_DIM; pos++) {
-                if (!whole && !(dirty_pos >> pos & 1)) continue;
-                int i = lane * WS_DIM + pos;
-                uint8_t t = g->board.tiles[d][i];
-                uint64_t cs = g->board.cross_set[d][i];
-                int lm = g->board.letter_mult[d][i], wm = g->board.word_mult[d][i];
-                int hc = (int)(cs & 1);
-                ln->tile[pos] = t;
-                ln->tile_value[pos] = (t && !(t & WS_BLANK_BIT)) ? g->rules.tile_value[t & WS_LETTER_MASK] : 0;
-                ln->cross[pos] = cs & ~1ull;
-                ln->lm[pos] = lm;
-                ln->wm[pos] = wm;
-                ln->has_cross[pos] = (uint8_t)hc;
-                ln->cross_mult[pos] = hc ? lm * wm : 0;
-                ln->cross_base[pos] = (hc ? g->board.cross_score[d][i] * wm : 0) + g->board.bonus[d][i];
-            }
-            ln->tile[WS_DIM] = 0;
+            for (int pos = 0; pos < WS_DIM; pos++)
+                if (whole || (dirty_pos >> pos & 1)) derive_square(g, d, lane, pos);
+            g->board.lanes[d][lane].tile[WS_DIM] = 0;
         }
     }
     for (int d = 0; d < 2; d++) {
         uint16_t active = 0;
-        for (int lane = 0; lane < WS_DIM; lane++) {
-            for (int pos = 0; pos < WS_DIM; pos++) {
-                int i = lane * WS_DIM + pos;
-                if (g->board.tiles[d][i] || (g->board.cross_set[d][i] & 1)) {
-                    active |= (uint16_t)(1u << lane);
-                    break;
-                }
-            }
-        }
+        for (int lane = 0; lane < WS_DIM; lane++)
+            if (lane_is_active(g, d, lane)) active |= (uint16_t)(1u << lane);
         g->board.lane_active[d] = active;
     }
     return WS_OK;

@@ -257,6 +257,39 @@ def test_incremental_cross_sets_equal_a_fresh_generator(scowl):
             game.play(move)
 
 
+def test_boards_that_change_a_few_squares_either_way_equal_a_fresh_generator(scowl):
+    """A board that differs from the last one in a few squares makes again only the cross
+    sets next to the tiles around them (csrc/ws_movegen.c, set_board_squares): tiles put
+    down and taken away (an undo, a board jumping back and forth through a game, a tile
+    taken out of a word or a run split in two), and more changes than that path takes."""
+    gen0, _, _ = scowl
+    rules, lex = gen0.rules, gen0.lexicon
+    game = ws.Game(rules, lexicon=lex, seed=11)
+    boards = []
+    while not game.is_over and len(boards) < 18:
+        boards.append(game.position())
+        move = game.best_move()
+        game.play(move) if move is not None else game.pass_turn()
+    rnd = random.Random(5)
+    leaves = ws.Leaves.default(rules)
+    steady = MoveGenerator(lex, rules, leaves=leaves, wordmap=True)
+    for step in range(60):
+        pos = boards[rnd.randrange(len(boards))]
+        pos = Position(rules, pos.board.copy(), pos.racks, pos.scores, 0, to_move=pos.to_move)
+        tiles = pos.board.tiles
+        occupied = [i for i in range(225) if tiles[i]]
+        for i in rnd.sample(occupied, min(len(occupied), rnd.randrange(4))):
+            tiles[i] = 0  # a tile taken away: its word split, or shortened
+        if step % 3 == 0:  # a tile or two put down next to others
+            for _ in range(rnd.randrange(1, 3)):
+                i = rnd.randrange(225)
+                if not tiles[i]:
+                    tiles[i] = rnd.randrange(1, 27)
+        fresh = MoveGenerator(lex, rules, leaves=leaves, wordmap=True)
+        assert steady.generate(pos).keys() == fresh.generate(pos).keys(), step
+        assert steady.best(pos, by="equity") == fresh.best(pos, by="equity"), step
+
+
 def test_board_edited_with_a_bad_code_is_a_position_error():
     rules = ws.Rules.preset("classic-en")
     gen = MoveGenerator(Lexicon.default("en"), rules)
