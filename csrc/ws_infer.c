@@ -33,8 +33,6 @@ static void write_row(const uint8_t *counts, uint8_t *row) {
 int ws_infer_racks(WsGen *g, const WsInferTurn *turn, const uint8_t *leaves, size_t count, uint8_t *kept,
                    uint8_t *kept_tiles, size_t *failed) {
     uint8_t leave[WS_MAX_LETTERS + 1], rack[WS_MAX_LETTERS + 1], keep[WS_MAX_LETTERS + 1];
-    WsMove best;
-    float best_equity = 0.0f;
     *failed = 0;
     int rc = ws_gen_set_board(g, turn->board);
     if (rc != WS_OK) return rc;
@@ -83,13 +81,13 @@ int ws_infer_racks(WsGen *g, const WsInferTurn *turn, const uint8_t *leaves, siz
             if (swap >= 0 && (double)g->leave_value[swap] > bar) continue;
             memcpy(keep, leave, sizeof keep);
         }
-        size_t found = 0;
-        rc = ws_gen_best_equity(g, &best, &best_equity, 1, &found);
+        int better = 0;
+        rc = ws_gen_exceeds_equity(g, bar, &better);
         if (rc != WS_OK) {
             *failed = i;
             return rc;
         }
-        if (found && (double)best_equity > bar) continue;
+        if (better) continue;
         kept[i] = 1;
         write_row(keep, kept_tiles + i * WS_RACK_MAX);
     }

@@ -15,7 +15,8 @@
  *
  * The comparisons are in double, as Python makes them on the float32 equities.  The
  * cheap test (the best swap, one pass over the rack's leave values) comes first, so a
- * rack it rules out needs no move search.
+ * rack it rules out needs no move search; the search then only asks whether a placement
+ * beats the bar (ws_gen_exceeds_equity), which stops at the first that does.
  *
  * Nothing is allocated and nothing calls Python; errors are status codes (ws_defs.h).
  */
