@@ -447,7 +447,9 @@ def infer_game(game, lexicon: Lexicon | None = None, leaves: Leaves | None = Non
     last = game.history[-1]
     if last.player == me or last.kind not in ("play", "swap"):
         return None
-    before = copy.deepcopy(game)
+    # the copy shares the lexicon (immutable): a deep copy would load it again from its
+    # file and check its hash, 10-15 ms for CSW24, on every move of an inferring master
+    before = copy.deepcopy(game, {id(game.lexicon): game.lexicon})
     before.undo()
     position = before.position()  # the mover on turn, first
     # the observer's rack is the one it holds now, less what it drew since: before the
