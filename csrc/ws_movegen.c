@@ -1318,8 +1318,9 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
          * bound, and every move of this sub-rack keeps the same leave, so when the two
          * cannot reach the n-th best equity the sub-rack is not looked up (wordmap_record
          * would refuse each of its moves: float addition is monotone) */
-        if (g->mode == 2 && g->count == g->best_n && (float)s->bound + leave < g->threshold_equity) continue;
-        if (sr->blanks && g->count == g->best_n) {
+        if (g->mode == 2 && (g->count == g->best_n || g->floored) && (float)s->bound + leave < g->threshold_equity)
+            continue;
+        if (sr->blanks && (g->count == g->best_n || g->floored)) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
              * per letter a blank may be) that no start lets reach the n-th best: its
              * values descending paired with a start's new squares' factors descending
@@ -1414,8 +1415,9 @@ static void search_classes(WsGen *g, size_t n) {
         heap_push(g, by_equity ? a->bound_equity : (float)a->bound, i, -1);
     }
     while (g->heap_count) {
+        if (g->stop_first && g->count) break;
         WsHeapItem it = heap_pop(g);
-        if (g->count == n && it.key < (by_equity ? g->threshold_equity : (float)g->threshold)) break;
+        if ((g->count == n || g->floored) && it.key < (by_equity ? g->threshold_equity : (float)g->threshold)) break;
         WsAnchor *a = &g->anchors[it.anchor];
         if (a->walked) continue;
         if (a->direction != cur_d || a->lane != cur_lane) {
@@ -1454,7 +1456,7 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
     g->best_n = n;
     g->count = 0;
     g->threshold = INT_MIN;
-    g->threshold_equity = -HUGE_VALF;
+    g->threshold_equity = g->floored ? g->floor_equity : -HUGE_VALF;
     g->min_tiles = g->board.tile_count == 0 ? 2 : 1;
     g->anchor_count = 0;
     g->anchors_visited = 0;
@@ -1490,7 +1492,10 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
     int cur_d = -1, cur_lane = -1;
     for (int i = 0; i < g->anchor_count; i++) {
         const WsAnchor *a = &g->anchors[i];
-        if (g->count == n && (by_equity ? a->bound_equity < g->threshold_equity : a->bound < g->threshold)) break;
+        if (g->stop_first && g->count) break;
+        if ((g->count == n || g->floored) &&
+            (by_equity ? a->bound_equity < g->threshold_equity : a->bound < g->threshold))
+            break;
         if (a->direction != cur_d || a->lane != cur_lane) {
             load_lane(g, a->direction, a->lane);
             cur_d = a->direction;
@@ -1506,12 +1511,14 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
 int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count) {
     if (!g->board_valid || n == 0) return WS_E_ARGUMENT;
     g->mode = 1;
+    g->floored = g->stop_first = 0;
     return best_search(g, out, n, count);
 }
 
 int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *count) {
     if (!g->board_valid || n == 0 || !equity) return WS_E_ARGUMENT;
     g->mode = 2;
+    g->floored = g->stop_first = 0;
     g->out_equity = equity;
     return best_search(g, out, n, count);
 }
@@ -1571,6 +1578,7 @@ int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equi
     if (!g->board_valid || !equity || !pool) return WS_E_ARGUMENT;
     if (!g->wordmap || g->rack[0] > 2 || g->board.tile_count == 0) return ws_gen_best_equity(g, out, equity, 1, count);
     g->mode = 2;
+    g->floored = g->stop_first = 0;
     g->out_equity = equity;
     /* the lanes that are the root's */
     uint32_t same = 0;
@@ -1733,5 +1741,27 @@ int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equi
             }
         }
     }
+    return WS_OK;
+}
+
+int ws_gen_exceeds_equity(WsGen *g, double bar, int *exists) {
+    WsMove m;
+    float e = 0.0f;
+    size_t found = 0;
+    *exists = 0;
+    if (!g->board_valid || isnan(bar)) return WS_E_ARGUMENT;
+    /* the least float over bar: (float)bar rounds to the nearest, so when it lies above
+     * bar no float lies between them, and else the next float up does */
+    float floor = (float)bar;
+    if ((double)floor <= bar) floor = nextafterf(floor, HUGE_VALF);
+    g->mode = 2;
+    g->floored = 1;
+    g->stop_first = 1;
+    g->floor_equity = floor;
+    g->out_equity = &e;
+    int rc = best_search(g, &m, 1, &found);
+    g->floored = g->stop_first = 0;
+    if (rc != WS_OK) return rc;
+    *exists = found && (double)e > bar;
     return WS_OK;
 }

@@ -207,6 +207,12 @@ typedef struct WsGen {
     void *poll_ctx;
     uint32_t poll_every, poll_left;
     int32_t poll_stopped;
+
+    /* ws_gen_exceeds_equity: a bar set before the search (0: none, the n-th best found is
+     * the only bar), and whether the search stops at the first move over it */
+    int32_t floored;
+    int32_t stop_first;
+    float floor_equity; /* the least float over the caller's bar */
 } WsGen;
 
 /* What best-by-equity searches learned about the lanes of one root board, for searches
@@ -315,6 +321,15 @@ int ws_gen_best(WsGen *g, WsMove *out, size_t n, size_t *count);
  * ws_gen_set_equity), sorted, with their equity in equity[0..n); ties: higher score
  * first, then ws_move_compare. */
 int ws_gen_best_equity(WsGen *g, WsMove *out, float *equity, size_t n, size_t *count);
+
+/* Whether a placement of equity (score + leave value, the float32 sum of
+ * ws_gen_best_equity) greater than `bar` exists: *exists 1 or 0.  The best-by-equity
+ * search with a bar from the start: anchors, span classes and moves whose bound or
+ * equity is below the least float over `bar` are dropped before any move is found, and
+ * the search stops after the anchor or class that gives the first move over it.  Same
+ * answer as ws_gen_best_equity(n = 1) and `found && (double)equity > bar`, far cheaper
+ * when the answer is yes. */
+int ws_gen_exceeds_equity(WsGen *g, double bar, int *exists);
 
 /* Tie order of moves with equal score: 0 when equal, <0 when a comes first. */
 int ws_move_compare(const WsMove *a, const WsMove *b);

@@ -3,7 +3,8 @@
 
 The move generator (csrc/ws_movegen.c, below), the word map (_wordmap.pxi), the game
 state and the static player (_game.pxi: ws_game.c, ws_action.c), self-play
-(_selfplay.pxi), the simulator (_sim.pxi) and the endgame solver (_endgame.pxi): one
+(_selfplay.pxi), the simulator (_sim.pxi), the endgame solver (_endgame.pxi) and
+inference's rack loop (_infer.pxi): one
 extension, since they share the generator's and the game state's C structs.  One C call
 per position, with the GIL released; the generator owns all working memory; moves land
 in a caller-visible numpy buffer of 28-byte records.
@@ -494,3 +495,4 @@ include "_game.pxi"
 include "_selfplay.pxi"
 include "_sim.pxi"
 include "_endgame.pxi"
+include "_infer.pxi"

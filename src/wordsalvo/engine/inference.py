@@ -29,6 +29,11 @@ leave is consistent with the play (the mover does not play by equity, or the mar
 too small), the result is empty and :meth:`Inference.draw_table` gives nothing: a
 simulation then draws the opponent's rack uniformly, as without inference.
 
+The racks are judged in C, all in one call with the GIL released (``csrc/ws_infer.h``:
+the same generator searches, equity sums and comparisons); the enumeration, the sample
+and the weights stay here.  ``_infer_python`` is the same inference with the loop in
+Python, one search per call: the tests' oracle.
+
 :func:`infer_game` infers from the last turn of a :class:`~wordsalvo.Game` made by the
 player now on turn's opponent; :func:`~wordsalvo.simulate` takes the result as
 ``infer=`` and draws the opponent's kept tiles from it (``wordsalvo sim --infer``).
@@ -51,10 +56,10 @@ from ..board import Board
 from ..constants import DIM, LETTER_MASK
 from ..errors import WordSalvoError
 from ..inputs import number_arg, whole_arg
-from ..leaves import Leaves
+from ..leaves import Leaves, endgame_terms
 from ..lexicon.lexicon import Lexicon
 from ..moves import MOVE_DTYPE, Move
-from ..position import Position
+from ..position import Position, rack_counts
 
 __all__ = ["infer", "infer_game", "position_before", "Inference", "InferenceError", "DEFAULT_MARGIN", "DEFAULT_LIMIT"]
 
@@ -200,8 +205,22 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
     tiles; ``lexicon``: default the rule set's embedded one; ``leaves``: the leave
     table of the mover's equity (default the shipped table); ``margin``: points of
     equity the play may lose to the best; ``limit``: racks evaluated at most (more:
-    a random sample, ``seed``).  See the module docstring.
+    a random sample, ``seed``).  See the module docstring.  The racks are judged in C
+    (csrc/ws_infer.h), all in one call.
     """
+    return _infer(position, play, lexicon, leaves, exchanged, margin, limit, seed, _judge)
+
+
+def _infer_python(position: Position, play: Move | str | None = None, lexicon: Lexicon | None = None,
+                  leaves: Leaves | None = None, *, exchanged: int = 0, margin: float = DEFAULT_MARGIN,
+                  limit: int = DEFAULT_LIMIT, seed: int = 0) -> Inference:
+    """:func:`infer` with its rack loop in Python, one generator search per call: the
+    oracle the C loop is tested against (the same result, leave for leave)."""
+    return _infer(position, play, lexicon, leaves, exchanged, margin, limit, seed, _judge_python)
+
+
+def _infer(position, play, lexicon, leaves, exchanged, margin, limit, seed, judge) -> Inference:
+    """:func:`infer`, its rack loop ``judge`` (:func:`_judge` or :func:`_judge_python`)."""
     from ..movegen import MoveGenerator
 
     if not isinstance(position, Position):
@@ -246,9 +265,25 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
     total = _count_multisets(rest, k)
     exhaustive = total <= limit
     items = _multisets(rest, k) if exhaustive else _sample(rest, k, limit, seed)
+    letters_order = {"?": 0, **{c: i + 1 for i, c in enumerate(rules.alphabet.letters)}}
     kept: dict[str, float] = {}
     racks = 0
-    letters_order = {"?": 0, **{c: i + 1 for i, c in enumerate(rules.alphabet.letters)}}
+    for key, ways, n in judge(gen, position, move, played, exchanged, margin, items, letters_order):
+        racks = n
+        if key is not None:
+            kept[key] = kept.get(key, 0.0) + float(ways)
+    weight = sum(kept.values())
+    ordered = sorted(kept.items(), key=lambda kv: (-kv[1], kv[0]))
+    out = tuple((t, w / weight) for t, w in ordered) if weight > 0 else ()
+    return Inference(out, played, exchanged, racks, len(kept), exhaustive, float(margin), size)
+
+
+def _judge_python(gen, position: Position, move: Move | None, played: str, exchanged: int, margin: float, items,
+                  letters_order: dict[str, int]):
+    """The racks judged in Python, one search per call into the generator: for each leave
+    in order, (the tiles kept as a key, or None when the rack is not consistent with the
+    turn; its ways; racks judged so far)."""
+    racks = 0
     for leave, ways in items:
         racks += 1
         rack = "".join(sorted(played + leave, key=letters_order.__getitem__))
@@ -258,6 +293,7 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
         if not exchanged:
             actual_eq = _equity_of(gen, move)
             if best_eq > actual_eq + margin + 1e-6:  # a better play: no need to value the exchanges
+                yield None, ways, racks
                 continue
         swap = gen.best_swap(pos)
         swap_eq = swap.equity if swap is not None else -math.inf
@@ -265,22 +301,66 @@ def infer(position: Position, play: Move | str | None = None, lexicon: Lexicon |
             if swap is None or len(swap.tiles) != exchanged:
                 # an exchange of that many tiles, within the margin of the best action?
                 if swap is None or max(best_eq, swap_eq) > swap_eq + margin:
+                    yield None, ways, racks
                     continue
                 if len(swap.tiles) != exchanged:
+                    yield None, ways, racks
                     continue
             elif best_eq > swap_eq + margin:
+                yield None, ways, racks
                 continue
             keep = swap.leave
         else:
             if swap_eq > actual_eq + margin + 1e-6:
+                yield None, ways, racks
                 continue
             keep = leave
-        key = "".join(sorted(keep, key=letters_order.__getitem__))
-        kept[key] = kept.get(key, 0.0) + float(ways)
-    weight = sum(kept.values())
-    ordered = sorted(kept.items(), key=lambda kv: (-kv[1], kv[0]))
-    out = tuple((t, w / weight) for t, w in ordered) if weight > 0 else ()
-    return Inference(out, played, exchanged, racks, len(kept), exhaustive, float(margin), size)
+        yield "".join(sorted(keep, key=letters_order.__getitem__)), ways, racks
+
+
+def _judge(gen, position: Position, move: Move | None, played: str, exchanged: int, margin: float, items,
+           letters_order: dict[str, int]):
+    """:func:`_judge_python`'s answers from one call into C (csrc/ws_infer.h): the leaves
+    as tile codes, the equity terms and the swap's rules of the mover's racks as
+    MoveGenerator.best and best_swap take them from each rack's position."""
+    from .._core import _engine
+
+    items = list(items)
+    if not items:
+        return
+    rules = gen.rules
+    width = _engine.RACK_MAX
+    end = bytes([_engine.INFER_END])
+    symbols = ("?",) + tuple(rules.alphabet.letters)
+    codes = {ord(ch): i for i, ch in enumerate(symbols)}
+    rows = b"".join(leave.translate(codes).encode("latin-1").ljust(width, end) for leave, _w in items)
+
+    def rack_of(leave: str) -> str:
+        return "".join(sorted(played + leave, key=letters_order.__getitem__))
+
+    # every rack holds as many tiles, so its position has the same bag and end-game flag:
+    # the first rack's position gives them.  Two cases need each rack's own position: a
+    # mover not first (Position.with_rack puts the rack first and checks the tiles again,
+    # which may refuse a rack), and the end game (going out is worth the tiles unseen,
+    # which then depend on the rack).
+    first = position.with_rack(rack_of(items[0][0]))
+    endgame, out_value, keep_factor = endgame_terms(first, rules.tile_count)
+    if position.to_move != 0 or endgame:
+        per_rack = [position.with_rack(rack_of(leave)) for leave, _w in items]
+        if endgame:
+            out_value = [endgame_terms(p, rules.tile_count)[1] for p in per_rack]
+    sw = rules.swap
+    score = move.score if move is not None else 0
+    kept, kept_tiles = _engine.infer_racks(
+        gen._gen, bytes(position.board.tiles), gen.leaves._table, endgame, out_value, keep_factor,
+        first.bag_count(), sw.min_bag, sw.whole_rack, sw.bag_must_cover_swap, rack_counts(rules, played), score,
+        exchanged, float(margin), rows)
+    for i, (_leave, ways) in enumerate(items):
+        if kept[i]:
+            row = kept_tiles[i * width:(i + 1) * width]
+            yield "".join(symbols[c] for c in row if c != _engine.INFER_END), ways, i + 1
+        else:
+            yield None, ways, i + 1
 
 
 def _parse_play(position: Position, notation: str, lexicon: Lexicon) -> Move:
@@ -367,7 +447,9 @@ def infer_game(game, lexicon: Lexicon | None = None, leaves: Leaves | None = Non
     last = game.history[-1]
     if last.player == me or last.kind not in ("play", "swap"):
         return None
-    before = copy.deepcopy(game)
+    # the copy shares the lexicon (immutable): a deep copy would load it again from its
+    # file and check its hash, 10-15 ms for CSW24, on every move of an inferring master
+    before = copy.deepcopy(game, {id(game.lexicon): game.lexicon})
     before.undo()
     position = before.position()  # the mover on turn, first
     # the observer's rack is the one it holds now, less what it drew since: before the
