@@ -265,3 +265,13 @@ def test_the_scoreless_counter_has_one_name():
         passed = state_from_position(pos)
         passed.pass_turn()
         assert snapshot(passed, rules).scoreless_count == 3
+
+
+def test_with_rack_replaces_the_rack_on_turn_and_keeps_who_is_on_turn():
+    rules = ws.Rules.preset("classic-en")
+    pos = Position(rules, None, ["ABC", "DEF"], [10, 20], 0, to_move=1)
+    new = pos.with_rack("XYZ")
+    assert new.to_move == 1 and new.racks == ["ABC", "XYZ"] and new.scores == [10, 20]
+    assert pos.racks == ["ABC", "DEF"]  # the original is left as it was
+    first = Position(rules, None, ["ABC", "DEF"], [10, 20], 0).with_rack("QI")
+    assert first.to_move == 0 and first.racks == ["QI", "DEF"]

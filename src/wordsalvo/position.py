@@ -135,10 +135,10 @@ class Position(Displayable):
         alphabet, the rack size and the tile set; errors name ``where``)."""
         rack_counts(self.rules, rack, where=where)
         racks = list(self.racks) or [""]
-        racks[0] = rack
+        racks[self.to_move] = rack
         new = Position(self.rules, self.board.copy(), racks,
                        list(self.scores) + [0] * (len(racks) - len(self.scores)),
-                       self.scoreless_count, dict(self.opcodes))
+                       self.scoreless_count, dict(self.opcodes), to_move=self.to_move)
         new.check_tiles()
         return new
 
