@@ -15,7 +15,8 @@ pair's mean result as one sample), and the mean spread per game with its interva
 over pairs.  ``--cpu-time``: master's budget is CPU time (a loaded machine does not
 shorten its thinking).  ``--opponent master:S``: master against master
 with S seconds a move (does more time win?); ``master-nopeg``: master without its
-pre-endgame at the same budget (``master-nopeg:S`` at S seconds).
+pre-endgame at the same budget (``master-nopeg:S`` at S seconds).  ``--infer``: master infers the opponent's kept tiles
+from its last turn (``Bot(infer=True)``), the opponent does not.
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ def _table(path, rules):
     return Leaves.from_csv(path, rules) if path.endswith(".csv") else Leaves.load(path, rules)
 
 
-def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponent_leaves=None):
+def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponent_leaves=None, infer=False):
     """The two players; opponent "master" or "master-nopeg" may carry its own budget after
     a colon ("master:0.25")."""
-    key = (rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves)
+    key = (rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer)
     name, _, budget = opponent.partition(":")
     if key not in _BOTS:
         import wordsalvo as ws
@@ -61,7 +62,7 @@ def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponen
         lex = ws.Lexicon.load(lexicon) if lexicon else ws.Lexicon.default(rules.alphabet.name)
         _BOTS.clear()
         _BOTS[key] = (rules, lex, ws.Bot("master", rules, lexicon=lex, leaves=_table(leaves, rules), seconds=seconds,
-                                         cpu_time=cpu_time),
+                                         cpu_time=cpu_time, infer=infer),
                       ws.Bot("master", rules, lexicon=lex, leaves=_table(opponent_leaves, rules),
                              seconds=float(budget) if budget else seconds, cpu_time=cpu_time,
                              pre_endgame=name == "master") if name in ("master", "master-nopeg") else
@@ -69,11 +70,11 @@ def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponen
     return _BOTS[key]
 
 
-def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, seed, k):
+def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, k):
     """The two games of pair k: [(master's seat, scores by seat, master's moves, master's seconds)]."""
     import wordsalvo as ws
 
-    rules, lex, master, other = _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves)
+    rules, lex, master, other = _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer)
     bag = game_seed(seed, k)
     out = []
     for master_seat in (0, 1):
@@ -93,8 +94,9 @@ def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent
     return k, out
 
 
-def _chunk(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, seed, ks):
-    return [play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, seed, k) for k in ks]
+def _chunk(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, ks):
+    return [play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, k)
+            for k in ks]
 
 
 def report(lines: list[dict]) -> dict:
@@ -136,6 +138,9 @@ def main(argv=None) -> int:
     ap.add_argument("--leaves", default=None, help="master's leave table (.wsl or .csv; default: the shipped one)")
     ap.add_argument("--opponent-leaves", default=None, help="the opponent's leave table (.wsl or .csv)")
     ap.add_argument("--cpu-time", action="store_true")
+    ap.add_argument("--infer", action="store_true",
+                    help="master infers the opponent's kept tiles from its last turn (Bot(infer=True)); the "
+                         "opponent does not")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", required=True)
@@ -153,7 +158,7 @@ def main(argv=None) -> int:
     size = 1 if args.jobs == 1 else 5
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     common = (args.rules, args.lexicon, args.seconds, args.opponent, args.cpu_time, args.leaves, args.opponent_leaves,
-              args.seed)
+              args.infer, args.seed)
     t0 = time.time()
     with out.open("a", encoding="utf-8") as f:
         if args.jobs == 1:
@@ -172,7 +177,7 @@ def main(argv=None) -> int:
                   f"{time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     r = report([done[k] for k in sorted(done) if k < args.pairs])
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    r.update(rules=args.rules, seconds=args.seconds, opponent=args.opponent, cpu_time=args.cpu_time,
+    r.update(rules=args.rules, seconds=args.seconds, opponent=args.opponent, cpu_time=args.cpu_time, infer=args.infer,
              lexicon=args.lexicon, leaves=args.leaves, opponent_leaves=args.opponent_leaves,
              seed=args.seed, machine=f"{platform.machine()} {os.cpu_count()} cores",
              date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
