@@ -33,13 +33,13 @@
 
 #define WS_SIM_TIE_WEIGHT 1e-6 /* the equity's weight in the utility, beside the win chance */
 #define WS_SIM_FIRST_ROUND 8
-/* A round's items go out iteration by iteration, candidate after candidate within an
- * iteration, so the items a worker takes come in order of iteration: it draws the root of
- * an iteration (the opponent's rack) once, and the opponent's replies to the candidates
- * it plays in that iteration, all with that rack, share what they found out about the
- * lanes a candidate leaves as the root has them (ws_gen_best_equity_lanes), the work of
- * a reply gen of its own whose board changes by two candidates' tiles from one reply to
- * the next.  A time budget loses only the samples of the iteration it runs out in. */
+/* A round's work items are its iterations: a worker plays every candidate still in
+ * against one draw of the opponent's rack before it takes the next, so it draws the
+ * root of an iteration once, and the opponent's replies to all the candidates, with that
+ * one rack, share what they find out about the root's lanes (ws_gen_best_equity_pool),
+ * searched by a reply generator of its own whose board changes by two candidates' tiles
+ * from one reply to the next.  The clock is read between iterations: a time budget
+ * overruns by at most the iteration under way in each worker. */
 
 typedef struct WsSimWorker {
     WsGen gen;              /* its own generator (a copy of the prototype) */
@@ -65,7 +65,7 @@ struct WsSim {
     WsSimArm arms[WS_SIM_MAX_CANDIDATES];
     int32_t alive_count;
     int32_t alive_index[WS_SIM_MAX_CANDIDATES]; /* ascending */
-    /* the round: iterations round_first.., round_items = iterations x alive_count */
+    /* the round: iterations round_first.. round_first + round_items - 1, an item each */
     int64_t round_first;
     int64_t round_items;
     int64_t next_item; /* atomic: the next item to take */
@@ -315,26 +315,26 @@ static void *worker_main(void *arg) {
     WsSim *sim = w->sim;
     int alive = sim->alive_count;
     for (;;) {
-        /* the clock: not before every candidate has its first sample (with a time budget
-         * the first items are iteration 0 of each candidate), so that a budget however
-         * short, or a machine however loaded, still gives every candidate a value; read
-         * before an item is taken (complete_iterations counts every item taken) */
-        if (sim->deadline > 0.0 && (sim->iterations > 0 || __atomic_load_n(&sim->next_item, __ATOMIC_RELAXED) >= alive) &&
+        /* the clock: not before the first iteration is taken (every candidate then gets
+         * its first sample), so that a budget however short, or a machine however loaded,
+         * still gives every candidate a value; read before an iteration is taken
+         * (complete_iterations counts every one taken: a worker finishes what it took) */
+        if (sim->deadline > 0.0 && (sim->iterations > 0 || __atomic_load_n(&sim->next_item, __ATOMIC_RELAXED) >= 1) &&
             budget_clock(sim) >= sim->deadline)
             break;
-        int64_t k = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
-        if (k >= sim->round_items) break;
-        int64_t j = k / alive; /* the round's iteration j, candidate after candidate */
-        int slot = (int)(k % alive);
-        double eq = 0.0, win = 0.0;
-        int rc = sample(sim, w, sim->round_first + j, sim->alive_index[slot], &eq, &win);
-        if (rc != WS_OK) {
-            w->rc = rc;
-            __atomic_store_n(&sim->next_item, sim->round_items, __ATOMIC_RELAXED);
-            break;
+        int64_t j = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
+        if (j >= sim->round_items) break;
+        for (int slot = 0; slot < alive; slot++) {
+            double eq = 0.0, win = 0.0;
+            int rc = sample(sim, w, sim->round_first + j, sim->alive_index[slot], &eq, &win);
+            if (rc != WS_OK) {
+                w->rc = rc;
+                __atomic_store_n(&sim->next_item, sim->round_items, __ATOMIC_RELAXED);
+                return NULL;
+            }
+            sim->eq_buf[j][slot] = eq;
+            sim->win_buf[j][slot] = win;
         }
-        sim->eq_buf[j][slot] = eq;
-        sim->win_buf[j][slot] = win;
     }
     return NULL;
 }
@@ -434,18 +434,17 @@ static void eliminate(WsSim *sim) {
     sim->alive_count = kept;
 }
 
-/* The iterations of the round every candidate still in has played (items are taken in
- * order, iteration by iteration). */
+/* The iterations of the round every candidate still in has played (every one taken:
+ * its worker finished it). */
 static int64_t complete_iterations(const WsSim *sim) {
-    int64_t done = sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
-    return done / sim->alive_count;
+    return sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
 }
 
 static int run_round(WsSim *sim) {
     int64_t b = round_size(sim);
     if (b <= 0) return WS_OK;
     sim->round_first = sim->iterations;
-    sim->round_items = b * sim->alive_count;
+    sim->round_items = b;
     sim->next_item = 0;
     int started = 1;
 #ifdef WS_SIM_PTHREADS
