@@ -253,3 +253,42 @@ def test_expert_plays_the_pre_endgame_solvers_move_and_replays_it():
     # the control player plays the same turn by equity
     plain = ws.Bot("expert", rules, lexicon, pre_endgame=False).choose(game)
     assert plain == ws.Bot("equity", rules, lexicon).choose(game) or plain.move.notation == moves[0].notation
+
+
+def test_a_cpu_time_limit_reads_the_process_clock(monkeypatch):
+    # cpu_time=True: the limit is CPU time of this process (a clock that does not move: the
+    # search runs to its node budget; a clock past the limit: it stops at once)
+    import time as time_module
+
+    game = _game_with_bag(2, seed=4)
+    monkeypatch.setattr(time_module, "process_time", lambda: 100.0)
+    still = solve_pre_endgame(game, seconds=1e-6, nodes=2_000, candidates=3, cpu_time=True)
+    assert still.stop in ("nodes", "done") and still.nodes > 0
+    ticks = iter(range(0, 10**6, 10))
+    monkeypatch.setattr(time_module, "process_time", lambda: float(next(ticks)))
+    spent = solve_pre_endgame(game, seconds=1.0, nodes=2_000, candidates=3, cpu_time=True)
+    assert spent.stop == "time" and spent.nodes == 0
+    with pytest.raises(WordSalvoError, match="cpu_time"):
+        solve_pre_endgame(game, seconds=1.0, cpu_time="yes")
+
+
+def test_master_caps_its_pre_endgame_by_the_moves_budget(monkeypatch):
+    # a node budget alone overran the move's time with 3-4 tiles in the bag (the draws' own
+    # work): master gives the solver its budget as a time limit too, in CPU time when it
+    # counts CPU time, and nodes alone with an iteration budget (the same answer anywhere)
+    from wordsalvo.engine import pre_endgame
+
+    game = _game_with_bag(3, seed=6)
+    seen = []
+    real = pre_endgame.solve_pre_endgame
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs.get("seconds"), kwargs.get("cpu_time"), kwargs.get("nodes")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pre_endgame, "solve_pre_endgame", spy)
+    ws.Bot("master", game.rules, game.lexicon, seconds=0.05, cpu_time=True).choose(game)
+    ws.Bot("master", game.rules, game.lexicon, seconds=0.05).choose(game)
+    ws.Bot("master", game.rules, game.lexicon, iterations=4).choose(game)
+    assert seen[0][:2] == (0.05, True) and seen[1][:2] == (0.05, False)
+    assert seen[2][0] is None and seen[2][2] > 0

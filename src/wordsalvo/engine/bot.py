@@ -442,8 +442,9 @@ class Bot:
     def _pre_endgame_move(self, game, nodes: int, schedule, plays: int, seconds: float | None = None) -> Action | None:
         """The pre-endgame solver's best candidate (:mod:`wordsalvo.engine.pre_endgame`)
         among the best ``plays`` plays by equity that form no offensive word and
-        the pass, within ``nodes`` turns of endgame search (and ``seconds``, when given);
-        None when the rule set is not one it solves."""
+        the pass, within ``nodes`` turns of endgame search (and ``seconds``, when given,
+        of CPU time for a bot that counts CPU time); None when the rule set is not one it
+        solves or the search did not finish."""
         from ..errors import WordSalvoError
         from .pre_endgame import solve_pre_endgame
 
@@ -455,7 +456,8 @@ class Bot:
         clean = [m for m in moves if not self.offensive.is_offensive(m)][:plays]
         try:
             result = solve_pre_endgame(game.position(), self.lexicon, nodes=nodes, seconds=seconds,
-                                       candidates=[*clean, None], leaves=leaves, schedule=schedule)
+                                       cpu_time=self.cpu_time, candidates=[*clean, None], leaves=leaves,
+                                       schedule=schedule)
         except WordSalvoError:  # e.g. a rule set whose endgame the solver refuses
             return None
         best = result.best
@@ -473,6 +475,8 @@ class Bot:
         if self.seconds <= 0 or len(game.names) != 2 or len(game.players_left) != 2 or not game.rack:
             return self._choose_expert(game)
         clock = self._clock(game)
+        now = time.process_time if self.cpu_time else time.perf_counter
+        started = now()
         # on a game clock the endgame and the pre-endgame get this move's share of it, as a
         # time limit (a clock is not reproducible anyway); else the move's own budget
         share = None if clock is None else clock.allot(game.bag_count, game.rules.rack_size, None)
@@ -482,8 +486,13 @@ class Bot:
                 return action
         if self._in_pre_endgame(game):
             budget = self.seconds if share is None else share
+            # the node budget for the usual case, and the move's time as a cap: with 3-4 tiles
+            # in the bag the draws' own work can take several times the nodes' time (a
+            # "0.25 s" move had taken 2 s of CPU); with an iteration budget, nodes alone
+            # (the same answer on every machine)
+            cap = None if self.iterations is not None else budget
             action = self._pre_endgame_move(game, max(1, int(MASTER_PEG_NODES_PER_SECOND * budget)),
-                                            MASTER_PEG_SCHEDULE, PEG_PLAYS, seconds=share)
+                                            MASTER_PEG_SCHEDULE, PEG_PLAYS, seconds=cap)
             if action is not None:
                 return action
         leaves = self.leaves
@@ -513,7 +522,8 @@ class Bot:
             candidates.append(swap)
         if len(candidates) == 1:
             return candidates[0]
-        seconds = self.seconds
+        # what the move has left: a pre-endgame search that did not finish used some of it
+        seconds = max(self.seconds - (now() - started), 0.25 * self.seconds)
         if clock is not None:
             ranked = sorted((c.equity for c in candidates if c.equity is not None), reverse=True)
             gap = ranked[0] - ranked[1] if len(ranked) >= 2 else None

@@ -241,8 +241,10 @@ def _rack_dict(counts: bytes) -> dict[int, int]:
 
 # -- the search -------------------------------------------------------------------------------
 class _Budget:
-    def __init__(self, seconds: float | None, nodes: int | None):
-        self.start = time.perf_counter()
+    def __init__(self, seconds: float | None, nodes: int | None, cpu_time: bool = False):
+        #: the clock of the time limit: the wall clock, or this process's CPU time
+        self.clock = time.process_time if cpu_time else time.perf_counter
+        self.start = self.clock()
         self.deadline = None if seconds is None else self.start + seconds
         self.nodes_left = nodes
         self.nodes = 0
@@ -252,7 +254,7 @@ class _Budget:
     def out(self) -> bool:
         if self.stop is not None:
             return True
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             self.stop = "time"
         elif self.nodes_left is not None and self.nodes_left <= 0:
             self.stop = "nodes"
@@ -272,7 +274,7 @@ class _Search:
         b = self.budget
         seconds = 0.0
         if b.deadline is not None:
-            seconds = max(b.deadline - time.perf_counter(), 1e-3)
+            seconds = max(b.deadline - b.clock(), 1e-3)  # (the solver's own limit is wall clock: no later)
         nodes = cap or 0
         if b.nodes_left is not None:
             nodes = min(nodes, b.nodes_left) if nodes else b.nodes_left
@@ -387,7 +389,8 @@ def _rank_key(c: PegCandidate):
 
 def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: float | None = None,
                       nodes: int | None = None, candidates=None, threads: int = 1, leaves=None,
-                      schedule=None, progress: Callable[[dict], None] | None = None) -> PreEndgameResult:
+                      schedule=None, progress: Callable[[dict], None] | None = None,
+                      cpu_time: bool = False) -> PreEndgameResult:
     """Value the candidates of a pre-endgame (1-4 tiles in the bag) over every draw of the
     unseen tiles, the endgames solved exactly (see the module docstring).
 
@@ -402,7 +405,8 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
     the rule set's, zeros when none is shipped).  ``schedule``: the stages (default
     :data:`SCHEDULE`), pairs (how many leaders, None: all; turns per endgame, :data:`GREEDY`:
     the playout only, None: until proven).  ``progress``: called with a dict after each
-    candidate of each stage."""
+    candidate of each stage.  ``cpu_time``: ``seconds`` counts this process's CPU time
+    (a loaded machine does not shorten the search), not the wall clock."""
     whole_arg(threads, "threads", low=1, high=MAX_THREADS)
     if seconds is not None:
         number_arg(seconds, "seconds", above=0, high=1e7, expected="a number of seconds > 0 or None")
@@ -443,19 +447,21 @@ def solve_pre_endgame(position, lexicon: Lexicon | None = None, *, seconds: floa
                 whole_arg(top, "schedule", low=1, expected="a number of leaders >= 1 or None")
             if cap is not None and cap != GREEDY:
                 whole_arg(cap, "schedule", low=1, expected="turns per endgame >= 1, GREEDY or None")
+    if not isinstance(cpu_time, bool):
+        raise WordSalvoError(f"cpu_time: expected True or False, got {cpu_time!r}")
     return _solve(state, rules, lexicon, leaves, unseen, bag, seconds=seconds, nodes=nodes,
-                  candidates=candidates, progress=progress, schedule=schedule)
+                  candidates=candidates, progress=progress, schedule=schedule, cpu_time=cpu_time)
 
 
 def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, seconds=None, nodes=None,
-           candidates=None, progress=None, schedule=None) -> PreEndgameResult:
+           candidates=None, progress=None, schedule=None, cpu_time: bool = False) -> PreEndgameResult:
     """The search on a GameState whose player on turn holds its rack and whose opponent's
     rack is empty (the tiles of ``state``'s bag are not used: ``unseen`` are the tiles the
     mover cannot see, ``bag`` of them in the bag).  The tests call it on tiny positions."""
     schedule = SCHEDULE if schedule is None else schedule
     if candidates is None:
         candidates = DEFAULT_CANDIDATES[bag]
-    budget = _Budget(seconds, nodes)
+    budget = _Budget(seconds, nodes, cpu_time)
     search = _Search(rules, lexicon, leaves, budget)
     me = state.to_move
     alphabet, size = rules.alphabet, rules.rack_size
@@ -547,7 +553,7 @@ def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, s
             if progress is not None:
                 progress({"stage": stage + 1, "candidate": n_done + 1, "of": len(order), "action": cands[i].action,
                           "row": cands[i].row(), "nodes": budget.nodes, "solves": budget.solves,
-                          "seconds": time.perf_counter() - budget.start})
+                          "seconds": budget.clock() - budget.start})
         if interrupted:
             break
         finished = stage + 1
@@ -565,4 +571,4 @@ def _solve(state, rules, lexicon, leaves, unseen: dict[int, int], bag: int, *, s
     letters = "".join("?" if c == 0 else alphabet.letters[c - 1] for c in sorted(unseen) for _ in range(unseen[c]))
     return PreEndgameResult(candidates=tuple(rows), bag=bag, unseen=letters, stage=finished,
                             stop=budget.stop or "done", nodes=budget.nodes, solves=budget.solves,
-                            seconds=time.perf_counter() - budget.start, exchanges_skipped=exchanges_skipped)
+                            seconds=budget.clock() - budget.start, exchanges_skipped=exchanges_skipped)
