@@ -72,3 +72,8 @@ uint32_t ws_rng_below(WsRng *r, uint32_t n) {
     } while (v >= n);
     return v;
 }
+
+double ws_rng_random(WsRng *r) {
+    uint32_t a = ws_rng_next(r) >> 5, b = ws_rng_next(r) >> 6;
+    return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
+}

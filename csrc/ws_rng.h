@@ -32,4 +32,8 @@ uint32_t ws_rng_next(WsRng *r);
 /* random.randrange(n) for 1 <= n <= 2^31. */
 uint32_t ws_rng_below(WsRng *r, uint32_t n);
 
+/* random.random(): 53 random bits in [0, 1), from two outputs as CPython makes it
+ * ((a >> 5) * 2^26 + (b >> 6)) / 2^53 (the rated player's draw, ws_rated.h). */
+double ws_rng_random(WsRng *r);
+
 #endif

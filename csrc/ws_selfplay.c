@@ -1,6 +1,7 @@
-/* Self-play of the score and equity engine players on the game state; see ws_selfplay.h.
+/* Self-play of the score, equity and rated engine players on the game state; see ws_selfplay.h.
  *
- * The players' choices are ws_action.c's (ws_player_choose); the rules of the turns are ws_game.c's.
+ * The players' choices are ws_action.c's (ws_player_choose) and ws_rated.c's
+ * (ws_rated_choose); the rules of the turns are ws_game.c's.
  */
 #include <string.h>
 
@@ -55,13 +56,20 @@ static void action_record(WsSelfplay *sp, int seat, const WsAction *a) {
 /* One turn of the player on turn: Bot.choose, then Game.apply. */
 static int take_turn(WsSelfplay *sp, WsGen *g) {
     int seat = sp->game.to_move;
+    const WsSelfplayPlayer *P = &sp->player[seat];
     WsAction a;
     int last = sp->last_kind[seat];
     int other = sp->last_kind[1 - seat];
-    if ((last == WS_TURN_SWAP || last == WS_TURN_PASS) && (other == WS_TURN_SWAP || other == WS_TURN_PASS) &&
-        ws_swap_run_endless(sp->rules))
-        last = WS_PLAYER_SWAP_RUN; /* the two turns before this one scored nothing */
-    int rc = ws_player_choose(&sp->game, g, &sp->player[seat], last, &a);
+    int rc;
+    if (P->kind == WS_SELFPLAY_RATED) {
+        /* Bot._choose_rated: no swap-run rule (it weighs the swap by chance, never always takes it) */
+        rc = ws_rated_choose(&sp->game, g, &P->rated, last, &sp->rng[seat], &sp->rated_buffer, &a);
+    } else {
+        if ((last == WS_TURN_SWAP || last == WS_TURN_PASS) && (other == WS_TURN_SWAP || other == WS_TURN_PASS) &&
+            ws_swap_run_endless(sp->rules))
+            last = WS_PLAYER_SWAP_RUN; /* the two turns before this one scored nothing */
+        rc = ws_player_choose(&sp->game, g, &P->engine, last, &a);
+    }
     if (rc != WS_OK) return rc;
     action_record(sp, seat, &a);
     sp->last_kind[seat] = a.kind;

@@ -1,5 +1,5 @@
-/* Self-play at engine speed: a whole two-player game between the `score` and
- * `equity` engine players, in C, without Python objects per turn.
+/* Self-play at engine speed: a whole two-player game between the `score`, `equity`
+ * and rated engine players, in C, without Python objects per turn.
  *
  * The game itself is a WsGame (ws_game.h): the first deal, the draws, plays, swaps,
  * passes, the counters, the end rules and the settlement are the state's, the same
@@ -9,7 +9,9 @@
  * Player kinds (wordsalvo.engine.bot): `score` plays the best score and, with no play,
  * swaps its whole rack (unless its last turn was such a swap) or passes; `equity`
  * plays the best equity (score + leave value) unless the best swap keeps a leave
- * worth more, and passes when it can do neither.
+ * worth more, and passes when it can do neither; the rated player (ws_rated.h, Bot with a
+ * rating or a finite beta) draws among every play and the best swap from its own random
+ * stream.
  */
 #ifndef WS_SELFPLAY_H
 #define WS_SELFPLAY_H
@@ -19,9 +21,17 @@
 #include "ws_game.h"
 #include "ws_leaves.h"
 #include "ws_movegen.h"
+#include "ws_rated.h"
+#include "ws_rng.h"
 
-/* The players of self-play are the static players of ws_action.h (the name it had here). */
-typedef WsPlayer WsSelfplayPlayer;
+/* A seat's player: the static player of ws_action.h, or the rated player of ws_rated.h. */
+#define WS_SELFPLAY_STATIC 0
+#define WS_SELFPLAY_RATED 1
+typedef struct WsSelfplayPlayer {
+    int32_t kind;         /* WS_SELFPLAY_STATIC or WS_SELFPLAY_RATED */
+    WsPlayer engine;      /* STATIC: score or equity */
+    WsRated rated;        /* RATED: beta, leave table, offensive words */
+} WsSelfplayPlayer;
 
 /* One entry of a game's history (wordsalvo.game.Turn, compact). */
 typedef struct WsTurnRecord {
@@ -53,13 +63,20 @@ typedef struct WsSelfplay {
     WsTurnRecord *out;
     size_t capacity, count;
     WsTurnRecord scratch; /* the entry written past the capacity */
+    /* rated players: each seat's random stream (the caller's, set before every game:
+     * random.Random.getstate() of the Bot) and the buffer of their move lists */
+    WsRng rng[2];
+    WsRatedBuffer rated_buffer;
 } WsSelfplay;
 
 /* Plays a whole game on generator g (set up for the rule set's board and lexicon,
  * alphagrams optional) from the random seed key (see ws_rng_seed); sp->rules,
- * sp->player and sp->turn_limit are the caller's.  The history goes to out[0..*count);
- * the final state is sp->game.
- * WS_E_CAPACITY: more entries than capacity (nothing past it is written);
+ * sp->player and sp->turn_limit are the caller's, and for rated players sp->rng and
+ * sp->rated_buffer.  The history goes to out[0..*count); the final state is sp->game.
+ * WS_E_CAPACITY: more entries than capacity (nothing past it is written), or a turn of
+ * a rated player with more plays than sp->rated_buffer holds (its `needed` says how
+ * many: the game stops there; replayed with a larger buffer and the same streams it is
+ * the same game);
  * WS_E_ARGUMENT: rules not for two players, a first deal the bag cannot make, a rack
  * the leave table cannot value, or no end within turn_limit turns. */
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,

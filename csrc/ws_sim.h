@@ -70,7 +70,7 @@ typedef struct WsSimConfig {
                                (seconds x threads of CPU), which other work on the machine does not eat */
     double delta;           /* BAI: error probability of the elimination rule, (0, 1) */
     uint64_t seed;
-    WsSelfplayPlayer player; /* the static player of the rollouts (an equity player) */
+    WsPlayer player; /* the static player of the rollouts (an equity player) */
     /* P(the player on turn wins) by [unseen][spread + win_spread] for unseen 0..win_unseen
      * and spreads -win_spread..win_spread (clamped; linear between whole points), or NULL:
      * no win chance (0.5 everywhere) and the candidates are compared by equity */

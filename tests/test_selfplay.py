@@ -129,7 +129,7 @@ def test_tiny_lexicon_reaches_swaps_passes_and_every_end(tmp_path, tiny_lexicon)
     assert {"play", "swap", "pass", "settle"} <= kinds
 
 
-def test_only_score_and_equity_players_run_in_c():
+def test_only_score_equity_and_rated_players_run_in_c():
     assert engine_supported(("equity", "score"))
     assert not engine_supported(("equity", "hard")) and not engine_supported(("equity",))
 
@@ -137,7 +137,7 @@ def test_only_score_and_equity_players_run_in_c():
 def test_self_play_refuses_what_it_cannot_play(tiny_lexicon):
     rules = ws.Rules.preset("classic-en")
     engine = SelfPlay(rules, ws.Lexicon.load(tiny_lexicon))
-    with pytest.raises(ws.WordSalvoError, match="two players 'score' or 'equity'"):
+    with pytest.raises(ws.WordSalvoError, match="two players 'score', 'equity' or a rating"):
         engine.set_players(("equity", "hard"))
     with pytest.raises(ws.WordSalvoError, match="tile set of rule set"):
         engine.set_players(("equity", "equity"), (Leaves.zeros(ws.Rules.preset("turkish")), None))

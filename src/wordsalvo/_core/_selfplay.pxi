@@ -2,6 +2,8 @@
 # runs on a Generator's working memory and a game state, so it lives in the same
 # extension.
 from wordsalvo._core.cselfplay cimport *
+from wordsalvo._core.crated cimport *
+from libc.math cimport isfinite
 
 #: one WsTurnRecord (csrc/ws_selfplay.h), 68 bytes
 TURN_DTYPE = np.dtype([
@@ -38,7 +40,7 @@ def engine_turn(GameState state not None, Generator gen not None, LeaveTable tab
     ``table``, by equity with swaps with it (``swap_ceiling``: the table's best value).
     ``last_kind``: that player's last turn kind name (a score player does not swap
     twice in a row).  Returns (kind name, equity)."""
-    cdef WsSelfplayPlayer P
+    cdef WsPlayer P
     cdef WsAction a
     cdef int rc, last = -1
     if last_kind is not None:
@@ -70,6 +72,120 @@ def engine_turn(GameState state not None, Generator gen not None, LeaveTable tab
     return TURN_KIND_NAMES[a.kind], a.equity
 
 
+def softmax_pick(values, double beta, excluded, double u):
+    """The rated player's draw (csrc ws_softmax_pick): the index drawn from ``values``
+    (float64) with weights exp(beta * (value - ref)) for the uniform number ``u`` in
+    [0, 1), never one marked in ``excluded`` (a bool array of the same length, or None).
+    The caller (wordsalvo.engine.bot.softmax_pick) checks that beta and the values are
+    finite and that some index is allowed; here only the shapes and ``u`` are checked."""
+    cdef const double[::1] v = np.ascontiguousarray(values, dtype=np.float64)
+    cdef size_t n = v.shape[0]
+    cdef const uint8_t[::1] ex
+    cdef const uint8_t *exp_ = NULL  # the exclusion flags
+    cdef double[::1] cum
+    cdef size_t k
+    if n == 0:
+        raise WordSalvoError("softmax_pick: expected at least one value, got none")
+    if not 0.0 <= u < 1.0:
+        raise WordSalvoError(f"softmax_pick: expected a uniform number in [0, 1), got {u!r}")
+    if not isfinite(beta):
+        raise WordSalvoError(f"softmax_pick: expected a finite beta, got {beta!r}")
+    if excluded is not None:
+        flags = np.ascontiguousarray(excluded, dtype=np.bool_)
+        if flags.shape != (n,):
+            raise WordSalvoError(f"softmax_pick: expected {n} exclusion flags, got shape {flags.shape}")
+        if flags.all():
+            raise WordSalvoError("softmax_pick: every index is excluded")
+        ex = flags.view(np.uint8)
+        exp_ = &ex[0]
+    cum = np.empty(n, dtype=np.float64)
+    with nogil:
+        k = ws_softmax_pick(&v[0], exp_, n, beta, u, &cum[0])
+    return k
+
+
+def rng_random_draws(state, int count):
+    """``count`` draws of random.random() from the C twin of a random.Random whose
+    getstate() is ``state`` (csrc ws_rng_random), for the tests."""
+    cdef WsRng rng
+    set_rng_state(&rng, state)
+    return [ws_rng_random(&rng) for _ in range(count)]
+
+
+cdef int set_rng_state(WsRng *rng, object state) except -1:
+    """The C stream in the state random.Random.getstate() returned (version 3: 624 words and
+    the position)."""
+    cdef int i
+    if not (isinstance(state, tuple) and len(state) == 3 and state[0] == 3 and isinstance(state[1], tuple)
+            and len(state[1]) == 625):
+        raise WordSalvoError(f"random state: expected random.Random().getstate() (version 3, 625 words), "
+                             f"got {type(state).__name__}")
+    words = state[1]
+    for i in range(624):
+        rng.mt[i] = <uint32_t>check_whole(words[i], 0, 0xFFFFFFFF, WordSalvoError, "random state word")
+    rng.index = <int32_t>check_whole(words[624], 0, 624, WordSalvoError, "random state position")
+    return 0
+
+
+cdef class WordList:
+    """A word list as C reads it (csrc WsWordList): ``words`` spelled with ``letters`` (the
+    text of tile codes 1..n).  The rated player never plays a move that forms one."""
+    cdef WsWordList W
+    cdef object _bytes, _start  # the arrays C points into
+
+    def __cinit__(self, words, letters):
+        cdef int i
+        cdef const uint8_t[::1] b
+        cdef const uint32_t[::1] st
+        letters = list(letters)
+        if len(letters) > WS_MAX_LETTERS:
+            raise WordSalvoError(f"word list: expected at most {WS_MAX_LETTERS} letters, got {len(letters)}")
+        memset(&self.W, 0, sizeof(WsWordList))
+        for i, letter in enumerate(letters):
+            text = letter.encode("utf-8") if isinstance(letter, str) else None
+            if not text or len(text) > WS_LETTER_BYTES:
+                raise WordSalvoError(f"word list: letter {i + 1}: expected a text of 1..{WS_LETTER_BYTES} "
+                                     f"UTF-8 bytes, got {letter!r}")
+            self.W.letter_len[i + 1] = len(text)
+            for k, c in enumerate(text):
+                self.W.letter[i + 1][k] = c
+        encoded = sorted(set(w.encode("utf-8") for w in words))
+        start = [0]
+        total = 0
+        for w in encoded:
+            total += len(w)
+            start.append(total)
+        if total >= 1 << 31:
+            raise WordSalvoError("word list: expected less than 2 GB of words")
+        self._bytes = np.frombuffer(b"".join(encoded) + b"\0", dtype=np.uint8)
+        self._start = np.array(start, dtype=np.uint32)
+        b = self._bytes
+        st = self._start
+        self.W.bytes = &b[0]
+        self.W.start = &st[0]
+        self.W.count = len(encoded)
+
+    def __len__(self):
+        return self.W.count
+
+    def forms_listed(self, board, move):
+        """Whether the move record ``move`` (MOVE_DTYPE) on ``board`` (225 codes) forms a
+        listed word (csrc ws_words_listed), for the tests."""
+        cdef const uint8_t[::1] t = byte_array(board, WS_SQUARES, PositionError, "board")
+        rec = np.ascontiguousarray(np.asarray(move, dtype=MOVE_DTYPE).reshape(1))
+        cdef const uint8_t[::1] raw = rec.view(np.uint8)
+        cdef const WsMove *m = <const WsMove*>&raw[0]
+        if m.length > WS_DIM or m.direction > 1 or m.row >= WS_DIM or m.col >= WS_DIM or \
+                (m.row if m.direction else m.col) + m.length > WS_DIM:
+            raise PositionError("move: expected a move record that fits the board")
+        return bool(ws_words_listed(&self.W, &t[0], m))
+
+
+#: the plays a rated player's turn may list before the self-play buffer grows (it grows to
+#: any size a turn needs: the game is played again, the same game)
+RATED_MOVES_START = 1 << 15
+
+
 cdef class SelfPlay:
     """Whole games of the score and equity players on a Generator and the game state
     of two-player GameRules, in C (wordsalvo.engine.selfplay; see csrc/ws_selfplay.h)."""
@@ -77,7 +193,9 @@ cdef class SelfPlay:
     cdef Generator gen
     cdef readonly GameRules rules
     cdef object tables   # the two seats' LeaveTables (alive while C points into them)
+    cdef object words    # the two seats' WordLists (the same)
     cdef object buf      # numpy TURN_DTYPE records
+    cdef object rated_arrays  # the rated players' buffer (numpy arrays C points into)
 
     def __cinit__(self, Generator gen not None, GameRules rules not None, int turn_limit):
         if rules.players != 2:
@@ -96,7 +214,9 @@ cdef class SelfPlay:
         self.sp.rules = rules.R
         self.sp.turn_limit = turn_limit
         self.tables = [None, None]
+        self.words = [None, None]
         self.buf = np.zeros(turn_limit + 16, dtype=TURN_DTYPE)
+        self.rated_arrays = None
 
     def __dealloc__(self):
         free(self.sp)
@@ -109,32 +229,100 @@ cdef class SelfPlay:
         if by_equity:
             if table is None or table.values is None:
                 raise WordSalvoError("an equity player needs a leave table with values")
-            if table.types != self.gen.alphabet_size + 1:
-                raise WordSalvoError(f"leave table: expected {self.gen.alphabet_size + 1} tile types, "
-                                     f"got {table.types}")
+            self._check_table(table)
         P = &self.sp.player[seat]
-        P.by_equity = by_equity
-        P.leaves = &table.L if by_equity else NULL
-        P.zero = table.all_zero if by_equity else 0
-        P.swap_ceiling = <float>swap_ceiling
+        memset(P, 0, sizeof(WsSelfplayPlayer))
+        P.kind = WS_SELFPLAY_STATIC
+        P.engine.by_equity = by_equity
+        P.engine.leaves = &table.L if by_equity else NULL
+        P.engine.zero = table.all_zero if by_equity else 0
+        P.engine.swap_ceiling = <float>swap_ceiling
         self.tables[seat] = table if by_equity else None
+        self.words[seat] = None
 
-    def play(self, seed):
+    def set_rated(self, int seat, double beta, LeaveTable table=None, WordList offensive=None):
+        """The rated player of a seat (csrc ws_rated.h): a softmax over equity with strength
+        ``beta`` (finite), by ``table`` (None: by score, no swap weighed), never forming a
+        word of ``offensive``.  Its random stream is given with each game (:meth:`play`)."""
+        cdef WsSelfplayPlayer *P
+        if not 0 <= seat <= 1:
+            raise WordSalvoError(f"seat: expected 0 or 1, got {seat}")
+        if not isfinite(beta):
+            raise WordSalvoError(f"beta: expected a finite number (inf is expert, not a rated player in C), "
+                                 f"got {beta!r}")
+        if table is not None:
+            if table.values is None:
+                raise WordSalvoError("a rated player's leave table needs values")
+            self._check_table(table)
+        P = &self.sp.player[seat]
+        memset(P, 0, sizeof(WsSelfplayPlayer))
+        P.kind = WS_SELFPLAY_RATED
+        P.rated.beta = beta
+        P.rated.leaves = &table.L if table is not None else NULL
+        P.rated.offensive = &offensive.W if offensive is not None else NULL
+        self.tables[seat] = table
+        self.words[seat] = offensive
+        if self.rated_arrays is None:
+            self._rated_buffer(RATED_MOVES_START)
+
+    def _check_table(self, LeaveTable table):
+        if table.types != self.gen.alphabet_size + 1:
+            raise WordSalvoError(f"leave table: expected {self.gen.alphabet_size + 1} tile types, "
+                                 f"got {table.types}")
+
+    def _rated_buffer(self, size_t capacity):
+        """Room for ``capacity`` plays of a rated player's turn."""
+        cdef WsMove[::1] moves_view
+        cdef uint8_t[::1] raw, ex
+        cdef double[::1] values, cum
+        moves = np.zeros(capacity, dtype=MOVE_DTYPE)
+        raw = moves.view(np.uint8)
+        values = np.zeros(capacity + 1, dtype=np.float64)
+        cum = np.zeros(capacity + 1, dtype=np.float64)
+        ex = np.zeros(capacity + 1, dtype=np.uint8)
+        self.rated_arrays = (moves, values, cum, ex)
+        self.sp.rated_buffer.moves = <WsMove*>&raw[0]
+        self.sp.rated_buffer.values = &values[0]
+        self.sp.rated_buffer.cum = &cum[0]
+        self.sp.rated_buffer.excluded = &ex[0]
+        self.sp.rated_buffer.capacity = capacity
+        self.sp.rated_buffer.needed = 0
+
+    def play(self, seed, rng_states=(None, None)):
         """Plays one game seeded like random.Random(seed); returns (records, scores by seat,
-        end reason, turns taken).  The records are a new TURN_DTYPE array."""
+        end reason, turns taken).  The records are a new TURN_DTYPE array.  ``rng_states``:
+        for each rated seat, the random.Random.getstate() its draws start from (the
+        streams are read, not advanced)."""
         cdef uint32_t key[64]
         cdef size_t count = 0
-        cdef int rc
+        cdef int rc, seat
         cdef uint8_t[::1] raw
         cdef size_t capacity = <size_t>self.buf.shape[0]
         cdef int n = fill_key(seed, key)
+        if not isinstance(rng_states, (tuple, list)) or len(rng_states) != 2:
+            raise WordSalvoError(f"rng_states: expected two random states (or None), got {type(rng_states).__name__}")
+        for seat in range(2):
+            if self.sp.player[seat].kind == WS_SELFPLAY_RATED:
+                if rng_states[seat] is None:
+                    raise WordSalvoError(f"rng_states: seat {seat} is a rated player: expected its "
+                                         f"random.Random().getstate(), got None")
+                set_rng_state(&self.sp.rng[seat], rng_states[seat])
         raw = self.buf.view(np.uint8)
-        self.gen._enter()
-        try:
-            with nogil:
-                rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity, &count)
-        finally:
-            ws_guard_leave(&self.gen.busy)
+        while True:
+            self.gen._enter()
+            try:
+                with nogil:
+                    rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity, &count)
+            finally:
+                ws_guard_leave(&self.gen.busy)
+            if rc == WS_E_CAPACITY and self.sp.rated_buffer.needed > self.sp.rated_buffer.capacity:
+                # a turn listed more plays than the buffer holds: the same game again, with room
+                self._rated_buffer(self.sp.rated_buffer.needed + self.sp.rated_buffer.needed // 4)
+                for seat in range(2):
+                    if self.sp.player[seat].kind == WS_SELFPLAY_RATED:
+                        set_rng_state(&self.sp.rng[seat], rng_states[seat])
+                continue
+            break
         check_status(rc, WordSalvoError, f"self-play of seed {seed} (turn limit {self.sp.turn_limit})")
         return (self.buf[:count].copy(), (self.sp.game.score[0], self.sp.game.score[1]),
                 END_REASON_NAMES.get(self.sp.game.end_reason, ""), self.sp.turns)

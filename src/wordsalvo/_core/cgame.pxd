@@ -12,6 +12,7 @@ cdef extern from "ws_rng.h" nogil:
     void ws_rng_seed(WsRng *r, const uint32_t *key, int length)
     uint32_t ws_rng_next(WsRng *r)
     uint32_t ws_rng_below(WsRng *r, uint32_t n)
+    double ws_rng_random(WsRng *r)
 
 cdef extern from "ws_game.h" nogil:
     int WS_GAME_MAX_PLAYERS

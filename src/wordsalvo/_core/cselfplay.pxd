@@ -3,12 +3,19 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t
 
 from wordsalvo._core.cleaves cimport WsLeaves
 from wordsalvo._core.cmovegen cimport WsGen, WsMove
-from wordsalvo._core.cgame cimport WsGame, WsGameRules, WsUndo
+from wordsalvo._core.cgame cimport WsGame, WsGameRules, WsUndo, WsRng
 from wordsalvo._core.caction cimport WsPlayer, WsAction, ws_player_choose, ws_action_apply
+from wordsalvo._core.crated cimport WsRated, WsRatedBuffer
 
 cdef extern from "ws_selfplay.h" nogil:
-    # the static player and its actions: ws_action.h (caction.pxd)
-    ctypedef WsPlayer WsSelfplayPlayer
+    # the static player and its actions: ws_action.h (caction.pxd); the rated player: ws_rated.h
+    int WS_SELFPLAY_STATIC
+    int WS_SELFPLAY_RATED
+
+    ctypedef struct WsSelfplayPlayer:
+        int32_t kind
+        WsPlayer engine
+        WsRated rated
 
     ctypedef struct WsTurnRecord:
         WsMove move
@@ -32,6 +39,8 @@ cdef extern from "ws_selfplay.h" nogil:
         int32_t turn_limit
         WsGame game
         int32_t turns
+        WsRng rng[2]
+        WsRatedBuffer rated_buffer
 
     int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                          size_t capacity, size_t *count)

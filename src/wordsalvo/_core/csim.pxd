@@ -3,7 +3,7 @@ from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from wordsalvo._core.cmovegen cimport WsGen
 from wordsalvo._core.cgame cimport WsGame
-from wordsalvo._core.cselfplay cimport WsSelfplayPlayer, WsAction
+from wordsalvo._core.caction cimport WsPlayer, WsAction
 
 cdef extern from "ws_sim.h" nogil:
     int WS_SIM_MAX_CANDIDATES
@@ -30,7 +30,7 @@ cdef extern from "ws_sim.h" nogil:
         int32_t cpu_clock
         double delta
         uint64_t seed
-        WsSelfplayPlayer player
+        WsPlayer player
         const float *win_table
         int32_t win_spread
         int32_t win_unseen

@@ -11,8 +11,8 @@ or on a Dask cluster.
 
 A game has one loop (:func:`_python_game`: the Bot of the seat on turn chooses,
 :class:`~wordsalvo.Game` applies, a turn record is written, until the game ends); for
-the ``score`` and ``equity`` players the C self-play loop runs the same loop at engine
-speed, and one function reads a :class:`GameResult` from the records of either.
+the ``score`` and ``equity`` players and the rated players of finite strength (``1200``,
+``beta=0.1``) the C self-play loop runs the same loop at engine speed, and one function reads a :class:`GameResult` from the records of either.
 
 Each worker process keeps its lexicons, leave tables and engines in a cache
 (:func:`_worker_players`), so only the first game of a process pays for
@@ -123,13 +123,14 @@ def _worker_setup(spec: AutoplaySpec):
 
 
 def _engine(spec: AutoplaySpec, rules, lexicon, bots):
-    """The C self-play loop of this process for ``spec`` (score and equity players), or None."""
+    """The C self-play loop of this process for ``spec`` (score, equity and rated players of
+    finite strength), or None."""
     from .selfplay import SelfPlay, engine_supported
 
     key = ("engine", spec.rules, spec.lexicon, spec.leaves, spec.board_seed, spec.players)
     if key not in _CACHE:
         # each player's leave table, as its Bot has it (None: that player plays by score)
-        _CACHE[key] = ((SelfPlay(rules, lexicon), tuple(b.leaves for b in bots))
+        _CACHE[key] = ((SelfPlay(rules, lexicon), tuple(b.leaves for b in bots), bots)
                        if engine_supported(spec.players) else None)
     return _CACHE[key]
 
@@ -145,9 +146,10 @@ def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: boo
 
     One loop plays every game: :func:`_python_game` (the seat on turn's Bot chooses, the
     :class:`~wordsalvo.Game` applies, each turn recorded) is its definition, and games
-    between the ``score`` and ``equity`` players without GCG run it in C
-    (:mod:`wordsalvo.engine.selfplay`: the same turns, the same records, the same limit;
-    ``tests/test_selfplay.py`` compares them game for game).  One function
+    between the ``score``, ``equity`` and rated players of finite strength without GCG
+    run it in C (:mod:`wordsalvo.engine.selfplay`: the same turns, the same records, the
+    same limit, the rated players' draws from their Bots' streams; ``tests/test_selfplay.py``
+    and ``tests/test_selfplay_rated.py`` compare them game for game).  One function
     (:func:`_result`) reads the result from the records of either."""
     rules, lexicon, bots = _worker_setup(spec)
     if not want_gcg:
@@ -155,7 +157,7 @@ def play_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: boo
         if engine is not None:
             return _engine_game(engine, spec, index, trace)
     if trace == "racks":
-        raise WordSalvoError(f"rack traces: expected players the C self-play loop plays (score, equity) "
+        raise WordSalvoError(f"rack traces: expected players the C self-play loop plays (score, equity, a rating) "
                              f"and no GCG, got {spec.players} (gcg: {want_gcg})")
     return _python_game(spec, index, want_gcg, trace)
 
@@ -200,9 +202,11 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
     (``csrc/ws_selfplay.c``: the same turns until the same end or turn limit, each recorded
     as a :data:`~wordsalvo.engine.selfplay.TURN_DTYPE` record) for the players it has."""
     seed, first, seats = _seats(spec, index)
-    engine, leaves = engine_and_leaves
+    engine, leaves, bots = engine_and_leaves
     engine.set_players(tuple(spec.players[p] for p in seats), tuple(leaves[p] for p in seats))
-    game = engine.play(seed)
+    for p in range(2):  # the rated players draw from their Bot's stream, reset as _python_game resets it
+        bots[p].reset(seed * 2 + p)
+    game = engine.play(seed, tuple(bots[p].rng for p in seats))
     return _result(engine.rules, index, seed, first, game.records, game.scores, game.end_reason, game.turns, trace)
 
 

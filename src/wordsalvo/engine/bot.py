@@ -724,21 +724,22 @@ def softmax_pick(value, beta: float, rng: random.Random, excluded=None) -> int |
     ``exp(beta * (value - ref))`` with ``ref`` the value of the largest weight, so every
     exponent is <= 0, the best weight is exactly 1 and nothing overflows; an excluded or
     underflowed weight is 0 and is never drawn (a draw rounded to the top of the sum takes the
-    last index of positive weight).  A non-finite ``beta`` or value is a GameError, never a NaN."""
-    value = np.asarray(value, dtype=np.float64)
+    last index of positive weight).  A non-finite ``beta`` or value is a GameError, never a NaN.
+
+    The arithmetic is C's (``csrc/ws_rated.c`` ``ws_softmax_pick``: libm's ``exp``, sums in
+    index order), the draw of the rated player in the C self-play loop too, so both pick
+    the same index from the same random number (numpy's vectorised ``exp`` may differ from
+    libm's in the last bit)."""
+    value = np.ascontiguousarray(value, dtype=np.float64)
     if not math.isfinite(beta) or not np.isfinite(value).all():
         raise GameError(f"the rated player's draw: expected a finite strength parameter and finite "
                         f"equities, got beta {beta!r} and {int((~np.isfinite(value)).sum())} non-finite "
                         f"values of {len(value)}")
-    allowed = np.ones(len(value), dtype=bool) if excluded is None else ~np.asarray(excluded, dtype=bool)
-    if not allowed.any():
+    if excluded is not None:
+        excluded = np.asarray(excluded, dtype=bool)
+        if excluded.shape != value.shape:
+            raise GameError(f"the rated player's draw: expected {len(value)} exclusion flags, got shape "
+                            f"{excluded.shape}")
+    if not len(value) or (excluded is not None and excluded.all()):
         return None
-    ref = value[allowed].max() if beta >= 0 else value[allowed].min()
-    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-        weights = np.exp(beta * (value - ref))
-    weights[~allowed | ~np.isfinite(weights)] = 0.0
-    cum = np.cumsum(weights)  # >= 1 (the reference weight is exp(0) = 1), finite (each weight <= 1)
-    k = int(np.searchsorted(cum, rng.random() * float(cum[-1]), side="right"))
-    if k >= len(value) or weights[k] <= 0:  # a draw rounded up to the sum: the last positive weight before
-        k = int(np.flatnonzero(weights[:k] > 0)[-1])
-    return k
+    return int(_engine.softmax_pick(value, float(beta), excluded, rng.random()))

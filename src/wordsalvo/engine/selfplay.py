@@ -1,9 +1,13 @@
-"""Self-play at engine speed: whole games of the ``score`` and ``equity`` players in C.
+"""Self-play at engine speed: whole games of the ``score``, ``equity`` and rated players in C.
 
 A :class:`SelfPlay` plays two-player games between the engine players ``score``
-(best score) and ``equity`` (best equity, swapping when the best swap keeps a
-leave worth more; :mod:`wordsalvo.engine.bot`) without a Python object per turn: the
-C loop (``csrc/ws_selfplay.c``) asks the generator for the best move or swap and
+(best score), ``equity`` (best equity, swapping when the best swap keeps a
+leave worth more; :mod:`wordsalvo.engine.bot`) and the rated player (a rating such
+as ``"1200"`` or ``"beta=0.2"`` with a finite strength parameter:
+:mod:`wordsalvo.engine.strength`; ``csrc/ws_rated.c`` draws among every play and the
+best swap as ``Bot._choose_rated`` does, from the Bot's own random stream, and never
+plays a word of the language's offensive list) without a Python object per turn: the
+C loop (``csrc/ws_selfplay.c``) asks the generator for the move or swap and
 plays it on the C game state (:mod:`wordsalvo.gamestate`, ``csrc/ws_game.c``),
 whose draws, end rules and settlement are the ones :class:`~wordsalvo.Game` plays
 by: the rules of a turn are written once, in C.  The games are exactly the games
@@ -13,12 +17,15 @@ only the players' choices, mirroring :class:`~wordsalvo.engine.bot.Bot`.
 
 Use it through :mod:`wordsalvo.engine.autoplay` (``wordsalvo autoplay``, leave
 training, win-probability fitting), which falls back to ``Game`` for the
-difficulty levels, for GCG records and for anything the C loop does not model
-(more than two players, a random generator that does not match Python's).
+difficulty levels, expert and master (a rating at the top of the scale, ``beta=inf``, is
+expert), for GCG records and for anything the C loop does not model (more than two
+players, a random generator that does not match Python's).
 """
 
 from __future__ import annotations
 
+import math
+import random
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,9 +36,10 @@ from ..gamestate import game_rules, rack_letters
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
 from ..movegen import MoveGenerator
+from ..offensive import OffensiveWords
 from ..rules import Rules
 
-__all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "TURN_DTYPE", "turn_limit", "leave_after", "swap_leave"]
+__all__ = ["SelfPlay", "SelfPlayGame", "engine_supported", "rated_beta", "TURN_DTYPE", "turn_limit", "leave_after", "swap_leave"]
 
 #: one turn record (``csrc/ws_selfplay.h``): move, equity, score, total, bag before,
 #: player (seat), kind, rack before, tiles swapped, rack owner (settlement)
@@ -58,10 +66,25 @@ def _rng_matches_python() -> bool:
     return _RNG_OK
 
 
+def rated_beta(kind) -> float | None:
+    """The strength parameter of a rated player the C loop plays (a rating or ``beta=B`` with a
+    finite beta, as :func:`~wordsalvo.engine.strength.parse_level` reads it), else None (a
+    named kind, expert's ``beta=inf``, or a text that is no level)."""
+    from .strength import parse_level
+    from .bot import PLAYER_KINDS
+
+    try:
+        rated = parse_level(kind, PLAYER_KINDS)
+    except WordSalvoError:
+        return None
+    return rated.beta if rated is not None and math.isfinite(rated.beta) else None
+
+
 def engine_supported(kinds) -> bool:
-    """Whether the C loop plays these two player kinds (``score`` and ``equity`` only)
-    with this Python's random numbers."""
-    return len(kinds) == 2 and all(k in ("score", "equity") for k in kinds) and _rng_matches_python()
+    """Whether the C loop plays these two player kinds (``score``, ``equity`` and rated players
+    of finite strength) with this Python's random numbers."""
+    return (len(kinds) == 2 and all(k in ("score", "equity") or rated_beta(k) is not None for k in kinds)
+            and _rng_matches_python())
 
 
 @dataclass(frozen=True)
@@ -79,8 +102,9 @@ class SelfPlayGame:
 class SelfPlay:
     """Plays games of one rule set and lexicon between two engine players.
 
-    ``players``: the kinds by seat, ``"score"`` or ``"equity"``; ``leaves``: the
-    leave table of each seat (an equity player without a table plays by score, as
+    ``players``: the kinds by seat, ``"score"``, ``"equity"`` or a rated level (``"1200"``,
+    ``"beta=0.1"``; see :func:`rated_beta`); ``leaves``: the leave table of each seat (an
+    equity or rated player without a table plays by score, as
     :class:`~wordsalvo.engine.bot.Bot` does).  Not shared between threads.
     """
 
@@ -93,27 +117,57 @@ class SelfPlay:
         self._engine = MoveGenerator(lexicon, rules)
         self._engine._prepare_best(wordmap=True)  # thousands of searches: the word map pays at once
         self._sp = _engine.SelfPlay(self._engine._gen, game_rules(rules, 2), turn_limit(rules))
+        self._words = None
         self.set_players(players, leaves)
 
     def set_players(self, players, leaves=(None, None)) -> None:
         """The engine of each seat (seat 0 moves first)."""
-        if len(players) != 2 or any(p not in ("score", "equity") for p in players):
-            raise WordSalvoError(f"self-play: expected two players 'score' or 'equity', got {players!r}")
-        for seat, (kind, table) in enumerate(zip(players, leaves)):
+        betas = [None if p in ("score", "equity") else rated_beta(p) for p in players] if len(players) == 2 else []
+        if len(players) != 2 or any(p not in ("score", "equity") and b is None for p, b in zip(players, betas)):
+            raise WordSalvoError(f"self-play: expected two players 'score', 'equity' or a rating of finite "
+                                 f"strength, got {players!r}")
+        for seat, (kind, table, beta) in enumerate(zip(players, leaves, betas)):
             if table is not None and not isinstance(table, Leaves):
                 raise WordSalvoError(f"leaves: expected a wordsalvo.Leaves or None, got {type(table).__name__}")
-            if kind == "equity" and table is not None:
-                if table.rules is not self.rules:  # the same rules need no tile-set check (per game)
-                    self._engine._check_leaves(table)
+            if table is not None and kind != "score" and table.rules is not self.rules:
+                self._engine._check_leaves(table)  # the same rules need no tile-set check (per game)
+            if beta is not None:
+                self._sp.set_rated(seat, beta, table._table if table is not None else None, self._offensive())
+            elif kind == "equity" and table is not None:
                 self._sp.set_player(seat, True, table._table, table.best_value)
             else:
                 self._sp.set_player(seat, False)
         self.players = tuple(players)
         self.leaves = tuple(leaves)
 
-    def play(self, seed: int) -> SelfPlayGame:
-        """One game whose bag is seeded like ``Game(rules, seed=seed)``."""
-        records, scores, reason, turns = self._sp.play(seed)
+    def _offensive(self):
+        """The offensive words of the lexicon's language, as C reads them (made once)."""
+        if self._words is None:
+            words = OffensiveWords.default(self.lexicon.alphabet.name)
+            self._words = _engine.WordList(sorted(words.words), self.rules.alphabet.letters)
+        return self._words
+
+    def play(self, seed: int, rngs=(None, None)) -> SelfPlayGame:
+        """One game whose bag is seeded like ``Game(rules, seed=seed)``.  ``rngs``: the
+        ``random.Random`` of each rated seat, whose draws its choices take (read, not
+        advanced: the Bot's stream after ``Bot.reset``); None for a rated seat: a stream
+        seeded ``"wordsalvo-bot-<level>-<seed * 2 + seat>"``, as a Bot reset to
+        ``seed * 2 + seat`` has."""
+        states = []
+        for seat, rng in enumerate(rngs):
+            if rng is None:
+                if self.players[seat] in ("score", "equity"):
+                    states.append(None)
+                    continue
+                from .strength import parse_level
+                from .bot import PLAYER_KINDS
+
+                rng = random.Random(f"wordsalvo-bot-{parse_level(self.players[seat], PLAYER_KINDS).name}-"
+                                    f"{seed * 2 + seat}")
+            elif not isinstance(rng, random.Random):
+                raise WordSalvoError(f"rngs: expected a random.Random or None per seat, got {type(rng).__name__}")
+            states.append(rng.getstate())
+        records, scores, reason, turns = self._sp.play(seed, tuple(states))
         return SelfPlayGame(records, scores, reason, turns)
 
 

@@ -19,7 +19,9 @@ under the pick's distribution, never negative) and smooth (analytic in
 ``beta``), over the whole line, so one number moves the player from the worst
 play to the best without jumps; no threshold (a top-k cut-off, a probability of
 a blunder) makes steps in the strength.  It needs only what the C self-play
-already has (the move list with equities and one random draw a turn).
+already has (the move list with equities and one random draw a turn): the C loop plays
+it (``csrc/ws_rated.c``, the same games as ``Bot`` for the same seeds), so autoplay and
+the calibration round robins run at engine speed for every finite ``beta``.
 
 The calibration table (``wordsalvo/data/strength.toml``) maps ``beta`` to a
 Glicko-2 rating measured in a round robin of rated players and the named levels
