@@ -188,8 +188,10 @@ static inline uint32_t touched_by(const uint8_t *line, int i) {
 /* A few squares changed: only the cross sets of the squares next to the tiles around
  * them are made again, and the lane data of those squares. */
 static void set_board_squares(WsGen *g, const uint8_t *tiles, const int *changed, int n) {
-    uint32_t across[WS_DIM] = {0}; /* [c] bit r: the across moves' cross set of (r, c), from column c */
-    uint32_t down[WS_DIM] = {0};   /* [r] bit c: the down moves' cross set of (r, c), from row r */
+    /* touched[d][x] bit p: the cross set of direction d to make again at position p of the
+     * perpendicular line x (d = 0: column x, the square (p, x); d = 1: row x, (x, p)), which
+     * is square x of lane p of direction d */
+    uint32_t touched[2][WS_DIM] = {{0}};
     for (int k = 0; k < n; k++) {
         int sq = changed[k];
         update_square_premiums(g, sq, tiles[sq]);
@@ -197,32 +199,22 @@ static void set_board_squares(WsGen *g, const uint8_t *tiles, const int *changed
     }
     for (int k = 0; k < n; k++) {
         int r = changed[k] / WS_DIM, c = changed[k] % WS_DIM;
-        across[c] |= touched_by(&g->board.tiles[1][c * WS_DIM], r);
-        down[r] |= touched_by(&g->board.tiles[0][r * WS_DIM], c);
+        touched[0][c] |= touched_by(&g->board.tiles[1][c * WS_DIM], r);
+        touched[1][r] |= touched_by(&g->board.tiles[0][r * WS_DIM], c);
     }
     uint32_t lanes[2] = {0, 0};
-    for (int c = 0; c < WS_DIM; c++) {
-        const uint8_t *line = &g->board.tiles[1][c * WS_DIM];
-        for (uint32_t bits = across[c]; bits; bits &= bits - 1) {
-            int r = __builtin_ctz(bits), i = r * WS_DIM + c;
-            int16_t cs = 0;
-            g->board.cross_set[0][i] = line[r] ? 0 : cross_from_line(g, line, r, &cs);
-            g->board.cross_score[0][i] = cs;
-            derive_square(g, 0, r, c);
-            lanes[0] |= 1u << r;
+    for (int d = 0; d < 2; d++)
+        for (int x = 0; x < WS_DIM; x++) {
+            const uint8_t *line = &g->board.tiles[1 - d][x * WS_DIM];
+            for (uint32_t bits = touched[d][x]; bits; bits &= bits - 1) {
+                int p = __builtin_ctz(bits), i = p * WS_DIM + x;
+                int16_t cs = 0;
+                g->board.cross_set[d][i] = line[p] ? 0 : cross_from_line(g, line, p, &cs);
+                g->board.cross_score[d][i] = cs;
+                derive_square(g, d, p, x);
+                lanes[d] |= 1u << p;
+            }
         }
-    }
-    for (int r = 0; r < WS_DIM; r++) {
-        const uint8_t *line = &g->board.tiles[0][r * WS_DIM];
-        for (uint32_t bits = down[r]; bits; bits &= bits - 1) {
-            int c = __builtin_ctz(bits), i = c * WS_DIM + r;
-            int16_t cs = 0;
-            g->board.cross_set[1][i] = line[c] ? 0 : cross_from_line(g, line, c, &cs);
-            g->board.cross_score[1][i] = cs;
-            derive_square(g, 1, c, r);
-            lanes[1] |= 1u << c;
-        }
-    }
     for (int d = 0; d < 2; d++)
         for (uint32_t bits = lanes[d]; bits; bits &= bits - 1) {
             int lane = __builtin_ctz(bits);
@@ -1403,21 +1395,37 @@ static WsHeapItem heap_pop(WsGen *g) {
     return top;
 }
 
-/* Best first over anchors and their span classes: an anchor that comes up is split
- * into its classes; a class that comes up is read from the word map (or its anchor
- * walked); the search stops when the next bound is below the n-th best found. */
-static void search_classes(WsGen *g, size_t n) {
+/* The cache's entry for the lane of direction d, or NULL when the lane is not the root's
+ * or the entry holds no shadows. */
+static inline WsLaneEntry *cached_lane(WsLaneCache *c, uint32_t same, int d, int lane) {
+    if (!(same >> (d * WS_DIM + lane) & 1)) return NULL;
+    WsLaneEntry *e = &c->lanes[d][lane];
+    return e->state == 1 ? e : NULL;
+}
+
+/* Best first over the heap's anchors and their span classes: an anchor that comes up is
+ * split into its classes; a class that comes up is read from the word map (or its anchor
+ * walked); the search stops when the next bound is below the n-th best found.  With a
+ * lane cache (ws_gen_best_equity_pool, one move by equity): an item of anchor -1 is the
+ * known best move of the lane numbered `sub` (d * 15 + lane), taken as a move, and the
+ * classes of a cached lane enter with their keys capped by the lane's bound. */
+static void search_classes(WsGen *g, size_t n, WsLaneCache *c, uint32_t same) {
     int by_equity = g->mode == 2;
     int cur_d = -1, cur_lane = -1;
-    g->heap_count = 0;
-    for (int i = 0; i < g->anchor_count; i++) {
-        const WsAnchor *a = &g->anchors[i];
-        heap_push(g, by_equity ? a->bound_equity : (float)a->bound, i, -1);
-    }
     while (g->heap_count) {
         if (g->stop_first && g->count) break;
         WsHeapItem it = heap_pop(g);
         if ((g->count == n || g->floored) && it.key < (by_equity ? g->threshold_equity : (float)g->threshold)) break;
+        if (it.anchor < 0) { /* a lane's best move, known */
+            const WsLaneEntry *e = &c->lanes[it.sub / WS_DIM][it.sub % WS_DIM];
+            if (!g->count || better_equity(&e->move, e->equity, &g->out[0], g->out_equity[0])) {
+                g->out[0] = e->move;
+                g->out_equity[0] = e->equity;
+                g->count = 1;
+                g->threshold_equity = e->equity;
+            }
+            continue;
+        }
         WsAnchor *a = &g->anchors[it.anchor];
         if (a->walked) continue;
         if (a->direction != cur_d || a->lane != cur_lane) {
@@ -1426,9 +1434,12 @@ static void search_classes(WsGen *g, size_t n) {
             cur_lane = a->lane;
         }
         if (it.sub < 0 && a->sub_count > 0) {
+            const WsLaneEntry *e = c ? cached_lane(c, same, a->direction, a->lane) : NULL;
+            float cap = e ? e->ub : HUGE_VALF;
             for (int j = a->sub_first; j < a->sub_first + a->sub_count; j++) {
                 const WsSubAnchor *s = &g->subs[j];
-                heap_push(g, by_equity ? s->bound_equity : (float)s->bound, it.anchor, j);
+                float key = by_equity ? s->bound_equity : (float)s->bound;
+                heap_push(g, key < cap ? key : cap, it.anchor, j);
             }
             continue;
         }
@@ -1441,8 +1452,9 @@ static void search_classes(WsGen *g, size_t n) {
     }
 }
 
-/* The bounded search of ws_gen_best and ws_gen_best_equity (g->mode set by the caller). */
-static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
+/* The set-up of a bounded search for the n best moves into out (g->mode set by the
+ * caller): the thresholds, the counters, the rack's sub-racks or anagram checks. */
+static void begin_search(WsGen *g, WsMove *out, size_t n) {
     int by_equity = g->mode == 2;
     /* with one move wanted, a blank that stands for a letter the rack holds is never
      * best: the real tile scores at least as much and the move order prefers fewer
@@ -1473,9 +1485,20 @@ static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
         memset(g->through9, -1, sizeof g->through9);
     }
     g->fit_lane = -1;
+    g->heap_count = 0;
+}
+
+/* The bounded search of ws_gen_best and ws_gen_best_equity (g->mode set by the caller). */
+static int best_search(WsGen *g, WsMove *out, size_t n, size_t *count) {
+    int by_equity = g->mode == 2;
+    begin_search(g, out, n);
     for_each_anchor(g, collect_anchor);
     if (g->classes) {
-        search_classes(g, n);
+        for (int i = 0; i < g->anchor_count; i++) {
+            const WsAnchor *a = &g->anchors[i];
+            heap_push(g, by_equity ? a->bound_equity : (float)a->bound, i, -1);
+        }
+        search_classes(g, n, NULL, 0);
         *count = g->count;
         return WS_OK;
     }
@@ -1566,14 +1589,6 @@ static void collect_lane(WsGen *g) {
     }
 }
 
-/* The cache's entry for the lane of direction d, or NULL when the lane is not the root's
- * or the entry holds no shadows. */
-static inline WsLaneEntry *cached_lane(WsLaneCache *c, uint32_t same, int d, int lane) {
-    if (!(same >> (d * WS_DIM + lane) & 1)) return NULL;
-    WsLaneEntry *e = &c->lanes[d][lane];
-    return e->state == 1 ? e : NULL;
-}
-
 int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equity, size_t *count) {
     if (!g->board_valid || !equity || !pool) return WS_E_ARGUMENT;
     if (!g->wordmap || g->rack[0] > 2 || g->board.tile_count == 0) return ws_gen_best_equity(g, out, equity, 1, count);
@@ -1607,26 +1622,7 @@ int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equi
         c->keep_factor = g->keep_factor;
         c->valid = 1;
     }
-    /* best_search's set-up for one move by equity with span classes */
-    g->real_first = g->rack[0] && ((!g->leaves && !g->endgame) || (g->endgame && g->keep_factor >= 0.0f));
-    memcpy(g->rack_at_start, g->rack, sizeof g->rack);
-    g->out = out;
-    g->capacity = 1;
-    g->best_n = 1;
-    g->count = 0;
-    g->threshold = INT_MIN;
-    g->threshold_equity = -HUGE_VALF;
-    g->min_tiles = 1;
-    g->anchor_count = 0;
-    g->anchors_visited = 0;
-    g->wordmap_reads = 0;
-    g->wordmap_lookups = 0;
-    g->sub_total = 0;
-    g->bingo7_possible = -1;
-    g->classes = 1;
-    prepare_subracks(g);
-    g->fit_lane = -1;
-    g->heap_count = 0;
+    begin_search(g, out, 1); /* span classes: a map, at most two blanks (checked above) */
     /* the anchors: a lane of the root whose shadows are kept comes from the cache (its
      * keys no more than its bound, or its best move alone when that is known); another
      * is shadowed, and kept when it is the root's */
@@ -1679,45 +1675,7 @@ int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equi
             memcpy(e->subs, &g->subs[sub_first], (size_t)subs * sizeof *e->subs);
         }
     }
-    /* search_classes, with a cached lane's keys capped by its bound and its known best
-     * taken as a move */
-    int cur_d = -1, cur_lane = -1;
-    while (g->heap_count) {
-        WsHeapItem it = heap_pop(g);
-        if (g->count == 1 && it.key < g->threshold_equity) break;
-        if (it.anchor < 0) { /* a lane's best move, known */
-            const WsLaneEntry *e = &c->lanes[it.sub / WS_DIM][it.sub % WS_DIM];
-            if (!g->count || better_equity(&e->move, e->equity, &out[0], equity[0])) {
-                out[0] = e->move;
-                equity[0] = e->equity;
-                g->count = 1;
-                g->threshold_equity = e->equity;
-            }
-            continue;
-        }
-        WsAnchor *a = &g->anchors[it.anchor];
-        if (a->walked) continue;
-        if (a->direction != cur_d || a->lane != cur_lane) {
-            load_lane(g, a->direction, a->lane);
-            cur_d = a->direction;
-            cur_lane = a->lane;
-        }
-        if (it.sub < 0 && a->sub_count > 0) {
-            const WsLaneEntry *e = cached_lane(c, same, a->direction, a->lane);
-            float cap = e ? e->ub : HUGE_VALF;
-            for (int j = a->sub_first; j < a->sub_first + a->sub_count; j++) {
-                float key = g->subs[j].bound_equity;
-                heap_push(g, key < cap ? key : cap, it.anchor, j);
-            }
-            continue;
-        }
-        if (it.sub < 0) {
-            walk_anchor(g, a);
-            continue;
-        }
-        wordmap_read(g, a, &g->subs[it.sub]);
-        g->wordmap_reads++;
-    }
+    search_classes(g, 1, c, same);
     *count = g->count;
     if (g->poll_stopped) return WS_OK; /* an unfinished search proves nothing */
     /* what the search proved about the root's lanes: no move anywhere (it ran to the end),
