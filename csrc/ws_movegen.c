@@ -764,6 +764,22 @@ static void gen_anchor(WsGen *g, int anchor, int boundary) {
 /* Calls fn for every anchor of the current board, lane by lane. */
 typedef void (*AnchorFn)(WsGen *g, int anchor, int boundary);
 
+/* Calls fn for every anchor of the current lane (a board with tiles), left to right. */
+static inline void lane_anchors(WsGen *g, AnchorFn fn) {
+    int boundary = -1;
+    for (int pos = 0; pos < WS_DIM; pos++) {
+        if (g->ln->tile[pos]) {
+            if (!g->ln->tile[pos + 1]) { /* lane_tile[15] == 0 */
+                fn(g, pos, boundary);
+                boundary = pos + 1;
+            }
+        } else if (g->ln->has_cross[pos] && (pos == 0 || !g->ln->tile[pos - 1]) && !g->ln->tile[pos + 1]) {
+            fn(g, pos, boundary);
+            boundary = pos;
+        }
+    }
+}
+
 static void for_each_anchor(WsGen *g, AnchorFn fn) {
     int empty = g->board.tile_count == 0;
     int sr = g->rules.start_square / WS_DIM, sc = g->rules.start_square % WS_DIM;
@@ -778,18 +794,7 @@ static void for_each_anchor(WsGen *g, AnchorFn fn) {
             }
             if (!(g->board.lane_active[d] >> lane & 1)) continue;
             load_lane(g, d, lane);
-            int boundary = -1;
-            for (int pos = 0; pos < WS_DIM; pos++) {
-                if (g->ln->tile[pos]) {
-                    if (!g->ln->tile[pos + 1]) { /* lane_tile[15] == 0 */
-                        fn(g, pos, boundary);
-                        boundary = pos + 1;
-                    }
-                } else if (g->ln->has_cross[pos] && (pos == 0 || !g->ln->tile[pos - 1]) && !g->ln->tile[pos + 1]) {
-                    fn(g, pos, boundary);
-                    boundary = pos;
-                }
-            }
+            lane_anchors(g, fn);
         }
     }
 }
@@ -1572,23 +1577,6 @@ static int lane_cache_fits(const WsLaneCache *c, const WsGen *g) {
            c->keep_factor == g->keep_factor;
 }
 
-/* The anchors of the current lane (a board with tiles), shadowed: for_each_anchor's
- * walk of one lane. */
-static void collect_lane(WsGen *g) {
-    int boundary = -1;
-    for (int pos = 0; pos < WS_DIM; pos++) {
-        if (g->ln->tile[pos]) {
-            if (!g->ln->tile[pos + 1]) {
-                collect_anchor(g, pos, boundary);
-                boundary = pos + 1;
-            }
-        } else if (g->ln->has_cross[pos] && (pos == 0 || !g->ln->tile[pos - 1]) && !g->ln->tile[pos + 1]) {
-            collect_anchor(g, pos, boundary);
-            boundary = pos;
-        }
-    }
-}
-
 int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equity, size_t *count) {
     if (!g->board_valid || !equity || !pool) return WS_E_ARGUMENT;
     if (!g->wordmap || g->rack[0] > 2 || g->board.tile_count == 0) return ws_gen_best_equity(g, out, equity, 1, count);
@@ -1602,17 +1590,14 @@ int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equi
             if (!memcmp(&g->board.lanes[d][lane], &pool->root[d][lane], sizeof(WsLane)))
                 same |= 1u << (d * WS_DIM + lane);
     /* the cache of this context, or the least recently used one made over for it */
-    int pick = 0;
-    for (int i = 0; i < WS_LANE_CACHES; i++) {
-        if (lane_cache_fits(&pool->caches[i], g)) {
-            pick = i;
-            break;
-        }
-        if (pool->used[i] < pool->used[pick]) pick = i;
+    int pick = 0, fits = 0;
+    for (int i = 0; i < WS_LANE_CACHES && !fits; i++) {
+        fits = lane_cache_fits(&pool->caches[i], g);
+        if (fits || pool->used[i] < pool->used[pick]) pick = i;
     }
     pool->used[pick] = ++pool->tick;
     WsLaneCache *c = &pool->caches[pick];
-    if (!lane_cache_fits(c, g)) {
+    if (!fits) {
         lane_cache_reset(c);
         memcpy(c->rack, g->rack, sizeof c->rack);
         c->leaves = g->leaves;
@@ -1654,7 +1639,7 @@ int ws_gen_best_equity_pool(WsGen *g, WsLanePool *pool, WsMove *out, float *equi
             }
             int first = g->anchor_count, sub_first = g->sub_total;
             load_lane(g, d, lane);
-            collect_lane(g);
+            lane_anchors(g, collect_anchor);
             for (int i = first; i < g->anchor_count; i++) heap_push(g, g->anchors[i].bound_equity, i, -1);
             if (!(same >> bit & 1)) continue;
             e = &c->lanes[d][lane];

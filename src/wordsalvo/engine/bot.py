@@ -376,12 +376,11 @@ class Bot:
             clock = self._clock(game)
             if clock is None:
                 return self._choose_master(game)
-            now = time.process_time if self.cpu_time else time.perf_counter
-            started = now()
+            started = self._now()
             try:
                 return self._choose_master(game)
             finally:  # the whole move: candidates, inference, simulation, endgame
-                clock.charge(now() - started)
+                clock.charge(self._now() - started)
         if self.level == "expert":
             return self._choose_expert(game)
         if self.rated is not None:
@@ -475,8 +474,7 @@ class Bot:
         if self.seconds <= 0 or len(game.names) != 2 or len(game.players_left) != 2 or not game.rack:
             return self._choose_expert(game)
         clock = self._clock(game)
-        now = time.process_time if self.cpu_time else time.perf_counter
-        started = now()
+        started = self._now()
         # on a game clock the endgame and the pre-endgame get this move's share of it, as a
         # time limit (a clock is not reproducible anyway); else the move's own budget
         share = None if clock is None else clock.allot(game.bag_count, game.rules.rack_size, None)
@@ -523,7 +521,7 @@ class Bot:
         if len(candidates) == 1:
             return candidates[0]
         # what the move has left: a pre-endgame search that did not finish used some of it
-        seconds = max(self.seconds - (now() - started), 0.25 * self.seconds)
+        seconds = max(self.seconds - (self._now() - started), 0.25 * self.seconds)
         if clock is not None:
             ranked = sorted((c.equity for c in candidates if c.equity is not None), reverse=True)
             gap = ranked[0] - ranked[1] if len(ranked) >= 2 else None
@@ -544,6 +542,11 @@ class Bot:
         result = Simulator(game, self.lexicon, leaves, moves=candidates, plies=MASTER_PLIES, threads=self.threads,
                            sampling="bai", seed=seed, cpu_time=self.cpu_time, infer=inference, **limit).run()
         return result.best.action
+
+    def _now(self) -> float:
+        """The clock of master's budgets: this process's CPU time with ``cpu_time``, else
+        the wall clock."""
+        return time.process_time() if self.cpu_time else time.perf_counter()
 
     def _clock(self, game):
         """The GameClock of ``game`` (master with ``game_seconds``), else None."""

@@ -339,16 +339,12 @@ def _judge(gen, position: Position, move: Move | None, played: str, exchanged: i
         return "".join(sorted(played + leave, key=letters_order.__getitem__))
 
     # every rack holds as many tiles, so its position has the same bag and end-game flag:
-    # the first rack's position gives them.  Two cases need each rack's own position: a
-    # mover not first (Position.with_rack puts the rack first and checks the tiles again,
-    # which may refuse a rack), and the end game (going out is worth the tiles unseen,
-    # which then depend on the rack).
+    # the first rack's position gives them; in the end game going out is worth the tiles
+    # unseen, which depend on the rack: each rack's own position gives that
     first = position.with_rack(rack_of(items[0][0]))
     endgame, out_value, keep_factor = endgame_terms(first, rules.tile_count)
-    if position.to_move != 0 or endgame:
-        per_rack = [position.with_rack(rack_of(leave)) for leave, _w in items]
-        if endgame:
-            out_value = [endgame_terms(p, rules.tile_count)[1] for p in per_rack]
+    if endgame:
+        out_value = [endgame_terms(position.with_rack(rack_of(leave)), rules.tile_count)[1] for leave, _w in items]
     sw = rules.swap
     score = move.score if move is not None else 0
     kept, kept_tiles = _engine.infer_racks(
