@@ -10,8 +10,9 @@ wordmap=True)``, ``best``), MAGPIE's through the driver of its side-by-side kit 
 ``seq`` mode with its word map (``bench CSW24 1 ... best``) and with its standard graph.
 The figure is the peak resident set of the whole process (``ru_maxrss`` from
 ``wait4``): interpreter, libraries, lexicon, word map and working memory.  Ours also
-runs once with ``--baseline``: the same process up to ``import wordsalvo`` and numpy,
-without a lexicon, so the engine's own part can be read off.  MAGPIE is built
+runs once with ``--baseline``: the same process up to its imports, without a lexicon,
+so the engine's own part can be read off.  numpy is not among them: a best-move search
+makes no array, so our process never loads it (16 MiB; ``tests/test_lazy_numpy.py``).  MAGPIE is built
 beforehand (``DIR/magpie`` with its ``data/``, ``DIR/driver/magpie_bench``); this
 script never builds it and holds none of its code.
 """

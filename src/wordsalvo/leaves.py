@@ -81,7 +81,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from ._lazy import numpy as np  # loaded when a table is made
 
 from ._core._leaves import LeaveTable
 from .constants import SQUARES
@@ -99,7 +99,8 @@ ENCODING_INT16 = 2
 INT16_SCALE = 256
 _HEADER = struct.Struct("<8sIIQBBBx8s32s32s32s120xI")
 assert _HEADER.size == HEADER_SIZE
-_ENCODINGS = {ENCODING_FLOAT32: ("float32", np.dtype("<f4")), ENCODING_INT16: ("int16", np.dtype("<i2"))}
+#: encoding: (name, numpy type, bytes a value)
+_ENCODINGS = {ENCODING_FLOAT32: ("float32", "<f4", 4), ENCODING_INT16: ("int16", "<i2", 2)}
 _PRECISIONS = {"float32": ENCODING_FLOAT32, "int16": ENCODING_INT16}
 #: the files shipped in the package, by rule set name
 _DEFAULT_DIR = "data/leaves"
@@ -260,8 +261,8 @@ class Leaves:
         expected_count = len(LeaveTable(_caps(rules), rules.rack_size - 1))
         if count != expected_count:
             raise LeavesError(f"entry count: expected {expected_count} leaves, got {count}", path)
-        kind, dtype = _ENCODINGS[encoding]
-        size = HEADER_SIZE + count * dtype.itemsize
+        kind, dtype, itemsize = _ENCODINGS[encoding]
+        size = HEADER_SIZE + count * itemsize
         if len(data) != size:
             what = "truncated" if len(data) < size else "trailing bytes"
             raise LeavesError(f"{what}: expected {size} bytes ({count} {kind} values), got {len(data)}", path)

@@ -13,20 +13,26 @@ import struct
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-import numpy as np
-
 from ._core import _engine
+from ._lazy import numpy as np  # loaded when a move list or record is made
 from .alphabet import BLANK_BIT, Alphabet
 from .constants import ACROSS, DIM, RACK_MAX, Direction
 from .display import Displayable
 from .notation import format_coordinate, format_placement_word
 
-#: the 28-byte move record of the C generator (defined next to the C struct it mirrors)
-MOVE_DTYPE = _engine.MOVE_DTYPE
+#: one move record of the C generator, 28 bytes (MOVE_DTYPE's layout, checked by the tests)
 _RECORD = struct.Struct("<iHBBBBB15B2x")
 #: byte offsets of the tie-order key in a record: row .. tiles[14] (ws_move_compare's memcmp)
-_TIE_FIRST, _TIE_LAST = MOVE_DTYPE.fields["row"][1], MOVE_DTYPE.fields["tiles"][1] + 14
-assert _RECORD.size == MOVE_DTYPE.itemsize
+_TIE_FIRST, _TIE_LAST = 6, 25
+
+
+def __getattr__(name: str) -> Any:
+    """``MOVE_DTYPE``: the numpy dtype of the 28-byte move record of the C generator
+    (defined next to the C struct it mirrors); made on first use, so that importing this
+    module does not load numpy."""
+    if name == "MOVE_DTYPE":
+        return _engine.MOVE_DTYPE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LeaveValues:
@@ -171,7 +177,7 @@ class Move:
         mask = sum(1 << i for i, t in enumerate(self.tiles) if t & BLANK_BIT)
         raw = [t & ~BLANK_BIT for t in self.tiles] + [0] * (15 - n)
         packed = _RECORD.pack(self.score, mask, self.row, self.col, int(self.direction), n, self.tiles_played, *raw)
-        return np.frombuffer(packed, dtype=MOVE_DTYPE)[0]
+        return np.frombuffer(packed, dtype=_engine.MOVE_DTYPE)[0]
 
     @property
     def leave(self) -> str | None:
@@ -314,8 +320,8 @@ class MoveList(Sequence[Move], Displayable):
 
     def __init__(self, records: np.ndarray, board_tiles: bytes, alphabet: Alphabet, rack_size: int = RACK_MAX,
                  _token: object = None, leave_values: LeaveValues | None = None):
-        if records.dtype != MOVE_DTYPE:
-            raise TypeError(f"expected records of dtype {MOVE_DTYPE}, got {records.dtype}")
+        if records.dtype != _engine.MOVE_DTYPE:
+            raise TypeError(f"expected records of dtype {_engine.MOVE_DTYPE}, got {records.dtype}")
         self._records = records
         self._board = bytes(board_tiles)
         self._alphabet = alphabet
@@ -408,7 +414,7 @@ class MoveList(Sequence[Move], Displayable):
         r = self._records
         if len(r) == 0:
             return np.zeros(0, dtype=np.intp)
-        raw = r.view(np.uint8).reshape(len(r), MOVE_DTYPE.itemsize)
+        raw = r.view(np.uint8).reshape(len(r), _RECORD.size)
         # tie order = direction, the bytes row .. tiles[14], blank mask, as in ws_move_compare
         keys = [r["blank_mask"]]
         keys += [raw[:, j] for j in range(_TIE_LAST, _TIE_FIRST - 1, -1)]

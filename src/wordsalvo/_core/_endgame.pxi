@@ -120,7 +120,7 @@ cdef class EndgameSolver:
         for i in range(count):
             board = replay.board
             if steps[i].kind == WS_TURN_PLAY:
-                rec = np.frombuffer((<const char*>&steps[i].move)[:sizeof(WsMove)], dtype=MOVE_DTYPE)[0]
+                rec = np.frombuffer((<const char*>&steps[i].move)[:sizeof(WsMove)], dtype=move_dtype())[0]
                 pv.append(("play", rec, board))
                 replay.play_record(rec)
             else:
@@ -135,7 +135,7 @@ cdef class EndgameSolver:
         cdef WsMove m
         cdef int32_t score = 0
         cdef int ok
-        raw = bytes(np.asarray(record, dtype=MOVE_DTYPE).tobytes())
+        raw = bytes(np.asarray(record, dtype=move_dtype()).tobytes())
         if len(raw) != sizeof(WsMove):
             raise WordSalvoError(f"play_score: expected one move record, got {len(raw)} bytes")
         memcpy(&m, <const char*>raw, sizeof(WsMove))

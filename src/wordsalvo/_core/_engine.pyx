@@ -19,36 +19,52 @@ from wordsalvo._core.cmovegen cimport *
 from wordsalvo._core._graph cimport Graph
 from wordsalvo._core._leaves cimport LeaveTable
 
-import numpy as np
+from wordsalvo._lazy import numpy as np  # loaded when an array is first made (best moves make none)
 
-#: one WsMove: int32 score at 0, uint16 blank_mask at 4, five uint8 fields at 6..10,
-#: tiles at 11..25, two zero pad bytes.  The pad is a named field so that numpy copies
-#: (sorting, fancy indexing) keep records byte for byte.
-MOVE_DTYPE = np.dtype([
-    ("score", "<i4"),
-    ("blank_mask", "<u2"),
-    ("row", "u1"),
-    ("col", "u1"),
-    ("direction", "u1"),
-    ("length", "u1"),
-    ("tiles_played", "u1"),
-    ("tiles", "u1", (15,)),
-    ("pad", "u1", (2,)),
-])
+cdef object _move_dtype = None
 
-# The dtype must be the C struct, byte for byte.
-assert MOVE_DTYPE.itemsize == sizeof(WsMove) == 28
-cdef WsMove _probe
-assert MOVE_DTYPE.fields["score"][1] == <size_t>(<char*>&_probe.score - <char*>&_probe)
-assert MOVE_DTYPE.fields["blank_mask"][1] == <size_t>(<char*>&_probe.blank_mask - <char*>&_probe)
-assert MOVE_DTYPE.fields["row"][1] == <size_t>(<char*>&_probe.row - <char*>&_probe)
-assert MOVE_DTYPE.fields["col"][1] == <size_t>(<char*>&_probe.col - <char*>&_probe)
-assert MOVE_DTYPE.fields["direction"][1] == <size_t>(<char*>&_probe.direction - <char*>&_probe)
-assert MOVE_DTYPE.fields["length"][1] == <size_t>(<char*>&_probe.length - <char*>&_probe)
-assert MOVE_DTYPE.fields["tiles_played"][1] == <size_t>(<char*>&_probe.tiles_played - <char*>&_probe)
-assert MOVE_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_probe.tiles[0] - <char*>&_probe)
-assert MOVE_DTYPE.fields["pad"][1] == <size_t>(<char*>&_probe.pad[0] - <char*>&_probe)
-assert sizeof(_probe.score) == 4
+cdef object move_dtype():
+    """MOVE_DTYPE: one WsMove: int32 score at 0, uint16 blank_mask at 4, five uint8
+    fields at 6..10, tiles at 11..25, two zero pad bytes.  The pad is a named field so
+    that numpy copies (sorting, fancy indexing) keep records byte for byte.  Made on
+    first use, checked against the C struct byte for byte."""
+    global _move_dtype
+    cdef WsMove probe
+    if _move_dtype is not None:
+        return _move_dtype
+    d = np.dtype([
+        ("score", "<i4"),
+        ("blank_mask", "<u2"),
+        ("row", "u1"),
+        ("col", "u1"),
+        ("direction", "u1"),
+        ("length", "u1"),
+        ("tiles_played", "u1"),
+        ("tiles", "u1", (15,)),
+        ("pad", "u1", (2,)),
+    ])
+    assert d.itemsize == sizeof(WsMove) == 28
+    assert d.fields["score"][1] == <size_t>(<char*>&probe.score - <char*>&probe)
+    assert d.fields["blank_mask"][1] == <size_t>(<char*>&probe.blank_mask - <char*>&probe)
+    assert d.fields["row"][1] == <size_t>(<char*>&probe.row - <char*>&probe)
+    assert d.fields["col"][1] == <size_t>(<char*>&probe.col - <char*>&probe)
+    assert d.fields["direction"][1] == <size_t>(<char*>&probe.direction - <char*>&probe)
+    assert d.fields["length"][1] == <size_t>(<char*>&probe.length - <char*>&probe)
+    assert d.fields["tiles_played"][1] == <size_t>(<char*>&probe.tiles_played - <char*>&probe)
+    assert d.fields["tiles"][1] == <size_t>(<char*>&probe.tiles[0] - <char*>&probe)
+    assert d.fields["pad"][1] == <size_t>(<char*>&probe.pad[0] - <char*>&probe)
+    assert sizeof(probe.score) == 4
+    _move_dtype = d
+    return d
+
+
+def __getattr__(name):
+    """MOVE_DTYPE and TURN_DTYPE, made on first use (PEP 562)."""
+    if name == "MOVE_DTYPE":
+        return move_dtype()
+    if name == "TURN_DTYPE":
+        return turn_dtype()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 cdef extern from "ws_movegen.h" nogil:
     size_t WS_GEN_SIZE "sizeof(WsGen)"
@@ -188,7 +204,7 @@ cdef class Generator:
         check_status(ws_gen_init(self.g, checked.nodes, checked.node_count, &rules), WordSalvoError,
                      "cannot set up the move generator")
         self.graph = checked
-        self.buf = np.empty(1024, dtype=MOVE_DTYPE)
+        self.buf = None  # the move array of generate(), made on its first call
         self.alphagrams8 = None
 
     def use_alphagrams(self, keys8, keys9):
@@ -314,8 +330,10 @@ cdef class Generator:
         try:
             self._need_position()
             # reuse the buffer only when no earlier result still holds it
-            if (<PyObject*>self.buf).ob_refcnt > 1:
-                self.buf = np.empty(self.buf.shape[0], dtype=MOVE_DTYPE)
+            if self.buf is None:
+                self.buf = np.empty(1024, dtype=move_dtype())
+            elif (<PyObject*>self.buf).ob_refcnt > 1:
+                self.buf = np.empty(self.buf.shape[0], dtype=move_dtype())
             while True:
                 cap = self.buf.shape[0]
                 raw = self.buf.view(np.uint8)
@@ -323,7 +341,7 @@ cdef class Generator:
                     rc = ws_gen_all(self.g, <WsMove*>&raw[0], cap, &count)
                 if rc == WS_E_CAPACITY:
                     del raw
-                    self.buf = np.empty(max(count + count // 4, 2 * cap), dtype=MOVE_DTYPE)
+                    self.buf = np.empty(max(count + count // 4, 2 * cap), dtype=move_dtype())
                     continue
                 break
         finally:
@@ -355,7 +373,7 @@ cdef class Generator:
         self._enter()
         try:
             self._need_position()
-            out = np.empty(want, dtype=MOVE_DTYPE)
+            out = np.empty(want, dtype=move_dtype())
             raw = out.view(np.uint8)
             with nogil:
                 rc = ws_gen_best(self.g, <WsMove*>&raw[0], want, &count)
@@ -431,7 +449,7 @@ cdef class Generator:
         self._enter()
         try:
             self._need_position()
-            out = np.empty(want, dtype=MOVE_DTYPE)
+            out = np.empty(want, dtype=move_dtype())
             if self.equity_buf is None or <size_t>len(self.equity_buf) < want:
                 self.equity_buf = np.empty(max(want, <size_t>16), dtype=np.float32)
             equity = self.equity_buf

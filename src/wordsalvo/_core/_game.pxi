@@ -394,7 +394,7 @@ cdef class GameState:
     def play_record(self, record):
         """play() of one MOVE_DTYPE record (the generator's moves)."""
         cdef WsMove m
-        raw = bytes(np.asarray(record, dtype=MOVE_DTYPE).tobytes())
+        raw = bytes(np.asarray(record, dtype=move_dtype()).tobytes())
         if len(raw) != sizeof(WsMove):
             raise PositionError(f"play_record: expected one move record, got {len(raw)} bytes")
         memcpy(&m, <const char*>raw, sizeof(WsMove))
@@ -658,7 +658,7 @@ cdef class GameState:
         ws_player_pick(&play, &swap, &a)
         found = None
         if search and play.kind == WS_TURN_PLAY:
-            record = np.zeros(1, dtype=MOVE_DTYPE)
+            record = np.zeros(1, dtype=move_dtype())
             raw = record.view(np.uint8)
             memcpy(&raw[0], &play.move, sizeof(WsMove))
             found = (record, play.equity)

@@ -9,7 +9,7 @@ from libc.stdint cimport uint8_t, int64_t
 from wordsalvo._core.cdefs cimport WS_OK, WS_RACK_MAX
 from wordsalvo._core.cleaves cimport *
 
-import numpy as np
+from wordsalvo._lazy import numpy as np  # loaded when a table gets values
 
 from wordsalvo.errors import LeavesError
 

@@ -5,32 +5,41 @@ from wordsalvo._core.cselfplay cimport *
 from wordsalvo._core.crated cimport *
 from libc.math cimport isfinite
 
-#: one WsTurnRecord (csrc/ws_selfplay.h), 68 bytes
-TURN_DTYPE = np.dtype([
-    ("move", MOVE_DTYPE),
-    ("equity", "<f4"),
-    ("score", "<i4"),
-    ("total", "<i4"),
-    ("bag_before", "<i4"),
-    ("player", "u1"),
-    ("kind", "u1"),
-    ("rack_len", "u1"),
-    ("tiles_len", "u1"),
-    ("rack", "u1", (7,)),
-    ("tiles", "u1", (7,)),
-    ("rack_owner", "u1"),
-    ("other_len", "u1"),
-    ("pad", "u1", (4,)),
-])
-assert TURN_DTYPE.itemsize == sizeof(WsTurnRecord) == 68
-cdef WsTurnRecord _turn_probe
-assert TURN_DTYPE.fields["equity"][1] == <size_t>(<char*>&_turn_probe.equity - <char*>&_turn_probe)
-assert TURN_DTYPE.fields["bag_before"][1] == <size_t>(<char*>&_turn_probe.bag_before - <char*>&_turn_probe)
-assert TURN_DTYPE.fields["player"][1] == <size_t>(<char*>&_turn_probe.player - <char*>&_turn_probe)
-assert TURN_DTYPE.fields["rack"][1] == <size_t>(<char*>&_turn_probe.rack[0] - <char*>&_turn_probe)
-assert TURN_DTYPE.fields["tiles"][1] == <size_t>(<char*>&_turn_probe.tiles[0] - <char*>&_turn_probe)
-assert TURN_DTYPE.fields["rack_owner"][1] == <size_t>(<char*>&_turn_probe.rack_owner - <char*>&_turn_probe)
-assert TURN_DTYPE.fields["other_len"][1] == <size_t>(<char*>&_turn_probe.other_len - <char*>&_turn_probe)
+cdef object _turn_dtype = None
+
+cdef object turn_dtype():
+    """TURN_DTYPE: one WsTurnRecord (csrc/ws_selfplay.h), 68 bytes; made on first use,
+    checked against the C struct."""
+    global _turn_dtype
+    cdef WsTurnRecord probe
+    if _turn_dtype is not None:
+        return _turn_dtype
+    d = np.dtype([
+        ("move", move_dtype()),
+        ("equity", "<f4"),
+        ("score", "<i4"),
+        ("total", "<i4"),
+        ("bag_before", "<i4"),
+        ("player", "u1"),
+        ("kind", "u1"),
+        ("rack_len", "u1"),
+        ("tiles_len", "u1"),
+        ("rack", "u1", (7,)),
+        ("tiles", "u1", (7,)),
+        ("rack_owner", "u1"),
+        ("other_len", "u1"),
+        ("pad", "u1", (4,)),
+    ])
+    assert d.itemsize == sizeof(WsTurnRecord) == 68
+    assert d.fields["equity"][1] == <size_t>(<char*>&probe.equity - <char*>&probe)
+    assert d.fields["bag_before"][1] == <size_t>(<char*>&probe.bag_before - <char*>&probe)
+    assert d.fields["player"][1] == <size_t>(<char*>&probe.player - <char*>&probe)
+    assert d.fields["rack"][1] == <size_t>(<char*>&probe.rack[0] - <char*>&probe)
+    assert d.fields["tiles"][1] == <size_t>(<char*>&probe.tiles[0] - <char*>&probe)
+    assert d.fields["rack_owner"][1] == <size_t>(<char*>&probe.rack_owner - <char*>&probe)
+    assert d.fields["other_len"][1] == <size_t>(<char*>&probe.other_len - <char*>&probe)
+    _turn_dtype = d
+    return d
 
 
 def engine_turn(GameState state not None, Generator gen not None, LeaveTable table=None, double swap_ceiling=0.0,
@@ -172,7 +181,7 @@ cdef class WordList:
         """Whether the move record ``move`` (MOVE_DTYPE) on ``board`` (225 codes) forms a
         listed word (csrc ws_words_listed), for the tests."""
         cdef const uint8_t[::1] t = byte_array(board, WS_SQUARES, PositionError, "board")
-        rec = np.ascontiguousarray(np.asarray(move, dtype=MOVE_DTYPE).reshape(1))
+        rec = np.ascontiguousarray(np.asarray(move, dtype=move_dtype()).reshape(1))
         cdef const uint8_t[::1] raw = rec.view(np.uint8)
         cdef const WsMove *m = <const WsMove*>&raw[0]
         if m.length > WS_DIM or m.direction > 1 or m.row >= WS_DIM or m.col >= WS_DIM or \
@@ -215,7 +224,7 @@ cdef class SelfPlay:
         self.sp.turn_limit = turn_limit
         self.tables = [None, None]
         self.words = [None, None]
-        self.buf = np.zeros(turn_limit + 16, dtype=TURN_DTYPE)
+        self.buf = np.zeros(turn_limit + 16, dtype=turn_dtype())
         self.rated_arrays = None
 
     def __dealloc__(self):
@@ -275,7 +284,7 @@ cdef class SelfPlay:
         cdef WsMove[::1] moves_view
         cdef uint8_t[::1] raw, ex
         cdef double[::1] values, cum
-        moves = np.zeros(capacity, dtype=MOVE_DTYPE)
+        moves = np.zeros(capacity, dtype=move_dtype())
         raw = moves.view(np.uint8)
         values = np.zeros(capacity + 1, dtype=np.float64)
         cum = np.zeros(capacity + 1, dtype=np.float64)

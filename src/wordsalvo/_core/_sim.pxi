@@ -132,7 +132,7 @@ cdef class Simulation:
             for i, cand in enumerate(candidates):
                 kind, data = cand
                 if kind == "play":
-                    raw = byte_array(bytes(np.asarray(data, dtype=MOVE_DTYPE).tobytes()), sizeof(WsMove),
+                    raw = byte_array(bytes(np.asarray(data, dtype=move_dtype()).tobytes()), sizeof(WsMove),
                                      WordSalvoError, f"candidate {i}: move record")
                     acts[i].kind = WS_TURN_PLAY
                     memcpy(&acts[i].move, &raw[0], sizeof(WsMove))

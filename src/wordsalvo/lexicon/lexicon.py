@@ -17,7 +17,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterator
 
-import numpy as np
 
 from .._core import _graph
 from ..alphabet import ALPHABETS, Alphabet, get_alphabet
@@ -273,15 +272,15 @@ class Lexicon:
         return (_load_for_pickle, (what, self.header.sha256))
 
 
-def _read_graph(fd: int, size: int, p: Path) -> np.ndarray:
+def _read_graph(fd: int, size: int, p: Path) -> memoryview:
     """The whole file of an open descriptor (closed here), read into memory (a read-only
-    uint8 array, filled by the reads without a copy): the bytes the graph's checks and every
-    later walk see are the process's own.  A file that changes size while read is read
-    again (up to three times), then refused."""
+    view of a bytearray, filled by the reads without a copy): the bytes the graph's checks
+    and every later walk see are the process's own.  A file that changes size while read
+    is read again (up to three times), then refused."""
     limit = SIZE_LIMITS["graph file"]
     with os.fdopen(fd, "rb", buffering=0) as f:
         for _ in range(3):
-            buf = np.empty(size + 1, dtype=np.uint8)  # one byte more: a file that grew is seen
+            buf = bytearray(size + 1)  # one byte more: a file that grew is seen
             view = memoryview(buf)
             got = 0
             try:
@@ -295,9 +294,7 @@ def _read_graph(fd: int, size: int, p: Path) -> np.ndarray:
             finally:
                 view.release()
             if got == size:
-                data = buf[:size]
-                data.setflags(write=False)
-                return data
+                return memoryview(buf)[:size].toreadonly()
             size = os.fstat(f.fileno()).st_size  # it changed while read: again, from the start
             if size > limit:
                 break
