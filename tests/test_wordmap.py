@@ -69,17 +69,17 @@ def test_counts_match_the_lexicon(scowl):
     assert wm.entry_count == len(alphagrams)
     for n in range(1, 16):
         assert wm.key_count(n) == sum(1 for k in alphagrams if k[0] == n)
-    # 16-byte keys, 4-byte offsets (one more than entries), the letters of every word,
-    # an 8-byte hash slot per key rounded up to twice the keys' power of two, and the
-    # two Bloom filters (16 bits a key; 8 bits a key with one distinct letter removed; at
-    # least 128 bits each)
+    # 4-byte offsets (one more than entries), the letters of every word (a key is read
+    # from its first word), a 4-byte hash slot per key rounded up to twice the keys' power
+    # of two, and the two Bloom filters (16 bits a key; 8 bits a key with one distinct
+    # letter removed; at least 128 bits each)
     def pow2(n, low):
         while low < n:
             low *= 2
         return low
 
     deletions = sum(len(set(k[1])) for k in alphagrams)
-    expected = (20 * wm.entry_count + 4 + sum(map(len, words)) + 8 * pow2(2 * wm.entry_count, 2)
+    expected = (4 * wm.entry_count + 4 + sum(map(len, words)) + 4 * pow2(2 * wm.entry_count, 2)
                 + pow2(16 * wm.entry_count, 128) // 8 + pow2(8 * deletions, 128) // 8)
     assert wm.nbytes == expected
 
