@@ -82,6 +82,12 @@ void ws_wordmap_free(WsWordMap *m) {
     memset(m, 0, sizeof *m);
 }
 
+void ws_wordmap_clear_fingerprints(WsWordMap *m) {
+    if (!m->slots) return;
+    for (uint64_t s = 0; s <= m->slot_mask; s++) m->slots[s] &= ~m->fingerprint_mask;
+    m->fingerprint_mask = 0;
+}
+
 int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size) {
     size_t count[WS_MAX_WORD + 1], first[WS_MAX_WORD + 2], words = 0, total = 0, most = 0, most_letters = 0,
            entries = 0;

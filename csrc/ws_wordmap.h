@@ -110,6 +110,11 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
 
 void ws_wordmap_free(WsWordMap *m);
 
+/* Testing aid: clears the fingerprint of every slot (and of every lookup), so that a
+ * lookup meets every slot of its length on its probe path and rests on the exact
+ * verification alone.  Answers stay the same; lookups get slower. */
+void ws_wordmap_clear_fingerprints(WsWordMap *m);
+
 /* Entry of exactly this key, or -1. */
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key);
 

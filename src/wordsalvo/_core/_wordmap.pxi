@@ -42,6 +42,16 @@ cdef class WordMap:
         """Heap memory the map holds."""
         return self.m.bytes
 
+    @property
+    def _slot_layout(self):
+        """(hash slots, bits of a slot holding entry + 1, bits holding the fingerprint)."""
+        return (self.m.slot_mask + 1, bin(self.m.entry_mask).count("1"), bin(self.m.fingerprint_mask).count("1"))
+
+    def _clear_fingerprints(self):
+        """Testing aid: every lookup then rests on the exact verification of each slot of
+        its length it meets (answers unchanged, slower)."""
+        ws_wordmap_clear_fingerprints(&self.m)
+
     def key_count(self, length):
         """Distinct keys of words of `length` letters."""
         check_whole(length, 1, WS_MAX_WORD, WordSalvoError, "length")
