@@ -15,7 +15,7 @@ word list, one thread, pinned to the same core; rounds alternate A B A B.
   -r1 best -r2 best -s1 equity -s2 equity`` with its standard graph (its word map off);
   with ``--wmp`` also with ``-wmp true`` (its 179 MB word map, loaded in the process).
 * wordsalvo: ``wordsalvo autoplay --rules classic-en --lexicon GRAPH --leaves ZEROS
-  --p1 equity --p2 equity --games N --jobs 1`` (its compact word map, 14 MB for CSW24, built
+  --p1 equity --p2 equity --games N --jobs 1`` (its compact word map, 8 MB for CSW24, built
   at the start of the process: self-play makes thousands of searches).
 
 Each figure is games per second of the whole process (start-up and loading

@@ -1343,7 +1343,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         size_t nh = 0;
         g->wordmap_lookups++;
         if (sr->blanks == 0) {
-            int32_t e = ws_wordmap_find_inline(m, key);
+            int32_t e = ws_wordmap_find_sized(m, key, (unsigned)len);
             if (e < 0) continue;
             hits[0].entry = (uint32_t)e;
             hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;

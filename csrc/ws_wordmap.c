@@ -14,60 +14,66 @@ WsRackKey ws_rack_key_of(const uint8_t *letters, int n) {
 
 static inline uint64_t key_hash(WsRackKey k) { return ws_rack_key_hash(k); }
 
-static inline void filter_add(uint64_t *f, int shift, uint64_t h) { f[h >> (shift + 6)] |= ws_wordmap_filter_bits(h); }
+/* The key of one letter by code, in two tables (lo: letters 1..16, hi: 17..32; every
+ * other byte: nothing), so that a letter costs a load and two adds. */
+#define LO(c) ((c) >= 1 && (c) <= 16 ? (uint64_t)1 << (4 * ((c)-1)) : 0)
+#define HI(c) ((c) >= 17 && (c) <= 32 ? (uint64_t)1 << (4 * ((c)-17)) : 0)
+#define X4(F, c) F(c), F(c + 1), F(c + 2), F(c + 3)
+#define X16(F, c) X4(F, c), X4(F, c + 4), X4(F, c + 8), X4(F, c + 12)
+static const uint64_t unit_lo[256] = {X16(LO, 0), X16(LO, 16), X16(LO, 32)}; /* 48..255: zero */
+static const uint64_t unit_hi[256] = {X16(HI, 0), X16(HI, 16), X16(HI, 32)};
+#undef X16
+#undef X4
+#undef HI
+#undef LO
+
+static inline void filter_add(uint64_t *f, int shift, uint64_t h) { f[h >> shift] |= ws_wordmap_filter_bits(h); }
 
 static inline int filter_has(const uint64_t *f, int shift, uint64_t h) { return ws_wordmap_filter_has(f, shift, h); }
 
-/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 128). */
+/* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 128); *shift:
+ * 64 - log2(64-bit words), which picks a word from the top bits of a hash. */
 static size_t filter_bits(size_t n, size_t per_key, int *shift) {
-    size_t bits = 128; /* at least two words: the word index is h >> (shift + 6), shift + 6 < 64 */
+    size_t bits = 128; /* at least two words: the word index is h >> shift, shift < 64 */
     int log = 7;
     while (bits < n * per_key) {
         bits <<= 1;
         log++;
     }
-    *shift = 64 - log;
+    *shift = 64 - (log - 6);
     return bits;
 }
 
-/* One word found in the DAWG while building. */
+/* One word of a length while building: its key and its place among the words of that
+ * length (DAWG order: alphabetical). */
 typedef struct Record {
     WsRackKey key;
-    uint32_t offset; /* first letter in the temporary letter array */
-    uint32_t length;
+    uint32_t index;
 } Record;
 
 static int record_cmp(const void *a, const void *b) {
     const Record *x = a, *y = b;
-    if (x->length != y->length) return x->length < y->length ? -1 : 1;
     if (x->key.hi != y->key.hi) return x->key.hi < y->key.hi ? -1 : 1;
     if (x->key.lo != y->key.lo) return x->key.lo < y->key.lo ? -1 : 1;
-    return (x->offset > y->offset) - (x->offset < y->offset); /* DAWG order: alphabetical */
+    return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Every word of the DAWG, in alphabetical order.  With records == NULL only counts
- * words and letters. */
-static void walk_dawg(const uint32_t *nodes, Record *records, uint8_t *letters, size_t *words, size_t *total) {
+/* Every word of the DAWG, in alphabetical order.  With letters == NULL only counts the
+ * words of each length; else writes word j of length L (in DAWG order) at
+ * letters + first[L] + j * L. */
+static void walk_dawg(const uint32_t *nodes, size_t *count, uint8_t *letters, const size_t *first) {
     WsWordIter it;
-    size_t n = 0, t = 0;
+    size_t seen[WS_MAX_WORD + 1] = {0};
     int len;
     ws_graph_words_begin(&it, nodes, WS_MAX_WORD);
     while ((len = ws_graph_words_next(&it)) > 0) {
-        if (records) {
-            records[n].key = ws_rack_key_of(it.word, len);
-            records[n].offset = (uint32_t)t;
-            records[n].length = (uint32_t)len;
-            memcpy(letters + t, it.word, (size_t)len);
-        }
-        n++;
-        t += (size_t)len;
+        if (letters) memcpy(letters + first[len] + seen[len] * (size_t)len, it.word, (size_t)len);
+        seen[len]++;
     }
-    *words = n;
-    *total = t;
+    memcpy(count, seen, sizeof seen);
 }
 
 void ws_wordmap_free(WsWordMap *m) {
-    free(m->keys);
     free(m->word_offset);
     free(m->letters);
     free(m->slots);
@@ -76,102 +82,222 @@ void ws_wordmap_free(WsWordMap *m) {
     memset(m, 0, sizeof *m);
 }
 
+void ws_wordmap_clear_fingerprints(WsWordMap *m) {
+    if (!m->slots) return;
+    for (uint64_t s = 0; s <= m->slot_mask; s++) m->slots[s] &= ~m->fingerprint_mask;
+    m->fingerprint_mask = 0;
+}
+
 int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size) {
-    size_t words = 0, total = 0, entries = 0;
+    size_t count[WS_MAX_WORD + 1], first[WS_MAX_WORD + 2], words = 0, total = 0, most = 0, most_letters = 0,
+           entries = 0;
     Record *records = NULL;
-    uint8_t *tmp_letters = NULL;
+    uint8_t *group = NULL;
     memset(m, 0, sizeof *m);
     if (!nodes || alphabet_size < 1 || alphabet_size > WS_MAX_LETTERS) return WS_E_ARGUMENT;
-    walk_dawg(nodes, NULL, NULL, &words, &total);
+    walk_dawg(nodes, count, NULL, NULL);
+    first[0] = first[1] = 0;
+    for (int L = 1; L <= WS_MAX_WORD; L++) {
+        words += count[L];
+        total += count[L] * (size_t)L;
+        first[L + 1] = total;
+        if (count[L] > most) most = count[L];
+        if (count[L] * (size_t)L > most_letters) most_letters = count[L] * (size_t)L;
+    }
     if (words >= UINT32_MAX / 2 || total >= UINT32_MAX) return WS_E_ARGUMENT;
-    records = malloc(words ? words * sizeof *records : 1);
-    tmp_letters = malloc(total ? total : 1);
+    /* the words grouped by length, then each group sorted by key in place: no copy of
+     * every word's record at once, so the build holds little more than the map */
     m->letters = malloc(total ? total : 1);
-    if (!records || !tmp_letters || !m->letters) goto nomem;
-    walk_dawg(nodes, records, tmp_letters, &words, &total);
-    qsort(records, words, sizeof *records, record_cmp);
-    for (size_t i = 0; i < words; i++)
-        if (i == 0 || records[i].length != records[i - 1].length || !ws_rack_key_equal(records[i].key, records[i - 1].key))
-            entries++;
+    records = malloc(most ? most * sizeof *records : 1);
+    group = malloc(most_letters ? most_letters : 1);
+    if (!m->letters || !records || !group) goto nomem;
+    walk_dawg(nodes, count, m->letters, first);
+    for (int L = 1; L <= WS_MAX_WORD; L++) {
+        uint8_t *base = m->letters + first[L];
+        for (size_t j = 0; j < count[L]; j++) {
+            records[j].key = ws_rack_key_of(base + j * (size_t)L, L);
+            records[j].index = (uint32_t)j;
+        }
+        qsort(records, count[L], sizeof *records, record_cmp);
+        for (size_t j = 0; j < count[L]; j++) {
+            memcpy(group + j * (size_t)L, base + (size_t)records[j].index * (size_t)L, (size_t)L);
+            entries += j == 0 || !ws_rack_key_equal(records[j].key, records[j - 1].key);
+        }
+        memcpy(base, group, count[L] * (size_t)L);
+    }
+    free(records);
+    free(group);
+    records = NULL;
+    group = NULL;
 
     size_t slot_count = 2;
-    int bits = 1;
+    int bits = 1, entry_bits = 1;
+    if (entries >= (size_t)1 << WS_WORDMAP_LENGTH_SHIFT) goto too_many; /* entry + 1 fits below the length */
     while (slot_count < 2 * entries) {
         slot_count <<= 1;
         bits++;
     }
-    m->keys = malloc(entries ? entries * sizeof *m->keys : 1);
+    while (((size_t)1 << entry_bits) <= entries) entry_bits++; /* entry + 1 fits */
     m->word_offset = malloc((entries + 1) * sizeof *m->word_offset);
     m->slots = calloc(slot_count, sizeof *m->slots);
-    if (!m->keys || !m->word_offset || !m->slots) goto nomem;
-
-    /* entries in (length, key) order, each entry's words alphabetical */
-    size_t e = 0, t = 0;
-    uint32_t length = 0;
-    for (size_t i = 0; i < words; i++) {
-        const Record *r = &records[i];
-        if (i == 0 || r->length != records[i - 1].length || !ws_rack_key_equal(r->key, records[i - 1].key)) {
-            while (length < r->length) m->length_first[++length] = (uint32_t)e;
-            m->keys[e] = r->key;
-            m->word_offset[e] = (uint32_t)t;
-            e++;
-        }
-        memcpy(m->letters + t, tmp_letters + r->offset, r->length);
-        t += r->length;
-    }
-    while (length < WS_MAX_WORD + 1) m->length_first[++length] = (uint32_t)e;
-    m->word_offset[entries] = (uint32_t)t;
-    free(records);
-    free(tmp_letters);
-
+    if (!m->word_offset || !m->slots) goto nomem;
     m->entry_count = (uint32_t)entries;
     m->word_count = (uint32_t)words;
     m->alphabet_size = alphabet_size;
     m->slot_mask = slot_count - 1;
     m->slot_shift = 64 - bits;
-    for (size_t i = 0; i < entries; i++) {
-        uint64_t h = key_hash(m->keys[i]);
-        uint64_t s = h >> m->slot_shift;
-        while (m->slots[s]) s = (s + 1) & m->slot_mask;
-        m->slots[s] = (h & 0xFFFFFFFF00000000ull) | (uint64_t)(i + 1);
-    }
-    /* filter1 takes each key once per distinct letter (about 7 per key for CSW24) */
-    size_t deletions = 0;
-    for (size_t i = 0; i < entries; i++)
-        for (int s = 0; s < 64; s += 4) {
-            deletions += ((m->keys[i].lo >> s) & 15u) != 0;
-            deletions += ((m->keys[i].hi >> s) & 15u) != 0;
+    m->entry_mask = ((uint32_t)1 << entry_bits) - 1;
+    m->fingerprint_mask = (((uint32_t)1 << WS_WORDMAP_LENGTH_SHIFT) - 1) & ~m->entry_mask;
+
+    /* entries in (length, key) order, each entry's words alphabetical; each key into
+     * the hash index; filter1 takes each key once per distinct letter (about 7 per key
+     * for CSW24) */
+    size_t e = 0, deletions = 0;
+    for (int L = 1; L <= WS_MAX_WORD; L++) {
+        m->length_first[L] = (uint32_t)e;
+        WsRackKey prev = ws_rack_key_empty();
+        for (size_t j = 0; j < count[L]; j++) {
+            size_t at = first[L] + j * (size_t)L;
+            WsRackKey k = ws_rack_key_of(m->letters + at, L);
+            if (j && ws_rack_key_equal(k, prev)) continue;
+            prev = k;
+            m->word_offset[e] = (uint32_t)at;
+            uint64_t h = key_hash(k);
+            uint64_t s = h >> m->slot_shift;
+            while (m->slots[s]) s = (s + 1) & m->slot_mask;
+            m->slots[s] = (uint32_t)L << WS_WORDMAP_LENGTH_SHIFT | ((uint32_t)(h >> 12) & m->fingerprint_mask) |
+                          (uint32_t)(e + 1);
+            for (int b = 0; b < 64; b += 4) deletions += ((k.lo >> b) & 15u) != 0, deletions += ((k.hi >> b) & 15u) != 0;
+            e++;
         }
+    }
+    m->length_first[WS_MAX_WORD + 1] = (uint32_t)e;
+    m->word_offset[entries] = (uint32_t)total;
+
     size_t bits0 = filter_bits(entries, 16, &m->filter0_shift);
     size_t bits1 = filter_bits(deletions, 8, &m->filter1_shift);
     m->filter0 = calloc(bits0 / 64, sizeof *m->filter0);
     m->filter1 = calloc(bits1 / 64, sizeof *m->filter1);
-    if (!m->filter0 || !m->filter1) {
-        ws_wordmap_free(m);
-        return WS_E_NOMEM;
-    }
-    for (size_t i = 0; i < entries; i++) {
-        WsRackKey k = m->keys[i];
-        filter_add(m->filter0, m->filter0_shift, key_hash(k));
-        for (unsigned l = 1; l <= alphabet_size; l++) {
-            if (!ws_rack_key_count(k, l)) continue;
-            WsRackKey d = k;
-            if (l <= 16)
-                d.lo -= (uint64_t)1 << (4 * (l - 1));
-            else
-                d.hi -= (uint64_t)1 << (4 * (l - 17));
-            filter_add(m->filter1, m->filter1_shift, key_hash(d));
+    if (!m->filter0 || !m->filter1) goto nomem;
+    for (int L = 1; L <= WS_MAX_WORD; L++)
+        for (uint32_t i = m->length_first[L]; i < m->length_first[L + 1]; i++) {
+            WsRackKey k = ws_rack_key_of(m->letters + m->word_offset[i], L);
+            filter_add(m->filter0, m->filter0_shift, key_hash(k));
+            for (unsigned l = 1; l <= alphabet_size; l++) {
+                if (!ws_rack_key_count(k, l)) continue;
+                WsRackKey d = k;
+                if (l <= 16)
+                    d.lo -= (uint64_t)1 << (4 * (l - 1));
+                else
+                    d.hi -= (uint64_t)1 << (4 * (l - 17));
+                filter_add(m->filter1, m->filter1_shift, key_hash(d));
+            }
         }
-    }
-    m->bytes = entries * sizeof *m->keys + (entries + 1) * sizeof *m->word_offset + total +
-               slot_count * sizeof *m->slots + bits0 / 8 + bits1 / 8;
+    m->bytes = (entries + 1) * sizeof *m->word_offset + total + slot_count * sizeof *m->slots + bits0 / 8 +
+               bits1 / 8;
     return WS_OK;
 
 nomem:
     free(records);
-    free(tmp_letters);
+    free(group);
     ws_wordmap_free(m);
     return WS_E_NOMEM;
+too_many:
+    ws_wordmap_free(m);
+    return WS_E_ARGUMENT;
+}
+
+typedef char entry_is_unrolls_15_letters[WS_MAX_WORD == 15 ? 1 : -1];
+
+/* ws_wordmap_entry_is, inlined into this file's lookups (whose loops keep n). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int entry_is(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned n) {
+    const uint8_t *w = m->letters + m->word_offset[e];
+    uint64_t lo = 0, hi = 0;
+    switch (n) { /* unrolled: the letters of the first word, last to first */
+    case 15:
+        lo += unit_lo[w[14]];
+        hi += unit_hi[w[14]];
+        /* fallthrough */
+    case 14:
+        lo += unit_lo[w[13]];
+        hi += unit_hi[w[13]];
+        /* fallthrough */
+    case 13:
+        lo += unit_lo[w[12]];
+        hi += unit_hi[w[12]];
+        /* fallthrough */
+    case 12:
+        lo += unit_lo[w[11]];
+        hi += unit_hi[w[11]];
+        /* fallthrough */
+    case 11:
+        lo += unit_lo[w[10]];
+        hi += unit_hi[w[10]];
+        /* fallthrough */
+    case 10:
+        lo += unit_lo[w[9]];
+        hi += unit_hi[w[9]];
+        /* fallthrough */
+    case 9:
+        lo += unit_lo[w[8]];
+        hi += unit_hi[w[8]];
+        /* fallthrough */
+    case 8:
+        lo += unit_lo[w[7]];
+        hi += unit_hi[w[7]];
+        /* fallthrough */
+    case 7:
+        lo += unit_lo[w[6]];
+        hi += unit_hi[w[6]];
+        /* fallthrough */
+    case 6:
+        lo += unit_lo[w[5]];
+        hi += unit_hi[w[5]];
+        /* fallthrough */
+    case 5:
+        lo += unit_lo[w[4]];
+        hi += unit_hi[w[4]];
+        /* fallthrough */
+    case 4:
+        lo += unit_lo[w[3]];
+        hi += unit_hi[w[3]];
+        /* fallthrough */
+    case 3:
+        lo += unit_lo[w[2]];
+        hi += unit_hi[w[2]];
+        /* fallthrough */
+    case 2:
+        lo += unit_lo[w[1]];
+        hi += unit_hi[w[1]];
+        /* fallthrough */
+    case 1:
+        lo += unit_lo[w[0]];
+        hi += unit_hi[w[0]];
+        /* fallthrough */
+    default:
+        break;
+    }
+    return lo == key.lo && hi == key.hi;
+}
+
+int ws_wordmap_entry_is(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned n) { return entry_is(m, e, key, n); }
+
+/* ws_wordmap_find_sized with the verification inlined. */
+static inline int32_t find_sized(const WsWordMap *m, WsRackKey key, unsigned n) {
+    uint64_t h = key_hash(key);
+    if (!filter_has(m->filter0, m->filter0_shift, h)) return -1;
+    uint32_t emask = m->entry_mask, tmask = ~emask;
+    uint32_t tag = (uint32_t)n << WS_WORDMAP_LENGTH_SHIFT | ((uint32_t)(h >> 12) & m->fingerprint_mask);
+    uint64_t s = h >> m->slot_shift;
+    for (;;) {
+        uint32_t slot = m->slots[s];
+        if (!slot) return -1;
+        if ((slot & tmask) == tag && entry_is(m, (slot & emask) - 1, key, n)) return (int32_t)((slot & emask) - 1);
+        s = (s + 1) & m->slot_mask;
+    }
 }
 
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key) { return ws_wordmap_find_inline(m, key); }
@@ -209,20 +335,22 @@ static inline int collect(Collector *c, int32_t e, unsigned b0, unsigned b1) {
 
 static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choices, Collector *c) {
     choices &= ((m->alphabet_size >= 63 ? ~0ull : (2ull << m->alphabet_size) - 1)) & ~1ull;
-    if (blanks == 0) return collect(c, ws_wordmap_find(m, key), 0, 0);
+    unsigned n = ws_rack_key_size(key) + (unsigned)blanks; /* letters of the keys looked up */
+    if (n > WS_MAX_WORD) return 0; /* so no count below reaches 15 */
+    if (blanks == 0) return collect(c, find_sized(m, key, n), 0, 0);
     /* one blank needs some key with one letter more: none when filter1 says so */
     if (blanks == 1 && !filter_has(m->filter1, m->filter1_shift, key_hash(key))) return 0;
     for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
-        if (!(choices >> l1 & 1) || ws_rack_key_count(key, l1) >= 15) continue;
+        if (!(choices >> l1 & 1)) continue;
         WsRackKey k1 = ws_rack_key_add_letter(key, l1);
         if (blanks == 2 && !filter_has(m->filter1, m->filter1_shift, key_hash(k1))) continue;
         if (blanks == 1) {
-            if (collect(c, ws_wordmap_find(m, k1), l1, 0)) return 1;
+            if (collect(c, find_sized(m, k1, n), l1, 0)) return 1;
             continue;
         }
         for (unsigned l2 = l1; l2 <= m->alphabet_size; l2++) {
-            if (!(choices >> l2 & 1) || ws_rack_key_count(k1, l2) >= 15) continue;
-            if (collect(c, ws_wordmap_find(m, ws_rack_key_add_letter(k1, l2)), l1, l2)) return 1;
+            if (!(choices >> l2 & 1)) continue;
+            if (collect(c, find_sized(m, ws_rack_key_add_letter(k1, l2), n), l1, l2)) return 1;
         }
     }
     return 0;

@@ -2,18 +2,25 @@
  *
  * "Which words of length L can these letters make, with 0-2 blanks?"  Every word
  * of the lexicon is filed under its rack key (the multiset of its letters); the
- * keys of each length are sorted, and one open-addressing hash index over all
- * keys answers a lookup in about one cache miss.  Blanks are resolved at query
- * time (one probe per letter a blank may stand for, or per pair for two blanks),
- * never stored: for CSW24 (280,887 words) the map holds about 14 MB, where a map
- * with one- and two-blank keys would hold 4.7 M entries.  Two Bloom filters answer
- * most probes that find nothing without touching the hash index.
+ * entries (keys) of each length are sorted, and one open-addressing hash index over
+ * all keys answers a lookup in about one cache miss.  No key is stored: an entry's key
+ * is the multiset of the letters of its first word, and a 32-bit hash slot holds the
+ * entry, the length of its words and a fingerprint of its key's hash, so that a
+ * lookup reads the letters of the entry it finds (which the caller reads next anyway)
+ * to verify it exactly.  Blanks are resolved at query time (one probe per letter a
+ * blank may stand for, or per pair for two blanks), never stored: for CSW24 (280,887
+ * words, 248,662 keys) the map holds 8.3 MB (2.6 MB of letters, 1.0 MB of offsets,
+ * 2.1 MB of hash slots, 2.6 MB of filters; 2026-12-07, x86-64 Linux), where a map with
+ * one- and two-blank keys would hold 4.7 M entries.  Two Bloom filters answer most
+ * probes that find nothing without touching the hash index.
  *
  * A rack key counts each letter in 4 bits: letter L (1..32) in bits 4(L-1)..4(L-1)+3
  * of the 128-bit value (lo = letters 1..16, hi = letters 17..32).  Adding two keys
  * adds the multisets as long as no count passes 15 (a word has at most 15 letters).
  *
- * Built once from a validated graph (it allocates then; lookups never do).
+ * Built once from a validated graph (it allocates then, little more than the map
+ * itself: the words are sorted one length at a time; lookups never allocate).  At
+ * most 2^28 - 1 keys (a slot's low 28 bits).
  */
 #ifndef WS_WORDMAP_H
 #define WS_WORDMAP_H
@@ -30,19 +37,22 @@ typedef struct WsWordMap {
     uint32_t word_count;                   /* words filed */
     uint32_t alphabet_size;                /* letters 1..alphabet_size (blank choices) */
     uint32_t length_first[WS_MAX_WORD + 2]; /* keys of length L: [length_first[L], length_first[L+1]) */
-    WsRackKey *keys;                       /* entry_count keys, sorted by (length, hi, lo) */
     uint32_t *word_offset;                 /* entry_count + 1: first letter of the entry's words */
-    uint8_t *letters;                      /* each entry's words, alphabetical, `length` codes each */
-    uint64_t *slots;                       /* hash index: (fingerprint << 32) | (entry + 1); 0 = empty */
+    uint8_t *letters;                      /* each entry's words, alphabetical, `length` codes each;
+                                            * an entry's key is the multiset of its first word */
+    uint32_t *slots;                       /* hash index: length | fingerprint | (entry + 1); 0 = empty */
     uint64_t slot_mask;                    /* slot count - 1 (a power of two) */
     int32_t slot_shift;                    /* 64 - log2(slot count) */
+    uint32_t entry_mask;                   /* a slot's low bits (at most 28): entry + 1 */
+    uint32_t fingerprint_mask;             /* its bits from there to 27: those of (uint32_t)(hash >> 12);
+                                            * bits 28..31: the length of the entry's words */
     /* Bloom filters (2 bits a key) that answer most misses from a small, cached bit
      * array before the hash index is touched: filter0 holds every key, filter1 every
      * key with one letter taken out (so a first blank's letter is dropped unless some
      * word has room for one more letter). */
     uint64_t *filter0;
     uint64_t *filter1;
-    int32_t filter0_shift;                 /* 64 - log2(bits of filter0) */
+    int32_t filter0_shift;                 /* 64 - log2(64-bit words of filter0) */
     int32_t filter1_shift;
     size_t bytes;                          /* heap memory held by the map */
 } WsWordMap;
@@ -84,20 +94,26 @@ static inline int ws_rack_key_equal(WsRackKey a, WsRackKey b) { return a.lo == b
 
 /* Number of letters in the key (sum of the counts). */
 static inline unsigned ws_rack_key_size(WsRackKey k) {
-    unsigned n = 0;
-    for (int s = 0; s < 64; s += 4) n += (unsigned)((k.lo >> s) & 15u) + (unsigned)((k.hi >> s) & 15u);
-    return n;
+    const uint64_t nib = 0x0F0F0F0F0F0F0F0Full, byte = 0x00FF00FF00FF00FFull;
+    uint64_t b = (k.lo & nib) + (k.lo >> 4 & nib) + (k.hi & nib) + (k.hi >> 4 & nib); /* 8 sums <= 60 */
+    b = (b & byte) + (b >> 8 & byte);                                                     /* 4 sums <= 120 */
+    return (unsigned)((b * 0x0001000100010001ull) >> 48);
 }
 
 /* Key of n letter codes (blank bits ignored; codes 1..32; at most 15 of one letter). */
 WsRackKey ws_rack_key_of(const uint8_t *letters, int n);
 
 /* Builds the map of every word of the graph's DAWG (nodes already validated, alphabet
- * 1..alphabet_size <= 32).  Returns WS_OK, WS_E_NOMEM or WS_E_ARGUMENT; on failure the
- * map holds nothing.  Free with ws_wordmap_free. */
+ * 1..alphabet_size <= 32).  Returns WS_OK, WS_E_NOMEM or WS_E_ARGUMENT (also: more keys
+ * than a slot holds); on failure the map holds nothing.  Free with ws_wordmap_free. */
 int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size);
 
 void ws_wordmap_free(WsWordMap *m);
+
+/* Testing aid: clears the fingerprint of every slot (and of every lookup), so that a
+ * lookup meets every slot of its length on its probe path and rests on the exact
+ * verification alone.  Answers stay the same; lookups get slower. */
+void ws_wordmap_clear_fingerprints(WsWordMap *m);
 
 /* Entry of exactly this key, or -1. */
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key);
@@ -112,32 +128,48 @@ static inline uint64_t ws_rack_key_hash(WsRackKey k) {
     return h;
 }
 
-/* The two bits of hash h in a Bloom filter of 2^(64 - shift) bits: both in one 64-bit
+/* The two bits of hash h in a Bloom filter of 2^(64 - shift) 64-bit words: both in one
  * word (the word from the top bits of h, the bits from its low 12), so that asking the
  * filter costs one cache miss at most. */
 static inline uint64_t ws_wordmap_filter_bits(uint64_t h) { return (1ull << (h & 63)) | (1ull << (h >> 6 & 63)); }
 
-/* 1 if the Bloom filter (bits 2^(64 - shift)) may hold the key of hash h. */
+/* 1 if the Bloom filter (2^(64 - shift) words) may hold the key of hash h. */
 static inline int ws_wordmap_filter_has(const uint64_t *f, int shift, uint64_t h) {
     uint64_t bits = ws_wordmap_filter_bits(h);
-    return (f[h >> (shift + 6)] & bits) == bits;
+    return (f[h >> shift] & bits) == bits;
 }
 
-/* ws_wordmap_find, inlined into the search. */
-static inline int32_t ws_wordmap_find_inline(const WsWordMap *m, WsRackKey key) {
+#define WS_WORDMAP_LENGTH_SHIFT 28 /* a slot's top 4 bits: the length of the entry's words */
+
+/* 1 if the letters of the first word of entry e, whose words have n letters, make
+ * `key`.  Out of line: called once a lookup finds its entry (or meets another of the
+ * same length and fingerprint), it keeps the search's loops free of its registers. */
+int ws_wordmap_entry_is(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned n);
+
+/* Entry of the key `key` of n letters (n = ws_rack_key_size(key), 1..WS_MAX_WORD), or -1:
+ * inlined into the search, which knows n.  A slot of that length and fingerprint is
+ * verified exactly (ws_wordmap_entry_is). */
+static inline int32_t ws_wordmap_find_sized(const WsWordMap *m, WsRackKey key, unsigned n) {
     uint64_t h = ws_rack_key_hash(key);
     if (!ws_wordmap_filter_has(m->filter0, m->filter0_shift, h)) return -1;
-    uint64_t fp = h & 0xFFFFFFFF00000000ull;
+    uint32_t emask = m->entry_mask, tmask = ~emask;
+    uint32_t tag = (uint32_t)n << WS_WORDMAP_LENGTH_SHIFT | ((uint32_t)(h >> 12) & m->fingerprint_mask);
     uint64_t s = h >> m->slot_shift;
     for (;;) {
-        uint64_t slot = m->slots[s];
+        uint32_t slot = m->slots[s];
         if (!slot) return -1;
-        if ((slot & 0xFFFFFFFF00000000ull) == fp) {
-            uint32_t e = (uint32_t)slot - 1;
-            if (ws_rack_key_equal(m->keys[e], key)) return (int32_t)e;
+        if ((slot & tmask) == tag) {
+            uint32_t e = (slot & emask) - 1;
+            if (ws_wordmap_entry_is(m, e, key, n)) return (int32_t)e;
         }
         s = (s + 1) & m->slot_mask;
     }
+}
+
+/* ws_wordmap_find, inlined. */
+static inline int32_t ws_wordmap_find_inline(const WsWordMap *m, WsRackKey key) {
+    unsigned n = ws_rack_key_size(key);
+    return n - 1u < WS_MAX_WORD ? ws_wordmap_find_sized(m, key, n) : -1;
 }
 
 /* Length of the words of an entry. */

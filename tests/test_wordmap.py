@@ -69,17 +69,17 @@ def test_counts_match_the_lexicon(scowl):
     assert wm.entry_count == len(alphagrams)
     for n in range(1, 16):
         assert wm.key_count(n) == sum(1 for k in alphagrams if k[0] == n)
-    # 16-byte keys, 4-byte offsets (one more than entries), the letters of every word,
-    # an 8-byte hash slot per key rounded up to twice the keys' power of two, and the
-    # two Bloom filters (16 bits a key; 8 bits a key with one distinct letter removed; at
-    # least 128 bits each)
+    # 4-byte offsets (one more than entries), the letters of every word (a key is read
+    # from its first word), a 4-byte hash slot per key rounded up to twice the keys' power
+    # of two, and the two Bloom filters (16 bits a key; 8 bits a key with one distinct
+    # letter removed; at least 128 bits each)
     def pow2(n, low):
         while low < n:
             low *= 2
         return low
 
     deletions = sum(len(set(k[1])) for k in alphagrams)
-    expected = (20 * wm.entry_count + 4 + sum(map(len, words)) + 8 * pow2(2 * wm.entry_count, 2)
+    expected = (4 * wm.entry_count + 4 + sum(map(len, words)) + 4 * pow2(2 * wm.entry_count, 2)
                 + pow2(16 * wm.entry_count, 128) // 8 + pow2(8 * deletions, 128) // 8)
     assert wm.nbytes == expected
 
@@ -177,6 +177,76 @@ def test_letters_past_the_sixteenth_and_long_words():
     assert wm.lookup(a.encode("A" * 13), 2) == [(a.encode("A" * 15), (1, 1))]
     # ordered by the blank's letter: Ü (26) before Z (29)
     assert wm.lookup(a.encode("Z"), 1) == [(a.encode("ÜZ"), (a.code("Ü"),)), (a.encode("ZZ"), (a.code("Z"),))]
+    # 7 keys: entry + 1 in 3 bits of a slot, 25 bits of fingerprint
+    assert wm._slot_layout == (16, 3, 25)
+    # the verification reads the letters past the sixteenth (the key's second half) too
+    bare = WordMap(lex._graph)
+    bare._clear_fingerprints()
+    for w in words:
+        codes = a.encode(w)
+        for q in (codes, codes[1:], codes + a.encode("Ç"), codes[:-1] + a.encode("Ş")):
+            for blanks in (0, 1, 2):
+                if len(q) + blanks <= 15:
+                    assert bare.lookup(q, blanks) == wm.lookup(q, blanks) == bf.lookup(q, blanks)
+
+
+def test_slot_layout(scowl):
+    """A 32-bit slot: entry + 1 in the low bits (as few as the keys need), the length of
+    the entry's words in the top 4, a fingerprint of the key's hash between them; at
+    most half the slots are used."""
+    _, wm, _, _ = scowl
+    slots, entry_bits, fingerprint_bits = wm._slot_layout
+    assert 2 ** (entry_bits - 1) <= wm.entry_count < 2 ** entry_bits  # SCOWL: 221,359 keys, 18 bits
+    assert entry_bits + fingerprint_bits == 28
+    assert slots & (slots - 1) == 0 and 2 * wm.entry_count <= slots < 4 * wm.entry_count
+
+
+@pytest.fixture(scope="module")
+def bare(scowl):
+    """The SCOWL map with every fingerprint cleared: a lookup meets every slot of its
+    length on its probe path (about half of them are taken), so its answer rests on the
+    exact verification alone; a lookup that trusted a slot of the right length would
+    answer wrongly for most queries without a word."""
+    lex = scowl[0]
+    wm = WordMap(lex._graph)
+    wm._clear_fingerprints()
+    assert wm._slot_layout[2] == 0
+    return wm
+
+
+def test_every_word_is_found_without_fingerprints(scowl, bare):
+    _, wm, _, words = scowl
+    keys = sorted({bytes(sorted(w)) for w in words})
+    for key in keys:
+        assert bare.lookup(key) == wm.lookup(key)
+
+
+def test_non_words_are_refused_without_fingerprints(scowl, bare):
+    """Letters of real words with one letter changed: same lengths as the words, so
+    their probe paths meet slots of their length; most make no word."""
+    _, wm, bf, words = scowl
+    rnd = __import__("random").Random(5)
+    misses = 0
+    for w in rnd.sample(words, 3000):
+        q = bytearray(w)
+        q[rnd.randrange(len(q))] = rnd.randint(1, 26)
+        q = bytes(q)
+        expected = bf.lookup(q, 0)
+        misses += not expected
+        assert bare.exists(q) == wm.exists(q) == bool(expected)
+        assert bare.lookup(q) == expected
+    assert misses > 1000
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), blanks=st.integers(0, 2))
+def test_near_words_without_fingerprints(scowl, bare, data, blanks):
+    _, _, bf, words = scowl
+    w = list(words[data.draw(st.integers(0, len(words) - 1))])
+    data.draw(st.randoms()).shuffle(w)
+    b = min(blanks, len(w) - 1)
+    letters = bytes(w[b + 1:] + [data.draw(st.integers(1, 26))])
+    assert bare.lookup(letters, b) == bf.lookup(letters, b)
 
 
 @pytest.mark.parametrize("letters, blanks, choices, message", [

@@ -93,7 +93,7 @@ class MoveGenerator:
         """Readies the best-move search; returns True when its searches still pay toward
         the word map (the caller then adds their time with _pay_rent).
 
-        The word map (about 14 MB and 0.08 s to build for CSW24, once per lexicon, shared
+        The word map (about 8 MB and 0.08 s to build for CSW24, once per lexicon, shared
         by its generators) makes searches with blanks on the rack several times faster, but
         one search without it takes 0.02-2 ms: a single call (``wordsalvo best``) never
         earns the build back.  So by default the searches first run on the graph alone, with

@@ -11,6 +11,9 @@ cdef extern from "ws_wordmap.h" nogil:
         uint32_t word_count      # words filed
         uint32_t alphabet_size   # letters 1..alphabet_size
         uint32_t length_first[17]  # keys of length L: [length_first[L], length_first[L+1])
+        uint64_t slot_mask       # hash slots - 1
+        uint32_t entry_mask      # a slot's bits holding entry + 1
+        uint32_t fingerprint_mask  # a slot's bits holding a fingerprint of the key's hash
         size_t bytes             # heap memory held
 
     ctypedef struct WsWordMapHit:
@@ -23,6 +26,7 @@ cdef extern from "ws_wordmap.h" nogil:
     WsRackKey ws_rack_key_of(const uint8_t *letters, int n)
     int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size)
     void ws_wordmap_free(WsWordMap *m)
+    void ws_wordmap_clear_fingerprints(WsWordMap *m)
     int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key)
     int ws_wordmap_entry_length(const WsWordMap *m, uint32_t entry)
     const uint8_t *ws_wordmap_entry_words(const WsWordMap *m, uint32_t entry, uint32_t *count)
