@@ -60,7 +60,10 @@ if sys.argv[3] == "engine":
 # the word map first, so that both sides search with it from the first turn (by default it
 # is built once the searches have taken as long as the build would, by the wall clock: a
 # loaded machine gets there sooner, and the runs would differ by when it did)
-from wordsalvo._core import _engine
+try:
+    from wordsalvo._core import _engine
+except ImportError:  # a checkout before the generator and the game state shared one extension
+    from wordsalvo._core import _movegen as _engine
 graph = lexicon._graph
 if getattr(graph, "_wordmap", False) is None:
     graph._wordmap = _engine.WordMap(graph)
