@@ -287,17 +287,7 @@ int ws_wordmap_entry_is(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned 
 
 /* ws_wordmap_find_sized with the verification inlined. */
 static inline int32_t find_sized(const WsWordMap *m, WsRackKey key, unsigned n) {
-    uint64_t h = key_hash(key);
-    if (!filter_has(m->filter0, m->filter0_shift, h)) return -1;
-    uint32_t emask = m->entry_mask, tmask = ~emask;
-    uint32_t tag = (uint32_t)n << WS_WORDMAP_LENGTH_SHIFT | ((uint32_t)(h >> 12) & m->fingerprint_mask);
-    uint64_t s = h >> m->slot_shift;
-    for (;;) {
-        uint32_t slot = m->slots[s];
-        if (!slot) return -1;
-        if ((slot & tmask) == tag && entry_is(m, (slot & emask) - 1, key, n)) return (int32_t)((slot & emask) - 1);
-        s = (s + 1) & m->slot_mask;
-    }
+    return ws_wordmap_probe(m, key, n, entry_is);
 }
 
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key) { return ws_wordmap_find_inline(m, key); }

@@ -146,10 +146,13 @@ static inline int ws_wordmap_filter_has(const uint64_t *f, int shift, uint64_t h
  * same length and fingerprint), it keeps the search's loops free of its registers. */
 int ws_wordmap_entry_is(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned n);
 
-/* Entry of the key `key` of n letters (n = ws_rack_key_size(key), 1..WS_MAX_WORD), or -1:
- * inlined into the search, which knows n.  A slot of that length and fingerprint is
- * verified exactly (ws_wordmap_entry_is). */
-static inline int32_t ws_wordmap_find_sized(const WsWordMap *m, WsRackKey key, unsigned n) {
+/* A check of entry e against a key of n letters (ws_wordmap_entry_is, or an inlined one). */
+typedef int (*WsWordMapEntryCheck)(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned n);
+
+/* The probe of a lookup: the filter, then the slots from the key's hash; a slot of that
+ * length and fingerprint is checked exactly by `is`.  Always inlined with a constant
+ * `is`, so the compiler calls (or inlines) that function directly. */
+static inline int32_t ws_wordmap_probe(const WsWordMap *m, WsRackKey key, unsigned n, WsWordMapEntryCheck is) {
     uint64_t h = ws_rack_key_hash(key);
     if (!ws_wordmap_filter_has(m->filter0, m->filter0_shift, h)) return -1;
     uint32_t emask = m->entry_mask, tmask = ~emask;
@@ -160,10 +163,17 @@ static inline int32_t ws_wordmap_find_sized(const WsWordMap *m, WsRackKey key, u
         if (!slot) return -1;
         if ((slot & tmask) == tag) {
             uint32_t e = (slot & emask) - 1;
-            if (ws_wordmap_entry_is(m, e, key, n)) return (int32_t)e;
+            if (is(m, e, key, n)) return (int32_t)e;
         }
         s = (s + 1) & m->slot_mask;
     }
+}
+
+/* Entry of the key `key` of n letters (n = ws_rack_key_size(key), 1..WS_MAX_WORD), or -1:
+ * inlined into the search, which knows n.  A slot of that length and fingerprint is
+ * verified exactly (ws_wordmap_entry_is, out of line). */
+static inline int32_t ws_wordmap_find_sized(const WsWordMap *m, WsRackKey key, unsigned n) {
+    return ws_wordmap_probe(m, key, n, ws_wordmap_entry_is);
 }
 
 /* ws_wordmap_find, inlined. */
