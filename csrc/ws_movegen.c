@@ -368,9 +368,61 @@ static int compute_leave_values(WsGen *g) {
      * has weight leave_weight[i]), so no index is decoded by division */
     uint8_t digit[WS_RACK_MAX] = {0};
     int size = 0, face = 0;
+    if (!g->endgame) {
+        /* with a table: a leave's rank (ws_leaves_rank_sparse) is offset[size] plus one
+         * term per rack type i, term(i, kept count c, m = tiles kept of types i..): the
+         * types of the alphabet after type i-1 up to type i passed over with none kept
+         * (before[u][m][0] each), with type i's own before[t][m][c] when c > 0 (its
+         * before[t][m][0] when c = 0, counted as passed over).  After the last type kept
+         * m = 0 and every term is 0, so the sum over all rack types is the rank.  The
+         * odometer changes digits 0..i, so the suffix sums from i down are made again:
+         * about two terms a sub-multiset instead of a rank each. */
+        const WsLeaves *L = g->leaves;
+        if (g->rack_total == 0) {
+            g->leave_value[0] = 0.0f;
+            g->leave_best[0] = 0.0f;
+            return WS_OK;
+        }
+        if (!L->values || L->types != g->rules.alphabet_size + 1) return WS_E_ARGUMENT;
+        int64_t term[WS_RACK_MAX][WS_RACK_MAX + 1][WS_RACK_MAX + 1]; /* [type i][c][m] */
+        for (int i = 0; i < n; i++) {
+            int t = g->leave_type[i], from = i ? g->leave_type[i - 1] + 1 : 0, count = g->rack[t];
+            int capped = count < L->max_size ? count : L->max_size;
+            if (capped > L->cap[t]) return WS_E_ARGUMENT; /* a leave the table cannot rank */
+            for (int c = 0; c <= count; c++)
+                for (int m = 0; m <= g->rack_total; m++) /* the tables are 0 past max_size */
+                    term[i][c][m] = L->skip[t][m] - L->skip[from][m] + L->before[t][m][c];
+        }
+        /* suffix sums over types i..n-1: kept tiles (msum) and rank terms (rsum) */
+        int msum[WS_RACK_MAX + 1], top = n - 1;
+        int64_t rsum[WS_RACK_MAX + 1];
+        msum[n] = 0;
+        rsum[n] = 0;
+        for (int idx = 0; idx < weight; idx++) {
+            if (idx) {
+                for (int i = 0; i < n; i++) {
+                    if (digit[i] < g->rack[g->leave_type[i]]) {
+                        digit[i]++;
+                        top = i;
+                        break;
+                    }
+                    digit[i] = 0;
+                }
+            }
+            for (int i = top; i >= 0; i--) {
+                int m = msum[i + 1] + digit[i];
+                msum[i] = m;
+                rsum[i] = rsum[i + 1] + term[i][digit[i]][m];
+            }
+            top = 0;
+            size = msum[0];
+            float v = size >= 1 && size <= L->max_size ? L->values[L->offset[size] + rsum[0]] : 0.0f;
+            g->leave_value[idx] = v;
+            if (v > g->leave_best[size]) g->leave_best[size] = v;
+        }
+        return WS_OK;
+    }
     for (int idx = 0; idx < weight; idx++) {
-        uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
-        int k = 0;
         if (idx) {
             for (int i = 0; i < n; i++) {
                 int t = g->leave_type[i], value = t ? g->rules.tile_value[t] : 0;
@@ -385,20 +437,7 @@ static int compute_leave_values(WsGen *g) {
                 digit[i] = 0;
             }
         }
-        for (int i = 0; i < n; i++)
-            if (digit[i]) {
-                kept_type[k] = g->leave_type[i];
-                kept_count[k++] = digit[i];
-            }
-        float v = 0.0f;
-        if (g->endgame) {
-            v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
-        } else if (g->leaves && size >= 1 && size <= g->leaves->max_size) {
-            if (!g->leaves->values || g->leaves->types != g->rules.alphabet_size + 1) return WS_E_ARGUMENT;
-            int64_t rank = ws_leaves_rank_sparse(g->leaves, kept_type, kept_count, k);
-            if (rank < 0) return WS_E_ARGUMENT;
-            v = g->leaves->values[rank];
-        }
+        float v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
         g->leave_value[idx] = v;
         if (v > g->leave_best[size]) g->leave_best[size] = v;
     }
