@@ -25,6 +25,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws_graph.h"
@@ -513,6 +514,8 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
         }
         g->rack_values_desc[j] = v;
     }
+    for (int i = 0; i <= WS_RACK_MAX; i++)
+        g->rack_value_step[i] = i + 1 < n ? g->rack_values_desc[i + 1] - g->rack_values_desc[i] : 0;
     g->rack_total = total;
     g->rack_letters = letters;
     g->rack_max_value = 0;
@@ -954,6 +957,20 @@ static inline void insert_key(int *keys, int *n, int key) {
     keys[j] = key;
 }
 
+/* insert_key that also keeps *sum = sum of coefficient(keys[i]) * rack_values_desc[i]
+ * over the keys (the pairing when every square allows every tile): a key moved from
+ * place i to i + 1 changes its term by its coefficient * step[i]. */
+static inline void insert_key_sum(int *keys, int *n, int key, int *sum, const int16_t *value, const int32_t *step) {
+    int j = (*n)++, s = *sum;
+    while (j > 0 && keys[j - 1] < key) {
+        keys[j] = keys[j - 1];
+        s += (keys[j] >> 8) * step[j - 1];
+        j--;
+    }
+    keys[j] = key;
+    *sum = s + (key >> 8) * value[j];
+}
+
 /* Bound of the letter part of a span: each new tile's square (keys, by descending
  * coefficient) takes a distinct rack tile worth at most the best real tile it allows
  * (the relaxation of "the tile must fit the cross set").  Giving each square in turn
@@ -995,95 +1012,127 @@ static int full_rack_possible(WsGen *g, int bt, const int *b) {
  * are made again only when a word multiplier changes W. */
 static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
     const WsLane *ln = g->ln;
+    const uint8_t *tile = ln->tile, *lane_fit = g->lane_fit;
+    const int16_t *value = g->rack_values_desc;
+    const int32_t *step = g->rack_value_step;
     uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
     int total = g->rack_total, best = INT_MIN;
+    int min_tiles = g->min_tiles > 1 ? g->min_tiles : 1, bingo_tiles = g->rules.bingo_tiles;
+    int bingo_bonus = g->rules.bingo_bonus, down = g->direction == 1, equity = g->mode == 2;
     float best_equity = -HUGE_VALF;
     int classes = g->classes;
     uint8_t cls[WS_RACK_MAX + 1][WS_DIM / 2 + 1];
     WsSubAnchor local[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)];
     int nlocal = 0;
-    if (classes) memset(cls, 0xFF, sizeof cls);
+    int best_n[WS_RACK_MAX + 1]; /* without classes: the best bound of the spans of n tiles */
+    if (classes) {
+        memset(cls, 0xFF, sizeof cls);
+    } else {
+        for (int n = 0; n <= WS_RACK_MAX; n++) best_n[n] = INT_MIN;
+    }
     int lsq[WS_RACK_MAX], nl = 0, lW = 1, lboard = 0, lcross = 0, lbt = 0;
     unsigned lfits = ~0u; /* AND of the fit masks of the left part's squares */
-    int lkeys[WS_RACK_MAX], nlk = 0; /* the left part's keys under W = lW, descending */
+    /* the left part's keys under W = lW, descending, and their in-order pairing sum */
+    int lkeys[WS_RACK_MAX], nlk = 0, lsum = 0;
     int letters[2] = {0, 0}; /* the first two board letters met (left part first) */
     for (int L = anchor; L > boundary; L--) {
-        if (ln->tile[L]) {
+        if (tile[L]) {
             lboard += ln->tile_value[L];
-            if (lbt < 2) letters[lbt] = ln->tile[L] & WS_LETTER_MASK;
+            if (lbt < 2) letters[lbt] = tile[L] & WS_LETTER_MASK;
             lbt++;
         } else {
             if (!(ln->cross[L] & usable) || nl == total) break;
             lsq[nl++] = L;
-            lfits &= g->lane_fit[L];
+            lfits &= lane_fit[L];
             lcross += ln->cross_base[L];
             if (ln->wm[L] != 1) { /* the left part's keys under the new W */
                 lW *= ln->wm[L];
                 nlk = 0;
-                for (int i = 0; i < nl; i++) insert_key(lkeys, &nlk, square_key(g, lsq[i], lW));
+                lsum = 0;
+                for (int i = 0; i < nl; i++) insert_key_sum(lkeys, &nlk, square_key(g, lsq[i], lW), &lsum, value, step);
             } else {
-                insert_key(lkeys, &nlk, square_key(g, L, lW));
+                insert_key_sum(lkeys, &nlk, square_key(g, L, lW), &lsum, value, step);
             }
         }
-        if (L > 0 && ln->tile[L - 1]) continue; /* the word would go on to the left */
-        int keys[WS_RACK_MAX], nk = nl, W = lW;
-        memcpy(keys, lkeys, (size_t)nl * sizeof *keys);
+        if (L > 0 && tile[L - 1]) continue; /* the word would go on to the left */
+        int keys[WS_RACK_MAX], nk = nl, W = lW, sum = lsum;
+        memcpy(keys, lkeys, sizeof keys); /* a fixed size: a few moves, no call */
         int rsq[WS_RACK_MAX], nr = 0, rW = 1, rboard = 0, rcross = 0, rbt = 0, blocks = 0;
         unsigned fits = lfits;
         for (int R = anchor; R < WS_DIM; R++) {
             if (R > anchor) {
-                if (ln->tile[R]) {
-                    blocks += !ln->tile[R - 1];
+                if (tile[R]) {
+                    blocks += !tile[R - 1];
                     rboard += ln->tile_value[R];
-                    if (lbt + rbt < 2) letters[lbt + rbt] = ln->tile[R] & WS_LETTER_MASK;
+                    if (lbt + rbt < 2) letters[lbt + rbt] = tile[R] & WS_LETTER_MASK;
                     rbt++;
                 } else {
                     if (!(ln->cross[R] & usable) || nl + nr == total) break;
                     rsq[nr++] = R;
-                    fits &= g->lane_fit[R];
+                    fits &= lane_fit[R];
                     rcross += ln->cross_base[R];
                     if (ln->wm[R] != 1) { /* W changes: every coefficient does */
                         rW *= ln->wm[R];
                         W = lW * rW;
                         nk = 0;
-                        for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
-                        for (int i = 0; i < nr; i++) insert_key(keys, &nk, square_key(g, rsq[i], W));
+                        sum = 0;
+                        for (int i = 0; i < nl; i++) insert_key_sum(keys, &nk, square_key(g, lsq[i], W), &sum, value, step);
+                        for (int i = 0; i < nr; i++) insert_key_sum(keys, &nk, square_key(g, rsq[i], W), &sum, value, step);
                     } else {
-                        insert_key(keys, &nk, square_key(g, R, W));
+                        insert_key_sum(keys, &nk, square_key(g, R, W), &sum, value, step);
                     }
                 }
             }
-            if (ln->tile[R + 1]) continue; /* tile[15] == 0 */
+            if (tile[R + 1]) continue; /* tile[15] == 0 */
             int n = nl + nr;
-            if (n < g->min_tiles || n == 0) continue;
+            if (n < min_tiles) continue;
             /* a one-tile move with an across neighbour is listed across only */
-            if (n == 1 && g->direction == 1 && ln->has_cross[nl ? lsq[0] : rsq[0]]) continue;
+            if (n == 1 && down && ln->has_cross[nl ? lsq[0] : rsq[0]]) continue;
             /* the whole rack placed: without a word map, a span whose word cannot exist
              * (the rack through its 0-2 board letters) holds no move at all; with span
              * classes, the class is read from the map when it comes up instead */
-            if (n == g->rules.bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
-            int b = W * (lboard + rboard) + lcross + rcross + pair_values(g, keys, n, fits) +
-                    (n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
-            if (b > best) best = b;
-            float e = 0.0f;
-            if (g->mode == 2) {
-                e = (float)b + g->leave_best[total - n];
-                if (e > best_equity) best_equity = e;
-            }
+            if (n == bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
+            /* every square allows every tile (the masks are suffixes): square i takes
+             * value i, the running sum; else the greedy pairing */
+#ifdef WS_CHECK_SHADOW /* a build for checking: the running sum is the in-order pairing */
+            if ((fits & 1u) && sum != pair_values(g, keys, n, 1u)) abort();
+#endif
+            int b = W * (lboard + rboard) + lcross + rcross + ((fits & 1u) ? sum : pair_values(g, keys, n, fits)) +
+                    (n == bingo_tiles ? bingo_bonus : 0);
             if (classes) {
                 uint8_t c = cls[n][blocks];
                 if (c == 0xFF) {
                     c = cls[n][blocks] = (uint8_t)nlocal++;
                     local[c].bound = b;
-                    local[c].bound_equity = e;
                     local[c].starts = 0;
                     local[c].n = (uint8_t)n;
                     local[c].blocks = (uint8_t)blocks;
-                } else {
-                    if (b > local[c].bound) local[c].bound = b;
-                    if (e > local[c].bound_equity) local[c].bound_equity = e;
+                } else if (b > local[c].bound) {
+                    local[c].bound = b;
                 }
                 local[c].starts |= (uint16_t)(1u << L);
+            } else if (b > best_n[n]) {
+                best_n[n] = b;
+            }
+        }
+    }
+    /* The equity bound of a span is (float)b + leave_best[total - n]: with n fixed (a
+     * class, or best_n[n]) it is largest where b is (float rounding is monotone), so it
+     * is made once per class or tile count, not per span. */
+    if (classes) {
+        for (int c = 0; c < nlocal; c++) {
+            if (local[c].bound > best) best = local[c].bound;
+            float e = equity ? (float)local[c].bound + g->leave_best[total - local[c].n] : 0.0f;
+            local[c].bound_equity = e;
+            if (equity && e > best_equity) best_equity = e;
+        }
+    } else {
+        for (int n = 1; n <= total; n++) {
+            if (best_n[n] == INT_MIN) continue;
+            if (best_n[n] > best) best = best_n[n];
+            if (equity) {
+                float e = (float)best_n[n] + g->leave_best[total - n];
+                if (e > best_equity) best_equity = e;
             }
         }
     }
