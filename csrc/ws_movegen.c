@@ -516,6 +516,25 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
     }
     for (int i = 0; i <= WS_RACK_MAX; i++)
         g->rack_value_step[i] = i + 1 < n ? g->rack_values_desc[i + 1] - g->rack_values_desc[i] : 0;
+    /* the distinct letters by descending value (ties by code; any order of equal values
+     * gives the same masks), each with the count of rack values above it */
+    g->fit_letters = 0;
+    for (int t = 1; t <= g->rules.alphabet_size; t++) {
+        if (!rack[t]) continue;
+        int k = g->fit_letters++, v = g->rules.tile_value[t];
+        while (k > 0 && g->rules.tile_value[__builtin_ctzll(g->fit_letter[k - 1])] < v) {
+            g->fit_letter[k] = g->fit_letter[k - 1];
+            k--;
+        }
+        g->fit_letter[k] = 1ull << t;
+    }
+    for (int k = 0; k < g->fit_letters; k++) {
+        int v = g->rules.tile_value[__builtin_ctzll(g->fit_letter[k])], above = 0;
+        while (above < n && g->rack_values_desc[above] > v) above++;
+        g->fit_above[k] = (uint8_t)above;
+    }
+    g->fit_none = 0;
+    while (g->fit_none < n && g->rack_values_desc[g->fit_none] > 0) g->fit_none++;
     g->rack_total = total;
     g->rack_letters = letters;
     g->rack_max_value = 0;
@@ -548,20 +567,19 @@ static void load_lane(WsGen *g, int d, int lane) {
  * letter fits a square without a cross word. */
 static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
-    int all = g->rack_max_value, total = g->rack_total;
+    int total = g->rack_total, count = g->fit_letters;
+    unsigned all = (1u << total) - 1;
     for (int pos = 0; pos < WS_DIM; pos++) {
+        /* the best real rack tile the square allows is the first of the rack's letters by
+         * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
-        int best = 0, j = 0;
-        if (fit == letters) {
-            best = all;
-        } else {
-            for (; fit; fit &= fit - 1) {
-                int t = __builtin_ctzll(fit);
-                if (g->rules.tile_value[t] > best) best = g->rules.tile_value[t];
+        int j = g->fit_none, k = 0;
+        for (; k < count; k++)
+            if (fit & g->fit_letter[k]) {
+                j = g->fit_above[k];
+                break;
             }
-        }
-        while (j < total && g->rack_values_desc[j] > best) j++; /* values descend */
-        g->lane_fit[pos] = (uint8_t)(((1u << total) - 1) & ~((1u << j) - 1));
+        g->lane_fit[pos] = (uint8_t)(all & ~((1u << j) - 1));
     }
 }
 
