@@ -1414,15 +1414,19 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
     int have_starts = 0, have_sorted = 0;
     WsWordMapHit hits[WS_MAX_HITS];
-    for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++) {
+    /* the leave test's terms in locals: they change only where moves are recorded */
+    const int equity = g->mode == 2;
+    const float bound = (float)s->bound;
+    int gate = equity && (g->count == g->best_n || g->floored);
+    float bar = g->threshold_equity;
+    for (int r = g->subrack_first[n], last = g->subrack_first[n + 1]; r < last; r++) {
         const WsSubrack *sr = &g->subracks[r];
         float leave = g->leave_value[sr->keep];
         /* by equity, once n moves are kept: no move of the class scores more than its
          * bound, and every move of this sub-rack keeps the same leave, so when the two
          * cannot reach the n-th best equity the sub-rack is not looked up (wordmap_record
          * would refuse each of its moves: float addition is monotone) */
-        if (g->mode == 2 && (g->count == g->best_n || g->floored) && (float)s->bound + leave < g->threshold_equity)
-            continue;
+        if (gate && bound + leave < bar) continue;
         if (sr->blanks && (g->count == g->best_n || g->floored)) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
              * per letter a blank may be) that no start lets reach the n-th best: its
@@ -1467,6 +1471,8 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
             for (; w < end; w += len)
                 for (int k = 0; k < ns; k++) wordmap_place(g, w, len, start[k], base[k], coef[k], &hits[h], n, leave);
         }
+        gate = equity && (g->count == g->best_n || g->floored);
+        bar = g->threshold_equity;
     }
 }
 
