@@ -25,6 +25,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws_graph.h"
@@ -368,9 +369,61 @@ static int compute_leave_values(WsGen *g) {
      * has weight leave_weight[i]), so no index is decoded by division */
     uint8_t digit[WS_RACK_MAX] = {0};
     int size = 0, face = 0;
+    if (!g->endgame) {
+        /* with a table: a leave's rank (ws_leaves_rank_sparse) is offset[size] plus one
+         * term per rack type i, term(i, kept count c, m = tiles kept of types i..): the
+         * types of the alphabet after type i-1 up to type i passed over with none kept
+         * (before[u][m][0] each), with type i's own before[t][m][c] when c > 0 (its
+         * before[t][m][0] when c = 0, counted as passed over).  After the last type kept
+         * m = 0 and every term is 0, so the sum over all rack types is the rank.  The
+         * odometer changes digits 0..i, so the suffix sums from i down are made again:
+         * about two terms a sub-multiset instead of a rank each. */
+        const WsLeaves *L = g->leaves;
+        if (g->rack_total == 0) {
+            g->leave_value[0] = 0.0f;
+            g->leave_best[0] = 0.0f;
+            return WS_OK;
+        }
+        if (!L->values || L->types != g->rules.alphabet_size + 1) return WS_E_ARGUMENT;
+        int64_t term[WS_RACK_MAX][WS_RACK_MAX + 1][WS_RACK_MAX + 1]; /* [type i][c][m] */
+        for (int i = 0; i < n; i++) {
+            int t = g->leave_type[i], from = i ? g->leave_type[i - 1] + 1 : 0, count = g->rack[t];
+            int capped = count < L->max_size ? count : L->max_size;
+            if (capped > L->cap[t]) return WS_E_ARGUMENT; /* a leave the table cannot rank */
+            for (int c = 0; c <= count; c++)
+                for (int m = 0; m <= g->rack_total; m++) /* the tables are 0 past max_size */
+                    term[i][c][m] = L->skip[t][m] - L->skip[from][m] + L->before[t][m][c];
+        }
+        /* suffix sums over types i..n-1: kept tiles (msum) and rank terms (rsum) */
+        int msum[WS_RACK_MAX + 1], top = n - 1;
+        int64_t rsum[WS_RACK_MAX + 1];
+        msum[n] = 0;
+        rsum[n] = 0;
+        for (int idx = 0; idx < weight; idx++) {
+            if (idx) {
+                for (int i = 0; i < n; i++) {
+                    if (digit[i] < g->rack[g->leave_type[i]]) {
+                        digit[i]++;
+                        top = i;
+                        break;
+                    }
+                    digit[i] = 0;
+                }
+            }
+            for (int i = top; i >= 0; i--) {
+                int m = msum[i + 1] + digit[i];
+                msum[i] = m;
+                rsum[i] = rsum[i + 1] + term[i][digit[i]][m];
+            }
+            top = 0;
+            size = msum[0];
+            float v = size >= 1 && size <= L->max_size ? L->values[L->offset[size] + rsum[0]] : 0.0f;
+            g->leave_value[idx] = v;
+            if (v > g->leave_best[size]) g->leave_best[size] = v;
+        }
+        return WS_OK;
+    }
     for (int idx = 0; idx < weight; idx++) {
-        uint8_t kept_type[WS_RACK_MAX], kept_count[WS_RACK_MAX];
-        int k = 0;
         if (idx) {
             for (int i = 0; i < n; i++) {
                 int t = g->leave_type[i], value = t ? g->rules.tile_value[t] : 0;
@@ -385,20 +438,7 @@ static int compute_leave_values(WsGen *g) {
                 digit[i] = 0;
             }
         }
-        for (int i = 0; i < n; i++)
-            if (digit[i]) {
-                kept_type[k] = g->leave_type[i];
-                kept_count[k++] = digit[i];
-            }
-        float v = 0.0f;
-        if (g->endgame) {
-            v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
-        } else if (g->leaves && size >= 1 && size <= g->leaves->max_size) {
-            if (!g->leaves->values || g->leaves->types != g->rules.alphabet_size + 1) return WS_E_ARGUMENT;
-            int64_t rank = ws_leaves_rank_sparse(g->leaves, kept_type, kept_count, k);
-            if (rank < 0) return WS_E_ARGUMENT;
-            v = g->leaves->values[rank];
-        }
+        float v = size == 0 ? g->out_value : -g->keep_factor * (float)face;
         g->leave_value[idx] = v;
         if (v > g->leave_best[size]) g->leave_best[size] = v;
     }
@@ -474,6 +514,27 @@ int ws_gen_set_rack(WsGen *g, const uint8_t *rack) {
         }
         g->rack_values_desc[j] = v;
     }
+    for (int i = 0; i <= WS_RACK_MAX; i++)
+        g->rack_value_step[i] = i + 1 < n ? g->rack_values_desc[i + 1] - g->rack_values_desc[i] : 0;
+    /* the distinct letters by descending value (ties by code; any order of equal values
+     * gives the same masks), each with the count of rack values above it */
+    g->fit_letters = 0;
+    for (int t = 1; t <= g->rules.alphabet_size; t++) {
+        if (!rack[t]) continue;
+        int k = g->fit_letters++, v = g->rules.tile_value[t];
+        while (k > 0 && g->rules.tile_value[__builtin_ctzll(g->fit_letter[k - 1])] < v) {
+            g->fit_letter[k] = g->fit_letter[k - 1];
+            k--;
+        }
+        g->fit_letter[k] = 1ull << t;
+    }
+    for (int k = 0; k < g->fit_letters; k++) {
+        int v = g->rules.tile_value[__builtin_ctzll(g->fit_letter[k])], above = 0;
+        while (above < n && g->rack_values_desc[above] > v) above++;
+        g->fit_above[k] = (uint8_t)above;
+    }
+    g->fit_none = 0;
+    while (g->fit_none < n && g->rack_values_desc[g->fit_none] > 0) g->fit_none++;
     g->rack_total = total;
     g->rack_letters = letters;
     g->rack_max_value = 0;
@@ -506,20 +567,19 @@ static void load_lane(WsGen *g, int d, int lane) {
  * letter fits a square without a cross word. */
 static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
-    int all = g->rack_max_value, total = g->rack_total;
+    int total = g->rack_total, count = g->fit_letters;
+    unsigned all = (1u << total) - 1;
     for (int pos = 0; pos < WS_DIM; pos++) {
+        /* the best real rack tile the square allows is the first of the rack's letters by
+         * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
-        int best = 0, j = 0;
-        if (fit == letters) {
-            best = all;
-        } else {
-            for (; fit; fit &= fit - 1) {
-                int t = __builtin_ctzll(fit);
-                if (g->rules.tile_value[t] > best) best = g->rules.tile_value[t];
+        int j = g->fit_none, k = 0;
+        for (; k < count; k++)
+            if (fit & g->fit_letter[k]) {
+                j = g->fit_above[k];
+                break;
             }
-        }
-        while (j < total && g->rack_values_desc[j] > best) j++; /* values descend */
-        g->lane_fit[pos] = (uint8_t)(((1u << total) - 1) & ~((1u << j) - 1));
+        g->lane_fit[pos] = (uint8_t)(all & ~((1u << j) - 1));
     }
 }
 
@@ -915,6 +975,20 @@ static inline void insert_key(int *keys, int *n, int key) {
     keys[j] = key;
 }
 
+/* insert_key that also keeps *sum = sum of coefficient(keys[i]) * rack_values_desc[i]
+ * over the keys (the pairing when every square allows every tile): a key moved from
+ * place i to i + 1 changes its term by its coefficient * step[i]. */
+static inline void insert_key_sum(int *keys, int *n, int key, int *sum, const int16_t *value, const int32_t *step) {
+    int j = (*n)++, s = *sum;
+    while (j > 0 && keys[j - 1] < key) {
+        keys[j] = keys[j - 1];
+        s += (keys[j] >> 8) * step[j - 1];
+        j--;
+    }
+    keys[j] = key;
+    *sum = s + (key >> 8) * value[j];
+}
+
 /* Bound of the letter part of a span: each new tile's square (keys, by descending
  * coefficient) takes a distinct rack tile worth at most the best real tile it allows
  * (the relaxation of "the tile must fit the cross set").  Giving each square in turn
@@ -956,95 +1030,127 @@ static int full_rack_possible(WsGen *g, int bt, const int *b) {
  * are made again only when a word multiplier changes W. */
 static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
     const WsLane *ln = g->ln;
+    const uint8_t *tile = ln->tile, *lane_fit = g->lane_fit;
+    const int16_t *value = g->rack_values_desc;
+    const int32_t *step = g->rack_value_step;
     uint64_t usable = g->rack[0] ? g->all_letters : g->rack_letters;
     int total = g->rack_total, best = INT_MIN;
+    int min_tiles = g->min_tiles > 1 ? g->min_tiles : 1, bingo_tiles = g->rules.bingo_tiles;
+    int bingo_bonus = g->rules.bingo_bonus, down = g->direction == 1, equity = g->mode == 2;
     float best_equity = -HUGE_VALF;
     int classes = g->classes;
     uint8_t cls[WS_RACK_MAX + 1][WS_DIM / 2 + 1];
     WsSubAnchor local[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)];
     int nlocal = 0;
-    if (classes) memset(cls, 0xFF, sizeof cls);
+    int best_n[WS_RACK_MAX + 1]; /* without classes: the best bound of the spans of n tiles */
+    if (classes) {
+        memset(cls, 0xFF, sizeof cls);
+    } else {
+        for (int n = 0; n <= WS_RACK_MAX; n++) best_n[n] = INT_MIN;
+    }
     int lsq[WS_RACK_MAX], nl = 0, lW = 1, lboard = 0, lcross = 0, lbt = 0;
     unsigned lfits = ~0u; /* AND of the fit masks of the left part's squares */
-    int lkeys[WS_RACK_MAX], nlk = 0; /* the left part's keys under W = lW, descending */
+    /* the left part's keys under W = lW, descending, and their in-order pairing sum */
+    int lkeys[WS_RACK_MAX], nlk = 0, lsum = 0;
     int letters[2] = {0, 0}; /* the first two board letters met (left part first) */
     for (int L = anchor; L > boundary; L--) {
-        if (ln->tile[L]) {
+        if (tile[L]) {
             lboard += ln->tile_value[L];
-            if (lbt < 2) letters[lbt] = ln->tile[L] & WS_LETTER_MASK;
+            if (lbt < 2) letters[lbt] = tile[L] & WS_LETTER_MASK;
             lbt++;
         } else {
             if (!(ln->cross[L] & usable) || nl == total) break;
             lsq[nl++] = L;
-            lfits &= g->lane_fit[L];
+            lfits &= lane_fit[L];
             lcross += ln->cross_base[L];
             if (ln->wm[L] != 1) { /* the left part's keys under the new W */
                 lW *= ln->wm[L];
                 nlk = 0;
-                for (int i = 0; i < nl; i++) insert_key(lkeys, &nlk, square_key(g, lsq[i], lW));
+                lsum = 0;
+                for (int i = 0; i < nl; i++) insert_key_sum(lkeys, &nlk, square_key(g, lsq[i], lW), &lsum, value, step);
             } else {
-                insert_key(lkeys, &nlk, square_key(g, L, lW));
+                insert_key_sum(lkeys, &nlk, square_key(g, L, lW), &lsum, value, step);
             }
         }
-        if (L > 0 && ln->tile[L - 1]) continue; /* the word would go on to the left */
-        int keys[WS_RACK_MAX], nk = nl, W = lW;
-        memcpy(keys, lkeys, (size_t)nl * sizeof *keys);
+        if (L > 0 && tile[L - 1]) continue; /* the word would go on to the left */
+        int keys[WS_RACK_MAX], nk = nl, W = lW, sum = lsum;
+        memcpy(keys, lkeys, sizeof keys); /* a fixed size: a few moves, no call */
         int rsq[WS_RACK_MAX], nr = 0, rW = 1, rboard = 0, rcross = 0, rbt = 0, blocks = 0;
         unsigned fits = lfits;
         for (int R = anchor; R < WS_DIM; R++) {
             if (R > anchor) {
-                if (ln->tile[R]) {
-                    blocks += !ln->tile[R - 1];
+                if (tile[R]) {
+                    blocks += !tile[R - 1];
                     rboard += ln->tile_value[R];
-                    if (lbt + rbt < 2) letters[lbt + rbt] = ln->tile[R] & WS_LETTER_MASK;
+                    if (lbt + rbt < 2) letters[lbt + rbt] = tile[R] & WS_LETTER_MASK;
                     rbt++;
                 } else {
                     if (!(ln->cross[R] & usable) || nl + nr == total) break;
                     rsq[nr++] = R;
-                    fits &= g->lane_fit[R];
+                    fits &= lane_fit[R];
                     rcross += ln->cross_base[R];
                     if (ln->wm[R] != 1) { /* W changes: every coefficient does */
                         rW *= ln->wm[R];
                         W = lW * rW;
                         nk = 0;
-                        for (int i = 0; i < nl; i++) insert_key(keys, &nk, square_key(g, lsq[i], W));
-                        for (int i = 0; i < nr; i++) insert_key(keys, &nk, square_key(g, rsq[i], W));
+                        sum = 0;
+                        for (int i = 0; i < nl; i++) insert_key_sum(keys, &nk, square_key(g, lsq[i], W), &sum, value, step);
+                        for (int i = 0; i < nr; i++) insert_key_sum(keys, &nk, square_key(g, rsq[i], W), &sum, value, step);
                     } else {
-                        insert_key(keys, &nk, square_key(g, R, W));
+                        insert_key_sum(keys, &nk, square_key(g, R, W), &sum, value, step);
                     }
                 }
             }
-            if (ln->tile[R + 1]) continue; /* tile[15] == 0 */
+            if (tile[R + 1]) continue; /* tile[15] == 0 */
             int n = nl + nr;
-            if (n < g->min_tiles || n == 0) continue;
+            if (n < min_tiles) continue;
             /* a one-tile move with an across neighbour is listed across only */
-            if (n == 1 && g->direction == 1 && ln->has_cross[nl ? lsq[0] : rsq[0]]) continue;
+            if (n == 1 && down && ln->has_cross[nl ? lsq[0] : rsq[0]]) continue;
             /* the whole rack placed: without a word map, a span whose word cannot exist
              * (the rack through its 0-2 board letters) holds no move at all; with span
              * classes, the class is read from the map when it comes up instead */
-            if (n == g->rules.bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
-            int b = W * (lboard + rboard) + lcross + rcross + pair_values(g, keys, n, fits) +
-                    (n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0);
-            if (b > best) best = b;
-            float e = 0.0f;
-            if (g->mode == 2) {
-                e = (float)b + g->leave_best[total - n];
-                if (e > best_equity) best_equity = e;
-            }
+            if (n == bingo_tiles && !classes && !full_rack_possible(g, lbt + rbt, letters)) continue;
+            /* every square allows every tile (the masks are suffixes): square i takes
+             * value i, the running sum; else the greedy pairing */
+#ifdef WS_CHECK_SHADOW /* a build for checking: the running sum is the in-order pairing */
+            if ((fits & 1u) && sum != pair_values(g, keys, n, 1u)) abort();
+#endif
+            int b = W * (lboard + rboard) + lcross + rcross + ((fits & 1u) ? sum : pair_values(g, keys, n, fits)) +
+                    (n == bingo_tiles ? bingo_bonus : 0);
             if (classes) {
                 uint8_t c = cls[n][blocks];
                 if (c == 0xFF) {
                     c = cls[n][blocks] = (uint8_t)nlocal++;
                     local[c].bound = b;
-                    local[c].bound_equity = e;
                     local[c].starts = 0;
                     local[c].n = (uint8_t)n;
                     local[c].blocks = (uint8_t)blocks;
-                } else {
-                    if (b > local[c].bound) local[c].bound = b;
-                    if (e > local[c].bound_equity) local[c].bound_equity = e;
+                } else if (b > local[c].bound) {
+                    local[c].bound = b;
                 }
                 local[c].starts |= (uint16_t)(1u << L);
+            } else if (b > best_n[n]) {
+                best_n[n] = b;
+            }
+        }
+    }
+    /* The equity bound of a span is (float)b + leave_best[total - n]: with n fixed (a
+     * class, or best_n[n]) it is largest where b is (float rounding is monotone), so it
+     * is made once per class or tile count, not per span. */
+    if (classes) {
+        for (int c = 0; c < nlocal; c++) {
+            if (local[c].bound > best) best = local[c].bound;
+            float e = equity ? (float)local[c].bound + g->leave_best[total - local[c].n] : 0.0f;
+            local[c].bound_equity = e;
+            if (equity && e > best_equity) best_equity = e;
+        }
+    } else {
+        for (int n = 1; n <= total; n++) {
+            if (best_n[n] == INT_MIN) continue;
+            if (best_n[n] > best) best = best_n[n];
+            if (equity) {
+                float e = (float)best_n[n] + g->leave_best[total - n];
+                if (e > best_equity) best_equity = e;
             }
         }
     }
@@ -1308,15 +1414,19 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
     int have_starts = 0, have_sorted = 0;
     WsWordMapHit hits[WS_MAX_HITS];
-    for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++) {
+    /* the leave test's terms in locals: they change only where moves are recorded */
+    const int equity = g->mode == 2;
+    const float bound = (float)s->bound;
+    int gate = equity && (g->count == g->best_n || g->floored);
+    float bar = g->threshold_equity;
+    for (int r = g->subrack_first[n], last = g->subrack_first[n + 1]; r < last; r++) {
         const WsSubrack *sr = &g->subracks[r];
         float leave = g->leave_value[sr->keep];
         /* by equity, once n moves are kept: no move of the class scores more than its
          * bound, and every move of this sub-rack keeps the same leave, so when the two
          * cannot reach the n-th best equity the sub-rack is not looked up (wordmap_record
          * would refuse each of its moves: float addition is monotone) */
-        if (g->mode == 2 && (g->count == g->best_n || g->floored) && (float)s->bound + leave < g->threshold_equity)
-            continue;
+        if (gate && bound + leave < bar) continue;
         if (sr->blanks && (g->count == g->best_n || g->floored)) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
              * per letter a blank may be) that no start lets reach the n-th best: its
@@ -1361,6 +1471,8 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
             for (; w < end; w += len)
                 for (int k = 0; k < ns; k++) wordmap_place(g, w, len, start[k], base[k], coef[k], &hits[h], n, leave);
         }
+        gate = equity && (g->count == g->best_n || g->floored);
+        bar = g->threshold_equity;
     }
 }
 

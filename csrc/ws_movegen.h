@@ -173,6 +173,14 @@ typedef struct WsGen {
     int32_t anchor_count;
     int32_t anchors_visited; /* best mode: anchors whose moves were generated */
     int16_t rack_values_desc[WS_RACK_MAX + 1];
+    /* rack_values_desc[i + 1] - rack_values_desc[i] (0 past the rack): the shadow's
+     * running pairing sum when a key moves one place down */
+    int32_t rack_value_step[WS_RACK_MAX + 1];
+    /* load_fit_masks: the rack's distinct letters by descending value (letter bits), and
+     * for each the number of rack values above its value; fit_none: above 0 */
+    uint64_t fit_letter[WS_RACK_MAX];
+    uint8_t fit_above[WS_RACK_MAX];
+    int32_t fit_letters, fit_none;
     int32_t bingo7_possible; /* best mode: the rack alone anagrams to a word of rack size */
     /* best mode: sorted alphagram keys of the 8-letter words (ws_graph_alphagrams), or
      * NULL; through8 bit L = the rack plus letter L spells an 8-letter word */

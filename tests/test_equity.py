@@ -357,6 +357,38 @@ def test_equity_errors(scowl):
     assert gen.best(pos, by="equity") is not None  # still usable
 
 
+def test_leave_values_of_every_sub_rack_equal_the_table(scowl):
+    """ws_gen_set_rack values every sub-multiset of the rack from per-type rank terms
+    (not one ws_leaves_rank_sparse each): each value equals Leaves.value of that leave,
+    for racks of distinct letters, repeated letters, blanks, more of a letter than a
+    leave may hold (7 E: the leaves of 7 are worth 0) and the empty rack."""
+    lex, positions = scowl
+    table = random_table(CLASSIC, 23)
+    gen = MoveGenerator(lex, CLASSIC, leaves=table, wordmap=False)
+    pos = positions[0]
+    assert pos.bag_count() > 0
+    rng = random.Random(5)
+    bag = "".join(letter * n for letter, (n, _v) in CLASSIC.tiles.items())
+    racks = ["", "A", "??", "EEEEEEE", "??EEEEE", "AEINRST", "QZXJK??", "AAIIOOU"]
+    racks += ["".join(rng.sample(bag, rng.randint(1, 7))) for _ in range(150)]
+    for rack in racks:
+        gen.count(pos, rack)
+        lv = gen._leave_values()
+        letters = ["?" if code == 0 else CLASSIC.alphabet.letter(code) for code in lv.codes]
+        radix = [Counter(rack)[ch] + 1 for ch in letters]
+        assert len(lv.values) == int(np.prod(radix))
+        for index, value in enumerate(lv.values):
+            kept, rest = [], index
+            for ch, r in zip(letters, radix):
+                kept.append(ch * (rest % r))
+                rest //= r
+            leave = "".join(sorted("".join(kept)))
+            want = table.value(leave) if 0 < len(leave) < CLASSIC.rack_size else 0.0
+            assert value == np.float32(want), (rack, leave)
+        assert gen._gen.leave_best()[len(rack)] == (0.0 if len(rack) >= CLASSIC.rack_size or not rack
+                                                    else np.float32(table.value("".join(sorted(rack)))))
+
+
 def test_large_n_by_equity_sorts_the_full_list(scowl_gen):
     gen, positions = scowl_gen
     pos = positions[2]
