@@ -446,6 +446,19 @@ def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values, wor
             check_position(end_gen, end, ns=(1,))
 
 
+@pytest.mark.xfail(strict=True, reason="known bug: with a letter worth 0, a blank and that letter tie; the "
+                   "search by the graph alone skips the placement with the blank on the earlier square (a "
+                   "blank standing for a letter the rack still holds, in its walk's order), which the tie "
+                   "order (lowest blank_mask first) puts first")
+def test_best_move_with_a_zero_valued_letter_and_a_blank_tie():
+    """The case hypothesis found (rack ABHMN? with A worth 0: 4K ANA, blank on the
+    first or the last A, both 3 points): top(pos, 1) without the word map gives blank
+    mask 4 where the sorted full list's first move has 1.  Strict: it fails the
+    suite once fixed, so the fix removes this marker."""
+    test_best_move_with_blanks_on_generated_boards.hypothesis.inner_test(
+        seed=17405353, which=0, zero_values=True, wordmap=False)
+
+
 def test_sub_racks_whose_leave_cannot_reach_the_best_are_not_looked_up():
     """By equity with the word map, a span class's sub-racks keep different leaves: once the
     best move is found, a sub-rack whose leave plus the class's score bound is below it is
