@@ -659,8 +659,10 @@ static inline void record_equity(WsGen *g, int left, int right, int score, int p
 
 /* real_first: the walk put real tiles on the first squares it met and blanks on the
  * later ones.  Of the moves that spell the same letters on the same squares, the best
- * puts each letter's blanks where lm * (W + cross word multiplier) is least (ties: the
- * lower index, which the move order prefers); returns what that adds to the score. */
+ * puts each letter's blanks where what a real tile would score there, value * lm * (W +
+ * cross word multiplier), is least (ties: the lower index, which the move order prefers;
+ * a letter worth 0 scores the same everywhere, so its blanks go to its first squares);
+ * returns what that adds to the score. */
 static int place_blanks(WsGen *g, int left, int right, int wmul) {
     int gain = 0;
     for (int i = left; i <= right; i++) {
@@ -672,18 +674,18 @@ static int place_blanks(WsGen *g, int left, int right, int wmul) {
         int best = -1, best_cost = 0;
         for (int j = left; j <= right; j++) {
             if (g->strip[j] != letter) continue;
-            int cost = g->ln->lm[j] * (wmul + (g->ln->has_cross[j] ? g->ln->wm[j] : 0));
+            int cost = v * g->ln->lm[j] * (wmul + (g->ln->has_cross[j] ? g->ln->wm[j] : 0));
             if (best < 0 || cost < best_cost || (cost == best_cost && j < best)) {
                 best = j;
                 best_cost = cost;
             }
         }
         if (best < 0) continue;
-        int here = g->ln->lm[i] * (wmul + (g->ln->has_cross[i] ? g->ln->wm[i] : 0));
+        int here = v * g->ln->lm[i] * (wmul + (g->ln->has_cross[i] ? g->ln->wm[i] : 0));
         if (best_cost < here || (best_cost == here && best < i)) {
             g->strip[best] = t;
             g->strip[i] = (uint8_t)letter;
-            gain += v * (here - best_cost);
+            gain += here - best_cost;
             i = left - 1; /* look again from the start: a moved blank may move once more */
         }
     }

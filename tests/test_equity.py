@@ -446,15 +446,11 @@ def test_best_move_with_blanks_on_generated_boards(seed, which, zero_values, wor
             check_position(end_gen, end, ns=(1,))
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: with a letter worth 0, a blank and that letter tie; the "
-                   "search by the graph alone skips the placement with the blank on the earlier square (a "
-                   "blank standing for a letter the rack still holds, in its walk's order), which the tie "
-                   "order (lowest blank_mask first) puts first")
 def test_best_move_with_a_zero_valued_letter_and_a_blank_tie():
     """The case hypothesis found (rack ABHMN? with A worth 0: 4K ANA, blank on the
-    first or the last A, both 3 points): top(pos, 1) without the word map gives blank
-    mask 4 where the sorted full list's first move has 1.  Strict: it fails the
-    suite once fixed, so the fix removes this marker."""
+    first or the last A, both 3 points): top(pos, 1) without the word map gave blank
+    mask 4 (the blank moved to the square with the lower multiplier, though a letter
+    worth 0 scores nothing more there) where the sorted full list's first move has 1."""
     test_best_move_with_blanks_on_generated_boards.hypothesis.inner_test(
         seed=17405353, which=0, zero_values=True, wordmap=False)
 
