@@ -49,7 +49,7 @@ int64_t ws_leaves_rank_sparse(const WsLeaves *L, const uint8_t *types, const uin
     int m = size, next = 0;
     for (int i = 0; i < n; i++) {
         int t = types[i];
-        rank += L->skip[t][m] - L->skip[next][m] + L->before[t][m][counts[i]];
+        rank += ws_leaves_rank_term(L, next, t, m, counts[i]);
         m -= counts[i];
         next = t + 1;
     }

@@ -40,6 +40,16 @@ int64_t ws_leaves_count(const WsLeaves *L);
  * of the table (size 0 or above max_size, or a count above its cap). */
 int64_t ws_leaves_rank(const WsLeaves *L, const uint8_t *counts);
 
+/* A leave's rank is offset[size] plus one term per type kept, in ascending order: the
+ * types from `from` (the type after the previous one kept, 0 for the first) up to t
+ * passed over with none kept, then c of type t, with m tiles kept of types t.. .  With
+ * c = 0 the term counts type t as passed over too, so a sum over any ascending types
+ * that include every type kept is the rank (after the last type kept m = 0, and every
+ * term of m = 0 is 0). */
+static inline int64_t ws_leaves_rank_term(const WsLeaves *L, int from, int t, int m, int c) {
+    return L->skip[t][m] - L->skip[from][m] + L->before[t][m][c];
+}
+
 /* The same from a sparse leave: n types in ascending order with their counts (each
  * at least 1); -1 when it is not a leave of the table.  O(n) table reads. */
 int64_t ws_leaves_rank_sparse(const WsLeaves *L, const uint8_t *types, const uint8_t *counts, int n);

@@ -370,14 +370,10 @@ static int compute_leave_values(WsGen *g) {
     uint8_t digit[WS_RACK_MAX] = {0};
     int size = 0, face = 0;
     if (!g->endgame) {
-        /* with a table: a leave's rank (ws_leaves_rank_sparse) is offset[size] plus one
-         * term per rack type i, term(i, kept count c, m = tiles kept of types i..): the
-         * types of the alphabet after type i-1 up to type i passed over with none kept
-         * (before[u][m][0] each), with type i's own before[t][m][c] when c > 0 (its
-         * before[t][m][0] when c = 0, counted as passed over).  After the last type kept
-         * m = 0 and every term is 0, so the sum over all rack types is the rank.  The
-         * odometer changes digits 0..i, so the suffix sums from i down are made again:
-         * about two terms a sub-multiset instead of a rank each. */
+        /* with a table: a leave's rank is offset[size] plus one ws_leaves_rank_term per
+         * rack type i (kept count c, m = tiles kept of types i..), summed over all the
+         * rack's types.  The odometer changes digits 0..i, so the suffix sums from i down
+         * are made again: about two terms a sub-multiset instead of a rank each. */
         const WsLeaves *L = g->leaves;
         if (g->rack_total == 0) {
             g->leave_value[0] = 0.0f;
@@ -392,7 +388,7 @@ static int compute_leave_values(WsGen *g) {
             if (capped > L->cap[t]) return WS_E_ARGUMENT; /* a leave the table cannot rank */
             for (int c = 0; c <= count; c++)
                 for (int m = 0; m <= g->rack_total; m++) /* the tables are 0 past max_size */
-                    term[i][c][m] = L->skip[t][m] - L->skip[from][m] + L->before[t][m][c];
+                    term[i][c][m] = ws_leaves_rank_term(L, from, t, m, c);
         }
         /* suffix sums over types i..n-1: kept tiles (msum) and rank terms (rsum) */
         int msum[WS_RACK_MAX + 1], top = n - 1;
