@@ -65,9 +65,13 @@ struct WsSim {
     WsSimArm arms[WS_SIM_MAX_CANDIDATES];
     int32_t alive_count;
     int32_t alive_index[WS_SIM_MAX_CANDIDATES]; /* ascending */
-    /* the round: iterations round_first.. round_first + round_items - 1, an item each */
+    /* the round: iterations round_first.. round_first + round_items - 1.  Its first
+     * round_whole iterations are an item each (every candidate still in); with more
+     * than one thread the last ones are split, an item per candidate, so that no
+     * worker waits at the round's end for another finishing a whole iteration */
     int64_t round_first;
     int64_t round_items;
+    int64_t round_whole;
     int64_t next_item; /* atomic: the next item to take */
     double deadline;   /* monotonic seconds; 0: none */
     int32_t started;
@@ -310,6 +314,11 @@ static int sample(WsSim *sim, WsSimWorker *w, int64_t iteration, int arm, double
     return WS_OK;
 }
 
+/* The items of the round: its whole iterations, then a candidate of each one split. */
+static int64_t round_tickets(const WsSim *sim) {
+    return sim->round_whole + (sim->round_items - sim->round_whole) * sim->alive_count;
+}
+
 static void *worker_main(void *arg) {
     WsSimWorker *w = (WsSimWorker *)arg;
     WsSim *sim = w->sim;
@@ -322,14 +331,21 @@ static void *worker_main(void *arg) {
         if (sim->deadline > 0.0 && (sim->iterations > 0 || __atomic_load_n(&sim->next_item, __ATOMIC_RELAXED) >= 1) &&
             budget_clock(sim) >= sim->deadline)
             break;
-        int64_t j = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
+        int64_t item = __atomic_fetch_add(&sim->next_item, 1, __ATOMIC_RELAXED);
+        int64_t j = item;
+        int first = 0, end = alive;
+        if (item >= sim->round_whole) { /* one candidate of an iteration of the round's tail */
+            j = sim->round_whole + (item - sim->round_whole) / alive;
+            first = (int)((item - sim->round_whole) % alive);
+            end = first + 1;
+        }
         if (j >= sim->round_items) break;
-        for (int slot = 0; slot < alive; slot++) {
+        for (int slot = first; slot < end; slot++) {
             double eq = 0.0, win = 0.0;
             int rc = sample(sim, w, sim->round_first + j, sim->alive_index[slot], &eq, &win);
             if (rc != WS_OK) {
                 w->rc = rc;
-                __atomic_store_n(&sim->next_item, sim->round_items, __ATOMIC_RELAXED);
+                __atomic_store_n(&sim->next_item, round_tickets(sim), __ATOMIC_RELAXED);
                 return NULL;
             }
             sim->eq_buf[j][slot] = eq;
@@ -434,10 +450,12 @@ static void eliminate(WsSim *sim) {
     sim->alive_count = kept;
 }
 
-/* The iterations of the round every candidate still in has played (every one taken:
- * its worker finished it). */
+/* The iterations of the round every candidate still in has played (every item taken:
+ * its worker finished it; an iteration of the tail counts once all its items are). */
 static int64_t complete_iterations(const WsSim *sim) {
-    return sim->next_item < sim->round_items ? sim->next_item : sim->round_items;
+    int64_t taken = sim->next_item < round_tickets(sim) ? sim->next_item : round_tickets(sim);
+    if (taken <= sim->round_whole) return taken;
+    return sim->round_whole + (taken - sim->round_whole) / sim->alive_count;
 }
 
 static int run_round(WsSim *sim) {
@@ -445,6 +463,8 @@ static int run_round(WsSim *sim) {
     if (b <= 0) return WS_OK;
     sim->round_first = sim->iterations;
     sim->round_items = b;
+    sim->round_whole = b; /* one thread: no tail to split */
+    if (sim->threads > 1) sim->round_whole = b > sim->threads ? b - sim->threads : 0;
     sim->next_item = 0;
     int started = 1;
 #ifdef WS_SIM_PTHREADS
