@@ -107,8 +107,8 @@ def report(lines: list[dict], args) -> None:
         de, delo, dehi = mean_interval([t["arbiter"]["equity"] for t in differ])
         print(f"  where they differ: win chance {100 * dw:+.2f} points ({100 * dlo:+.2f} to {100 * dhi:+.2f}), "
               f"equity {de:+.2f} ({delo:+.2f} to {dehi:+.2f})")
-    print(f"simulated turns a game (one player's, both players' counted here): about {per_game:.1f}; "
-          f"summed gain a game for one player: about {100 * wm * per_game / 2:+.2f} points of win chance")
+    print(f"simulated turns a game: about {per_game:.1f} (both players), {per_game / 2:.1f} for one; the gain "
+          f"summed over one player's: about {100 * wm * per_game / 2:+.2f} points of win chance a game")
 
 
 def main(argv=None) -> int:
