@@ -1202,7 +1202,9 @@ typedef struct SubrackType {
  * that size goes. */
 static void subracks_from(WsGen *g, const SubrackType *ty, int ntypes, int i, const WsSubrack *part, int *at) {
     if (i == ntypes) {
-        g->subracks[at[part->size]++] = *part;
+        WsSubrack *sr = &g->subracks[at[part->size]++];
+        *sr = *part;
+        sr->premix = ws_rack_key_premix(part->key);
         return;
     }
     const SubrackType *t = &ty[i];
@@ -1405,6 +1407,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         bt++;
     }
     int len = n + bt;
+    uint64_t through_premix = ws_rack_key_premix(through); /* a sub-rack's key's: its premix plus this */
     int bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
     /* each start (made when the first sub-rack needs them): the score of the board part
      * and the factor of each new tile's value; sorted: the new squares' factors,
@@ -1451,7 +1454,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         size_t nh = 0;
         g->wordmap_lookups++;
         if (sr->blanks == 0) {
-            int32_t e = ws_wordmap_find_sized(m, key, (unsigned)len);
+            int32_t e = ws_wordmap_find_premixed(m, key, sr->premix + through_premix, (unsigned)len);
             if (e < 0) continue;
             hits[0].entry = (uint32_t)e;
             hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;

@@ -84,6 +84,7 @@ typedef struct WsSubAnchor {
 /* One distinct sub-multiset of the rack (a set of tiles a move may place). */
 typedef struct WsSubrack {
     WsRackKey key;     /* its letters (blanks not counted) */
+    uint64_t premix;   /* ws_rack_key_premix(key) */
     uint64_t spare;    /* letters the rack holds more of than the sub-rack */
     uint16_t keep;     /* index into leave_value of the tiles kept */
     uint8_t blanks;    /* blanks in it */
