@@ -1259,6 +1259,37 @@ static void prepare_subracks(WsGen *g) {
     subracks_from(g, ty, ntypes, 0, &empty, at);
     memcpy(g->subrack_rack, g->rack, sizeof g->rack);
     g->subracks_valid = 1;
+    if (++g->subrack_stamp == 0) { /* wrapped: no word list may pass for this rack's */
+        memset(g->word_stamp, 0, sizeof g->word_stamp);
+        g->subrack_stamp = 1;
+    }
+    int nb = 0;
+    for (int n = 0; n <= WS_RACK_MAX; n++) {
+        g->blank_first[n] = nb;
+        if (!g->rack[0]) continue;
+        for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++)
+            if (g->subracks[r].blanks) g->blank_subracks[nb++] = (uint8_t)r;
+    }
+    g->blank_first[WS_RACK_MAX + 1] = nb;
+}
+
+/* The word list of row `row` for the sub-racks of n tiles (see word_sub): each sub-rack
+ * without blanks looked up once with the board letters `through`. */
+static void make_word_list(WsGen *g, unsigned row, int n, WsRackKey through, uint64_t through_premix, unsigned len) {
+    const WsWordMap *m = g->wordmap;
+    int first = g->subrack_first[n], count = 0;
+    for (int r = first; r < g->subrack_first[n + 1]; r++) {
+        const WsSubrack *sr = &g->subracks[r];
+        if (sr->blanks) continue;
+        g->wordmap_lookups++;
+        int32_t e = ws_wordmap_find_premixed(m, ws_rack_key_add(sr->key, through), sr->premix + through_premix, len);
+        if (e < 0) continue;
+        g->word_sub[row][first + count] = (uint8_t)r;
+        g->word_entry[row][first + count] = (uint32_t)e;
+        count++;
+    }
+    g->word_count[row][n] = (uint8_t)count;
+    g->word_stamp[row][n] = g->subrack_stamp;
 }
 
 /* Keeps one placement of a word when it is among the best so far: strip from the
@@ -1296,6 +1327,9 @@ static inline int cheapest_square(const int *coef, unsigned cand, int value, int
 /* One word at start square L: fits the board letters and cross sets, then each way
  * of putting the blanks of `hit` on its squares is recorded (with one move wanted by
  * score, only the best way: each blank on its letter's cheapest square). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void wordmap_place(WsGen *g, const uint8_t *w, int len, int L, int base, const int *coef,
                                  const WsWordMapHit *hit, int n, float leave) {
     int score = base;
@@ -1386,14 +1420,53 @@ static int class_starts(const WsGen *g, unsigned starts, int len, int bingo, int
 
 #define WS_MAX_HITS (WS_MAX_LETTERS * (WS_MAX_LETTERS + 1) / 2) /* two blanks: every unordered pair of letters */
 
+/* A class being read: its starts (made when the first sub-rack needs them) with the
+ * score of the board part and the factor of each new tile's value; sorted: the new
+ * squares' factors, descending, for the bound of a sub-rack. */
+typedef struct ClassRead {
+    const WsSubAnchor *s;
+    int n, len, bingo, ns, have_starts, have_sorted;
+    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX];
+} ClassRead;
+
+static inline void class_read_starts(const WsGen *g, ClassRead *c) {
+    if (!c->have_starts) {
+        c->ns = class_starts(g, c->s->starts, c->len, c->bingo, c->start, c->base, c->coef);
+        c->have_starts = 1;
+    }
+}
+
+/* Each word of the hits fitted at each start of the class (out of line: the two loops
+ * of wordmap_read call it, and keep their registers). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void class_read_place(WsGen *g, ClassRead *c, const WsWordMapHit *hits, size_t nh, float leave) {
+    const WsWordMap *m = g->wordmap;
+    class_read_starts(g, c);
+    for (size_t h = 0; h < nh; h++) {
+        uint32_t e = hits[h].entry;
+        const uint8_t *w = m->letters + m->word_offset[e];
+        const uint8_t *end = m->letters + m->word_offset[e + 1];
+        for (; w < end; w += c->len)
+            for (int k = 0; k < c->ns; k++)
+                wordmap_place(g, w, c->len, c->start[k], c->base[k], c->coef[k], &hits[h], c->n, leave);
+    }
+}
+
 /* Every move of a span class: for each sub-rack of n tiles, the words of its letters
- * plus the class's board letters (blanks resolved by the map), fitted at each start. */
+ * plus the class's board letters (blanks resolved by the map), fitted at each start.
+ * Through 0 or 1 board letters the sub-racks without blanks that spell words are the
+ * rack's word list of the row (their entries known, see word_sub), and the others are
+ * those with blanks; through more, every sub-rack of n tiles is looked up. */
 static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     const WsWordMap *m = g->wordmap;
     int anchor = a->pos, n = s->n, bt = 0;
     WsRackKey through = ws_rack_key_empty();
+    unsigned through_letter = 0; /* the last board letter met */
     for (int p = anchor; p >= 0 && g->ln->tile[p]; p--) {
-        through = ws_rack_key_add_letter(through, g->ln->tile[p] & WS_LETTER_MASK);
+        through_letter = g->ln->tile[p] & WS_LETTER_MASK;
+        through = ws_rack_key_add_letter(through, through_letter);
         bt++;
     }
     for (int p = anchor + 1, blocks = 0; p < WS_DIM; p++) {
@@ -1403,49 +1476,69 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
             if (blocks == s->blocks) break;
             blocks++;
         }
-        through = ws_rack_key_add_letter(through, t & WS_LETTER_MASK);
+        through_letter = t & WS_LETTER_MASK;
+        through = ws_rack_key_add_letter(through, through_letter);
         bt++;
     }
-    int len = n + bt;
+    ClassRead c;
+    c.s = s;
+    c.n = n;
+    c.len = n + bt;
+    c.bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
+    c.have_starts = c.have_sorted = 0;
+    c.ns = 0;
     uint64_t through_premix = ws_rack_key_premix(through); /* a sub-rack's key's: its premix plus this */
-    int bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
-    /* each start (made when the first sub-rack needs them): the score of the board part
-     * and the factor of each new tile's value; sorted: the new squares' factors,
-     * descending, for the bound of a sub-rack */
-    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
-    int have_starts = 0, have_sorted = 0;
     WsWordMapHit hits[WS_MAX_HITS];
     /* the leave test's terms in locals: they change only where moves are recorded */
     const int equity = g->mode == 2;
     const float bound = (float)s->bound;
     int gate = equity && (g->count == g->best_n || g->floored);
     float bar = g->threshold_equity;
-    for (int r = g->subrack_first[n], last = g->subrack_first[n + 1]; r < last; r++) {
-        const WsSubrack *sr = &g->subracks[r];
+    /* by equity, once n moves are kept: no move of the class scores more than its bound,
+     * and every move of a sub-rack keeps the same leave, so when the two cannot reach the
+     * n-th best equity the sub-rack is not looked up (wordmap_record would refuse each of
+     * its moves: float addition is monotone) */
+    const uint8_t *list = NULL; /* the sub-racks of the general loop below (NULL: all of n tiles) */
+    int first = g->subrack_first[n], count = g->subrack_first[n + 1] - first;
+    if (bt < 2) {
+        unsigned row = bt ? through_letter : 0;
+        if (g->word_stamp[row][n] != g->subrack_stamp) make_word_list(g, row, n, through, through_premix, (unsigned)c.len);
+        const uint8_t *words = &g->word_sub[row][first];
+        const uint32_t *entry = &g->word_entry[row][first];
+        for (int q = 0, nw = g->word_count[row][n]; q < nw; q++) {
+            float leave = g->leave_value[g->subracks[words[q]].keep];
+            if (gate && bound + leave < bar) continue;
+            hits[0].entry = entry[q];
+            hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;
+            class_read_place(g, &c, hits, 1, leave);
+            gate = equity && (g->count == g->best_n || g->floored);
+            bar = g->threshold_equity;
+        }
+        list = &g->blank_subracks[g->blank_first[n]];
+        count = g->blank_first[n + 1] - g->blank_first[n];
+    }
+    for (int q = 0; q < count; q++) {
+        const WsSubrack *sr = &g->subracks[list ? list[q] : first + q];
         float leave = g->leave_value[sr->keep];
-        /* by equity, once n moves are kept: no move of the class scores more than its
-         * bound, and every move of this sub-rack keeps the same leave, so when the two
-         * cannot reach the n-th best equity the sub-rack is not looked up (wordmap_record
-         * would refuse each of its moves: float addition is monotone) */
         if (gate && bound + leave < bar) continue;
         if (sr->blanks && (g->count == g->best_n || g->floored)) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
              * per letter a blank may be) that no start lets reach the n-th best: its
              * values descending paired with a start's new squares' factors descending
              * bound what it scores there */
-            if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
-            if (!have_sorted) {
-                for (int j = 0; j < ns; j++) {
+            class_read_starts(g, &c);
+            if (!c.have_sorted) {
+                for (int j = 0; j < c.ns; j++) {
                     int k = 0;
-                    for (int i = 0; i < len; i++)
-                        if (!g->ln->tile[start[j] + i]) insert_key(sorted[j], &k, coef[j][i]);
+                    for (int i = 0; i < c.len; i++)
+                        if (!g->ln->tile[c.start[j] + i]) insert_key(c.sorted[j], &k, c.coef[j][i]);
                 }
-                have_sorted = 1;
+                c.have_sorted = 1;
             }
             int most = INT_MIN;
-            for (int j = 0; j < ns; j++) {
-                int b = base[j];
-                for (int i = 0; i < n; i++) b += sorted[j][i] * sr->value[i];
+            for (int j = 0; j < c.ns; j++) {
+                int b = c.base[j];
+                for (int i = 0; i < n; i++) b += c.sorted[j][i] * sr->value[i];
                 if (b > most) most = b;
             }
             if (g->mode == 2 ? (float)most + leave < g->threshold_equity : most < g->threshold) continue;
@@ -1454,7 +1547,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         size_t nh = 0;
         g->wordmap_lookups++;
         if (sr->blanks == 0) {
-            int32_t e = ws_wordmap_find_premixed(m, key, sr->premix + through_premix, (unsigned)len);
+            int32_t e = ws_wordmap_find_premixed(m, key, sr->premix + through_premix, (unsigned)c.len);
             if (e < 0) continue;
             hits[0].entry = (uint32_t)e;
             hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;
@@ -1464,14 +1557,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
             ws_wordmap_lookup(m, key, sr->blanks, g->real_first ? ~sr->spare : ~0ull, hits, WS_MAX_HITS, &nh);
             if (!nh) continue;
         }
-        if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
-        for (size_t h = 0; h < nh; h++) {
-            uint32_t e = hits[h].entry;
-            const uint8_t *w = m->letters + m->word_offset[e];
-            const uint8_t *end = m->letters + m->word_offset[e + 1];
-            for (; w < end; w += len)
-                for (int k = 0; k < ns; k++) wordmap_place(g, w, len, start[k], base[k], coef[k], &hits[h], n, leave);
-        }
+        class_read_place(g, &c, hits, nh, leave);
         gate = equity && (g->count == g->best_n || g->floored);
         bar = g->threshold_equity;
     }
