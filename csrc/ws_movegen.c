@@ -565,10 +565,18 @@ static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
     int total = g->rack_total, count = g->fit_letters;
     unsigned all = (1u << total) - 1;
+    /* most squares allow every letter (no perpendicular word) or none (a tile): their
+     * masks, made once */
+    unsigned none = all & ~((1u << g->fit_none) - 1);
+    unsigned every = count ? all & ~((1u << g->fit_above[0]) - 1) : none;
     for (int pos = 0; pos < WS_DIM; pos++) {
         /* the best real rack tile the square allows is the first of the rack's letters by
          * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
+        if (fit == letters || !fit) {
+            g->lane_fit[pos] = (uint8_t)(fit ? every : none);
+            continue;
+        }
         int j = g->fit_none, k = 0;
         for (; k < count; k++)
             if (fit & g->fit_letter[k]) {
