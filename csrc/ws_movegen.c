@@ -349,6 +349,7 @@ static int leave_of_index(const WsGen *g, int idx, uint8_t *kept_type, uint8_t *
  * tile types), and the best value for each number of tiles kept. */
 static int compute_leave_values(WsGen *g) {
     int n = 0, weight = 1;
+    g->leave_stamp++; /* the word lists' best leaves are made again */
     for (int t = 0; t <= g->rules.alphabet_size; t++) {
         if (!g->rack[t]) continue;
         g->leave_type[n] = (uint8_t)t;
@@ -1027,6 +1028,83 @@ static int full_rack_possible(WsGen *g, int bt, const int *b) {
     return 1;
 }
 
+/* The board letters a class of the anchor runs through: the anchor's block (when the
+ * anchor is a tile) and the first `blocks` blocks right of it; their key, the last
+ * letter met (*letter) and their number (returned). */
+static inline int class_through(const WsLane *ln, int anchor, int blocks, WsRackKey *through, unsigned *letter) {
+    WsRackKey k = ws_rack_key_empty();
+    unsigned last = 0;
+    int bt = 0;
+    for (int p = anchor; p >= 0 && ln->tile[p]; p--) {
+        last = ln->tile[p] & WS_LETTER_MASK;
+        k = ws_rack_key_add_letter(k, last);
+        bt++;
+    }
+    for (int p = anchor + 1, b = 0; p < WS_DIM; p++) {
+        uint8_t t = ln->tile[p];
+        if (!t) continue;
+        if (!ln->tile[p - 1]) {
+            if (b == blocks) break;
+            b++;
+        }
+        last = t & WS_LETTER_MASK;
+        k = ws_rack_key_add_letter(k, last);
+        bt++;
+    }
+    *through = k;
+    *letter = last;
+    return bt;
+}
+
+static void make_word_list(WsGen *g, unsigned row, int n, WsRackKey through, uint64_t through_premix, unsigned len);
+
+/* With span classes and no blank on the rack: 1 if the whole rack and the board letters
+ * of the anchor's class of `blocks` blocks spell a word, else 0 (the class, whose one
+ * sub-rack is the whole rack, holds no move).  Through 0-1 letters the rack's word
+ * list of the row answers (made once per rack); through more, one lookup. */
+static int whole_rack_spells(WsGen *g, int anchor, int blocks) {
+    WsRackKey through;
+    unsigned letter;
+    int total = g->rack_total, bt = class_through(g->ln, anchor, blocks, &through, &letter);
+    uint64_t premix = ws_rack_key_premix(through);
+    if (bt < 2) {
+        unsigned row = bt ? letter : 0;
+        if (g->word_stamp[row][total] != g->subrack_stamp) make_word_list(g, row, total, through, premix, (unsigned)(total + bt));
+        return g->word_count[row][total] > 0;
+    }
+    const WsSubrack *sr = &g->subracks[g->subrack_first[total]];
+    g->wordmap_lookups++;
+    return ws_wordmap_find_premixed(g->wordmap, ws_rack_key_add(sr->key, through), sr->premix + premix,
+                                    (unsigned)(total + bt)) >= 0;
+}
+
+/* The best leave a move of n tiles through no board letter (row 0) or through the one
+ * board letter `row` keeps: the best leave of the sub-racks of n tiles that spell a word
+ * with it (the row's word list) and of those with blanks; -inf when there are none (no
+ * such move). */
+static float row_leave_cap(WsGen *g, unsigned row, int n) {
+    if (g->word_stamp[row][n] != g->subrack_stamp) {
+        WsRackKey through = row ? ws_rack_key_add_letter(ws_rack_key_empty(), row) : ws_rack_key_empty();
+        make_word_list(g, row, n, through, ws_rack_key_premix(through), (unsigned)(n + (row != 0)));
+    }
+    if (g->word_cap_sub[row][n] != g->subrack_stamp || g->word_cap_leave[row][n] != g->leave_stamp) {
+        float cap = -HUGE_VALF;
+        const uint8_t *words = &g->word_sub[row][g->subrack_first[n]];
+        for (int q = 0; q < g->word_count[row][n]; q++) {
+            float v = g->leave_value[g->subracks[words[q]].keep];
+            if (v > cap) cap = v;
+        }
+        for (int q = g->blank_first[n]; q < g->blank_first[n + 1]; q++) {
+            float v = g->leave_value[g->subracks[g->blank_subracks[q]].keep];
+            if (v > cap) cap = v;
+        }
+        g->word_cap[row][n] = cap;
+        g->word_cap_sub[row][n] = g->subrack_stamp;
+        g->word_cap_leave[row][n] = g->leave_stamp;
+    }
+    return g->word_cap[row][n];
+}
+
 /* The shadow of one anchor: its bound (INT_MIN: it holds no move), and with span
  * classes its classes (n tiles placed, `blocks` blocks right of the anchor run
  * through), each with the best bound of its spans and their start squares.  Each span
@@ -1045,8 +1123,11 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
     int bingo_bonus = g->rules.bingo_bonus, down = g->direction == 1, equity = g->mode == 2;
     float best_equity = -HUGE_VALF;
     int classes = g->classes;
+    int whole_rack = classes && !g->rack[0]; /* the whole rack is a sub-rack without blanks */
+    /* the class of (n, blocks) in local; 0xFF: none yet, 0xFE: none (no word) */
     uint8_t cls[WS_RACK_MAX + 1][WS_DIM / 2 + 1];
     WsSubAnchor local[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)];
+    float local_cap[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)]; /* the best leave a move of the class keeps */
     int nlocal = 0;
     int best_n[WS_RACK_MAX + 1]; /* without classes: the best bound of the spans of n tiles */
     if (classes) {
@@ -1121,10 +1202,34 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
 #ifdef WS_CHECK_SHADOW /* a build for checking: the running sum is the in-order pairing */
             if ((fits & 1u) && sum != pair_values(g, keys, n, 1u)) abort();
 #endif
+            uint8_t c = 0;
+            if (classes) {
+                /* the whole rack without blanks: a class whose one sub-rack spells no word
+                 * with its board letters is dropped (0xFE), not read when it comes up */
+                c = cls[n][blocks];
+                if (c == 0xFE) continue;
+                if (c == 0xFF) {
+                    /* through 0-1 board letters, the rack's word lists bound the leave
+                     * (a class without words is dropped); through more, the whole rack
+                     * without blanks is looked up */
+                    int bt = lbt + rbt;
+                    float cap = g->leave_best[total - n];
+                    unsigned row = bt ? (unsigned)letters[0] : 0u;
+                    /* (a word list not made yet is made only for the whole rack: one lookup) */
+                    if (bt < 2 && (n == total || g->word_stamp[row][n] == g->subrack_stamp))
+                        cap = row_leave_cap(g, row, n);
+                    else if (n == total && whole_rack && !whole_rack_spells(g, anchor, blocks))
+                        cap = -HUGE_VALF;
+                    if (cap == -HUGE_VALF) {
+                        cls[n][blocks] = 0xFE;
+                        continue;
+                    }
+                    local_cap[nlocal] = cap;
+                }
+            }
             int b = W * (lboard + rboard) + lcross + rcross + ((fits & 1u) ? sum : pair_values(g, keys, n, fits)) +
                     (n == bingo_tiles ? bingo_bonus : 0);
             if (classes) {
-                uint8_t c = cls[n][blocks];
                 if (c == 0xFF) {
                     c = cls[n][blocks] = (uint8_t)nlocal++;
                     local[c].bound = b;
@@ -1140,13 +1245,14 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
             }
         }
     }
-    /* The equity bound of a span is (float)b + leave_best[total - n]: with n fixed (a
-     * class, or best_n[n]) it is largest where b is (float rounding is monotone), so it
-     * is made once per class or tile count, not per span. */
+    /* The equity bound of a span is (float)b + the best leave its moves may keep
+     * (leave_best[total - n], or a class's local_cap): with the class or n fixed it is
+     * largest where b is (float rounding is monotone), so it is made once per class or
+     * tile count, not per span. */
     if (classes) {
         for (int c = 0; c < nlocal; c++) {
             if (local[c].bound > best) best = local[c].bound;
-            float e = equity ? (float)local[c].bound + g->leave_best[total - local[c].n] : 0.0f;
+            float e = equity ? (float)local[c].bound + local_cap[c] : 0.0f;
             local[c].bound_equity = e;
             if (equity && e > best_equity) best_equity = e;
         }
@@ -1469,25 +1575,10 @@ static void class_read_place(WsGen *g, ClassRead *c, const WsWordMapHit *hits, s
  * those with blanks; through more, every sub-rack of n tiles is looked up. */
 static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     const WsWordMap *m = g->wordmap;
-    int anchor = a->pos, n = s->n, bt = 0;
-    WsRackKey through = ws_rack_key_empty();
-    unsigned through_letter = 0; /* the last board letter met */
-    for (int p = anchor; p >= 0 && g->ln->tile[p]; p--) {
-        through_letter = g->ln->tile[p] & WS_LETTER_MASK;
-        through = ws_rack_key_add_letter(through, through_letter);
-        bt++;
-    }
-    for (int p = anchor + 1, blocks = 0; p < WS_DIM; p++) {
-        uint8_t t = g->ln->tile[p];
-        if (!t) continue;
-        if (!g->ln->tile[p - 1]) {
-            if (blocks == s->blocks) break;
-            blocks++;
-        }
-        through_letter = t & WS_LETTER_MASK;
-        through = ws_rack_key_add_letter(through, through_letter);
-        bt++;
-    }
+    int n = s->n;
+    WsRackKey through;
+    unsigned through_letter; /* the last board letter met */
+    int bt = class_through(g->ln, a->pos, s->blocks, &through, &through_letter);
     ClassRead c;
     c.s = s;
     c.n = n;

@@ -217,6 +217,13 @@ typedef struct WsGen {
     uint8_t word_count[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
     uint8_t word_sub[WS_MAX_LETTERS + 1][1 << WS_RACK_MAX];
     uint32_t word_entry[WS_MAX_LETTERS + 1][1 << WS_RACK_MAX];
+    /* the best leave a move of n tiles through the row's letters keeps: the best of the
+     * word list's sub-racks and of those with blanks (-inf: no move); made for the word
+     * list of word_cap_sub and the leave values of word_cap_leave */
+    float word_cap[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint32_t word_cap_sub[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint32_t word_cap_leave[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint32_t leave_stamp; /* counts the makings of leave_value */
     WsSubAnchor subs[WS_MAX_SUBS];
     WsHeapItem heap[WS_MAX_ANCHORS + WS_MAX_SUBS];
 
