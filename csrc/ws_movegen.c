@@ -1215,8 +1215,9 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
                     int bt = lbt + rbt;
                     float cap = g->leave_best[total - n];
                     unsigned row = bt ? (unsigned)letters[0] : 0u;
-                    /* (a word list not made yet is made only for the whole rack: one lookup) */
-                    if (bt < 2 && (n == total || g->word_stamp[row][n] == g->subrack_stamp))
+                    /* (a word list not made yet is made only for the whole rack or all of it but one
+                     * tile: a few lookups, for the classes that come up first) */
+                    if (bt < 2 && (n >= total - 1 || g->word_stamp[row][n] == g->subrack_stamp))
                         cap = row_leave_cap(g, row, n);
                     else if (n == total && whole_rack && !whole_rack_spells(g, anchor, blocks))
                         cap = -HUGE_VALF;
