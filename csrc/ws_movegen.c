@@ -349,7 +349,10 @@ static int leave_of_index(const WsGen *g, int idx, uint8_t *kept_type, uint8_t *
  * tile types), and the best value for each number of tiles kept. */
 static int compute_leave_values(WsGen *g) {
     int n = 0, weight = 1;
-    g->leave_stamp++; /* the word lists' best leaves are made again */
+    if (++g->leave_stamp == 0) { /* wrapped: no best leave of a word list may pass for these */
+        memset(g->word_cap_leave, 0, sizeof g->word_cap_leave);
+        g->leave_stamp = 1;
+    }
     for (int t = 0; t <= g->rules.alphabet_size; t++) {
         if (!g->rack[t]) continue;
         g->leave_type[n] = (uint8_t)t;
@@ -1376,6 +1379,7 @@ static void prepare_subracks(WsGen *g) {
     g->subracks_valid = 1;
     if (++g->subrack_stamp == 0) { /* wrapped: no word list may pass for this rack's */
         memset(g->word_stamp, 0, sizeof g->word_stamp);
+        memset(g->word_cap_sub, 0, sizeof g->word_cap_sub);
         g->subrack_stamp = 1;
     }
     int nb = 0;
