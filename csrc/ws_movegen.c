@@ -349,6 +349,10 @@ static int leave_of_index(const WsGen *g, int idx, uint8_t *kept_type, uint8_t *
  * tile types), and the best value for each number of tiles kept. */
 static int compute_leave_values(WsGen *g) {
     int n = 0, weight = 1;
+    if (++g->leave_stamp == 0) { /* wrapped: no best leave of a word list may pass for these */
+        memset(g->word_cap_leave, 0, sizeof g->word_cap_leave);
+        g->leave_stamp = 1;
+    }
     for (int t = 0; t <= g->rules.alphabet_size; t++) {
         if (!g->rack[t]) continue;
         g->leave_type[n] = (uint8_t)t;
@@ -565,10 +569,18 @@ static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
     int total = g->rack_total, count = g->fit_letters;
     unsigned all = (1u << total) - 1;
+    /* most squares allow every letter (no perpendicular word) or none (a tile): their
+     * masks, made once */
+    unsigned none = all & ~((1u << g->fit_none) - 1);
+    unsigned every = count ? all & ~((1u << g->fit_above[0]) - 1) : none;
     for (int pos = 0; pos < WS_DIM; pos++) {
         /* the best real rack tile the square allows is the first of the rack's letters by
          * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
+        if (fit == letters || !fit) {
+            g->lane_fit[pos] = (uint8_t)(fit ? every : none);
+            continue;
+        }
         int j = g->fit_none, k = 0;
         for (; k < count; k++)
             if (fit & g->fit_letter[k]) {
@@ -1019,6 +1031,83 @@ static int full_rack_possible(WsGen *g, int bt, const int *b) {
     return 1;
 }
 
+/* The board letters a class of the anchor runs through: the anchor's block (when the
+ * anchor is a tile) and the first `blocks` blocks right of it; their key, the last
+ * letter met (*letter) and their number (returned). */
+static inline int class_through(const WsLane *ln, int anchor, int blocks, WsRackKey *through, unsigned *letter) {
+    WsRackKey k = ws_rack_key_empty();
+    unsigned last = 0;
+    int bt = 0;
+    for (int p = anchor; p >= 0 && ln->tile[p]; p--) {
+        last = ln->tile[p] & WS_LETTER_MASK;
+        k = ws_rack_key_add_letter(k, last);
+        bt++;
+    }
+    for (int p = anchor + 1, b = 0; p < WS_DIM; p++) {
+        uint8_t t = ln->tile[p];
+        if (!t) continue;
+        if (!ln->tile[p - 1]) {
+            if (b == blocks) break;
+            b++;
+        }
+        last = t & WS_LETTER_MASK;
+        k = ws_rack_key_add_letter(k, last);
+        bt++;
+    }
+    *through = k;
+    *letter = last;
+    return bt;
+}
+
+static void make_word_list(WsGen *g, unsigned row, int n, WsRackKey through, uint64_t through_premix, unsigned len);
+
+/* With span classes and no blank on the rack: 1 if the whole rack and the board letters
+ * of the anchor's class of `blocks` blocks spell a word, else 0 (the class, whose one
+ * sub-rack is the whole rack, holds no move).  Through 0-1 letters the rack's word
+ * list of the row answers (made once per rack); through more, one lookup. */
+static int whole_rack_spells(WsGen *g, int anchor, int blocks) {
+    WsRackKey through;
+    unsigned letter;
+    int total = g->rack_total, bt = class_through(g->ln, anchor, blocks, &through, &letter);
+    uint64_t premix = ws_rack_key_premix(through);
+    if (bt < 2) {
+        unsigned row = bt ? letter : 0;
+        if (g->word_stamp[row][total] != g->subrack_stamp) make_word_list(g, row, total, through, premix, (unsigned)(total + bt));
+        return g->word_count[row][total] > 0;
+    }
+    const WsSubrack *sr = &g->subracks[g->subrack_first[total]];
+    g->wordmap_lookups++;
+    return ws_wordmap_find_premixed(g->wordmap, ws_rack_key_add(sr->key, through), sr->premix + premix,
+                                    (unsigned)(total + bt)) >= 0;
+}
+
+/* The best leave a move of n tiles through no board letter (row 0) or through the one
+ * board letter `row` keeps: the best leave of the sub-racks of n tiles that spell a word
+ * with it (the row's word list) and of those with blanks; -inf when there are none (no
+ * such move). */
+static float row_leave_cap(WsGen *g, unsigned row, int n) {
+    if (g->word_stamp[row][n] != g->subrack_stamp) {
+        WsRackKey through = row ? ws_rack_key_add_letter(ws_rack_key_empty(), row) : ws_rack_key_empty();
+        make_word_list(g, row, n, through, ws_rack_key_premix(through), (unsigned)(n + (row != 0)));
+    }
+    if (g->word_cap_sub[row][n] != g->subrack_stamp || g->word_cap_leave[row][n] != g->leave_stamp) {
+        float cap = -HUGE_VALF;
+        const uint8_t *words = &g->word_sub[row][g->subrack_first[n]];
+        for (int q = 0; q < g->word_count[row][n]; q++) {
+            float v = g->leave_value[g->subracks[words[q]].keep];
+            if (v > cap) cap = v;
+        }
+        for (int q = g->blank_first[n]; q < g->blank_first[n + 1]; q++) {
+            float v = g->leave_value[g->subracks[g->blank_subracks[q]].keep];
+            if (v > cap) cap = v;
+        }
+        g->word_cap[row][n] = cap;
+        g->word_cap_sub[row][n] = g->subrack_stamp;
+        g->word_cap_leave[row][n] = g->leave_stamp;
+    }
+    return g->word_cap[row][n];
+}
+
 /* The shadow of one anchor: its bound (INT_MIN: it holds no move), and with span
  * classes its classes (n tiles placed, `blocks` blocks right of the anchor run
  * through), each with the best bound of its spans and their start squares.  Each span
@@ -1037,8 +1126,11 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
     int bingo_bonus = g->rules.bingo_bonus, down = g->direction == 1, equity = g->mode == 2;
     float best_equity = -HUGE_VALF;
     int classes = g->classes;
+    int whole_rack = classes && !g->rack[0]; /* the whole rack is a sub-rack without blanks */
+    /* the class of (n, blocks) in local; 0xFF: none yet, 0xFE: none (no word) */
     uint8_t cls[WS_RACK_MAX + 1][WS_DIM / 2 + 1];
     WsSubAnchor local[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)];
+    float local_cap[(WS_RACK_MAX + 1) * (WS_DIM / 2 + 1)]; /* the best leave a move of the class keeps */
     int nlocal = 0;
     int best_n[WS_RACK_MAX + 1]; /* without classes: the best bound of the spans of n tiles */
     if (classes) {
@@ -1113,10 +1205,35 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
 #ifdef WS_CHECK_SHADOW /* a build for checking: the running sum is the in-order pairing */
             if ((fits & 1u) && sum != pair_values(g, keys, n, 1u)) abort();
 #endif
+            uint8_t c = 0;
+            if (classes) {
+                /* the whole rack without blanks: a class whose one sub-rack spells no word
+                 * with its board letters is dropped (0xFE), not read when it comes up */
+                c = cls[n][blocks];
+                if (c == 0xFE) continue;
+                if (c == 0xFF) {
+                    /* through 0-1 board letters, the rack's word lists bound the leave
+                     * (a class without words is dropped); through more, the whole rack
+                     * without blanks is looked up */
+                    int bt = lbt + rbt;
+                    float cap = g->leave_best[total - n];
+                    unsigned row = bt ? (unsigned)letters[0] : 0u;
+                    /* (a word list not made yet is made only for the whole rack or all of it but one
+                     * tile: a few lookups, for the classes that come up first) */
+                    if (bt < 2 && (n >= total - 1 || g->word_stamp[row][n] == g->subrack_stamp))
+                        cap = row_leave_cap(g, row, n);
+                    else if (n == total && whole_rack && !whole_rack_spells(g, anchor, blocks))
+                        cap = -HUGE_VALF;
+                    if (cap == -HUGE_VALF) {
+                        cls[n][blocks] = 0xFE;
+                        continue;
+                    }
+                    local_cap[nlocal] = cap;
+                }
+            }
             int b = W * (lboard + rboard) + lcross + rcross + ((fits & 1u) ? sum : pair_values(g, keys, n, fits)) +
                     (n == bingo_tiles ? bingo_bonus : 0);
             if (classes) {
-                uint8_t c = cls[n][blocks];
                 if (c == 0xFF) {
                     c = cls[n][blocks] = (uint8_t)nlocal++;
                     local[c].bound = b;
@@ -1132,13 +1249,14 @@ static void shadow_anchor(WsGen *g, int anchor, int boundary, WsAnchor *a) {
             }
         }
     }
-    /* The equity bound of a span is (float)b + leave_best[total - n]: with n fixed (a
-     * class, or best_n[n]) it is largest where b is (float rounding is monotone), so it
-     * is made once per class or tile count, not per span. */
+    /* The equity bound of a span is (float)b + the best leave its moves may keep
+     * (leave_best[total - n], or a class's local_cap): with the class or n fixed it is
+     * largest where b is (float rounding is monotone), so it is made once per class or
+     * tile count, not per span. */
     if (classes) {
         for (int c = 0; c < nlocal; c++) {
             if (local[c].bound > best) best = local[c].bound;
-            float e = equity ? (float)local[c].bound + g->leave_best[total - local[c].n] : 0.0f;
+            float e = equity ? (float)local[c].bound + local_cap[c] : 0.0f;
             local[c].bound_equity = e;
             if (equity && e > best_equity) best_equity = e;
         }
@@ -1202,7 +1320,9 @@ typedef struct SubrackType {
  * that size goes. */
 static void subracks_from(WsGen *g, const SubrackType *ty, int ntypes, int i, const WsSubrack *part, int *at) {
     if (i == ntypes) {
-        g->subracks[at[part->size]++] = *part;
+        WsSubrack *sr = &g->subracks[at[part->size]++];
+        *sr = *part;
+        sr->premix = ws_rack_key_premix(part->key);
         return;
     }
     const SubrackType *t = &ty[i];
@@ -1257,6 +1377,38 @@ static void prepare_subracks(WsGen *g) {
     subracks_from(g, ty, ntypes, 0, &empty, at);
     memcpy(g->subrack_rack, g->rack, sizeof g->rack);
     g->subracks_valid = 1;
+    if (++g->subrack_stamp == 0) { /* wrapped: no word list may pass for this rack's */
+        memset(g->word_stamp, 0, sizeof g->word_stamp);
+        memset(g->word_cap_sub, 0, sizeof g->word_cap_sub);
+        g->subrack_stamp = 1;
+    }
+    int nb = 0;
+    for (int n = 0; n <= WS_RACK_MAX; n++) {
+        g->blank_first[n] = nb;
+        if (!g->rack[0]) continue;
+        for (int r = g->subrack_first[n]; r < g->subrack_first[n + 1]; r++)
+            if (g->subracks[r].blanks) g->blank_subracks[nb++] = (uint8_t)r;
+    }
+    g->blank_first[WS_RACK_MAX + 1] = nb;
+}
+
+/* The word list of row `row` for the sub-racks of n tiles (see word_sub): each sub-rack
+ * without blanks looked up once with the board letters `through`. */
+static void make_word_list(WsGen *g, unsigned row, int n, WsRackKey through, uint64_t through_premix, unsigned len) {
+    const WsWordMap *m = g->wordmap;
+    int first = g->subrack_first[n], count = 0;
+    for (int r = first; r < g->subrack_first[n + 1]; r++) {
+        const WsSubrack *sr = &g->subracks[r];
+        if (sr->blanks) continue;
+        g->wordmap_lookups++;
+        int32_t e = ws_wordmap_find_premixed(m, ws_rack_key_add(sr->key, through), sr->premix + through_premix, len);
+        if (e < 0) continue;
+        g->word_sub[row][first + count] = (uint8_t)r;
+        g->word_entry[row][first + count] = (uint32_t)e;
+        count++;
+    }
+    g->word_count[row][n] = (uint8_t)count;
+    g->word_stamp[row][n] = g->subrack_stamp;
 }
 
 /* Keeps one placement of a word when it is among the best so far: strip from the
@@ -1294,6 +1446,9 @@ static inline int cheapest_square(const int *coef, unsigned cand, int value, int
 /* One word at start square L: fits the board letters and cross sets, then each way
  * of putting the blanks of `hit` on its squares is recorded (with one move wanted by
  * score, only the best way: each blank on its letter's cheapest square). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void wordmap_place(WsGen *g, const uint8_t *w, int len, int L, int base, const int *coef,
                                  const WsWordMapHit *hit, int n, float leave) {
     int score = base;
@@ -1384,65 +1539,110 @@ static int class_starts(const WsGen *g, unsigned starts, int len, int bingo, int
 
 #define WS_MAX_HITS (WS_MAX_LETTERS * (WS_MAX_LETTERS + 1) / 2) /* two blanks: every unordered pair of letters */
 
+/* A class being read: its starts (made when the first sub-rack needs them) with the
+ * score of the board part and the factor of each new tile's value; sorted: the new
+ * squares' factors, descending, for the bound of a sub-rack. */
+typedef struct ClassRead {
+    const WsSubAnchor *s;
+    int n, len, bingo, ns, have_starts, have_sorted;
+    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX];
+} ClassRead;
+
+static inline void class_read_starts(const WsGen *g, ClassRead *c) {
+    if (!c->have_starts) {
+        c->ns = class_starts(g, c->s->starts, c->len, c->bingo, c->start, c->base, c->coef);
+        c->have_starts = 1;
+    }
+}
+
+/* Each word of the hits fitted at each start of the class (out of line: the two loops
+ * of wordmap_read call it, and keep their registers). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void class_read_place(WsGen *g, ClassRead *c, const WsWordMapHit *hits, size_t nh, float leave) {
+    const WsWordMap *m = g->wordmap;
+    class_read_starts(g, c);
+    for (size_t h = 0; h < nh; h++) {
+        uint32_t e = hits[h].entry;
+        const uint8_t *w = m->letters + m->word_offset[e];
+        const uint8_t *end = m->letters + m->word_offset[e + 1];
+        for (; w < end; w += c->len)
+            for (int k = 0; k < c->ns; k++)
+                wordmap_place(g, w, c->len, c->start[k], c->base[k], c->coef[k], &hits[h], c->n, leave);
+    }
+}
+
 /* Every move of a span class: for each sub-rack of n tiles, the words of its letters
- * plus the class's board letters (blanks resolved by the map), fitted at each start. */
+ * plus the class's board letters (blanks resolved by the map), fitted at each start.
+ * Through 0 or 1 board letters the sub-racks without blanks that spell words are the
+ * rack's word list of the row (their entries known, see word_sub), and the others are
+ * those with blanks; through more, every sub-rack of n tiles is looked up. */
 static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
     const WsWordMap *m = g->wordmap;
-    int anchor = a->pos, n = s->n, bt = 0;
-    WsRackKey through = ws_rack_key_empty();
-    for (int p = anchor; p >= 0 && g->ln->tile[p]; p--) {
-        through = ws_rack_key_add_letter(through, g->ln->tile[p] & WS_LETTER_MASK);
-        bt++;
-    }
-    for (int p = anchor + 1, blocks = 0; p < WS_DIM; p++) {
-        uint8_t t = g->ln->tile[p];
-        if (!t) continue;
-        if (!g->ln->tile[p - 1]) {
-            if (blocks == s->blocks) break;
-            blocks++;
-        }
-        through = ws_rack_key_add_letter(through, t & WS_LETTER_MASK);
-        bt++;
-    }
-    int len = n + bt;
-    int bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
-    /* each start (made when the first sub-rack needs them): the score of the board part
-     * and the factor of each new tile's value; sorted: the new squares' factors,
-     * descending, for the bound of a sub-rack */
-    int start[WS_DIM], base[WS_DIM], coef[WS_DIM][WS_DIM], sorted[WS_DIM][WS_RACK_MAX], ns = 0;
-    int have_starts = 0, have_sorted = 0;
+    int n = s->n;
+    WsRackKey through;
+    unsigned through_letter; /* the last board letter met */
+    int bt = class_through(g->ln, a->pos, s->blocks, &through, &through_letter);
+    ClassRead c;
+    c.s = s;
+    c.n = n;
+    c.len = n + bt;
+    c.bingo = n == g->rules.bingo_tiles ? g->rules.bingo_bonus : 0;
+    c.have_starts = c.have_sorted = 0;
+    c.ns = 0;
+    uint64_t through_premix = ws_rack_key_premix(through); /* a sub-rack's key's: its premix plus this */
     WsWordMapHit hits[WS_MAX_HITS];
     /* the leave test's terms in locals: they change only where moves are recorded */
     const int equity = g->mode == 2;
     const float bound = (float)s->bound;
     int gate = equity && (g->count == g->best_n || g->floored);
     float bar = g->threshold_equity;
-    for (int r = g->subrack_first[n], last = g->subrack_first[n + 1]; r < last; r++) {
-        const WsSubrack *sr = &g->subracks[r];
+    /* by equity, once n moves are kept: no move of the class scores more than its bound,
+     * and every move of a sub-rack keeps the same leave, so when the two cannot reach the
+     * n-th best equity the sub-rack is not looked up (wordmap_record would refuse each of
+     * its moves: float addition is monotone) */
+    const uint8_t *list = NULL; /* the sub-racks of the general loop below (NULL: all of n tiles) */
+    int first = g->subrack_first[n], count = g->subrack_first[n + 1] - first;
+    if (bt < 2) {
+        unsigned row = bt ? through_letter : 0;
+        if (g->word_stamp[row][n] != g->subrack_stamp) make_word_list(g, row, n, through, through_premix, (unsigned)c.len);
+        const uint8_t *words = &g->word_sub[row][first];
+        const uint32_t *entry = &g->word_entry[row][first];
+        for (int q = 0, nw = g->word_count[row][n]; q < nw; q++) {
+            float leave = g->leave_value[g->subracks[words[q]].keep];
+            if (gate && bound + leave < bar) continue;
+            hits[0].entry = entry[q];
+            hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;
+            class_read_place(g, &c, hits, 1, leave);
+            gate = equity && (g->count == g->best_n || g->floored);
+            bar = g->threshold_equity;
+        }
+        list = &g->blank_subracks[g->blank_first[n]];
+        count = g->blank_first[n + 1] - g->blank_first[n];
+    }
+    for (int q = 0; q < count; q++) {
+        const WsSubrack *sr = &g->subracks[list ? list[q] : first + q];
         float leave = g->leave_value[sr->keep];
-        /* by equity, once n moves are kept: no move of the class scores more than its
-         * bound, and every move of this sub-rack keeps the same leave, so when the two
-         * cannot reach the n-th best equity the sub-rack is not looked up (wordmap_record
-         * would refuse each of its moves: float addition is monotone) */
         if (gate && bound + leave < bar) continue;
         if (sr->blanks && (g->count == g->best_n || g->floored)) {
             /* once n moves are kept: skip a sub-rack with blanks (dear to look up: a probe
              * per letter a blank may be) that no start lets reach the n-th best: its
              * values descending paired with a start's new squares' factors descending
              * bound what it scores there */
-            if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
-            if (!have_sorted) {
-                for (int j = 0; j < ns; j++) {
+            class_read_starts(g, &c);
+            if (!c.have_sorted) {
+                for (int j = 0; j < c.ns; j++) {
                     int k = 0;
-                    for (int i = 0; i < len; i++)
-                        if (!g->ln->tile[start[j] + i]) insert_key(sorted[j], &k, coef[j][i]);
+                    for (int i = 0; i < c.len; i++)
+                        if (!g->ln->tile[c.start[j] + i]) insert_key(c.sorted[j], &k, c.coef[j][i]);
                 }
-                have_sorted = 1;
+                c.have_sorted = 1;
             }
             int most = INT_MIN;
-            for (int j = 0; j < ns; j++) {
-                int b = base[j];
-                for (int i = 0; i < n; i++) b += sorted[j][i] * sr->value[i];
+            for (int j = 0; j < c.ns; j++) {
+                int b = c.base[j];
+                for (int i = 0; i < n; i++) b += c.sorted[j][i] * sr->value[i];
                 if (b > most) most = b;
             }
             if (g->mode == 2 ? (float)most + leave < g->threshold_equity : most < g->threshold) continue;
@@ -1451,7 +1651,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         size_t nh = 0;
         g->wordmap_lookups++;
         if (sr->blanks == 0) {
-            int32_t e = ws_wordmap_find_sized(m, key, (unsigned)len);
+            int32_t e = ws_wordmap_find_premixed(m, key, sr->premix + through_premix, (unsigned)c.len);
             if (e < 0) continue;
             hits[0].entry = (uint32_t)e;
             hits[0].blank_letter[0] = hits[0].blank_letter[1] = 0;
@@ -1461,14 +1661,7 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
             ws_wordmap_lookup(m, key, sr->blanks, g->real_first ? ~sr->spare : ~0ull, hits, WS_MAX_HITS, &nh);
             if (!nh) continue;
         }
-        if (!have_starts) ns = class_starts(g, s->starts, len, bingo, start, base, coef), have_starts = 1;
-        for (size_t h = 0; h < nh; h++) {
-            uint32_t e = hits[h].entry;
-            const uint8_t *w = m->letters + m->word_offset[e];
-            const uint8_t *end = m->letters + m->word_offset[e + 1];
-            for (; w < end; w += len)
-                for (int k = 0; k < ns; k++) wordmap_place(g, w, len, start[k], base[k], coef[k], &hits[h], n, leave);
-        }
+        class_read_place(g, &c, hits, nh, leave);
         gate = equity && (g->count == g->best_n || g->floored);
         bar = g->threshold_equity;
     }

@@ -84,6 +84,7 @@ typedef struct WsSubAnchor {
 /* One distinct sub-multiset of the rack (a set of tiles a move may place). */
 typedef struct WsSubrack {
     WsRackKey key;     /* its letters (blanks not counted) */
+    uint64_t premix;   /* ws_rack_key_premix(key) */
     uint64_t spare;    /* letters the rack holds more of than the sub-rack */
     uint16_t keep;     /* index into leave_value of the tiles kept */
     uint8_t blanks;    /* blanks in it */
@@ -203,6 +204,26 @@ typedef struct WsGen {
     int32_t subracks_valid;
     int32_t subrack_first[WS_RACK_MAX + 2]; /* sub-racks of n tiles: [first[n], first[n + 1]) */
     WsSubrack subracks[1 << WS_RACK_MAX];
+    uint32_t subrack_stamp; /* counts the makings of the sub-racks (0: never made) */
+    /* the sub-racks with blanks, by size: [blank_first[n], blank_first[n + 1]) */
+    int32_t blank_first[WS_RACK_MAX + 2];
+    uint8_t blank_subracks[1 << WS_RACK_MAX];
+    /* The rack's words through no board letter (row 0) or through the one board letter L
+     * (row L): of the sub-racks of n tiles without blanks, the word_count[row][n] that
+     * spell words with the row's letters, at word_sub[row][subrack_first[n] + i], each
+     * with its entry in the map; made when a class first needs them, kept while the
+     * sub-racks are (word_stamp[row][n] == subrack_stamp). */
+    uint32_t word_stamp[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint8_t word_count[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint8_t word_sub[WS_MAX_LETTERS + 1][1 << WS_RACK_MAX];
+    uint32_t word_entry[WS_MAX_LETTERS + 1][1 << WS_RACK_MAX];
+    /* the best leave a move of n tiles through the row's letters keeps: the best of the
+     * word list's sub-racks and of those with blanks (-inf: no move); made for the word
+     * list of word_cap_sub and the leave values of word_cap_leave */
+    float word_cap[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint32_t word_cap_sub[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint32_t word_cap_leave[WS_MAX_LETTERS + 1][WS_RACK_MAX + 1];
+    uint32_t leave_stamp; /* counts the makings of leave_value */
     WsSubAnchor subs[WS_MAX_SUBS];
     WsHeapItem heap[WS_MAX_ANCHORS + WS_MAX_SUBS];
 

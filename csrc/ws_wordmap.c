@@ -290,6 +290,11 @@ static inline int32_t find_sized(const WsWordMap *m, WsRackKey key, unsigned n) 
     return ws_wordmap_probe(m, key, n, entry_is);
 }
 
+/* find_sized of a key whose premix is known. */
+static inline int32_t find_premixed(const WsWordMap *m, WsRackKey key, uint64_t premix, unsigned n) {
+    return ws_wordmap_probe_hashed(m, key, ws_rack_key_mix(premix), n, entry_is);
+}
+
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key) { return ws_wordmap_find_inline(m, key); }
 
 int ws_wordmap_entry_length(const WsWordMap *m, uint32_t entry) {
@@ -327,20 +332,24 @@ static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choic
     choices &= ((m->alphabet_size >= 63 ? ~0ull : (2ull << m->alphabet_size) - 1)) & ~1ull;
     unsigned n = ws_rack_key_size(key) + (unsigned)blanks; /* letters of the keys looked up */
     if (n > WS_MAX_WORD) return 0; /* so no count below reaches 15 */
-    if (blanks == 0) return collect(c, find_sized(m, key, n), 0, 0);
+    uint64_t p = ws_rack_key_premix(key); /* each key below: p plus its letters' premixes */
+    if (blanks == 0) return collect(c, find_premixed(m, key, p, n), 0, 0);
     /* one blank needs some key with one letter more: none when filter1 says so */
-    if (blanks == 1 && !filter_has(m->filter1, m->filter1_shift, key_hash(key))) return 0;
+    if (blanks == 1 && !filter_has(m->filter1, m->filter1_shift, ws_rack_key_mix(p))) return 0;
     for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
         if (!(choices >> l1 & 1)) continue;
         WsRackKey k1 = ws_rack_key_add_letter(key, l1);
-        if (blanks == 2 && !filter_has(m->filter1, m->filter1_shift, key_hash(k1))) continue;
+        uint64_t p1 = p + ws_rack_key_premix_letter(l1);
+        if (blanks == 2 && !filter_has(m->filter1, m->filter1_shift, ws_rack_key_mix(p1))) continue;
         if (blanks == 1) {
-            if (collect(c, find_sized(m, k1, n), l1, 0)) return 1;
+            if (collect(c, find_premixed(m, k1, p1, n), l1, 0)) return 1;
             continue;
         }
         for (unsigned l2 = l1; l2 <= m->alphabet_size; l2++) {
             if (!(choices >> l2 & 1)) continue;
-            if (collect(c, find_sized(m, ws_rack_key_add_letter(k1, l2), n), l1, l2)) return 1;
+            if (collect(c, find_premixed(m, ws_rack_key_add_letter(k1, l2), p1 + ws_rack_key_premix_letter(l2), n),
+                        l1, l2))
+                return 1;
         }
     }
     return 0;

@@ -118,15 +118,29 @@ void ws_wordmap_clear_fingerprints(WsWordMap *m);
 /* Entry of exactly this key, or -1. */
 int32_t ws_wordmap_find(const WsWordMap *m, WsRackKey key);
 
-/* The hash of a key (the index slot, the fingerprint and the filter bits derive from it). */
-static inline uint64_t ws_rack_key_hash(WsRackKey k) {
-    uint64_t h = k.lo * 0x9E3779B97F4A7C15ull;
-    h ^= (k.hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+/* The hash of a key (the index slot, the fingerprint and the filter bits derive from it)
+ * in two steps.  The first is linear in the key's counts (mod 2^64): the premix of a sum
+ * of keys is the sum of their premixes, so a search that looks up many sub-racks plus
+ * the same board letters, or a key plus each letter a blank may be, adds two premixes
+ * instead of hashing each key; the second mixes the premix's bits. */
+#define WS_RACK_KEY_MUL_LO 0x9E3779B97F4A7C15ull
+#define WS_RACK_KEY_MUL_HI 0xC2B2AE3D27D4EB4Full
+static inline uint64_t ws_rack_key_premix(WsRackKey k) { return k.lo * WS_RACK_KEY_MUL_LO + k.hi * WS_RACK_KEY_MUL_HI; }
+
+/* The premix of one letter (1..32). */
+static inline uint64_t ws_rack_key_premix_letter(unsigned letter) {
+    unsigned i = letter - 1;
+    return i < 16 ? WS_RACK_KEY_MUL_LO << (4 * i) : WS_RACK_KEY_MUL_HI << (4 * (i - 16));
+}
+
+static inline uint64_t ws_rack_key_mix(uint64_t h) {
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     h ^= h >> 32;
     return h;
 }
+
+static inline uint64_t ws_rack_key_hash(WsRackKey k) { return ws_rack_key_mix(ws_rack_key_premix(k)); }
 
 /* The two bits of hash h in a Bloom filter of 2^(64 - shift) 64-bit words: both in one
  * word (the word from the top bits of h, the bits from its low 12), so that asking the
@@ -149,11 +163,12 @@ int ws_wordmap_entry_is(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned 
 /* A check of entry e against a key of n letters (ws_wordmap_entry_is, or an inlined one). */
 typedef int (*WsWordMapEntryCheck)(const WsWordMap *m, uint32_t e, WsRackKey key, unsigned n);
 
-/* The probe of a lookup: the filter, then the slots from the key's hash; a slot of that
+/* The probe of a lookup: the filter, then the slots from the key's hash h
+ * (ws_rack_key_hash(key)); a slot of that
  * length and fingerprint is checked exactly by `is`.  Always inlined with a constant
  * `is`, so the compiler calls (or inlines) that function directly. */
-static inline int32_t ws_wordmap_probe(const WsWordMap *m, WsRackKey key, unsigned n, WsWordMapEntryCheck is) {
-    uint64_t h = ws_rack_key_hash(key);
+static inline int32_t ws_wordmap_probe_hashed(const WsWordMap *m, WsRackKey key, uint64_t h, unsigned n,
+                                               WsWordMapEntryCheck is) {
     if (!ws_wordmap_filter_has(m->filter0, m->filter0_shift, h)) return -1;
     uint32_t emask = m->entry_mask, tmask = ~emask;
     uint32_t tag = (uint32_t)n << WS_WORDMAP_LENGTH_SHIFT | ((uint32_t)(h >> 12) & m->fingerprint_mask);
@@ -169,11 +184,20 @@ static inline int32_t ws_wordmap_probe(const WsWordMap *m, WsRackKey key, unsign
     }
 }
 
+static inline int32_t ws_wordmap_probe(const WsWordMap *m, WsRackKey key, unsigned n, WsWordMapEntryCheck is) {
+    return ws_wordmap_probe_hashed(m, key, ws_rack_key_hash(key), n, is);
+}
+
 /* Entry of the key `key` of n letters (n = ws_rack_key_size(key), 1..WS_MAX_WORD), or -1:
  * inlined into the search, which knows n.  A slot of that length and fingerprint is
  * verified exactly (ws_wordmap_entry_is, out of line). */
 static inline int32_t ws_wordmap_find_sized(const WsWordMap *m, WsRackKey key, unsigned n) {
     return ws_wordmap_probe(m, key, n, ws_wordmap_entry_is);
+}
+
+/* ws_wordmap_find_sized of a key whose premix (ws_rack_key_premix) is known. */
+static inline int32_t ws_wordmap_find_premixed(const WsWordMap *m, WsRackKey key, uint64_t premix, unsigned n) {
+    return ws_wordmap_probe_hashed(m, key, ws_rack_key_mix(premix), n, ws_wordmap_entry_is);
 }
 
 /* ws_wordmap_find, inlined. */

@@ -455,6 +455,19 @@ def test_best_move_with_a_zero_valued_letter_and_a_blank_tie():
         seed=17405353, which=0, zero_values=True, wordmap=False)
 
 
+def test_a_racks_word_lists_serve_every_board(scowl):
+    """With the word map, a generator keeps per rack the sub-racks that spell words through
+    no board letter or one (made when first needed, kept while the rack is the same), and a
+    class's leave bound and whether it holds any move come from them.  One generator asked
+    the same racks on many boards, the racks alternating (so the lists are made again), gives
+    the sorted full list's best every time."""
+    lex, positions = scowl
+    gen = MoveGenerator(lex, CLASSIC, leaves=random_table(CLASSIC, 11), wordmap=True)
+    for rack in ("AEINRST", "EEIQSUZ", "AEINRST", "ABDEIR?", "AEINRST", "??EIRST"):
+        for pos in positions[:8]:
+            check_position(gen, Position(CLASSIC, pos.board, [rack, ""], [0, 0]), ns=(1,))
+
+
 def test_sub_racks_whose_leave_cannot_reach_the_best_are_not_looked_up():
     """By equity with the word map, a span class's sub-racks keep different leaves: once the
     best move is found, a sub-rack whose leave plus the class's score bound is below it is
