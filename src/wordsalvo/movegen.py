@@ -252,15 +252,14 @@ class MoveGenerator:
         if n is None and by == "score" and self.leaves is None and isinstance(pos, Position):  # one move, no array
             counts = self._rack_counts(pos, rack)
             tiles = bytes(pos.board.tiles)
-            found = self._gen.best_one_at(tiles, counts)
+            found = self._gen.best_one_move(tiles, counts)
             self._counts = counts
             if renting:
                 self._pay_rent(since)
             if found is None:
                 return None
-            score, mask, row, col, direction, length, _played, raw = found
-            codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
-            return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
+            score, row, col, direction, codes = found
+            return Move._scored(row, col, direction, codes, score, tiles, self.rules.alphabet, self.rules.rack_size)
         if n is None and by == "equity" and isinstance(pos, Position):  # one move by equity, no arrays
             found = self._best_equity_one(pos, rack)
             if renting:
