@@ -100,14 +100,27 @@ static inline int cross_block(const WsGen *g, const uint8_t *line, int i, int *u
 
 /* Cross set and cross score of the empty square at position i of a perpendicular line
  * (15 tiles), what cross_walk gives, through the generator's cache of perpendicular
- * words (WsCrossEntry). */
+ * words (WsCrossEntry).  The key is made while the tiles are counted: the sentinel 1,
+ * the letters above from the nearest up, a 0 for the square, the letters below from the
+ * nearest down (6 bits each; one 0 among letters 1..63, so two words never share a key). */
 static uint64_t cross_from_line(WsGen *g, const uint8_t *line, int i, int16_t *score_out) {
-    int up, down;
-    *score_out = (int16_t)cross_block(g, line, i, &up, &down);
+    const int16_t *value = g->rules.tile_value;
+    int up = i, down = i, score = 0;
+    uint64_t key = 1;
+    while (up > 0 && line[up - 1]) {
+        uint8_t t = line[--up];
+        key = key << 6 | (t & WS_LETTER_MASK);
+        if (!(t & WS_BLANK_BIT)) score += value[t & WS_LETTER_MASK];
+    }
+    key <<= 6;
+    while (down < WS_DIM - 1 && line[down + 1]) {
+        uint8_t t = line[++down];
+        key = key << 6 | (t & WS_LETTER_MASK);
+        if (!(t & WS_BLANK_BIT)) score += value[t & WS_LETTER_MASK];
+    }
+    *score_out = (int16_t)score;
     if (up == i && down == i) return g->all_letters;
     if (down - up >= WS_CROSS_KEY_SQUARES) return cross_walk(g, line, i, up, down);
-    uint64_t key = 1;
-    for (int j = up; j <= down; j++) key = key << 6 | (j == i ? 0u : line[j] & WS_LETTER_MASK);
     WsCrossEntry *e = &g->cross_cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - WS_CROSS_CACHE_BITS)];
     if (e->key != key) {
         e->mask = cross_walk(g, line, i, up, down);
@@ -273,7 +286,8 @@ static void set_board_squares(WsGen *g, const uint8_t *tiles, const int *changed
  * square what the empty lane holds), which also says whether the lane is active. */
 static void set_board_all(WsGen *g, const uint8_t *tiles) {
     uint32_t occupied[2][WS_DIM] = {{0}}; /* [d][lane] bit pos: a tile there */
-    uint32_t patch[2][WS_DIM];            /* [d][lane] bit pos: a tile or a cross word there */
+    uint32_t hooks[2][WS_DIM] = {{0}};    /* [d][lane] bit pos: an empty square with a cross word */
+    const int16_t *value = g->rules.tile_value;
     for (int sq = 0; sq < WS_SQUARES; sq++) {
         uint8_t t = tiles[sq];
         if (!g->board_valid || g->prev_tiles[sq] != t) update_square_premiums(g, sq, t);
@@ -283,29 +297,50 @@ static void set_board_all(WsGen *g, const uint8_t *tiles) {
             occupied[1][c] |= 1u << r;
         }
     }
-    memcpy(patch, occupied, sizeof patch);
     memcpy(g->prev_tiles, tiles, WS_SQUARES);
+    /* lane by lane: one copy of all of them is a string copy, slower to start */
+    for (int d = 0; d < 2; d++)
+        for (int lane = 0; lane < WS_DIM; lane++) memcpy(&g->board.lanes[d][lane], &g->empty_lanes[d][lane], sizeof(WsLane));
     /* every square as if it had no perpendicular word (a tile: no letter), then the
      * squares next to a tile in their perpendicular line (across moves, d = 0: the
      * columns; down moves: the rows) get their cross sets */
     for (int d = 0; d < 2; d++)
-        for (int i = 0; i < WS_SQUARES; i++) g->board.cross_set[d][i] = g->board.tiles[d][i] ? 0 : g->all_letters;
+        for (int i = 0; i < WS_SQUARES; i++)
+            g->board.cross_set[d][i] = g->all_letters & (0 - (uint64_t)(g->board.tiles[d][i] == 0));
     memset(g->board.cross_score, 0, sizeof g->board.cross_score);
     for (int d = 0; d < 2; d++)
         for (int x = 0; x < WS_DIM; x++) {
             const uint8_t *line = &g->board.tiles[1 - d][x * WS_DIM];
             for (uint32_t bits = line_neighbours(line) & ~occupied[1 - d][x]; bits; bits &= bits - 1) {
                 int p = __builtin_ctz(bits), i = p * WS_DIM + x; /* square x of lane p */
-                g->board.cross_set[d][i] = cross_from_line(g, line, p, &g->board.cross_score[d][i]);
-                patch[d][p] |= 1u << x;
+                uint64_t cs = cross_from_line(g, line, p, &g->board.cross_score[d][i]);
+                g->board.cross_set[d][i] = cs;
+                hooks[d][p] |= 1u << x;
             }
         }
+    /* the squares of each lane that differ from the empty board's, as derive_square makes
+     * them: a tile (no letter allowed, multipliers 1, no bonus) or a cross word */
     for (int d = 0; d < 2; d++) {
         uint16_t active = 0;
         for (int lane = 0; lane < WS_DIM; lane++) {
-            memcpy(&g->board.lanes[d][lane], &g->empty_lanes[d][lane], sizeof(WsLane));
-            for (uint32_t bits = patch[d][lane]; bits; bits &= bits - 1) derive_square(g, d, lane, __builtin_ctz(bits));
-            if (patch[d][lane]) active |= (uint16_t)(1u << lane);
+            WsLane *ln = &g->board.lanes[d][lane];
+            for (uint32_t bits = occupied[d][lane]; bits; bits &= bits - 1) {
+                int pos = __builtin_ctz(bits);
+                uint8_t t = g->board.tiles[d][lane * WS_DIM + pos];
+                ln->tile[pos] = t;
+                ln->tile_value[pos] = (t & WS_BLANK_BIT) ? 0 : value[t & WS_LETTER_MASK];
+                ln->cross[pos] = 0;
+                ln->lm[pos] = ln->wm[pos] = 1;
+                ln->cross_base[pos] = 0;
+            }
+            for (uint32_t bits = hooks[d][lane]; bits; bits &= bits - 1) {
+                int pos = __builtin_ctz(bits), i = lane * WS_DIM + pos;
+                ln->cross[pos] = g->board.cross_set[d][i] & ~1ull;
+                ln->has_cross[pos] = 1;
+                ln->cross_mult[pos] = ln->lm[pos] * ln->wm[pos];
+                ln->cross_base[pos] += g->board.cross_score[d][i] * ln->wm[pos];
+            }
+            if (occupied[d][lane] | hooks[d][lane]) active |= (uint16_t)(1u << lane);
         }
         g->board.lane_active[d] = active;
     }

@@ -102,11 +102,11 @@ typedef struct WsHeapItem {
 #define WS_MAX_SUBS 4096
 
 /* A cross set remembered by the perpendicular word around its square (cross_from_line):
- * key = 1, then 6 bits a square from the first tile above to the last tile below, the
- * letter code of each tile and 0 for the empty square itself (segments of at most
- * WS_CROSS_KEY_SQUARES squares); 0 = an empty entry.  The letters a segment allows depend
+ * key = 1, then 6 bits a square: the letter codes of the tiles above from the nearest
+ * up, 0 for the empty square itself, the tiles below from the nearest down (words of at
+ * most WS_CROSS_KEY_SQUARES squares, the empty one included); 0 = an empty entry.  The letters a segment allows depend
  * on the graph alone, so the entries hold for every board the generator sees. */
-#define WS_CROSS_CACHE_BITS 11
+#define WS_CROSS_CACHE_BITS 12
 #define WS_CROSS_KEY_SQUARES 10
 typedef struct WsCrossEntry {
     uint64_t key;
