@@ -156,22 +156,28 @@ cdef inline const uint8_t *bytes_of(object data, Py_ssize_t length):
     return NULL
 
 
-def set_fields(obj, tuple names, tuple values):
-    """Sets each attribute of ``names`` of ``obj`` to the value at its place in ``values``
-    by object.__setattr__ (past the class's own __setattr__, which may refuse every
-    change): an immutable value class with slots (moves.Move) fills itself in one call
-    instead of one object.__setattr__ call a field."""
+cdef int fill_fields(obj, tuple names, tuple values) except -1:
+    """set_fields without the Python call."""
     if len(names) != len(values):
         raise WordSalvoError(f"set_fields: expected as many values as names, got {len(values)} and {len(names)}")
     cdef Py_ssize_t i
     for i in range(len(names)):
         PyObject_GenericSetAttr(obj, names[i], values[i])
+    return 0
 
 
-def new_frozen(cls, tuple names, tuple values):
-    """``cls.__new__(cls)`` (no __init__) filled by set_fields(names, values)."""
-    obj = cls.__new__(cls)
-    set_fields(obj, names, values)
+def set_fields(obj, tuple names, tuple values):
+    """Sets each attribute of ``names`` of ``obj`` to the value at its place in ``values``
+    by object.__setattr__ (past the class's own __setattr__, which may refuse every
+    change): an immutable value class with slots (moves.Move) fills itself in one call
+    instead of one object.__setattr__ call a field."""
+    fill_fields(obj, names, values)
+
+
+def new_frozen(type cls, tuple names, tuple values):
+    """``object.__new__(cls)`` (no __init__) filled by set_fields(names, values)."""
+    obj = object.__new__(cls)
+    fill_fields(obj, names, values)
     return obj
 
 
@@ -300,7 +306,10 @@ cdef class Generator:
     cdef int _check_codes(self, const uint8_t *t, const uint8_t *r) except -1:
         """_check_position on WS_SQUARES board codes at t and WS_MAX_LETTERS + 1 counts at r."""
         cdef int i, total = 0
-        for i in range(WS_SQUARES):
+        cdef unsigned bad = 0, alphabet = <unsigned>self.alphabet_size
+        for i in range(WS_SQUARES):  # without branches (it vectorizes); the square named below
+            bad |= (t[i] != 0) & (<unsigned>((t[i] & WS_LETTER_MASK) - 1) >= alphabet)
+        for i in range(WS_SQUARES if bad else 0):
             if t[i] and not 1 <= (t[i] & WS_LETTER_MASK) <= self.alphabet_size:
                 raise PositionError(f"square {i}: expected a tile code of letters 1..{self.alphabet_size} "
                                     f"(+{WS_BLANK_BIT} for a blank), got {t[i]}: outside the alphabet")
