@@ -628,7 +628,15 @@ static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
     int total = g->rack_total, count = g->fit_letters;
     unsigned all = (1u << total) - 1;
+    /* a tile allows no letter; an empty square without a cross word every letter, so its
+     * best real rack tile is the rack's first by value */
+    uint8_t none = (uint8_t)(all & ~((1u << g->fit_none) - 1));
+    uint8_t open = count ? (uint8_t)(all & ~((1u << g->fit_above[0]) - 1)) : none;
     for (int pos = 0; pos < WS_DIM; pos++) {
+        if (!g->ln->has_cross[pos]) {
+            g->lane_fit[pos] = g->ln->tile[pos] ? none : open;
+            continue;
+        }
         /* the best real rack tile the square allows is the first of the rack's letters by
          * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
