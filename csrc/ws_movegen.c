@@ -362,8 +362,17 @@ int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
     g->board.tile_count = count;
     if (g->board_valid && n <= WS_FEW_CHANGES) {
         int changed[WS_FEW_CHANGES], k = 0;
-        for (int sq = 0; sq < WS_SQUARES && k < n; sq++)
-            if (g->prev_tiles[sq] != tiles[sq]) changed[k++] = sq;
+        /* eight squares at a time: most of the board did not change */
+        for (int w = 0; w < WS_SQUARES && k < n; w += 8) {
+            if (w + 8 <= WS_SQUARES) {
+                uint64_t a, b;
+                memcpy(&a, g->prev_tiles + w, 8);
+                memcpy(&b, tiles + w, 8);
+                if (a == b) continue;
+            }
+            for (int sq = w; sq < w + 8 && sq < WS_SQUARES; sq++)
+                if (g->prev_tiles[sq] != tiles[sq]) changed[k++] = sq;
+        }
         if (n) set_board_squares(g, tiles, changed, n);
         return WS_OK;
     }
