@@ -155,19 +155,6 @@ int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRu
     g->rules = *rules;
     g->all_letters = ((1ull << (rules->alphabet_size + 1)) - 1) & ~1ull;
     g->board_valid = 0;
-    /* the lanes of the empty board, as derive_square makes them: no tile, every letter
-     * allowed, no cross word, the square's multipliers and bonus (square 15: zeros) */
-    for (int d = 0; d < 2; d++)
-        for (int lane = 0; lane < WS_DIM; lane++) {
-            WsLane *ln = &g->empty_lanes[d][lane];
-            for (int pos = 0; pos < WS_DIM; pos++) {
-                int sq = d == 0 ? lane * WS_DIM + pos : pos * WS_DIM + lane;
-                ln->cross[pos] = g->all_letters;
-                ln->lm[pos] = rules->letter_mult[sq];
-                ln->wm[pos] = rules->word_mult[sq];
-                ln->cross_base[pos] = rules->square_bonus[sq];
-            }
-        }
     return WS_OK;
 }
 
@@ -281,9 +268,9 @@ static void set_board_squares(WsGen *g, const uint8_t *tiles, const int *changed
 #define WS_FEW_CHANGES 32
 
 /* A new board (none before, or more than WS_FEW_CHANGES squares changed): everything
- * derived again.  Each lane starts as the empty board's (empty_lanes) and only its
- * squares with a tile or a cross word are derived again (derive_square gives every other
- * square what the empty lane holds), which also says whether the lane is active. */
+ * derived again, each lane from the lane-major arrays in one pass, then only its squares
+ * with a tile or a cross word written again (the two masks also say whether the lane is
+ * active). */
 static void set_board_all(WsGen *g, const uint8_t *tiles) {
     uint32_t occupied[2][WS_DIM] = {{0}}; /* [d][lane] bit pos: a tile there */
     uint32_t hooks[2][WS_DIM] = {{0}};    /* [d][lane] bit pos: an empty square with a cross word */
@@ -298,9 +285,6 @@ static void set_board_all(WsGen *g, const uint8_t *tiles) {
         }
     }
     memcpy(g->prev_tiles, tiles, WS_SQUARES);
-    /* lane by lane: one copy of all of them is a string copy, slower to start */
-    for (int d = 0; d < 2; d++)
-        for (int lane = 0; lane < WS_DIM; lane++) memcpy(&g->board.lanes[d][lane], &g->empty_lanes[d][lane], sizeof(WsLane));
     /* every square as if it had no perpendicular word (a tile: no letter), then the
      * squares next to a tile in their perpendicular line (across moves, d = 0: the
      * columns; down moves: the rows) get their cross sets */
@@ -318,27 +302,32 @@ static void set_board_all(WsGen *g, const uint8_t *tiles) {
                 hooks[d][p] |= 1u << x;
             }
         }
-    /* the squares of each lane that differ from the empty board's, as derive_square makes
-     * them: a tile (no letter allowed, multipliers 1, no bonus) or a cross word */
+    /* each lane as derive_square makes it: what every square takes from the lane-major
+     * arrays (a tile's allow no letter and have multipliers 1, no bonus), then the tiles
+     * and the cross words */
     for (int d = 0; d < 2; d++) {
         uint16_t active = 0;
         for (int lane = 0; lane < WS_DIM; lane++) {
             WsLane *ln = &g->board.lanes[d][lane];
+            int base = lane * WS_DIM;
+            memset(ln, 0, sizeof *ln);
+            for (int pos = 0; pos < WS_DIM; pos++) {
+                ln->cross[pos] = g->board.cross_set[d][base + pos] & ~1ull;
+                ln->lm[pos] = g->board.letter_mult[d][base + pos];
+                ln->wm[pos] = g->board.word_mult[d][base + pos];
+                ln->cross_base[pos] = g->board.bonus[d][base + pos];
+            }
             for (uint32_t bits = occupied[d][lane]; bits; bits &= bits - 1) {
                 int pos = __builtin_ctz(bits);
-                uint8_t t = g->board.tiles[d][lane * WS_DIM + pos];
+                uint8_t t = g->board.tiles[d][base + pos];
                 ln->tile[pos] = t;
                 ln->tile_value[pos] = (t & WS_BLANK_BIT) ? 0 : value[t & WS_LETTER_MASK];
-                ln->cross[pos] = 0;
-                ln->lm[pos] = ln->wm[pos] = 1;
-                ln->cross_base[pos] = 0;
             }
             for (uint32_t bits = hooks[d][lane]; bits; bits &= bits - 1) {
-                int pos = __builtin_ctz(bits), i = lane * WS_DIM + pos;
-                ln->cross[pos] = g->board.cross_set[d][i] & ~1ull;
+                int pos = __builtin_ctz(bits);
                 ln->has_cross[pos] = 1;
                 ln->cross_mult[pos] = ln->lm[pos] * ln->wm[pos];
-                ln->cross_base[pos] += g->board.cross_score[d][i] * ln->wm[pos];
+                ln->cross_base[pos] += g->board.cross_score[d][base + pos] * ln->wm[pos];
             }
             if (occupied[d][lane] | hooks[d][lane]) active |= (uint16_t)(1u << lane);
         }

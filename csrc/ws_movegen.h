@@ -121,9 +121,6 @@ typedef struct WsGen {
     uint64_t all_letters; /* bits 1..alphabet_size */
 
     WsBoardData board;
-    /* each lane as an empty board makes it (ws_gen_init): a new board starts its lanes
-     * from these and derives again only the squares with a tile or a cross word */
-    WsLane empty_lanes[2][WS_DIM];
     uint8_t prev_tiles[WS_SQUARES];
     int32_t board_valid;
 
