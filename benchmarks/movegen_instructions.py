@@ -17,7 +17,9 @@ and generated once outside the count, then generated ``passes`` times in a row
 drift with the load of the machine as times do; divide by the number of calls
 printed.
 
-``--call best-equity`` counts ``best(pos, by="equity")`` instead (the shipped leave
+``--call best`` counts ``best(pos)``, the best move by score, with the word map built
+before the count (the call ``side_by_side.py --modes best`` times against MAGPIE's
+best move).  ``--call best-equity`` counts ``best(pos, by="equity")`` instead (the shipped leave
 table of the rules, or ``--leaves FILE``; the word map built before the count): the
 search a rollout ply or a server request makes.  Split a run by function with
 ``callgrind_annotate --inclusive=yes``: ``ws_gen_set_board`` is the board set-up
@@ -47,6 +49,11 @@ def timed(gen, batch) -> int:
     return functools.reduce(lambda n, p: n + len(gen.generate(p).to_numpy()), batch, 0)
 
 
+def timed_best_score(gen, batch) -> int:
+    """Best moves by score found for batch (one a position with a placement)."""
+    return functools.reduce(lambda n, p: n + (gen.best(p) is not None), batch, 0)
+
+
 def timed_best(gen, batch) -> int:
     """Best moves by equity found for batch (one a position with a placement)."""
     return functools.reduce(lambda n, p: n + (gen.best(p, by="equity") is not None), batch, 0)
@@ -60,7 +67,7 @@ def main() -> None:
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--rules", default="classic-en")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--call", choices=("all", "best-equity"), default="all")
+    ap.add_argument("--call", choices=("all", "best", "best-equity"), default="all")
     ap.add_argument("--leaves", type=Path, help="leave table (.wsl) for --call best-equity; default: the rules' own")
     args = ap.parse_args()
     rules = ws.Rules.preset(args.rules)
@@ -69,6 +76,10 @@ def main() -> None:
         gen = MoveGenerator(Lexicon.load(args.graph), rules)
         call = timed
         warm = lambda p: gen.generate(p).to_numpy()  # noqa: E731
+    elif args.call == "best":
+        gen = MoveGenerator(Lexicon.load(args.graph), rules, wordmap=True)
+        call = timed_best_score
+        warm = lambda p: gen.best(p)  # noqa: E731 (the first call builds the word map)
     else:
         leaves = Leaves.load(args.leaves, rules) if args.leaves else Leaves.default(rules)
         gen = MoveGenerator(Lexicon.load(args.graph), rules, leaves=leaves, wordmap=True)

@@ -35,21 +35,12 @@
 /* Cross sets                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* Cross set of the empty square at position i of a perpendicular line (15 tiles). */
-static uint64_t cross_from_line(const WsGen *g, const uint8_t *line, int i, int16_t *score_out) {
+/* Cross set of the empty square at position i of a perpendicular line (15 tiles), with
+ * the tiles [up, i-1] above it and [i+1, down] below it (at least one): the letters whose
+ * perpendicular word is in the graph, bit 0 set. */
+static uint64_t cross_walk(const WsGen *g, const uint8_t *line, int i, int up, int down) {
     const uint32_t *nodes = g->nodes;
-    const int16_t *value = g->rules.tile_value;
-    int up = i, down = i, score = 0;
     uint64_t mask = 0;
-    while (up > 0 && line[up - 1]) up--;          /* block above: [up, i-1] */
-    while (down < WS_DIM - 1 && line[down + 1]) down++; /* block below: [i+1, down] */
-    if (up == i && down == i) {
-        *score_out = 0;
-        return g->all_letters;
-    }
-    for (int j = up; j <= down; j++)
-        if (j != i && !(line[j] & WS_BLANK_BIT)) score += value[line[j] & WS_LETTER_MASK];
-    *score_out = (int16_t)score;
     if (up < i) {
         uint32_t list = ws_graph_gaddag_root(nodes);
         for (int j = i - 1; j >= up; j--) {
@@ -93,16 +84,63 @@ static uint64_t cross_from_line(const WsGen *g, const uint8_t *line, int i, int1
     return (mask & ~1ull) | 1ull;
 }
 
+/* The block of tiles around position i of a line: [*up, *down], i included (*up == *down
+ * == i: no tile next to it); the cross score (face values of the tiles, blanks 0). */
+static inline int cross_block(const WsGen *g, const uint8_t *line, int i, int *up_out, int *down_out) {
+    const int16_t *value = g->rules.tile_value;
+    int up = i, down = i, score = 0;
+    while (up > 0 && line[up - 1]) up--;          /* block above: [up, i-1] */
+    while (down < WS_DIM - 1 && line[down + 1]) down++; /* block below: [i+1, down] */
+    for (int j = up; j <= down; j++)
+        if (j != i && !(line[j] & WS_BLANK_BIT)) score += value[line[j] & WS_LETTER_MASK];
+    *up_out = up;
+    *down_out = down;
+    return score;
+}
+
+/* Cross set and cross score of the empty square at position i of a perpendicular line
+ * (15 tiles), what cross_walk gives, through the generator's cache of perpendicular
+ * words (WsCrossEntry).  The key is made while the tiles are counted: the sentinel 1,
+ * the letters above from the nearest up, a 0 for the square, the letters below from the
+ * nearest down (6 bits each; one 0 among letters 1..63, so two words never share a key). */
+static uint64_t cross_from_line(WsGen *g, const uint8_t *line, int i, int16_t *score_out) {
+    const int16_t *value = g->rules.tile_value;
+    int up = i, down = i, score = 0;
+    uint64_t key = 1;
+    while (up > 0 && line[up - 1]) {
+        uint8_t t = line[--up];
+        key = key << 6 | (t & WS_LETTER_MASK);
+        if (!(t & WS_BLANK_BIT)) score += value[t & WS_LETTER_MASK];
+    }
+    key <<= 6;
+    while (down < WS_DIM - 1 && line[down + 1]) {
+        uint8_t t = line[++down];
+        key = key << 6 | (t & WS_LETTER_MASK);
+        if (!(t & WS_BLANK_BIT)) score += value[t & WS_LETTER_MASK];
+    }
+    *score_out = (int16_t)score;
+    if (up == i && down == i) return g->all_letters;
+    if (down - up >= WS_CROSS_KEY_SQUARES) return cross_walk(g, line, i, up, down);
+    WsCrossEntry *e = &g->cross_cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - WS_CROSS_CACHE_BITS)];
+    if (e->key != key) {
+        e->mask = cross_walk(g, line, i, up, down);
+        e->key = key;
+    }
+    return e->mask;
+}
+
 uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cross_score) {
     int r = square / WS_DIM, c = square % WS_DIM;
     /* across moves (0) see the column as their perpendicular line, down moves the row */
     const uint8_t *line = direction == 0 ? &g->board.tiles[1][c * WS_DIM] : &g->board.tiles[0][r * WS_DIM];
     int i = direction == 0 ? r : c;
+    int up, down;
     if (line[i]) {
         *cross_score = 0;
         return 0;
     }
-    return cross_from_line(g, line, i, cross_score);
+    *cross_score = (int16_t)cross_block(g, line, i, &up, &down);
+    return up == i && down == i ? g->all_letters : cross_walk(g, line, i, up, down);
 }
 
 int ws_gen_init(WsGen *g, const uint32_t *nodes, uint32_t node_count, const WsRules *rules) {
@@ -229,82 +267,105 @@ static void set_board_squares(WsGen *g, const uint8_t *tiles, const int *changed
 /* At most this many squares changed: set_board_squares; more: the lines they lie in. */
 #define WS_FEW_CHANGES 32
 
-int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
-    uint32_t dirty_rows = 0, dirty_cols = 0;
-    int count = 0;
+/* A new board (none before, or more than WS_FEW_CHANGES squares changed): everything
+ * derived again, each lane from the lane-major arrays in one pass, then only its squares
+ * with a tile or a cross word written again (the two masks also say whether the lane is
+ * active). */
+static void set_board_all(WsGen *g, const uint8_t *tiles) {
+    uint32_t occupied[2][WS_DIM] = {{0}}; /* [d][lane] bit pos: a tile there */
+    uint32_t hooks[2][WS_DIM] = {{0}};    /* [d][lane] bit pos: an empty square with a cross word */
+    const int16_t *value = g->rules.tile_value;
     for (int sq = 0; sq < WS_SQUARES; sq++) {
         uint8_t t = tiles[sq];
-        unsigned letter = t & WS_LETTER_MASK;
-        if (t && (letter < 1 || (int)letter > g->rules.alphabet_size)) return WS_E_ARGUMENT;
-        if (t) count++;
+        if (!g->board_valid || g->prev_tiles[sq] != t) update_square_premiums(g, sq, t);
+        if (t) {
+            int r = sq / WS_DIM, c = sq % WS_DIM;
+            occupied[0][r] |= 1u << c;
+            occupied[1][c] |= 1u << r;
+        }
     }
-    if (g->board_valid) {
-        int changed[WS_FEW_CHANGES], n = 0;
-        for (int sq = 0; sq < WS_SQUARES && n <= WS_FEW_CHANGES; sq++)
-            if (g->prev_tiles[sq] != tiles[sq]) {
-                if (n < WS_FEW_CHANGES) changed[n] = sq;
-                n++;
+    memcpy(g->prev_tiles, tiles, WS_SQUARES);
+    /* every square as if it had no perpendicular word (a tile: no letter), then the
+     * squares next to a tile in their perpendicular line (across moves, d = 0: the
+     * columns; down moves: the rows) get their cross sets */
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < WS_SQUARES; i++)
+            g->board.cross_set[d][i] = g->all_letters & (0 - (uint64_t)(g->board.tiles[d][i] == 0));
+    memset(g->board.cross_score, 0, sizeof g->board.cross_score);
+    for (int d = 0; d < 2; d++)
+        for (int x = 0; x < WS_DIM; x++) {
+            const uint8_t *line = &g->board.tiles[1 - d][x * WS_DIM];
+            for (uint32_t bits = line_neighbours(line) & ~occupied[1 - d][x]; bits; bits &= bits - 1) {
+                int p = __builtin_ctz(bits), i = p * WS_DIM + x; /* square x of lane p */
+                uint64_t cs = cross_from_line(g, line, p, &g->board.cross_score[d][i]);
+                g->board.cross_set[d][i] = cs;
+                hooks[d][p] |= 1u << x;
             }
-        if (n <= WS_FEW_CHANGES) {
-            g->board.tile_count = count;
-            if (n) set_board_squares(g, tiles, changed, n);
-            return WS_OK;
         }
-    }
-    for (int sq = 0; sq < WS_SQUARES; sq++) {
-        uint8_t t = tiles[sq];
-        if (!g->board_valid || g->prev_tiles[sq] != t) {
-            dirty_rows |= 1u << (sq / WS_DIM);
-            dirty_cols |= 1u << (sq % WS_DIM);
-            update_square_premiums(g, sq, t);
-            g->prev_tiles[sq] = t;
-        }
-    }
-    g->board.tile_count = count;
-    g->board_valid = 1;
-    if (!dirty_rows && !dirty_cols) return WS_OK;
-    /* across moves: cross sets from the columns */
-    for (int c = 0; c < WS_DIM; c++) {
-        if (!(dirty_cols >> c & 1)) continue;
-        const uint8_t *line = &g->board.tiles[1][c * WS_DIM];
-        uint32_t near = line_neighbours(line);
-        for (int r = 0; r < WS_DIM; r++) {
-            int16_t cs = 0;
-            uint64_t set = line[r] ? 0 : near >> r & 1 ? cross_from_line(g, line, r, &cs) : g->all_letters;
-            g->board.cross_set[0][r * WS_DIM + c] = set;
-            g->board.cross_score[0][r * WS_DIM + c] = cs;
-        }
-    }
-    /* down moves: cross sets from the rows */
-    for (int r = 0; r < WS_DIM; r++) {
-        if (!(dirty_rows >> r & 1)) continue;
-        const uint8_t *line = &g->board.tiles[0][r * WS_DIM];
-        uint32_t near = line_neighbours(line);
-        for (int c = 0; c < WS_DIM; c++) {
-            int16_t cs = 0;
-            uint64_t set = line[c] ? 0 : near >> c & 1 ? cross_from_line(g, line, c, &cs) : g->all_letters;
-            g->board.cross_set[1][c * WS_DIM + r] = set;
-            g->board.cross_score[1][c * WS_DIM + r] = cs;
-        }
-    }
-    for (int d = 0; d < 2; d++) {
-        /* lanes of direction d are rows (d = 0) or columns: a square is derived again
-         * when its row or column changed */
-        uint32_t dirty_lanes = d == 0 ? dirty_rows : dirty_cols, dirty_pos = d == 0 ? dirty_cols : dirty_rows;
-        for (int lane = 0; lane < WS_DIM; lane++) {
-            int whole = dirty_lanes >> lane & 1;
-            if (!whole && !dirty_pos) continue;
-            for (int pos = 0; pos < WS_DIM; pos++)
-                if (whole || (dirty_pos >> pos & 1)) derive_square(g, d, lane, pos);
-            g->board.lanes[d][lane].tile[WS_DIM] = 0;
-        }
-    }
+    /* each lane as derive_square makes it: what every square takes from the lane-major
+     * arrays (a tile's allow no letter and have multipliers 1, no bonus), then the tiles
+     * and the cross words */
     for (int d = 0; d < 2; d++) {
         uint16_t active = 0;
-        for (int lane = 0; lane < WS_DIM; lane++)
-            if (lane_is_active(g, d, lane)) active |= (uint16_t)(1u << lane);
+        for (int lane = 0; lane < WS_DIM; lane++) {
+            WsLane *ln = &g->board.lanes[d][lane];
+            int base = lane * WS_DIM;
+            memset(ln, 0, sizeof *ln);
+            for (int pos = 0; pos < WS_DIM; pos++) {
+                ln->cross[pos] = g->board.cross_set[d][base + pos] & ~1ull;
+                ln->lm[pos] = g->board.letter_mult[d][base + pos];
+                ln->wm[pos] = g->board.word_mult[d][base + pos];
+                ln->cross_base[pos] = g->board.bonus[d][base + pos];
+            }
+            for (uint32_t bits = occupied[d][lane]; bits; bits &= bits - 1) {
+                int pos = __builtin_ctz(bits);
+                uint8_t t = g->board.tiles[d][base + pos];
+                ln->tile[pos] = t;
+                ln->tile_value[pos] = (t & WS_BLANK_BIT) ? 0 : value[t & WS_LETTER_MASK];
+            }
+            for (uint32_t bits = hooks[d][lane]; bits; bits &= bits - 1) {
+                int pos = __builtin_ctz(bits);
+                ln->has_cross[pos] = 1;
+                ln->cross_mult[pos] = ln->lm[pos] * ln->wm[pos];
+                ln->cross_base[pos] += g->board.cross_score[d][base + pos] * ln->wm[pos];
+            }
+            if (occupied[d][lane] | hooks[d][lane]) active |= (uint16_t)(1u << lane);
+        }
         g->board.lane_active[d] = active;
     }
+    g->board_valid = 1;
+}
+
+int ws_gen_set_board(WsGen *g, const uint8_t *tiles) {
+    /* one pass without branches (it vectorizes): the codes checked, the tiles and the
+     * squares changed since the last board counted */
+    unsigned alphabet = (unsigned)g->rules.alphabet_size, bad = 0;
+    int count = 0, n = 0;
+    for (int sq = 0; sq < WS_SQUARES; sq++) {
+        uint8_t t = tiles[sq];
+        count += t != 0;
+        bad |= (t != 0) & ((unsigned)((t & WS_LETTER_MASK) - 1) >= alphabet);
+        n += g->prev_tiles[sq] != t;
+    }
+    if (bad) return WS_E_ARGUMENT;
+    g->board.tile_count = count;
+    if (g->board_valid && n <= WS_FEW_CHANGES) {
+        int changed[WS_FEW_CHANGES], k = 0;
+        /* eight squares at a time: most of the board did not change */
+        for (int w = 0; w < WS_SQUARES && k < n; w += 8) {
+            if (w + 8 <= WS_SQUARES) {
+                uint64_t a, b;
+                memcpy(&a, g->prev_tiles + w, 8);
+                memcpy(&b, tiles + w, 8);
+                if (a == b) continue;
+            }
+            for (int sq = w; sq < w + 8 && sq < WS_SQUARES; sq++)
+                if (g->prev_tiles[sq] != tiles[sq]) changed[k++] = sq;
+        }
+        if (n) set_board_squares(g, tiles, changed, n);
+        return WS_OK;
+    }
+    set_board_all(g, tiles);
     return WS_OK;
 }
 
@@ -569,16 +630,21 @@ static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
     int total = g->rack_total, count = g->fit_letters;
     unsigned all = (1u << total) - 1;
-    /* most squares allow every letter (no perpendicular word) or none (a tile): their
-     * masks, made once */
-    unsigned none = all & ~((1u << g->fit_none) - 1);
-    unsigned every = count ? all & ~((1u << g->fit_above[0]) - 1) : none;
+    /* most squares allow every letter (an empty square without a cross word, or one whose
+     * cross set holds every rack letter) or none (a tile, or an empty cross set): their
+     * masks, made once; an open square's best real rack tile is the rack's first by value */
+    uint8_t none = (uint8_t)(all & ~((1u << g->fit_none) - 1));
+    uint8_t open = count ? (uint8_t)(all & ~((1u << g->fit_above[0]) - 1)) : none;
     for (int pos = 0; pos < WS_DIM; pos++) {
+        if (!g->ln->has_cross[pos]) {
+            g->lane_fit[pos] = g->ln->tile[pos] ? none : open;
+            continue;
+        }
         /* the best real rack tile the square allows is the first of the rack's letters by
          * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
         if (fit == letters || !fit) {
-            g->lane_fit[pos] = (uint8_t)(fit ? every : none);
+            g->lane_fit[pos] = fit ? open : none;
             continue;
         }
         int j = g->fit_none, k = 0;

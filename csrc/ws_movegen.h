@@ -102,6 +102,18 @@ typedef struct WsHeapItem {
 #define WS_MAX_ANCHORS (2 * WS_SQUARES)
 #define WS_MAX_SUBS 4096
 
+/* A cross set remembered by the perpendicular word around its square (cross_from_line):
+ * key = 1, then 6 bits a square: the letter codes of the tiles above from the nearest
+ * up, 0 for the empty square itself, the tiles below from the nearest down (words of at
+ * most WS_CROSS_KEY_SQUARES squares, the empty one included); 0 = an empty entry.  The letters a segment allows depend
+ * on the graph alone, so the entries hold for every board the generator sees. */
+#define WS_CROSS_CACHE_BITS 12
+#define WS_CROSS_KEY_SQUARES 10
+typedef struct WsCrossEntry {
+    uint64_t key;
+    uint64_t mask; /* the cross set, bit 0 set (a perpendicular word) */
+} WsCrossEntry;
+
 /* Generator working memory: one per thread.  No allocation happens in a search. */
 typedef struct WsGen {
     const uint32_t *nodes;
@@ -236,6 +248,10 @@ typedef struct WsGen {
     void *poll_ctx;
     uint32_t poll_every, poll_left;
     int32_t poll_stopped;
+
+    /* cross sets by perpendicular word (WsCrossEntry), direct-mapped by a hash of the key:
+     * most squares next to tiles on a new board have a word met on earlier boards */
+    WsCrossEntry cross_cache[1 << WS_CROSS_CACHE_BITS];
 
     /* ws_gen_exceeds_equity: a bar set before the search (0: none, the n-th best found is
      * the only bar), and whether the search stops at the first move over it */

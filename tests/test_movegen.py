@@ -22,13 +22,14 @@ from hypothesis import strategies as st
 
 import wordsalvo as ws
 from wordsalvo.lexicon import graphfile
-from wordsalvo._core import _graph
+from wordsalvo._core import _engine, _graph
 from wordsalvo.alphabet import BLANK_BIT, get_alphabet
 from wordsalvo.board import Board
 from wordsalvo.errors import WordSalvoError
 from wordsalvo.formats.cgp import parse_cgp
 from wordsalvo.lexicon.lexicon import Lexicon
 from wordsalvo.movegen import MoveGenerator
+from wordsalvo.moves import Move
 from wordsalvo.position import Position
 
 from reference_movegen import random_positions, reference_moves
@@ -288,6 +289,62 @@ def test_boards_that_change_a_few_squares_either_way_equal_a_fresh_generator(sco
         fresh = MoveGenerator(lex, rules, leaves=leaves, wordmap=True)
         assert steady.generate(pos).keys() == fresh.generate(pos).keys(), step
         assert steady.best(pos, by="equity") == fresh.best(pos, by="equity"), step
+
+
+def test_cross_sets_remembered_across_boards_equal_a_fresh_generator(scowl):
+    """A generator remembers cross sets by the perpendicular word around a square over
+    every board it sees (csrc/ws_movegen.c, cross_from_line): boards of the reference
+    positions in a shuffled order, some with tiles taken away, give the board data and
+    the moves of a generator that sees each board first."""
+    gen0, positions, _ = scowl
+    rules, lex = gen0.rules, gen0.lexicon
+    rnd = random.Random(9)
+    steady = MoveGenerator(lex, rules)
+    for step in range(300):
+        pos = positions[rnd.randrange(len(positions))]
+        if step % 2:
+            pos = Position(rules, pos.board.copy(), pos.racks, pos.scores, 0, to_move=pos.to_move)
+            occupied = [i for i in range(225) if pos.board.tiles[i]]
+            for i in rnd.sample(occupied, min(len(occupied), rnd.randrange(1, 6))):
+                pos.board.tiles[i] = 0
+        fresh = MoveGenerator(lex, rules)
+        assert steady.generate(pos).to_numpy().tobytes() == fresh.generate(pos).to_numpy().tobytes(), step
+        assert steady._gen.board_data() == fresh._gen.board_data(), step
+
+
+def test_best_by_score_is_the_move_its_fields_make(scowl):
+    """best(pos) by score takes its move from Generator.best_one_move (the codes with
+    their blank bits, made in C) and fills the Move in one call (Move._scored): the same
+    move, field for field, as best_one_at's fields give through Move()."""
+    gen, positions, _ = scowl
+    alphabet, blanks = gen.rules.alphabet, 0
+    for i, pos in enumerate(positions):
+        tiles, counts = bytes(pos.board.tiles), pos.rack_counts()
+        fields = gen._gen.best_one_at(tiles, counts)
+        quick = gen._gen.best_one_move(tiles, counts)
+        assert gen._gen.best_one_move(bytearray(tiles), bytearray(counts)) == quick, i  # the buffer path
+        best = gen.best(pos)
+        if fields is None:
+            assert quick is None and best is None, i
+            continue
+        score, mask, row, col, direction, length, _played, raw = fields
+        codes = tuple(raw[k] | (BLANK_BIT if mask >> k & 1 else 0) for k in range(length))
+        blanks += mask != 0
+        assert quick == (score, row, col, direction, codes), i
+        made = Move(row, col, direction, codes, score, tiles, alphabet, rack_size=gen.rules.rack_size)
+        assert best == made and hash(best) == hash(made), i
+        for name in Move.__slots__:
+            assert getattr(best, name) == getattr(made, name), (i, name)
+        assert best.notation == made.notation and best.leave is None and best.equity is None
+        with pytest.raises(AttributeError):
+            best.score = 0
+    assert blanks > 0  # blank bits made in C were checked
+    with pytest.raises(ws.PositionError, match="board"):
+        gen._gen.best_one_move(b"\0" * 224, bytes(33))
+    with pytest.raises(ws.PositionError, match="rack"):
+        gen._gen.best_one_move(bytes(225), "AB")
+    with pytest.raises(WordSalvoError, match="as many values"):
+        _engine.set_fields(best, ("row",), ())
 
 
 def test_board_edited_with_a_bad_code_is_a_position_error():

@@ -69,6 +69,8 @@ class MoveGenerator:
             rules.start_square,
         )
         self._alphagrams_ready = False
+        #: the generator's word map is attached (_prepare_best has nothing left to do)
+        self._wordmap_on = False
         self._counts_by_rack: dict[str, bytes] = {}
         if wordmap not in (None, True, False):
             raise WordSalvoError(f"wordmap: expected None (when it pays), True or False, got {wordmap!r}")
@@ -107,6 +109,7 @@ class MoveGenerator:
             if graph._wordmap is not None:
                 self._gen.use_wordmap(graph._wordmap)
         if self._gen.has_wordmap:
+            self._wordmap_on = True  # for good: the map stays attached
             return False
         if not self._alphagrams_ready:
             self._gen.use_alphagrams(graph.alphagrams(8), graph.alphagrams(9))
@@ -222,7 +225,29 @@ class MoveGenerator:
         ``"equity"`` (score + the value of the tiles kept; needs a leave table): the first
         move of ``generate(pos).sorted(by=by)``, found with shadow bounds without
         generating all.  The n best as a MoveList: :meth:`top`."""
+        if by == "score" and self.leaves is None and isinstance(pos, Position):  # one move, no array
+            return self._best_by_score(pos, rack)
         return self._search(pos, None, rack, by)
+
+    def _best_by_score(self, pos: Position, rack: str | None) -> Move | None:
+        """best(pos) by score without a leave table: one call into the core, which hands
+        back the move's fields and codes, and a Move filled in one call (the call path of
+        a new position, kept short: a rack seen before is looked up here)."""
+        renting = False if self._wordmap_on else self._prepare_best()
+        since = time.perf_counter() if renting else 0.0
+        letters = pos.racks[pos.to_move] if rack is None else rack
+        counts = self._counts_by_rack.get(letters) if type(letters) is str and pos.rules is self.rules else None
+        if counts is None:
+            counts = self._rack_counts(pos, rack)
+        tiles = bytes(pos.board.tiles)
+        found = self._gen.best_one_move(tiles, counts)
+        self._counts = counts
+        if renting:
+            self._pay_rent(since)
+        if found is None:
+            return None
+        score, row, col, direction, codes = found
+        return Move._scored(row, col, direction, codes, score, tiles, self.rules.alphabet, self.rules.rack_size)
 
     def top(self, pos: Position | GameState, n: int, rack: str | None = None, by: str = "score") -> MoveList:
         """The ``n`` best moves as a MoveList (fewer when there are fewer), best first, by
@@ -249,18 +274,6 @@ class MoveGenerator:
             return self.generate(pos, rack).top(n, by=by)
         renting = self._prepare_best()
         since = time.perf_counter() if renting else 0.0
-        if n is None and by == "score" and self.leaves is None and isinstance(pos, Position):  # one move, no array
-            counts = self._rack_counts(pos, rack)
-            tiles = bytes(pos.board.tiles)
-            found = self._gen.best_one_at(tiles, counts)
-            self._counts = counts
-            if renting:
-                self._pay_rent(since)
-            if found is None:
-                return None
-            score, mask, row, col, direction, length, _played, raw = found
-            codes = tuple(raw[i] | (BLANK_BIT if mask >> i & 1 else 0) for i in range(length)) if mask else tuple(raw)
-            return Move(row, col, direction, codes, score, tiles, self.rules.alphabet, rack_size=self.rules.rack_size)
         if n is None and by == "equity" and isinstance(pos, Position):  # one move by equity, no arrays
             found = self._best_equity_one(pos, rack)
             if renting:

@@ -98,6 +98,10 @@ class LeaveValues:
 #: Direction(0), Direction(1) without the enum call on the hot path
 _DIRECTIONS = (Direction(0), Direction(1))
 
+#: every field of a Move, in the order Move.__init__ and Move._scored give their values
+_MOVE_FIELDS = ("equity", "_leave", "_leave_values", "_leave_index", "row", "col", "direction", "tiles", "score",
+                "words", "_board", "_alphabet", "_rack_size", "_token")
+
 
 class Move:
     """One tile-placement move: an immutable value (it hashes, and nothing can change it).
@@ -129,23 +133,23 @@ class Move:
         equity: float | None = None,
         leave: str | None = None,
     ):
-        init = object.__setattr__
-        init(self, "equity", equity)
-        init(self, "_leave", leave)
-        init(self, "_leave_values", None)
-        init(self, "_leave_index", 0)
-        init(self, "row", row)
-        init(self, "col", col)
-        init(self, "direction", _DIRECTIONS[direction] if direction in (0, 1) else Direction(direction))
-        init(self, "tiles", tuple(tiles))
-        init(self, "score", score)
-        init(self, "words", words)
-        init(self, "_board", bytes(board_tiles))
-        init(self, "_alphabet", alphabet)
-        init(self, "_rack_size", rack_size)
-        # who made the move, for what (a game marks the moves its generator made for its
-        # current position, so playing them needs no second legality check)
-        init(self, "_token", _token)
+        # one C call sets every field past __setattr__ (one object.__setattr__ a field
+        # took as long as a best-move search of a small rack); _token: who made the move,
+        # for what (a game marks the moves its generator made for its current position,
+        # so playing them needs no second legality check)
+        _engine.set_fields(self, _MOVE_FIELDS, (
+            equity, leave, None, 0, row, col,
+            _DIRECTIONS[direction] if direction in (0, 1) else Direction(direction),
+            tuple(tiles), score, words, bytes(board_tiles), alphabet, rack_size, _token))
+
+    @classmethod
+    def _scored(cls, row: int, col: int, direction: int, tiles: tuple[int, ...], score: int, board_tiles: bytes,
+                alphabet: Alphabet, rack_size: int) -> "Move":
+        """Move(row, col, direction, tiles, score, board_tiles, alphabet, rack_size=rack_size)
+        without __init__'s call: the generator's best move by score, whose fields are already
+        of their types (direction 0 or 1, tiles a tuple, board_tiles bytes)."""
+        return _engine.new_frozen(cls, _MOVE_FIELDS, (None, None, None, 0, row, col, _DIRECTIONS[direction], tiles,
+                                                      score, None, board_tiles, alphabet, rack_size, None))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a Move cannot be changed (tried to set {name!r}); make a new one")

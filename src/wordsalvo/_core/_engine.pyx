@@ -9,7 +9,10 @@ extension, since they share the generator's and the game state's C structs.  One
 per position, with the GIL released; the generator owns all working memory; moves land
 in a caller-visible numpy buffer of 28-byte records.
 """
-from cpython.ref cimport PyObject
+from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.object cimport PyObject_GenericSetAttr
+from cpython.ref cimport PyObject, Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
@@ -144,6 +147,40 @@ cdef object move_fields(const WsMove *m):
             (<const char*>m.tiles)[:m.length])
 
 
+cdef inline const uint8_t *bytes_of(object data, Py_ssize_t length):
+    """The bytes of ``data`` when it is exactly ``bytes`` of ``length`` (no buffer to
+    acquire), else NULL: the caller then goes through byte_array, which checks and
+    says what was wrong."""
+    if type(data) is bytes and len(<bytes>data) == length:
+        return <const uint8_t*>PyBytes_AS_STRING(data)
+    return NULL
+
+
+cdef int fill_fields(obj, tuple names, tuple values) except -1:
+    """set_fields without the Python call."""
+    if len(names) != len(values):
+        raise WordSalvoError(f"set_fields: expected as many values as names, got {len(values)} and {len(names)}")
+    cdef Py_ssize_t i
+    for i in range(len(names)):
+        PyObject_GenericSetAttr(obj, names[i], values[i])
+    return 0
+
+
+def set_fields(obj, tuple names, tuple values):
+    """Sets each attribute of ``names`` of ``obj`` to the value at its place in ``values``
+    by object.__setattr__ (past the class's own __setattr__, which may refuse every
+    change): an immutable value class with slots (moves.Move) fills itself in one call
+    instead of one object.__setattr__ call a field."""
+    fill_fields(obj, names, values)
+
+
+def new_frozen(type cls, tuple names, tuple values):
+    """``object.__new__(cls)`` (no __init__) filled by set_fields(names, values)."""
+    obj = object.__new__(cls)
+    fill_fields(obj, names, values)
+    return obj
+
+
 cdef class Generator:
     """C working memory for one thread.
 
@@ -264,8 +301,15 @@ cdef class Generator:
     cdef int _check_position(self, const uint8_t[::1] t, const uint8_t[::1] r) except -1:
         """PositionError unless t holds board codes of this alphabet and r a rack of at most
         WS_RACK_MAX tiles of it."""
+        return self._check_codes(&t[0], &r[0])
+
+    cdef int _check_codes(self, const uint8_t *t, const uint8_t *r) except -1:
+        """_check_position on WS_SQUARES board codes at t and WS_MAX_LETTERS + 1 counts at r."""
         cdef int i, total = 0
-        for i in range(WS_SQUARES):
+        cdef unsigned bad = 0, alphabet = <unsigned>self.alphabet_size
+        for i in range(WS_SQUARES):  # without branches (it vectorizes); the square named below
+            bad |= (t[i] != 0) & (<unsigned>((t[i] & WS_LETTER_MASK) - 1) >= alphabet)
+        for i in range(WS_SQUARES if bad else 0):
             if t[i] and not 1 <= (t[i] & WS_LETTER_MASK) <= self.alphabet_size:
                 raise PositionError(f"square {i}: expected a tile code of letters 1..{self.alphabet_size} "
                                     f"(+{WS_BLANK_BIT} for a blank), got {t[i]}: outside the alphabet")
@@ -382,29 +426,62 @@ cdef class Generator:
         check_status(rc, PositionError, "best-move search failed")
         return out[:count]
 
-    def best_one_at(self, tiles, rack):
-        """set_position(tiles, rack) (no leave table) and the best move by score in one call:
-        its fields (move_fields) or None; best(1) without an array."""
-        cdef const uint8_t[::1] t = byte_array(tiles, WS_SQUARES, PositionError, "board")
-        cdef const uint8_t[::1] r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
-        cdef size_t count = 0
+    cdef int _best_one(self, tiles, rack, WsMove *m, size_t *count) except -1:
+        """set_position(tiles, rack) (no leave table) and the best move by score into *m
+        (*count 0: none).  Exact bytes (what MoveGenerator hands over) are read in place;
+        anything else goes through byte_array's checks."""
+        cdef const uint8_t *tp = bytes_of(tiles, WS_SQUARES)
+        cdef const uint8_t *rp = bytes_of(rack, WS_MAX_LETTERS + 1)
+        cdef const uint8_t[::1] t
+        cdef const uint8_t[::1] r
         cdef int rc
-        cdef WsMove m
-        self._check_position(t, r)
+        if tp == NULL:
+            t = byte_array(tiles, WS_SQUARES, PositionError, "board")
+            tp = &t[0]
+        if rp == NULL:
+            r = byte_array(rack, WS_MAX_LETTERS + 1, PositionError, "rack counts")
+            rp = &r[0]
+        self._check_codes(tp, rp)
         self._enter()
         try:
             self.leaves = None
             with nogil:
                 ws_gen_set_equity(self.g, NULL, 0, 0.0, 0.0)
-                rc = ws_gen_set_board(self.g, &t[0])
+                rc = ws_gen_set_board(self.g, tp)
                 if rc == WS_OK:
-                    rc = ws_gen_set_rack(self.g, &r[0])
+                    rc = ws_gen_set_rack(self.g, rp)
                 if rc == WS_OK:
-                    rc = ws_gen_best(self.g, &m, 1, &count)
+                    rc = ws_gen_best(self.g, m, 1, count)
         finally:
             ws_guard_leave(&self.busy)
         check_status(rc, PositionError, "best-move search failed")
+        return 0
+
+    def best_one_at(self, tiles, rack):
+        """set_position(tiles, rack) (no leave table) and the best move by score in one call:
+        its fields (move_fields) or None; best(1) without an array."""
+        cdef size_t count = 0
+        cdef WsMove m
+        self._best_one(tiles, rack, &m, &count)
         return move_fields(&m) if count else None
+
+    def best_one_move(self, tiles, rack):
+        """best_one_at's move as (score, row, col, direction, tiles) or None, where tiles
+        is a tuple of the main word's codes from its first square, a new blank's code with
+        WS_BLANK_BIT and 0 for a board tile (Move.tiles): the best move by score with
+        nothing left for Python to unpack."""
+        cdef size_t count = 0
+        cdef WsMove m
+        cdef int i
+        self._best_one(tiles, rack, &m, &count)
+        if not count:
+            return None
+        codes = PyTuple_New(m.length)
+        for i in range(m.length):
+            code = m.tiles[i] | (WS_BLANK_BIT if (m.blank_mask >> i) & 1 else 0)
+            Py_INCREF(code)
+            PyTuple_SET_ITEM(codes, i, code)
+        return m.score, m.row, m.col, m.direction, codes
 
     def best_equity_one_at(self, tiles, rack, LeaveTable leaves, bint endgame, double out_value,
                            double keep_factor, symbols):
