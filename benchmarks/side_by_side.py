@@ -256,6 +256,14 @@ def main() -> None:
             print(f"| {mode} | {engine} | {rng(ours_seq)} µs | {rng([x[2] for x in rows])} µs | "
                   f"{rng([x[3] for x in rows])} µs | {rng(gen_r, '{:.2f}')} | {rng(load_r, '{:.2f}')} | "
                   f"{rng(ours_cost, '{:.2f}')} | {rng(theirs_cost, '{:.2f}')} |")
+        print()
+        for key, rows in seq_pairs.items():
+            mode, engine = key
+            gen_r = ", ".join(f"{x[2] / x[0]:.2f}" for x in rows)
+            load_r = ", ".join(f"{x[3] / x[0]:.2f}" for x in rows)
+            print(f"{mode}, {engine}, by round: ratio (generation) {gen_r} (median "
+                  f"{statistics.median(x[2] / x[0] for x in rows):.2f}); ratio (+ load) {load_r} (median "
+                  f"{statistics.median(x[3] / x[0] for x in rows):.2f})")
 
 
 if __name__ == "__main__":
