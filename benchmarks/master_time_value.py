@@ -26,6 +26,13 @@ with the same plies values the moves as master does, only more precisely: its
 verdict is what more iterations of the same look-ahead buy, not whether that
 look-ahead is right; ``--arbiter-plies 4`` asks a deeper one.
 
+``--long-plays N`` and ``--long-plies N`` change the second player instead of (or as
+well as) its budget: master simulating N placements (``clock.BASE_PLAYS``) or N plies
+(``bot.MASTER_PLIES``), set around its move only; with ``--long`` equal to ``--short``
+this asks whether another simulation at the same budget would choose better.  Two
+answers of the same master at the same CPU budget differ on some turns too (the
+clock): ``--long 0.25`` with neither option is the control.
+
 Each game's turns are appended to ``--out`` as one JSON line; the same command
 goes on where it stopped.  CPU-time budgets: a loaded machine does not change the
 answers' quality, only how long the run takes.
@@ -50,6 +57,22 @@ from wordsalvo.engine.autoplay import game_seed  # noqa: E402
 from wordsalvo.stats import mean_interval  # noqa: E402
 
 
+def _choose_varied(bot, game, args):
+    """bot.choose(game) with master's placements or plies set by --long-plays/--long-plies."""
+    from wordsalvo.engine import bot as bot_module
+    from wordsalvo.engine import clock
+
+    saved = clock.BASE_PLAYS, bot_module.MASTER_PLIES
+    try:
+        if args.long_plays is not None:
+            clock.BASE_PLAYS = args.long_plays
+        if args.long_plies is not None:
+            bot_module.MASTER_PLIES = args.long_plies
+        return bot.choose(game)
+    finally:
+        clock.BASE_PLAYS, bot_module.MASTER_PLIES = saved
+
+
 def play_game(rules, lex, k: int, args) -> dict:
     """Game k: the turns compared, [(turn, bag, short move, long move, arbiter or None)]."""
     import wordsalvo as ws
@@ -70,7 +93,7 @@ def play_game(rules, lex, k: int, args) -> dict:
             long_ = ws.Bot("master", rules, lexicon=lex, seconds=args.long, cpu_time=True)
             short.reset(seed)
             long_.reset(seed)
-            a, b = short.choose(game), long_.choose(game)
+            a, b = short.choose(game), _choose_varied(long_, game, args)
             row = {"turn": len(game.history), "bag": game.bag_count, "short": str(a), "long": str(b)}
             if str(a) != str(b):
                 sim = Simulator(game, lex, moves=[a, b], plies=args.arbiter_plies, iterations=args.arbiter_iterations,
@@ -96,7 +119,8 @@ def report(lines: list[dict], args) -> None:
     wm, wlo, whi = mean_interval(win)
     em, elo, ehi = mean_interval(eq)
     per_game = len(rows) / len(lines) * args.every
-    print(f"# master {args.short:g} s against {args.long:g} s of CPU a move, {args.rules}, {len(lines)} games, "
+    varied = "".join(f", {n} {v}" for n, v in (("placements", args.long_plays), ("plies", args.long_plies)) if v)
+    print(f"# master {args.short:g} s against {args.long:g} s of CPU a move{varied}, {args.rules}, {len(lines)} games, "
           f"{len(rows)} turns compared (every {args.every}. simulated turn), arbiter {args.arbiter_iterations} "
           f"iterations, {args.arbiter_plies} plies")
     print(f"moves differ: {len(differ)} of {len(rows)} turns ({100 * len(differ) / len(rows):.1f} %)")
@@ -117,6 +141,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lexicon", default=None)
     ap.add_argument("--short", type=float, default=0.25)
     ap.add_argument("--long", type=float, default=1.0)
+    ap.add_argument("--long-plays", type=int, default=None, help="the second master simulates N placements")
+    ap.add_argument("--long-plies", type=int, default=None, help="the second master simulates N plies")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--every", type=int, default=2, help="compare every N-th simulated turn")
     ap.add_argument("--arbiter-iterations", type=int, default=2000)
