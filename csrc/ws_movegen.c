@@ -85,25 +85,13 @@ static uint64_t cross_walk(const WsGen *g, const uint8_t *line, int i, int up, i
 }
 
 /* The block of tiles around position i of a line: [*up, *down], i included (*up == *down
- * == i: no tile next to it); the cross score (face values of the tiles, blanks 0). */
-static inline int cross_block(const WsGen *g, const uint8_t *line, int i, int *up_out, int *down_out) {
-    const int16_t *value = g->rules.tile_value;
-    int up = i, down = i, score = 0;
-    while (up > 0 && line[up - 1]) up--;          /* block above: [up, i-1] */
-    while (down < WS_DIM - 1 && line[down + 1]) down++; /* block below: [i+1, down] */
-    for (int j = up; j <= down; j++)
-        if (j != i && !(line[j] & WS_BLANK_BIT)) score += value[line[j] & WS_LETTER_MASK];
-    *up_out = up;
-    *down_out = down;
-    return score;
-}
-
-/* Cross set and cross score of the empty square at position i of a perpendicular line
- * (15 tiles), what cross_walk gives, through the generator's cache of perpendicular
- * words (WsCrossEntry).  The key is made while the tiles are counted: the sentinel 1,
- * the letters above from the nearest up, a 0 for the square, the letters below from the
- * nearest down (6 bits each; one 0 among letters 1..63, so two words never share a key). */
-static uint64_t cross_from_line(WsGen *g, const uint8_t *line, int i, int16_t *score_out) {
+ * == i: no tile next to it); the cross score (face values of the tiles, blanks 0); and the
+ * key of the cache of perpendicular words (WsCrossEntry), made while the tiles are
+ * counted: the sentinel 1, the letters above from the nearest up, a 0 for the square,
+ * the letters below from the nearest down (6 bits each; one 0 among letters 1..63, so two
+ * words of at most WS_CROSS_KEY_SQUARES squares never share a key). */
+static inline int cross_block(const WsGen *g, const uint8_t *line, int i, int *up_out, int *down_out,
+                              uint64_t *key_out) {
     const int16_t *value = g->rules.tile_value;
     int up = i, down = i, score = 0;
     uint64_t key = 1;
@@ -118,7 +106,19 @@ static uint64_t cross_from_line(WsGen *g, const uint8_t *line, int i, int16_t *s
         key = key << 6 | (t & WS_LETTER_MASK);
         if (!(t & WS_BLANK_BIT)) score += value[t & WS_LETTER_MASK];
     }
-    *score_out = (int16_t)score;
+    *up_out = up;
+    *down_out = down;
+    *key_out = key;
+    return score;
+}
+
+/* Cross set and cross score of the empty square at position i of a perpendicular line
+ * (15 tiles), what cross_walk gives, through the generator's cache of perpendicular
+ * words. */
+static uint64_t cross_from_line(WsGen *g, const uint8_t *line, int i, int16_t *score_out) {
+    int up, down;
+    uint64_t key;
+    *score_out = (int16_t)cross_block(g, line, i, &up, &down, &key);
     if (up == i && down == i) return g->all_letters;
     if (down - up >= WS_CROSS_KEY_SQUARES) return cross_walk(g, line, i, up, down);
     WsCrossEntry *e = &g->cross_cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - WS_CROSS_CACHE_BITS)];
@@ -135,11 +135,12 @@ uint64_t ws_gen_cross_set(const WsGen *g, int direction, int square, int16_t *cr
     const uint8_t *line = direction == 0 ? &g->board.tiles[1][c * WS_DIM] : &g->board.tiles[0][r * WS_DIM];
     int i = direction == 0 ? r : c;
     int up, down;
+    uint64_t key;
     if (line[i]) {
         *cross_score = 0;
         return 0;
     }
-    *cross_score = (int16_t)cross_block(g, line, i, &up, &down);
+    *cross_score = (int16_t)cross_block(g, line, i, &up, &down, &key);
     return up == i && down == i ? g->all_letters : cross_walk(g, line, i, up, down);
 }
 
@@ -630,16 +631,13 @@ static void load_fit_masks(WsGen *g) {
     uint64_t letters = g->rack_letters;
     int total = g->rack_total, count = g->fit_letters;
     unsigned all = (1u << total) - 1;
-    /* most squares allow every letter (an empty square without a cross word, or one whose
-     * cross set holds every rack letter) or none (a tile, or an empty cross set): their
-     * masks, made once; an open square's best real rack tile is the rack's first by value */
+    /* most squares allow every letter (an empty square without a cross word, whose cross
+     * set is every letter, or one whose cross set holds every rack letter) or none (a
+     * tile, whose cross set is empty, or an empty cross set): their masks, made once; an
+     * open square's best real rack tile is the rack's first by value */
     uint8_t none = (uint8_t)(all & ~((1u << g->fit_none) - 1));
     uint8_t open = count ? (uint8_t)(all & ~((1u << g->fit_above[0]) - 1)) : none;
     for (int pos = 0; pos < WS_DIM; pos++) {
-        if (!g->ln->has_cross[pos]) {
-            g->lane_fit[pos] = g->ln->tile[pos] ? none : open;
-            continue;
-        }
         /* the best real rack tile the square allows is the first of the rack's letters by
          * descending value in its cross set: the values above it are the mask's low bits */
         uint64_t fit = g->ln->cross[pos] & letters;
