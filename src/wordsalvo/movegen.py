@@ -232,13 +232,10 @@ class MoveGenerator:
     def _best_by_score(self, pos: Position, rack: str | None) -> Move | None:
         """best(pos) by score without a leave table: one call into the core, which hands
         back the move's fields and codes, and a Move filled in one call (the call path of
-        a new position, kept short: a rack seen before is looked up here)."""
+        a new position, kept short)."""
         renting = False if self._wordmap_on else self._prepare_best()
         since = time.perf_counter() if renting else 0.0
-        letters = pos.racks[pos.to_move] if rack is None else rack
-        counts = self._counts_by_rack.get(letters) if type(letters) is str and pos.rules is self.rules else None
-        if counts is None:
-            counts = self._rack_counts(pos, rack)
+        counts = self._rack_counts(pos, rack)
         tiles = bytes(pos.board.tiles)
         found = self._gen.best_one_move(tiles, counts)
         self._counts = counts
