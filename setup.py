@@ -59,10 +59,10 @@ def ext(name: str, pyx: str, csources: list[str], threads: bool = False) -> Exte
 
 
 extensions = [
-    ext("wordsalvo._core._graph", "src/wordsalvo/_core/_graph.pyx", ["ws_graph.c", "ws_build.c"]),
+    ext("wordsalvo._core._graph", "src/wordsalvo/_core/_graph.pyx", ["ws_graph.c", "ws_build.c", "ws_mem.c"]),
     ext("wordsalvo._core._engine", "src/wordsalvo/_core/_engine.pyx",
         ["ws_graph.c", "ws_leaves.c", "ws_movegen.c", "ws_wordmap.c", "ws_rng.c", "ws_game.c", "ws_action.c",
-         "ws_rated.c", "ws_selfplay.c", "ws_sim.c", "ws_endgame.c", "ws_infer.c"],
+         "ws_rated.c", "ws_selfplay.c", "ws_sim.c", "ws_endgame.c", "ws_infer.c", "ws_mem.c"],
         threads=True),
     ext("wordsalvo._core._leaves", "src/wordsalvo/_core/_leaves.pyx", ["ws_leaves.c"]),
 ]

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws_graph.h"
+#include "ws_mem.h"
 
 WsRackKey ws_rack_key_of(const uint8_t *letters, int n) {
     WsRackKey k = ws_rack_key_empty();
@@ -74,11 +75,8 @@ static void walk_dawg(const uint32_t *nodes, size_t *count, uint8_t *letters, co
 }
 
 void ws_wordmap_free(WsWordMap *m) {
-    free(m->word_offset);
+    free(m->block); /* filters, slots and word offsets: one block */
     free(m->letters);
-    free(m->slots);
-    free(m->filter0);
-    free(m->filter1);
     memset(m, 0, sizeof *m);
 }
 
@@ -90,7 +88,7 @@ void ws_wordmap_clear_fingerprints(WsWordMap *m) {
 
 int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size) {
     size_t count[WS_MAX_WORD + 1], first[WS_MAX_WORD + 2], words = 0, total = 0, most = 0, most_letters = 0,
-           entries = 0;
+           entries = 0, deletions = 0;
     Record *records = NULL;
     uint8_t *group = NULL;
     memset(m, 0, sizeof *m);
@@ -107,7 +105,9 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
     if (words >= UINT32_MAX / 2 || total >= UINT32_MAX) return WS_E_ARGUMENT;
     /* the words grouped by length, then each group sorted by key in place: no copy of
      * every word's record at once, so the build holds little more than the map */
-    m->letters = malloc(total ? total : 1);
+    /* the words are sorted in place, in memory that stays the map's (ws_mem.h: on 2 MiB
+     * pages where the system gives them) */
+    m->letters = ws_mem_large(total ? total : 1);
     records = malloc(most ? most * sizeof *records : 1);
     group = malloc(most_letters ? most_letters : 1);
     if (!m->letters || !records || !group) goto nomem;
@@ -121,7 +121,10 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
         qsort(records, count[L], sizeof *records, record_cmp);
         for (size_t j = 0; j < count[L]; j++) {
             memcpy(group + j * (size_t)L, base + (size_t)records[j].index * (size_t)L, (size_t)L);
-            entries += j == 0 || !ws_rack_key_equal(records[j].key, records[j - 1].key);
+            if (j && ws_rack_key_equal(records[j].key, records[j - 1].key)) continue;
+            entries++;
+            WsRackKey k = records[j].key; /* filter1 takes each key once per distinct letter */
+            for (int b = 0; b < 64; b += 4) deletions += ((k.lo >> b) & 15u) != 0, deletions += ((k.hi >> b) & 15u) != 0;
         }
         memcpy(base, group, count[L] * (size_t)L);
     }
@@ -138,9 +141,19 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
         bits++;
     }
     while (((size_t)1 << entry_bits) <= entries) entry_bits++; /* entry + 1 fits */
-    m->word_offset = malloc((entries + 1) * sizeof *m->word_offset);
-    m->slots = calloc(slot_count, sizeof *m->slots);
-    if (!m->word_offset || !m->slots) goto nomem;
+    /* the index in one block (ws_mem.h), in the order a lookup reads it: the filters,
+     * the hash slots, then the word offsets of a hit */
+    size_t bits0 = filter_bits(entries, 16, &m->filter0_shift);
+    size_t bits1 = filter_bits(deletions, 8, &m->filter1_shift);
+    size_t at1 = bits0 / 8, at_slots = at1 + bits1 / 8, at_offset = at_slots + slot_count * sizeof *m->slots,
+           size = at_offset + (entries + 1) * sizeof *m->word_offset;
+    m->block = ws_mem_large(size);
+    if (!m->block) goto nomem;
+    m->bytes = size + total;
+    m->filter0 = (uint64_t *)m->block;
+    m->filter1 = (uint64_t *)(m->block + at1);
+    m->slots = (uint32_t *)(m->block + at_slots);
+    m->word_offset = (uint32_t *)(m->block + at_offset);
     m->entry_count = (uint32_t)entries;
     m->word_count = (uint32_t)words;
     m->alphabet_size = alphabet_size;
@@ -152,7 +165,7 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
     /* entries in (length, key) order, each entry's words alphabetical; each key into
      * the hash index; filter1 takes each key once per distinct letter (about 7 per key
      * for CSW24) */
-    size_t e = 0, deletions = 0;
+    size_t e = 0;
     for (int L = 1; L <= WS_MAX_WORD; L++) {
         m->length_first[L] = (uint32_t)e;
         WsRackKey prev = ws_rack_key_empty();
@@ -167,18 +180,12 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
             while (m->slots[s]) s = (s + 1) & m->slot_mask;
             m->slots[s] = (uint32_t)L << WS_WORDMAP_LENGTH_SHIFT | ((uint32_t)(h >> 12) & m->fingerprint_mask) |
                           (uint32_t)(e + 1);
-            for (int b = 0; b < 64; b += 4) deletions += ((k.lo >> b) & 15u) != 0, deletions += ((k.hi >> b) & 15u) != 0;
             e++;
         }
     }
     m->length_first[WS_MAX_WORD + 1] = (uint32_t)e;
     m->word_offset[entries] = (uint32_t)total;
 
-    size_t bits0 = filter_bits(entries, 16, &m->filter0_shift);
-    size_t bits1 = filter_bits(deletions, 8, &m->filter1_shift);
-    m->filter0 = calloc(bits0 / 64, sizeof *m->filter0);
-    m->filter1 = calloc(bits1 / 64, sizeof *m->filter1);
-    if (!m->filter0 || !m->filter1) goto nomem;
     for (int L = 1; L <= WS_MAX_WORD; L++)
         for (uint32_t i = m->length_first[L]; i < m->length_first[L + 1]; i++) {
             WsRackKey k = ws_rack_key_of(m->letters + m->word_offset[i], L);
@@ -193,8 +200,6 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
                 filter_add(m->filter1, m->filter1_shift, key_hash(d));
             }
         }
-    m->bytes = (entries + 1) * sizeof *m->word_offset + total + slot_count * sizeof *m->slots + bits0 / 8 +
-               bits1 / 8;
     return WS_OK;
 
 nomem:

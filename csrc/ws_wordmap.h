@@ -55,6 +55,8 @@ typedef struct WsWordMap {
     int32_t filter0_shift;                 /* 64 - log2(64-bit words of filter0) */
     int32_t filter1_shift;
     size_t bytes;                          /* heap memory held by the map */
+    uint8_t *block;                        /* filter0, filter1, slots and word_offset:
+                                            * one allocation (letters is another) */
 } WsWordMap;
 
 /* One answer of a lookup: the entry (key) found and the letters the blanks stand for. */

@@ -223,3 +223,31 @@ def test_default_lexicon_of_an_unknown_language_names_the_known_ones():
     msg = str(e.value)
     assert "expected one of de, en, nl, tr" in msg and "embedded: en, nl, tr" in msg
     assert "lexicon fetch fr" not in msg and "`wordsalvo lexicon fetch de`" in msg
+
+
+def test_large_buffer_is_zeroed_writable_memory():
+    """A graph file is read into a LargeBuffer (on 2 MiB pages where the system gives
+    them): zeroed, writable through a memoryview, its length what was asked."""
+    for n in (1, 4096, (3 << 20) + 5):
+        buf = _graph.LargeBuffer(n)
+        view = memoryview(buf)
+        assert len(buf) == view.nbytes == n and not view.readonly
+        assert not any(view[:: max(1, n // 997)]) and view[n - 1] == 0
+        view[n - 1] = 7
+        assert bytes(view[n - 1:]) == b"\x07"
+        view.release()
+    for bad in (0, -1, 1 << 32, 2.5):
+        with pytest.raises(ws.WordSalvoError, match="buffer size"):
+            _graph.LargeBuffer(bad)
+    import sys
+    assert _graph.large_pages_compiled() == sys.platform.startswith("linux")
+
+
+def test_a_loaded_graph_reads_the_same_as_one_from_bytes(tmp_path):
+    lex = Lexicon.default("en")
+    path = tmp_path / "en.wsg"
+    path.write_bytes(Path(lex.path).read_bytes())
+    loaded, direct = Lexicon.load(path), Lexicon.from_bytes(path.read_bytes())
+    assert loaded._graph.checksums == direct._graph.checksums
+    words = direct._graph.dawg_words()
+    assert loaded._graph.dawg_words() == words and len(words) == len(lex)

@@ -10,6 +10,8 @@ from libc.string cimport memset, memcpy
 from wordsalvo._core.cdefs cimport *
 from wordsalvo._core.cgraph cimport *
 from wordsalvo._core.cbuild cimport *
+from wordsalvo._core.cmem cimport ws_mem_large, ws_mem_large_pages
+from cpython.buffer cimport PyBuffer_FillInfo
 
 GRAPH_PROBLEMS = {
     WS_GRAPH_TOO_SMALL: "node array too small",
@@ -33,6 +35,40 @@ MAX_NODES = WS_MAX_NODES
 
 
 include "status.pxi"
+
+
+cdef class LargeBuffer:
+    """``size`` zeroed, writable bytes on 2 MiB pages where the system gives them
+    (csrc/ws_mem.h; ordinary pages elsewhere).  A graph file is read into one
+    (Lexicon.load): a search on a new position reads the nodes all over, and with 4 KiB
+    pages its address translations miss."""
+    cdef uint8_t *data
+    cdef readonly Py_ssize_t size
+
+    def __cinit__(self, size):
+        # a graph file is at most 1 GiB (inputs.SIZE_LIMITS), read with one byte more
+        cdef Py_ssize_t n = check_whole(size, 1, 1 << 31, WordSalvoError, "buffer size")
+        self.data = <uint8_t *>ws_mem_large(<size_t>n)
+        if self.data == NULL:
+            raise MemoryError(f"cannot allocate {n:,} bytes for a graph")
+        self.size = n
+
+    def __dealloc__(self):
+        free(self.data)
+
+    def __len__(self):
+        return self.size
+
+    def __getbuffer__(self, Py_buffer *buffer, int flags):
+        PyBuffer_FillInfo(buffer, self, self.data, self.size, 0, flags)
+
+    def __releasebuffer__(self, Py_buffer *buffer):
+        pass
+
+
+def large_pages_compiled():
+    """Whether LargeBuffer asks the kernel for 2 MiB pages (Linux); it may still decline."""
+    return bool(ws_mem_large_pages())
 
 
 cdef class Graph:

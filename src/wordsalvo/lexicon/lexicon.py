@@ -274,13 +274,14 @@ class Lexicon:
 
 def _read_graph(fd: int, size: int, p: Path) -> memoryview:
     """The whole file of an open descriptor (closed here), read into memory (a read-only
-    view of a bytearray, filled by the reads without a copy): the bytes the graph's checks
+    view of a LargeBuffer, on 2 MiB pages where the system gives them, filled by the
+    reads without a copy): the bytes the graph's checks
     and every later walk see are the process's own.  A file that changes size while read
     is read again (up to three times), then refused."""
     limit = SIZE_LIMITS["graph file"]
     with os.fdopen(fd, "rb", buffering=0) as f:
         for _ in range(3):
-            buf = bytearray(size + 1)  # one byte more: a file that grew is seen
+            buf = _graph.LargeBuffer(size + 1)  # one byte more: a file that grew is seen
             view = memoryview(buf)
             got = 0
             try:
