@@ -32,6 +32,20 @@ static inline void filter_add(uint64_t *f, int shift, uint64_t h) { f[h >> shift
 
 static inline int filter_has(const uint64_t *f, int shift, uint64_t h) { return ws_wordmap_filter_has(f, shift, h); }
 
+/* The words of the extend table for n deletions (a key with one of its distinct letters
+ * taken out, counted once per key and letter): one 32-bit word for every two, rounded up
+ * to a power of two (>= 2); *shift: 64 - log2(words). */
+static size_t extend_words(size_t n, int *shift) {
+    size_t words = 2;
+    int log = 1;
+    while (2 * words < n) {
+        words <<= 1;
+        log++;
+    }
+    *shift = 64 - log;
+    return words;
+}
+
 /* Bits for n keys at `per_key` bits each, rounded up to a power of two (>= 128); *shift:
  * 64 - log2(64-bit words), which picks a word from the top bits of a hash. */
 static size_t filter_bits(size_t n, size_t per_key, int *shift) {
@@ -123,7 +137,7 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
             memcpy(group + j * (size_t)L, base + (size_t)records[j].index * (size_t)L, (size_t)L);
             if (j && ws_rack_key_equal(records[j].key, records[j - 1].key)) continue;
             entries++;
-            WsRackKey k = records[j].key; /* filter1 takes each key once per distinct letter */
+            WsRackKey k = records[j].key; /* extend takes each key once per distinct letter */
             for (int b = 0; b < 64; b += 4) deletions += ((k.lo >> b) & 15u) != 0, deletions += ((k.hi >> b) & 15u) != 0;
         }
         memcpy(base, group, count[L] * (size_t)L);
@@ -144,14 +158,14 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
     /* the index in one block (ws_mem.h), in the order a lookup reads it: the filters,
      * the hash slots, then the word offsets of a hit */
     size_t bits0 = filter_bits(entries, 16, &m->filter0_shift);
-    size_t bits1 = filter_bits(deletions, 8, &m->filter1_shift);
-    size_t at1 = bits0 / 8, at_slots = at1 + bits1 / 8, at_offset = at_slots + slot_count * sizeof *m->slots,
-           size = at_offset + (entries + 1) * sizeof *m->word_offset;
+    size_t words1 = extend_words(deletions, &m->extend_shift);
+    size_t at1 = bits0 / 8, at_slots = at1 + words1 * sizeof *m->extend,
+           at_offset = at_slots + slot_count * sizeof *m->slots, size = at_offset + (entries + 1) * sizeof *m->word_offset;
     m->block = ws_mem_large(size);
     if (!m->block) goto nomem;
     m->bytes = size + total;
     m->filter0 = (uint64_t *)m->block;
-    m->filter1 = (uint64_t *)(m->block + at1);
+    m->extend = (uint32_t *)(m->block + at1);
     m->slots = (uint32_t *)(m->block + at_slots);
     m->word_offset = (uint32_t *)(m->block + at_offset);
     m->entry_count = (uint32_t)entries;
@@ -163,7 +177,7 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
     m->fingerprint_mask = (((uint32_t)1 << WS_WORDMAP_LENGTH_SHIFT) - 1) & ~m->entry_mask;
 
     /* entries in (length, key) order, each entry's words alphabetical; each key into
-     * the hash index; filter1 takes each key once per distinct letter (about 7 per key
+     * the hash index; extend takes each key once per distinct letter (about 7 per key
      * for CSW24) */
     size_t e = 0;
     for (int L = 1; L <= WS_MAX_WORD; L++) {
@@ -197,7 +211,7 @@ int ws_wordmap_build(WsWordMap *m, const uint32_t *nodes, unsigned alphabet_size
                     d.lo -= (uint64_t)1 << (4 * (l - 1));
                 else
                     d.hi -= (uint64_t)1 << (4 * (l - 17));
-                filter_add(m->filter1, m->filter1_shift, key_hash(d));
+                m->extend[key_hash(d) >> m->extend_shift] |= (uint32_t)1 << (l - 1);
             }
         }
     return WS_OK;
@@ -339,19 +353,22 @@ static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choic
     if (n > WS_MAX_WORD) return 0; /* so no count below reaches 15 */
     uint64_t p = ws_rack_key_premix(key); /* each key below: p plus its letters' premixes */
     if (blanks == 0) return collect(c, find_premixed(m, key, p, n), 0, 0);
-    /* one blank needs some key with one letter more: none when filter1 says so */
-    if (blanks == 1 && !filter_has(m->filter1, m->filter1_shift, ws_rack_key_mix(p))) return 0;
+    if (blanks == 1) { /* the letters that make a key of the key plus one, in order */
+        for (uint64_t ls = ws_wordmap_extend(m, ws_rack_key_mix(p)) & choices; ls; ls &= ls - 1) {
+            unsigned l1 = (unsigned)__builtin_ctzll(ls);
+            if (collect(c, find_premixed(m, ws_rack_key_add_letter(key, l1), p + ws_rack_key_premix_letter(l1), n), l1,
+                        0))
+                return 1;
+        }
+        return 0;
+    }
     for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
         if (!(choices >> l1 & 1)) continue;
         WsRackKey k1 = ws_rack_key_add_letter(key, l1);
         uint64_t p1 = p + ws_rack_key_premix_letter(l1);
-        if (blanks == 2 && !filter_has(m->filter1, m->filter1_shift, ws_rack_key_mix(p1))) continue;
-        if (blanks == 1) {
-            if (collect(c, find_premixed(m, k1, p1, n), l1, 0)) return 1;
-            continue;
-        }
-        for (unsigned l2 = l1; l2 <= m->alphabet_size; l2++) {
-            if (!(choices >> l2 & 1)) continue;
+        /* the second blank: the letters l2 >= l1 that make a key of k1 plus l2 */
+        for (uint64_t ls = ws_wordmap_extend(m, ws_rack_key_mix(p1)) & choices & ~0ull << l1; ls; ls &= ls - 1) {
+            unsigned l2 = (unsigned)__builtin_ctzll(ls);
             if (collect(c, find_premixed(m, ws_rack_key_add_letter(k1, l2), p1 + ws_rack_key_premix_letter(l2), n),
                         l1, l2))
                 return 1;
@@ -393,7 +410,7 @@ static int subrack_rec(const WsWordMap *m, const SubRack *r, int i, int left, Ws
     if (left <= r->blanks && ws_wordmap_exists(m, key, left, ~1ull)) return 1;
     if (left == 0 || r->suffix[i] + r->blanks < left) return 0;
     /* one real tile left to add (and no blank did it): some word must have room for it */
-    if (left == 1 && !filter_has(m->filter1, m->filter1_shift, key_hash(key))) return 0;
+    if (left == 1 && !ws_wordmap_extend(m, key_hash(key))) return 0;
     for (int j = i; j < r->distinct; j++) {
         if (r->suffix[j] + r->blanks < left) break;
         WsRackKey k = key;
@@ -467,16 +484,18 @@ static void span_rec(const WsWordMap *m, const SubRack *r, Span *s, int i, int l
     if (left <= r->blanks) { /* finish with `left` blanks: each letter choice once */
         if (left == 0) {
             span_entry(m, s, ws_wordmap_find(m, key), 0, 0);
-        } else if (left == 1 ? filter_has(m->filter1, m->filter1_shift, key_hash(key)) : 1) {
-            for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
+        } else {
+            uint64_t letters = m->alphabet_size >= 63 ? ~1ull : (2ull << m->alphabet_size) - 2;
+            for (uint64_t ls = left == 1 ? ws_wordmap_extend(m, key_hash(key)) & letters : letters; ls; ls &= ls - 1) {
+                unsigned l1 = (unsigned)__builtin_ctzll(ls);
                 if (ws_rack_key_count(key, l1) >= 15) continue;
                 WsRackKey k1 = ws_rack_key_add_letter(key, l1);
                 if (left == 1) {
                     span_entry(m, s, ws_wordmap_find(m, k1), l1, 0);
                     continue;
                 }
-                if (!filter_has(m->filter1, m->filter1_shift, key_hash(k1))) continue;
-                for (unsigned l2 = l1; l2 <= m->alphabet_size; l2++) {
+                for (uint64_t l2s = ws_wordmap_extend(m, key_hash(k1)) & letters & ~0ull << l1; l2s; l2s &= l2s - 1) {
+                    unsigned l2 = (unsigned)__builtin_ctzll(l2s);
                     if (ws_rack_key_count(k1, l2) >= 15) continue;
                     span_entry(m, s, ws_wordmap_find(m, ws_rack_key_add_letter(k1, l2)), l1, l2);
                 }

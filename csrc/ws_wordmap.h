@@ -11,8 +11,9 @@
  * blank may stand for, or per pair for two blanks), never stored: for CSW24 (280,887
  * words, 248,662 keys) the map holds 8.3 MB (2.6 MB of letters, 1.0 MB of offsets,
  * 2.1 MB of hash slots, 2.6 MB of filters; 2026-12-07, x86-64 Linux), where a map with
- * one- and two-blank keys would hold 4.7 M entries.  Two Bloom filters answer most
- * probes that find nothing without touching the hash index.
+ * one- and two-blank keys would hold 4.7 M entries.  A Bloom filter answers most
+ * probes that find nothing without touching the hash index, and a table of the
+ * letters that may extend a key keeps a blank's probes to the letters that can help.
  *
  * A rack key counts each letter in 4 bits: letter L (1..32) in bits 4(L-1)..4(L-1)+3
  * of the 128-bit value (lo = letters 1..16, hi = letters 17..32).  Adding two keys
@@ -46,16 +47,19 @@ typedef struct WsWordMap {
     uint32_t entry_mask;                   /* a slot's low bits (at most 28): entry + 1 */
     uint32_t fingerprint_mask;             /* its bits from there to 27: those of (uint32_t)(hash >> 12);
                                             * bits 28..31: the length of the entry's words */
-    /* Bloom filters (2 bits a key) that answer most misses from a small, cached bit
-     * array before the hash index is touched: filter0 holds every key, filter1 every
-     * key with one letter taken out (so a first blank's letter is dropped unless some
-     * word has room for one more letter). */
+    /* A Bloom filter (2 bits a key) that answers most misses from a small bit array
+     * before the hash index is touched: filter0 holds every key. */
     uint64_t *filter0;
-    uint64_t *filter1;
     int32_t filter0_shift;                 /* 64 - log2(64-bit words of filter0) */
-    int32_t filter1_shift;
+    /* What a blank may add to a key K: extend[h >> extend_shift], h = K's hash, has bit
+     * l - 1 set for every letter l such that K plus l is a key (and others that share
+     * the word: a superset, never a subset).  A blank is then probed only for those
+     * letters (a handful) instead of every letter of the alphabet, each probe a cache
+     * miss; a zero word says that no word has room for one more letter. */
+    uint32_t *extend;
+    int32_t extend_shift;                  /* 64 - log2(words of extend) */
     size_t bytes;                          /* heap memory held by the map */
-    uint8_t *block;                        /* filter0, filter1, slots and word_offset:
+    uint8_t *block;                        /* filter0, extend, slots and word_offset:
                                             * one allocation (letters is another) */
 } WsWordMap;
 
@@ -153,6 +157,12 @@ static inline uint64_t ws_wordmap_filter_bits(uint64_t h) { return (1ull << (h &
 static inline int ws_wordmap_filter_has(const uint64_t *f, int shift, uint64_t h) {
     uint64_t bits = ws_wordmap_filter_bits(h);
     return (f[h >> shift] & bits) == bits;
+}
+
+/* The letters (bit l for letter l, as a blank's choices) that may extend the key of
+ * hash h to a key: see WsWordMap.extend. */
+static inline uint64_t ws_wordmap_extend(const WsWordMap *m, uint64_t h) {
+    return (uint64_t)m->extend[h >> m->extend_shift] << 1;
 }
 
 #define WS_WORDMAP_LENGTH_SHIFT 28 /* a slot's top 4 bits: the length of the entry's words */

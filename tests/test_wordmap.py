@@ -71,8 +71,9 @@ def test_counts_match_the_lexicon(scowl):
         assert wm.key_count(n) == sum(1 for k in alphagrams if k[0] == n)
     # 4-byte offsets (one more than entries), the letters of every word (a key is read
     # from its first word), a 4-byte hash slot per key rounded up to twice the keys' power
-    # of two, and the two Bloom filters (16 bits a key; 8 bits a key with one distinct
-    # letter removed; at least 128 bits each)
+    # of two, the Bloom filter (16 bits a key, at least 128 bits) and the extend table (a
+    # 32-bit word for every two keys with one distinct letter removed, a power of two, at
+    # least 2)
     def pow2(n, low):
         while low < n:
             low *= 2
@@ -80,7 +81,7 @@ def test_counts_match_the_lexicon(scowl):
 
     deletions = sum(len(set(k[1])) for k in alphagrams)
     expected = (4 * wm.entry_count + 4 + sum(map(len, words)) + 4 * pow2(2 * wm.entry_count, 2)
-                + pow2(16 * wm.entry_count, 128) // 8 + pow2(8 * deletions, 128) // 8)
+                + pow2(16 * wm.entry_count, 128) // 8 + 4 * pow2((deletions + 1) // 2, 2))
     assert wm.nbytes == expected
 
 
