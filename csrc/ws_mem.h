@@ -1,5 +1,5 @@
 /* Memory for the large tables a search reads all over: the graph's nodes and the word
- * map (CSW24: 4.8 MB and 8.3 MB).
+ * map (CSW24: 4.8 MB and 10.4 MB).
  *
  * A search on a position never seen before touches these tables at scattered places,
  * and with 4 KiB pages the CPU's second-level translation cache (a few thousand entries:

@@ -9,8 +9,9 @@
  * lookup reads the letters of the entry it finds (which the caller reads next anyway)
  * to verify it exactly.  Blanks are resolved at query time (one probe per letter a
  * blank may stand for, or per pair for two blanks), never stored: for CSW24 (280,887
- * words, 248,662 keys) the map holds 8.3 MB (2.6 MB of letters, 1.0 MB of offsets,
- * 2.1 MB of hash slots, 2.6 MB of filters; 2026-12-07, x86-64 Linux), where a map with
+ * words, 248,662 keys) the map holds 10.4 MB (2.6 MB of letters, 1.0 MB of offsets,
+ * 2.1 MB of hash slots, 0.5 MB of filter, 4.2 MB of extend table; 2026-12-07, x86-64
+ * Linux), where a map with
  * one- and two-blank keys would hold 4.7 M entries.  A Bloom filter answers most
  * probes that find nothing without touching the hash index, and a table of the
  * letters that may extend a key keeps a blank's probes to the letters that can help.

@@ -5,8 +5,9 @@ from wordsalvo._core.cwordmap cimport *
 
 cdef class WordMap:
     """Anagram lookups of a graph's words: which words of length L the given letters
-    plus 0-2 blanks make.  Built from the graph's DAWG when constructed (CSW24: 8.3 MB,
-    measured 2026-12-07 on the 2-core x86-64 VM, 14.3 MB before; about 0.08 s); a
+    plus 0-2 blanks make.  Built from the graph's DAWG when constructed (CSW24: 10.4 MB,
+    measured 2026-12-07 on the 2-core x86-64 VM, 8.3 MB before the extend table and 14.3 MB
+    before that; about 0.08 s); a
     Generator of the same graph reads it in best-move searches (Generator.use_wordmap)."""
     cdef WsWordMap m
     cdef readonly double build_seconds
