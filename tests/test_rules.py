@@ -385,3 +385,25 @@ def test_a_rule_set_from_a_file_goes_on_a_random_board_from_its_own_definition(t
     changed = house.with_layout(tuple(reversed(house.layout)))
     with pytest.raises(ws.RulesError, match="changed after reading"):
         changed.with_board_seed(5)
+
+
+def _fields(rules: Rules) -> dict:
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_a_preset_is_its_file_read_anew_and_owns_its_parts(name):
+    """Rules.preset parses the packaged file once; each call still builds the same rules
+    as reading the file, and no two calls share a part a caller could change."""
+    text = resources.files("wordsalvo.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
+    seeds = [None, 5] if tomllib.loads(text).get("board", {}).get("random", "none") != "none" else [None]
+    for seed in seeds:
+        fresh = Rules.from_toml(text, source=f"preset {name}", board_seed=seed)
+        first, second = Rules.preset(name, board_seed=seed), Rules.preset(name, board_seed=seed)
+        assert _fields(first) == _fields(fresh) == _fields(second)
+        first.tiles["?"] = (99, 99)
+        for part in first.extra.values():  # the file's own tables, as the rules keep them
+            if isinstance(part, (dict, list)):
+                part.clear()
+        first.extra.clear()
+        assert _fields(Rules.preset(name, board_seed=seed)) == _fields(fresh)

@@ -187,8 +187,9 @@ class Rules:
         names = preset_names()
         if name not in names:  # also keeps paths and other spellings out on any file system
             raise RulesError(f"expected a rule set name ({', '.join(names)}), got {excerpt(name)}")
-        text = resources.files("wordsalvo.rulesets").joinpath(f"{name}.toml").read_text("utf-8")
-        return cls.from_toml(text, source=f"preset {name}", board_seed=board_seed)
+        # the packaged file is parsed once (TOML parsing was two thirds of a call); every
+        # call checks and builds from its own copy, so no two Rules share a mutable part
+        return cls.from_dict(_toml_copy(_preset_data(name)), source=f"preset {name}", board_seed=board_seed)
 
     @classmethod
     def from_spec(cls, spec: str, board_seed: int | None = None) -> "Rules":
@@ -520,6 +521,24 @@ def _check_values(
                     p.append(f"'deal': expected first_deal_min_vowels + first_deal_min_consonants <= rack_size "
                              f"({rack_size}), got {sum(mins)}")
     return p
+
+
+@functools.lru_cache(maxsize=None)
+def _preset_data(name: str) -> dict[str, Any]:
+    """The parsed file of a packaged rule set (``name`` checked by the caller); never
+    handed out: :func:`_toml_copy` it."""
+    return tomllib.loads(resources.files("wordsalvo.rulesets").joinpath(f"{name}.toml").read_text("utf-8"))
+
+
+def _toml_copy(value: Any) -> Any:
+    """A deep copy of parsed TOML: its tables and arrays are new, its scalars (strings,
+    numbers, booleans, dates) immutable and shared.  Several times faster than
+    copy.deepcopy on a rule set."""
+    if isinstance(value, dict):
+        return {k: _toml_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_toml_copy(v) for v in value]
+    return value
 
 
 def preset_names() -> list[str]:
