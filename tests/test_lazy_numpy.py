@@ -97,3 +97,24 @@ def test_graph_bytes_are_read_only(tmp_path):
         data[0] = 0
     lex = ws.Lexicon.load(str(graph))
     assert "WORD" in lex and "WROD" not in lex
+
+
+def test_the_best_command_does_not_load_numpy(tmp_path):
+    """`wordsalvo best` with one move asked answers without numpy, as best(pos) does, and
+    prints the first move of the sorted move list; with -n 2 it lists two."""
+    graph = tmp_path / "en.wsg"
+    ws.compile_lexicon(str(_words(tmp_path)), str(graph), alphabet="en")
+    cgp = "15/15/15/15/15/15/15/9R5/15/15/15/15/15/15/15 DOWEIST/ 0/0 0"
+    code = ("import runpy, sys; sys.argv = ['wordsalvo'] + sys.argv[1:]; "
+            "sys.exit(runpy.run_module('wordsalvo.cli', run_name='cli')['main']())")
+    runs = {}
+    for n in ("1", "2"):
+        out = subprocess.run([sys.executable, "-X", "importtime", "-c", code, "best", "--rules", "wordsalvo-en",
+                              "--lexicon", str(graph), "-n", n, cgp], capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        imported = [line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")]
+        runs[n] = (out.stdout.splitlines(), any(name.split(".")[0] == "numpy" for name in imported))
+    rules = ws.Rules.preset("wordsalvo-en")
+    ranked = ws.MoveGenerator(ws.Lexicon.load(str(graph)), rules).generate(ws.parse_cgp(cgp, rules=rules)).sorted()
+    assert runs["1"] == ([f"{ranked[0].notation} {ranked[0].score}"], False)
+    assert runs["2"][0] == [f"{m.notation} {m.score}" for m in ranked[:2]]
