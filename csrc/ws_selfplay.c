@@ -34,10 +34,11 @@ static void settle_records(WsSelfplay *sp) {
     }
 }
 
-/* The record of an action about to be taken (Game's Turn of it). */
-static void action_record(WsSelfplay *sp, int seat, const WsAction *a) {
+/* The record of an action about to be taken (Game's Turn of it); forced: its rack was forced. */
+static void action_record(WsSelfplay *sp, int seat, const WsAction *a, int forced) {
     const WsGame *s = &sp->game;
     WsTurnRecord *rec = new_record(sp, seat, a->kind);
+    rec->forced = (uint8_t)forced;
     rec->equity = a->equity;
     rec->total = s->score[seat];
     if (a->kind == WS_TURN_PLAY) {
@@ -53,9 +54,54 @@ static void action_record(WsSelfplay *sp, int seat, const WsAction *a) {
     }
 }
 
+/* Whether the forced racks are full racks of the rule set's tiles. */
+static int force_valid(const WsSelfplay *sp) {
+    const WsGameRules *R = sp->rules;
+    if (sp->force_count < 0 || sp->force_count > WS_SELFPLAY_FORCE_MAX || (sp->force_count && !sp->force))
+        return 0;
+    for (int i = 0; i < sp->force_count; i++) {
+        const uint8_t *f = sp->force + (size_t)i * (WS_MAX_LETTERS + 1);
+        int total = 0;
+        for (int t = 0; t <= WS_MAX_LETTERS; t++) {
+            if (f[t] && t > R->alphabet_size) return 0;
+            total += f[t];
+        }
+        if (total != R->rack_size) return 0;
+    }
+    return 1;
+}
+
+/* Forces the first unused forced rack the mover's rack and the bag can supply onto the
+ * mover (see WsSelfplay.force); 1 if one was forced. */
+static int force_rack(WsSelfplay *sp, int seat) {
+    WsGame *s = &sp->game;
+    const WsGameRules *R = sp->rules;
+    if (sp->turns < sp->force_from || s->rack_total[seat] != R->rack_size || s->bag_count < R->rack_size) return 0;
+    int have[WS_MAX_LETTERS + 1] = {0}; /* the tiles of the rack and the bag */
+    for (int i = 0; i < s->bag_count; i++) have[s->bag[i]]++;
+    for (int t = 0; t <= R->alphabet_size; t++) have[t] += s->rack[seat][t];
+    for (int i = 0; i < sp->force_count; i++) {
+        if (sp->force_used >> i & 1) continue;
+        const uint8_t *f = sp->force + (size_t)i * (WS_MAX_LETTERS + 1);
+        int t = 0;
+        while (t <= R->alphabet_size && f[t] <= have[t]) t++;
+        if (t <= R->alphabet_size) continue; /* not in the bag now: a later turn may have it */
+        if (ws_game_return_rack(s, seat) != WS_OK) return 0;
+        for (int k = 1; k <= R->alphabet_size + 1; k++) { /* letters by code, blanks last */
+            int code = k <= R->alphabet_size ? k : 0;
+            for (int c = 0; c < f[code]; c++) ws_game_take_from_bag(s, seat, code); /* in the bag: checked */
+        }
+        sp->force_used |= (uint64_t)1 << i;
+        sp->forced++;
+        return 1;
+    }
+    return 0;
+}
+
 /* One turn of the player on turn: Bot.choose, then Game.apply. */
 static int take_turn(WsSelfplay *sp, WsGen *g) {
     int seat = sp->game.to_move;
+    int forced = sp->force_count ? force_rack(sp, seat) : 0;
     const WsSelfplayPlayer *P = &sp->player[seat];
     WsAction a;
     int last = sp->last_kind[seat];
@@ -71,7 +117,7 @@ static int take_turn(WsSelfplay *sp, WsGen *g) {
         rc = ws_player_choose(&sp->game, g, &P->engine, last, &a);
     }
     if (rc != WS_OK) return rc;
-    action_record(sp, seat, &a);
+    action_record(sp, seat, &a, forced);
     sp->last_kind[seat] = a.kind;
     return ws_action_apply(&sp->game, &a, NULL);
 }
@@ -79,8 +125,10 @@ static int take_turn(WsSelfplay *sp, WsGen *g) {
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                      size_t capacity, size_t *count) {
     *count = 0;
-    if (!sp->rules || sp->rules->players != 2 || seed_length < 1) return WS_E_ARGUMENT;
+    if (!sp->rules || sp->rules->players != 2 || seed_length < 1 || !force_valid(sp)) return WS_E_ARGUMENT;
     sp->last_kind[0] = sp->last_kind[1] = -1;
+    sp->force_used = 0;
+    sp->forced = 0;
     sp->turns = 0;
     sp->out = out;
     sp->capacity = capacity;

@@ -49,7 +49,8 @@ typedef struct WsTurnRecord {
     uint8_t tiles[WS_RACK_MAX]; /* SWAP: the tiles put back, in rack order */
     uint8_t rack_owner;         /* SETTLE: whose rack is counted */
     uint8_t other_len;          /* tiles on the other player's rack before the turn */
-    uint8_t pad[4];             /* always zero (68 bytes in all) */
+    uint8_t forced;             /* 1: the rack before the turn was forced (WsSelfplay.force) */
+    uint8_t pad[3];             /* always zero (68 bytes in all) */
 } WsTurnRecord;
 
 typedef struct WsSelfplay {
@@ -67,7 +68,23 @@ typedef struct WsSelfplay {
      * random.Random.getstate() of the Bot) and the buffer of their move lists */
     WsRng rng[2];
     WsRatedBuffer rated_buffer;
+    /* forced racks (leave training's rare racks; none when force_count is 0): force[i *
+     * (WS_MAX_LETTERS + 1) + t] is how many tiles of code t the i-th forced rack holds (a
+     * full rack each).  From turn force_from on, at every turn whose mover holds a full
+     * rack while the bag holds at least a rack's worth of tiles, the first forced rack not
+     * yet used in this game that the mover's rack and the bag together can supply
+     * replaces the mover's rack: the rack goes back into the bag (ws_game_return_rack) and
+     * the forced rack's tiles are taken from it (ws_game_take_from_bag, letters by code,
+     * blanks last); a rack they cannot supply waits for a later turn.  The game then goes
+     * on from that rack.  A pure function of the state: the same seed, the same game. */
+    const uint8_t *force;
+    int32_t force_count; /* 0..WS_SELFPLAY_FORCE_MAX */
+    int32_t force_from;  /* the first turn (0 = the first of the game) a rack may be forced on */
+    uint64_t force_used; /* bit i: the i-th forced rack was played in this game */
+    int32_t forced;      /* racks forced in the last game */
 } WsSelfplay;
+
+#define WS_SELFPLAY_FORCE_MAX 64
 
 /* Plays a whole game on generator g (set up for the rule set's board and lexicon,
  * alphagrams optional) from the random seed key (see ws_rng_seed); sp->rules,
@@ -77,7 +94,8 @@ typedef struct WsSelfplay {
  * a rated player with more plays than sp->rated_buffer holds (its `needed` says how
  * many: the game stops there; replayed with a larger buffer and the same streams it is
  * the same game);
- * WS_E_ARGUMENT: rules not for two players, a first deal the bag cannot make, a rack
+ * WS_E_ARGUMENT: rules not for two players, a first deal the bag cannot make, force_count
+ * out of range or a forced rack that is not a full rack of the rule set's tiles, a rack
  * the leave table cannot value, or no end within turn_limit turns. */
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                      size_t capacity, size_t *count);

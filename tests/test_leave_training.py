@@ -126,3 +126,87 @@ def test_training_keeps_one_pool_of_workers_for_all_its_chunks(tmp_path, monkeyp
     one = train_leaves(TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, jobs=1, chunk=4),
                        tmp_path / "one.wsl")
     assert one == two
+
+
+# -- forced racks (issue 35, item 4: MAGPIE's rare racks forced into play) --------------------
+def counts_of(tiles: str) -> np.ndarray:
+    c = np.zeros(len(EN.alphabet.letters) + 1, dtype=np.uint8)
+    for t in codes(tiles):
+        c[t] += 1
+    return c
+
+
+def text_of(c) -> str:
+    letters = EN.alphabet.letters
+    return "".join(letters[t - 1] * int(c[t]) for t in range(1, len(c))) + "?" * int(c[0])
+
+
+def test_the_plan_forces_the_racks_of_the_best_six_tile_leaves_short_of_the_minimum(structure):
+    from wordsalvo.engine.leave_training import forced_plan
+
+    values = np.asarray(Leaves.default(EN).values, dtype=np.float64)
+    stats = RackStats()
+    plan = forced_plan(structure, stats, values, 50, 3, per_game=4)
+    assert plan.shape == (50, 4, 27) and plan.dtype == np.uint8
+    racks = [text_of(c) for c in plan.reshape(-1, 27)]
+    assert all(len(r) == 7 for r in racks)
+    # AEIRST (the first by value times ways) with every tile it can take: copy 1 of every rack
+    # of the leaves taken comes before copy 2 of any, so 200 slots hold each rack once
+    dist = EN.distribution()
+    grown = {text_of(counts_of("AEIRST" + t)) for t in "".join(EN.alphabet.letters) + "?"
+             if ("AEIRST" + t).count(t) <= dist.get(t, 0)}
+    assert len(grown) == 27 and grown <= set(racks)
+    assert max(racks.count(r) for r in racks) == 1
+    for g in range(50):  # copies of a rack in different games
+        assert len({text_of(c) for c in plan[g]}) == 4
+    # a rack seen often enough is not forced again; the same inputs give the same plan
+    stats.add(np.array([key("AEIRSTT")] * 3), np.zeros(3, np.int64))
+    again = forced_plan(structure, stats, values, 50, 3, per_game=4)
+    assert "AEIRSTT" not in {text_of(c) for c in again.reshape(-1, 27)}
+    assert np.array_equal(again, forced_plan(structure, stats, values, 50, 3, per_game=4))
+
+
+def test_evidence_by_count_trusts_a_leave_whose_racks_were_seen_often(structure):
+    stats = RackStats()
+    racks = ["AEINST" + t for t in "BDGLMOR"]
+    stats.add(np.array([key(r) for r in racks] * 10), np.array([256 * 60] * 70, np.int64))
+    stats.add(np.array([key("CFHPWY?")] * 10), np.array([256 * 10] * 10, np.int64))
+    rank = Leaves.zeros(EN).rank("AEINST")
+    plain = leave_values(structure, stats)[rank]
+    counted = leave_values(structure, stats, by_count=True)[rank]
+    raw = leave_values(structure, stats, shrink=0.0)[rank]  # its own mean alone
+    prior = leave_values(structure, stats, shrink=1e12)[rank]  # the additive model alone
+    assert abs(raw - prior) > 1.0
+    # seven racks, weighted by the tiles left to draw (B 2, D 4, G 3, L 4, M 2, O 8, R 6):
+    # 29^2 / 149 effective racks; seen ten times each, ten times that many observations
+    n = 29 ** 2 / 149
+    assert plain == pytest.approx((n * raw + 16 * prior) / (n + 16), abs=1e-6)
+    assert counted == pytest.approx((10 * n * raw + 16 * prior) / (10 * n + 16), abs=1e-6)
+
+
+def test_forced_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
+    def config(jobs, **kw):
+        return TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, jobs=jobs, chunk=6,
+                              forced_games=8, min_count=2, **kw)
+
+    one = train_leaves(config(1), tmp_path / "one.wsl")
+    calls = []
+
+    def stop(rnd, done, total, change):
+        calls.append((rnd, done, total))
+        if rnd == 1 and done == 16:  # in the forced games of the second round
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train_leaves(config(2), tmp_path / "two.wsl", progress=stop)
+    assert calls[:2] == [(0, 6, 10), (0, 10, 10)] and calls[-1] == (1, 16, 18)
+    two = train_leaves(config(2), tmp_path / "two.wsl", resume=True)
+    assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
+    plain = train_leaves(TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6),
+                         tmp_path / "plain.wsl")
+    assert one != plain
+    from wordsalvo.errors import WordSalvoError
+
+    with pytest.raises(WordSalvoError, match="same settings"):  # another run's state is not resumed
+        train_leaves(TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6),
+                     tmp_path / "two.wsl", resume=True)

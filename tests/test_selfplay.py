@@ -242,3 +242,63 @@ def test_a_run_of_swaps_that_no_rule_ends_is_broken_the_same_way_in_c_and_python
         # never a swap after two scoreless turns
         assert all(not (kinds[i] in ("swap", "pass") and kinds[i + 1] in ("swap", "pass") and kinds[i + 2] == "swap")
                    for i in range(len(kinds) - 2))
+
+
+# -- forced racks (leave training's rare racks, issue 35 item 4) -------------------------------
+EN = ws.Rules.preset("classic-en")
+
+
+def counts_of(tiles: str) -> np.ndarray:
+    c = np.zeros(len(EN.alphabet.letters) + 1, dtype=np.uint8)
+    for t in tiles:
+        c[0 if t == "?" else EN.alphabet.letters.index(t) + 1] += 1
+    return c
+
+
+def rack_text(record) -> str:
+    """A record's rack, letters sorted, blanks last."""
+    letters = EN.alphabet.letters
+    return "".join(sorted(letters[t - 1] for t in record["rack"][:record["rack_len"]] if t)) + \
+        "?" * int((record["rack"][:record["rack_len"]] == 0).sum())
+
+
+def test_a_forced_game_plays_the_forced_racks_on_mid_game_turns_the_same_every_time():
+    spec = AutoplaySpec(rules="classic-en", players=("equity", "equity"), seed=3)
+    from wordsalvo.engine.autoplay import _engine, _worker_setup
+
+    sp = _engine(spec, *_worker_setup(spec))[0]
+    force = np.array([counts_of("AEINST?"), counts_of("AEINRST"), counts_of("CEINORS")])
+    game = sp.play(12345, force=force)
+    rec = game.records
+    forced = np.flatnonzero(rec["forced"] == 1)
+    assert len(forced) == 3
+    assert sorted(rack_text(r) for r in rec[forced]) == ["AEINRST", "AEINST?", "CEINORS"]
+    assert forced.min() >= 2 and np.all(rec["bag_before"][forced] >= 7) and np.all(rec["rack_len"][forced] == 7)
+    again = sp.play(12345, force=force)
+    assert again.records.tobytes() == rec.tobytes() and again.scores == game.scores
+    plain = sp.play(12345)
+    assert not plain.records["forced"].any() and plain.records.tobytes() == sp.play(12345, force=None).records.tobytes()
+    # each rack once a game, and the turns before the first forced one are the plain game's
+    assert rec[:forced[0]].tobytes() == plain.records[:forced[0]].tobytes()
+
+
+def test_a_rack_the_bag_cannot_supply_is_never_forced():
+    spec = AutoplaySpec(rules="classic-en", players=("equity", "equity"), seed=3)
+    from wordsalvo.engine.autoplay import _engine, _worker_setup
+
+    sp = _engine(spec, *_worker_setup(spec))[0]
+    plain = sp.play(777)
+    never = sp.play(777, force=np.array([counts_of("ZZAAEEI"), counts_of("QQAAEEI")]))  # one Z, one Q
+    assert not never.records["forced"].any() and never.records.tobytes() == plain.records.tobytes()
+
+
+@pytest.mark.parametrize("force", [np.zeros((1, 5), np.uint8), np.ones((1, 27), np.uint8),
+                                   np.zeros((65, 27), np.uint8), np.zeros(27, np.uint8)])
+def test_forced_racks_are_checked(force):
+    from wordsalvo.engine.autoplay import _engine, _worker_setup
+    from wordsalvo.errors import WordSalvoError
+
+    spec = AutoplaySpec(rules="classic-en", players=("equity", "equity"), seed=3)
+    sp = _engine(spec, *_worker_setup(spec))[0]
+    with pytest.raises(WordSalvoError, match="force"):
+        sp.play(1, force=force)

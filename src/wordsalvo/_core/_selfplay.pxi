@@ -28,7 +28,8 @@ cdef object turn_dtype():
         ("tiles", "u1", (7,)),
         ("rack_owner", "u1"),
         ("other_len", "u1"),
-        ("pad", "u1", (4,)),
+        ("forced", "u1"),
+        ("pad", "u1", (3,)),
     ])
     assert d.itemsize == sizeof(WsTurnRecord) == 68
     assert d.fields["equity"][1] == <size_t>(<char*>&probe.equity - <char*>&probe)
@@ -38,6 +39,7 @@ cdef object turn_dtype():
     assert d.fields["tiles"][1] == <size_t>(<char*>&probe.tiles[0] - <char*>&probe)
     assert d.fields["rack_owner"][1] == <size_t>(<char*>&probe.rack_owner - <char*>&probe)
     assert d.fields["other_len"][1] == <size_t>(<char*>&probe.other_len - <char*>&probe)
+    assert d.fields["forced"][1] == <size_t>(<char*>&probe.forced - <char*>&probe)
     _turn_dtype = d
     return d
 
@@ -297,17 +299,36 @@ cdef class SelfPlay:
         self.sp.rated_buffer.capacity = capacity
         self.sp.rated_buffer.needed = 0
 
-    def play(self, seed, rng_states=(None, None)):
+    def play(self, seed, rng_states=(None, None), force=None, int force_from=0):
         """Plays one game seeded like random.Random(seed); returns (records, scores by seat,
         end reason, turns taken).  The records are a new TURN_DTYPE array.  ``rng_states``:
         for each rated seat, the random.Random.getstate() its draws start from (the
-        streams are read, not advanced)."""
+        streams are read, not advanced).  ``force``: full racks to force onto the mover
+        from turn ``force_from`` on (csrc/ws_selfplay.h, WsSelfplay.force), as tile counts
+        by code (an array of shape (racks, alphabet size + 1), at most
+        WS_SELFPLAY_FORCE_MAX racks); the records mark the forced turns."""
         cdef uint32_t key[64]
         cdef size_t count = 0
-        cdef int rc, seat
+        cdef int rc, seat, i
         cdef uint8_t[::1] raw
+        cdef const uint8_t[::1] fv
         cdef size_t capacity = <size_t>self.buf.shape[0]
         cdef int n = fill_key(seed, key)
+        cdef int types = self.gen.alphabet_size + 1
+        forced = None
+        if force is not None:
+            counts = np.asarray(force)
+            if counts.ndim != 2 or counts.shape[1] != types or counts.shape[0] > WS_SELFPLAY_FORCE_MAX:
+                raise WordSalvoError(f"force: expected tile counts of shape (0..{WS_SELFPLAY_FORCE_MAX}, {types}), "
+                                     f"got {counts.shape}")
+            if counts.size and (counts.min() < 0 or np.any(counts.sum(axis=1) != self.rules.rack_size)):
+                raise WordSalvoError(f"force: expected full racks of {self.rules.rack_size} tiles, got racks of "
+                                     f"{sorted(set(counts.sum(axis=1).tolist()))}")
+            if force_from < 0:
+                raise WordSalvoError(f"force_from: expected a turn >= 0, got {force_from}")
+            forced = np.zeros((max(1, counts.shape[0]), WS_MAX_LETTERS + 1), dtype=np.uint8)
+            forced[:counts.shape[0], :types] = counts
+            fv = forced.reshape(-1)
         if not isinstance(rng_states, (tuple, list)) or len(rng_states) != 2:
             raise WordSalvoError(f"rng_states: expected two random states (or None), got {type(rng_states).__name__}")
         for seat in range(2):
@@ -319,10 +340,16 @@ cdef class SelfPlay:
         raw = self.buf.view(np.uint8)
         while True:
             self.gen._enter()
+            if forced is not None:
+                self.sp.force = &fv[0]
+                self.sp.force_count = counts.shape[0]
+                self.sp.force_from = force_from
             try:
                 with nogil:
                     rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity, &count)
             finally:
+                self.sp.force = NULL  # the array is this call's
+                self.sp.force_count = 0
                 ws_guard_leave(&self.gen.busy)
             if rc == WS_E_CAPACITY and self.sp.rated_buffer.needed > self.sp.rated_buffer.capacity:
                 # a turn listed more plays than the buffer holds: the same game again, with room

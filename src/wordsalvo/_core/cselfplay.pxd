@@ -11,6 +11,7 @@ cdef extern from "ws_selfplay.h" nogil:
     # the static player and its actions: ws_action.h (caction.pxd); the rated player: ws_rated.h
     int WS_SELFPLAY_STATIC
     int WS_SELFPLAY_RATED
+    int WS_SELFPLAY_FORCE_MAX
 
     ctypedef struct WsSelfplayPlayer:
         int32_t kind
@@ -31,7 +32,8 @@ cdef extern from "ws_selfplay.h" nogil:
         uint8_t tiles[7]
         uint8_t rack_owner
         uint8_t other_len
-        uint8_t pad[4]
+        uint8_t forced
+        uint8_t pad[3]
 
     ctypedef struct WsSelfplay:
         const WsGameRules *rules
@@ -41,6 +43,10 @@ cdef extern from "ws_selfplay.h" nogil:
         int32_t turns
         WsRng rng[2]
         WsRatedBuffer rated_buffer
+        const uint8_t *force
+        int32_t force_count
+        int32_t force_from
+        int32_t forced
 
     int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                          size_t capacity, size_t *count)

@@ -43,6 +43,13 @@ def register(subparsers) -> None:
     t.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="seed (default 0)")
     t.add_argument("--save-every", type=whole_number(1), default=500, metavar="N",
                    help="games between two saves of the state (default 500): what Ctrl-C can lose")
+    t.add_argument("--forced-games", type=whole_number(0), default=0, metavar="N",
+                   help="games per round, after the first, that force rare racks onto the mover (default 0: "
+                        "none): the racks of the best 6-tile leaves seen fewer than --min-count times; a "
+                        "leave's evidence is then counted in observations (see the method)")
+    t.add_argument("--min-count", type=whole_number(1), default=8, metavar="C",
+                   help="with --forced-games: the observations each forced rack is topped up to in a round "
+                        "(default 8)")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
     t.add_argument("--restart", action="store_true",
                    help="discard the interrupted run saved in FILE.state/ and start again (without "
@@ -81,13 +88,15 @@ def run_train(args) -> int:
         args.out = str(user_table_path(rules.name))
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
-                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every, scheduler=args.scheduler)
-    bar = progress_bar(args.games * args.rounds, "game")
+                            lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every, scheduler=args.scheduler,
+                            forced_games=args.forced_games, min_count=args.min_count)
+    forced = args.forced_games
+    bar = progress_bar(args.games * args.rounds + forced * (args.rounds - 1), "game")
     state = {"last": 0}
 
     def progress(rnd: int, done: int, total: int, change: float | None = None) -> None:
         if bar is not None:
-            now = rnd * total + done
+            now = rnd * args.games + max(0, rnd - 1) * forced + done
             bar.update(now - state["last"])
             state["last"] = now
             # the change the last round made to the table: small when the rounds have converged
@@ -105,6 +114,7 @@ def run_train(args) -> int:
                  args.rounds, "--seed", args.seed, "--out", args.out]
         again += (["--lexicon", args.lexicon] if args.lexicon else []) + ["--jobs", args.jobs]
         again += (["--save-every", args.save_every] if args.save_every != 500 else [])
+        again += (["--forced-games", forced, "--min-count", args.min_count] if forced else [])
         again += (["--scheduler", args.scheduler] if args.scheduler else []) + ["--resume"]
         print(f"Interrupted: {_saved_progress(args.out, args.rounds, args.games)}. This continues it:\n  "
               + " ".join(shlex.quote(str(a)) for a in again), file=sys.stderr)
@@ -112,7 +122,8 @@ def run_train(args) -> int:
     finally:
         if bar is not None:
             bar.close()
-    print(f"{args.out}: {len(table):,} leaves, trained on {args.rounds} x {args.games:,} games "
+    extra = f" and {args.rounds - 1} x {forced:,} forced-rack games" if forced and args.rounds > 1 else ""
+    print(f"{args.out}: {len(table):,} leaves, trained on {args.rounds} x {args.games:,} games{extra} "
           f"(seed {args.seed}) for {args.rules}")
     return 0
 
@@ -125,6 +136,7 @@ def _saved_progress(out: str, rounds: int, games: int) -> str:
     state_dir = Path(f"{out}.state")
     try:
         state = json.loads((state_dir / "state.json").read_text("utf-8"))
+        games += state["config"].get("forced_games", 0) if state["round"] > 0 else 0
         where = f"round {state['round'] + 1} of {rounds}, {state['games_done']:,} of {games:,} games"
     except (OSError, ValueError, KeyError, TypeError):
         return f"nothing finished is saved yet in {state_dir}/"

@@ -197,7 +197,7 @@ def _seats(spec: AutoplaySpec, index: int) -> tuple[int, int, tuple[int, int]]:
     return game_seed(spec.seed, index), first, (first, 1 - first)
 
 
-def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str) -> GameResult:
+def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str, force=None) -> GameResult:
     """:func:`play_game` on the C self-play loop: :func:`_python_game`'s loop, in C
     (``csrc/ws_selfplay.c``: the same turns until the same end or turn limit, each recorded
     as a :data:`~wordsalvo.engine.selfplay.TURN_DTYPE` record) for the players it has."""
@@ -206,7 +206,7 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
     engine.set_players(tuple(spec.players[p] for p in seats), tuple(leaves[p] for p in seats))
     for p in range(2):  # the rated players draw from their Bot's stream, reset as _python_game resets it
         bots[p].reset(seed * 2 + p)
-    game = engine.play(seed, tuple(bots[p].rng for p in seats))
+    game = engine.play(seed, tuple(bots[p].rng for p in seats), force)
     return _result(engine.rules, index, seed, first, game.records, game.scores, game.end_reason, game.turns, trace)
 
 
@@ -325,6 +325,44 @@ def _result(rules, index: int, seed: int, first: int, records, seat_scores, end_
 def _play_chunk(spec: AutoplaySpec, indices: Sequence[int], want_gcg: bool,
                 trace: bool | str = False) -> list[GameResult]:
     return [play_game(spec, i, want_gcg, trace) for i in indices]
+
+
+def play_forced_game(spec: AutoplaySpec, index: int, force) -> GameResult:
+    """Game ``index`` of ``spec`` in the C loop with the full racks ``force`` (tile counts by
+    code, one row a rack) forced onto the movers (:meth:`~wordsalvo.engine.selfplay.SelfPlay.play`),
+    traced as ``trace="racks"``: leave training's forced games.  A pure function of its inputs."""
+    rules, lexicon, bots = _worker_setup(spec)
+    engine = _engine(spec, rules, lexicon, bots)
+    if engine is None:
+        raise WordSalvoError(f"forced racks: expected players the C self-play loop plays, got {spec.players}")
+    return _engine_game(engine, spec, index, "racks", force)
+
+
+def _play_forced_chunk(spec: AutoplaySpec, items) -> list[GameResult]:
+    return [play_forced_game(spec, i, force) for i, force in items]
+
+
+def iter_forced_games(spec: AutoplaySpec, items: Sequence, jobs: int = 1, scheduler: str | None = None,
+                      pool: Any = None) -> Iterator[GameResult]:
+    """Results of the forced games ``items`` ((game index, racks to force) each) as they
+    finish, on ``jobs`` processes (``pool``: a :func:`game_pool`) or a Dask cluster."""
+    items = list(items)
+    if scheduler is not None:
+        if importlib.util.find_spec("distributed") is None:
+            raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
+        size = max(1, min(50, len(items) // 64 or 1))
+        tasks = ((spec, items[i:i + size]) for i in range(0, len(items), size))
+        for chunk in dask_map_unordered(_play_forced_chunk, tasks, scheduler):
+            yield from chunk
+        return
+    if jobs == 1:
+        for i, force in items:
+            yield play_forced_game(spec, i, force)
+        return
+    size = max(1, min(50, len(items) // (jobs * 8) or 1))
+    tasks = ((spec, items[i:i + size]) for i in range(0, len(items), size))
+    for chunk in map_unordered(_play_forced_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool, local=True):
+        yield from chunk
 
 
 # -- running many games -----------------------------------------------------------------------

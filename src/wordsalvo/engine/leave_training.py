@@ -52,6 +52,31 @@ weighted ridge regression (weights ``n``) on the leaves of 1 to 5 tiles.  ``K``
 (:data:`SHRINK`, 16 racks) is how much evidence it takes for a leave's own data
 to outweigh its prior.  A leave never seen (a rare 6-tile leave) is its prior.
 
+Forced racks (``forced_games``, off by default)
+-----------------------------------------------
+A 6-tile leave grows into at most a few dozen racks, each counted once, so its
+evidence ``n`` can never pass about 17 racks (AEINST: 16.6) and its value stays
+half its prior however long the run: the bingo leaves stay low.  MAGPIE's leave
+generator ends a generation only when every rack has been seen a minimum number
+of times, forcing rare racks into play.  With ``forced_games`` every round but
+the first (which plays by score and has no leave values to rank by) plays, after
+its normal games, that many more games in which racks are forced onto the mover
+(:meth:`~wordsalvo.engine.selfplay.SelfPlay.play`: from the third turn on, the
+mover's rack goes back into the bag and the forced rack's tiles come out of it,
+when the rack and the bag hold them; the game goes on from there).  What is
+forced: the 6-tile leaves in order of their value under the round's table times
+the ways of drawing them (AEIRST, AEINST, AEINRT, AEIRT? first), and for each
+the racks that hold it, as often as each
+falls short of ``min_count`` observations in the round so far, until the
+games' :data:`FORCE_PER_GAME` slots are full; copies of a rack go to different
+games.  Every turn of a forced game that begins with a full rack is an
+observation, as in a normal game.  And since a rack seen ``c`` times has a mean
+``c`` times surer than one seen once, the evidence of a leave is then counted in
+observations, not racks: ``n`` is the Kish number times the ``w``-weighted
+harmonic mean of its racks' counts, so a leave whose racks have all been seen
+often trusts its own mean.  The plan of a round is kept with its sums, so a
+resumed run forces the same racks.
+
 Returns are exact integers (1/256 points) and the per-rack sums are kept in
 key order, so a round's table is the same whatever ``jobs`` or the scheduler
 is; the same seed gives the same table.  A run keeps its state next to the
@@ -78,10 +103,12 @@ import numpy as np
 from ..errors import WordSalvoError
 from ..inputs import checked_path, excerpt, read_bytes, write_atomic
 
-__all__ = ["TrainingConfig", "train_leaves", "leave_values", "RackStats", "SHRINK"]
+__all__ = ["TrainingConfig", "train_leaves", "leave_values", "forced_plan", "RackStats", "SHRINK"]
 
 #: effective racks at which a leave's own mean and its prior weigh the same
 SHRINK = 16.0
+#: racks a forced game may force (the slots of the plan; about 13 of them are played)
+FORCE_PER_GAME = 16
 
 
 @dataclass(frozen=True)
@@ -94,6 +121,8 @@ class TrainingConfig:
     jobs: int = 1
     chunk: int = 500           #: games between two state saves
     scheduler: str | None = None  #: a Dask distributed scheduler's address (instead of ``jobs``)
+    forced_games: int = 0      #: games with forced racks per round after the first (0: none)
+    min_count: int = 8         #: the observations a forced rack is topped up to in a round
 
 
 class _Structure:
@@ -185,12 +214,22 @@ class _Structure:
         return out
 
 
+def _counts_of_keys(structure: _Structure, keys: np.ndarray) -> np.ndarray:
+    """The tile counts (uint8, one row a rack) of full-rack keys."""
+    codes = structure.codes_of_keys(np.asarray(keys, dtype=np.int64))
+    counts = np.zeros((len(codes), structure.tile_codes), dtype=np.uint8)
+    for j in range(codes.shape[1]):
+        np.add.at(counts, (np.arange(len(codes)), codes[:, j]), 1)
+    return counts
+
+
 class RackStats:
     """The running sums of one round: per distinct full rack (by key, ascending), the sum of
     its returns (1/256 points) and the number of its observations.  Exact integers: the
     same observations give the same sums in any order."""
 
     def __init__(self, keys=None, sums=None, counts=None):
+        self.plan = None  #: forced-rack training: the round's plan as rack keys (0: none), once made
         self.keys = np.zeros(0, dtype=np.int64) if keys is None else np.asarray(keys, dtype=np.int64)
         self.sums = np.zeros(0, dtype=np.int64) if sums is None else np.asarray(sums, dtype=np.int64)
         self.counts = np.zeros(0, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
@@ -224,9 +263,11 @@ def _comb_table(top: int, size: int) -> np.ndarray:
 
 
 def leave_values(structure: _Structure, stats: RackStats, leaves=None, shrink: float = SHRINK,
-                 ridge: float = 50.0) -> np.ndarray:
+                 ridge: float = 50.0, by_count: bool = False) -> np.ndarray:
     """Leave values from one round's rack sums (see the module docstring).  ``leaves``: a
-    table of the rule set (its ranking is used; default all-zero)."""
+    table of the rule set (its ranking is used; default all-zero).  ``by_count``: a leave's
+    evidence in observations (its Kish number of racks times the weighted harmonic mean of
+    their counts; forced-rack training), not in racks."""
     from ..leaves import Leaves
 
     n_leaves = len(structure.counts)
@@ -250,6 +291,12 @@ def leave_values(structure: _Structure, stats: RackStats, leaves=None, shrink: f
     seen = np.flatnonzero(W > 0)
     raw = S[seen] / W[seen] - average
     n_eff = W[seen] ** 2 / W2[seen]
+    n_obs = n_eff
+    if by_count:  # sum w / c over sum w: the weighted mean of 1 / count
+        inv = np.zeros(n_leaves)
+        table.credit_racks(racks, np.ascontiguousarray(1.0 / stats.counts, dtype=np.float64), structure.tile_count,
+                           inv, np.zeros(n_leaves), np.zeros(n_leaves))
+        n_obs = n_eff * W[seen] / inv[seen]
     # the prior: the additive model, fitted on the leaves of up to 4 tiles and every
     # 8th leave of 5 (deterministic; enough rows for the pair terms, a few seconds)
     size = structure.size[seen]
@@ -260,8 +307,74 @@ def leave_values(structure: _Structure, stats: RackStats, leaves=None, shrink: f
     beta = np.linalg.solve(A, xtw @ raw[pick])
     prior = structure.predict(beta)
     values[:] = prior
-    values[seen] = (n_eff * raw + shrink * prior[seen]) / (n_eff + shrink)
+    values[seen] = (n_obs * raw + shrink * prior[seen]) / (n_obs + shrink)
     return values
+
+
+def forced_plan(structure: _Structure, stats: RackStats, values: np.ndarray, games: int, min_count: int,
+                per_game: int = FORCE_PER_GAME) -> np.ndarray:
+    """The racks a round's forced games force (see the module docstring): tile counts of
+    shape (games, per_game, tile codes), uint8; a row of zeros is an empty slot.
+
+    The 6-tile leaves worth more than 0 by ``values``, in order of their value times the
+    ways of drawing them (descending, ties by rank: the bingo leaves first, the common ones
+    among them first), each leave's racks (the leave and one tile more the tile set still has), each rack once, as many copies as it
+    falls short of ``min_count`` observations in ``stats``, copy k of every rack before copy
+    k + 1 of any, until ``games * per_game`` copies; they are dealt to the games in a fixed
+    shuffled order (so the copies of a rack play in different games)."""
+    k = structure.tile_codes
+    slots = games * per_game
+    plan = np.zeros((games, per_game, k), dtype=np.uint8)
+    if slots == 0 or min_count < 1:
+        return plan
+    six = np.flatnonzero(structure.size == structure.rack_size - 1)
+    comb = _comb_table(int(structure.tile_count.max()), structure.rack_size)
+    ways = np.prod(comb[structure.tile_count.astype(np.int64)[None, :], structure.counts[six].astype(np.int64)], axis=1)
+    priority = ways * np.maximum(np.asarray(values, dtype=np.float64)[six], 0.0)
+    six = six[priority > 0]
+    order = six[np.lexsort((six, -priority[priority > 0]))]
+    room = structure.tile_count.astype(np.int64)
+    racks, deficits, seen_keys = [], [], set()
+    total = 0
+    step = 4096
+    for lo in range(0, len(order), step):
+        leaves = structure.counts[order[lo:lo + step]].astype(np.int64)
+        # every leave plus every tile: (leaves, tiles) racks, kept where the tile set has the tile
+        grown = leaves[:, None, :] + np.eye(k, dtype=np.int64)[None, :, :]
+        ok = (grown <= room[None, None, :]).all(axis=2)
+        grown = grown[ok]
+        keys = structure._keys_of_counts(grown.astype(np.int8))
+        _, first = np.unique(keys, return_index=True)
+        first.sort()
+        fresh = np.array([key not in seen_keys for key in keys[first].tolist()], dtype=bool)
+        first = first[fresh]
+        seen_keys.update(keys[first].tolist())
+        at = np.searchsorted(stats.keys, keys[first])
+        at_ok = at < len(stats.keys)
+        count = np.zeros(len(first), dtype=np.int64)
+        hit = at_ok.copy()
+        hit[at_ok] = stats.keys[at[at_ok]] == keys[first][at_ok]
+        count[hit] = stats.counts[at[hit]]
+        short = np.maximum(0, min_count - count)
+        keep = short > 0
+        racks.append(grown[first][keep])
+        deficits.append(short[keep])
+        total += int(short[keep].sum())
+        if total >= slots:
+            break
+    if not racks:
+        return plan
+    racks_all = np.concatenate(racks)
+    short_all = np.concatenate(deficits)
+    # copy c of every rack (in priority order) before copy c + 1 of any
+    copy = np.concatenate([np.arange(d) for d in short_all.tolist()]) if len(short_all) else np.zeros(0, np.int64)
+    which = np.repeat(np.arange(len(racks_all)), short_all)
+    seq = which[np.lexsort((which, copy))][:slots]
+    # dealt in a fixed shuffled order (the same every run): copies of a rack in different games
+    seq = seq[np.random.default_rng(0).permutation(len(seq))]
+    flat = np.zeros((slots, k), dtype=np.uint8)  # slot s: game s % games, place s // games
+    flat[:len(seq)] = racks_all[seq]
+    return np.ascontiguousarray(flat.reshape(per_game, games, k).transpose(1, 0, 2))
 
 
 # -- the saved state -----------------------------------------------------------------------
@@ -310,9 +423,10 @@ def _read_state(state_file: Path, want: dict) -> dict:
     rnd, done = state.get("round"), state.get("games_done")
     sums = state.get("sums")
     if (type(rnd) is not int or type(done) is not int or not 0 <= rnd <= want["rounds"]
-            or not 0 <= done <= want["games"] or (done and not (isinstance(sums, str)
+            or not 0 <= done <= want["games"] + want.get("forced_games", 0) or (done and not (isinstance(sums, str)
                                                               and _SUMS_NAME.fullmatch(sums)))):
-        raise WordSalvoError(f"{state_file}: expected round 0..{want['rounds']}, games done 0..{want['games']} "
+        raise WordSalvoError(f"{state_file}: expected round 0..{want['rounds']}, games done "
+                             f"0..{want['games'] + want.get('forced_games', 0)} "
                              f"and the name of its sums file, got {excerpt(state, 300)}; start again without --resume")
     return state
 
@@ -339,6 +453,7 @@ def _read_sums(path: Path) -> "RackStats":
     try:
         with np.load(path, allow_pickle=False) as data:
             keys, sums, counts = (data[k].astype(np.int64) for k in ("keys", "sums", "counts"))
+            plan = data["plan"].astype(np.int64) if "plan" in data.files else None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
         raise WordSalvoError(f"{path}: expected the running sums the state names, got "
                              f"{'no file' if isinstance(e, FileNotFoundError) else type(e).__name__}; "
@@ -346,7 +461,13 @@ def _read_sums(path: Path) -> "RackStats":
     if not (keys.ndim == 1 and keys.shape == sums.shape == counts.shape) or np.any(np.diff(keys) <= 0):
         raise WordSalvoError(f"{path}: expected keys in ascending order with one sum and count each, got "
                              f"shapes {keys.shape}, {sums.shape}, {counts.shape}; start again without --resume")
-    return RackStats(keys, sums, counts)
+    stats = RackStats(keys, sums, counts)
+    if plan is not None:
+        if plan.ndim != 2 or np.any(plan < 0):
+            raise WordSalvoError(f"{path}: expected the forced racks' plan as rack keys (games, racks), got "
+                                 f"shape {plan.shape}; start again without --resume")
+        stats.plan = plan
+    return stats
 
 
 def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
@@ -372,13 +493,16 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
 
 def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, pool):
     """:func:`train_leaves` with ``pool`` (None: none, or a Dask scheduler)."""
-    from .autoplay import AutoplaySpec, iter_games
+    from .autoplay import AutoplaySpec, iter_forced_games, iter_games
     from ..parallel import check_scheduler, interrupts_deferred
     from ..leaves import Leaves
     from ..rules import Rules
 
     if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
         raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
+    if config.forced_games < 0 or config.min_count < 1:
+        raise WordSalvoError(f"training: expected forced games >= 0 and a minimum count >= 1, got "
+                             f"{config.forced_games} and {config.min_count}")
     if resume and restart:
         raise WordSalvoError("training: expected --resume (continue the saved run) or --restart (discard it), "
                              "got both")
@@ -390,6 +514,8 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
         check_scheduler(config.scheduler)
     want = {"method": "racks-1", "rules": config.rules, "games": config.games, "rounds": config.rounds,
             "seed": config.seed, "lexicon": config.lexicon}
+    if config.forced_games:  # only then: a run without them keeps its old state's settings
+        want.update(method="racks-forced-1", forced_games=config.forced_games, min_count=config.min_count)
     state = {"config": want, "round": 0, "games_done": 0, "sums": None}
     if resume and state_file.is_file():
         state = _read_state(state_file, want)
@@ -421,11 +547,28 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
             stats = _read_sums(state_dir / state["sums"])
         spec = AutoplaySpec(rules=config.rules, players=("equity", "equity"), seed=config.seed * 1000 + rnd,
                             lexicon=config.lexicon, leaves=str(table_path))
-        while done < config.games:
-            k = min(config.chunk, config.games - done)
-            with closing(iter_games(spec, k, jobs=config.jobs, scheduler=config.scheduler, start=done,
-                                    trace="racks", pool=pool)) as games:
-                results = list(games)
+        # the forced games (rounds after the first): game indices games .. games + forced - 1
+        forced = config.forced_games if rnd > 0 else 0
+        total = config.games + forced
+        while done < total:
+            if done < config.games:
+                k = min(config.chunk, config.games - done)
+                with closing(iter_games(spec, k, jobs=config.jobs, scheduler=config.scheduler, start=done,
+                                        trace="racks", pool=pool)) as games:
+                    results = list(games)
+            else:
+                if stats.plan is None:  # the normal games are done: what to force, from their counts
+                    plan = forced_plan(structure, stats, Leaves.load(table_path).values, forced, config.min_count)
+                    stats.plan = structure._keys_of_counts(plan.reshape(-1, plan.shape[2])).reshape(plan.shape[:2])
+                k = min(config.chunk, total - done)
+                items = []
+                for g in range(done - config.games, done - config.games + k):
+                    keys = stats.plan[g][stats.plan[g] > 0]
+                    if len(keys):  # a game with nothing to force is not played
+                        items.append((config.games + g, _counts_of_keys(structure, keys)))
+                with closing(iter_forced_games(spec, items, jobs=config.jobs, scheduler=config.scheduler,
+                                               pool=pool)) as games:
+                    results = list(games)
             keys = [r.racks[0] for r in results]
             returns = [r.racks[1] for r in results]
             if keys:
@@ -434,13 +577,14 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
             with interrupts_deferred():  # the sums under a new name, then the one pointer that names them
                 name = f"racks-{rnd}-{done}.npz"
                 buf = io.BytesIO()
-                np.savez(buf, keys=stats.keys, sums=stats.sums, counts=stats.counts)
+                extra = {"plan": stats.plan} if stats.plan is not None else {}
+                np.savez(buf, keys=stats.keys, sums=stats.sums, counts=stats.counts, **extra)
                 write_atomic(state_dir / name, buf.getvalue())
                 state = _commit(state_dir, {"config": want, "round": rnd, "games_done": done, "sums": name,
                                             "change": change})
             if progress is not None:
-                progress(rnd, done, config.games, change)
-        values = leave_values(structure, stats, table)
+                progress(rnd, done, total, change)
+        values = leave_values(structure, stats, table, by_count=bool(config.forced_games))
         before = Leaves.load(table_path).values
         change = float(np.mean(np.abs(values - before)))
         table = Leaves.from_values(rules, values)

@@ -49,6 +49,10 @@ PLAY, SWAP, PASS, SETTLE = (next(k for k, v in KIND_NAMES.items() if v == name)
                             for name in ("play", "swap", "pass", "settle"))
 
 _RNG_OK: bool | None = None
+#: the most racks one game may force (:meth:`SelfPlay.play`)
+FORCE_MAX = 64
+#: the first turn a rack is forced on by default: after each player's opening turn
+FORCE_FROM = 2
 
 
 def _rng_matches_python() -> bool:
@@ -147,12 +151,20 @@ class SelfPlay:
             self._words = _engine.WordList(sorted(words.words), self.rules.alphabet.letters)
         return self._words
 
-    def play(self, seed: int, rngs=(None, None)) -> SelfPlayGame:
+    def play(self, seed: int, rngs=(None, None), force=None, force_from: int = FORCE_FROM) -> SelfPlayGame:
         """One game whose bag is seeded like ``Game(rules, seed=seed)``.  ``rngs``: the
         ``random.Random`` of each rated seat, whose draws its choices take (read, not
         advanced: the Bot's stream after ``Bot.reset``); None for a rated seat: a stream
         seeded ``"wordsalvo-bot-<level>-<seed * 2 + seat>"``, as a Bot reset to
-        ``seed * 2 + seat`` has."""
+        ``seed * 2 + seat`` has.
+
+        ``force`` (leave training's rare racks): full racks as tile counts by code, shape
+        (racks, letters + 1), at most :data:`FORCE_MAX`.  From turn ``force_from`` on, each
+        turn whose mover holds a full rack while the bag holds a rack's worth of tiles
+        takes the first of them not yet played that the mover's rack and the bag can
+        supply: the mover's rack goes back into the bag and the forced tiles come out of
+        it, and the game goes on from there (``csrc/ws_selfplay.h``).  Those turns'
+        records have ``forced`` 1.  Without ``force`` the game is Game's and Bot's."""
         states = []
         for seat, rng in enumerate(rngs):
             if rng is None:
@@ -167,7 +179,7 @@ class SelfPlay:
             elif not isinstance(rng, random.Random):
                 raise WordSalvoError(f"rngs: expected a random.Random or None per seat, got {type(rng).__name__}")
             states.append(rng.getstate())
-        records, scores, reason, turns = self._sp.play(seed, tuple(states))
+        records, scores, reason, turns = self._sp.play(seed, tuple(states), force, force_from)
         return SelfPlayGame(records, scores, reason, turns)
 
 
