@@ -14,7 +14,7 @@
  * prefix is inserted (not one per split point of every word).
  *
  * Layout: each state belongs to the longest list that contains it; those lists
- * are written once each, depth first from the GADDAG root, and a list that is the
+ * are written once each, breadth first from the GADDAG root, and a list that is the
  * tail of a longer list points into it (tail merging).
  */
 #include <stdlib.h>
@@ -383,7 +383,7 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
     RevKey *rev = NULL;
     uint32_t *chain = NULL, *pos = NULL, *order = NULL, *heads = NULL, *nodes = NULL;
     uint8_t *is_head = NULL;
-    uint32_t *owner = NULL, *stack = NULL, *written_chains = NULL;
+    uint32_t *owner = NULL, *queue = NULL, *written_chains = NULL;
     int status = WS_E_NOMEM;
     uint32_t dawg_root = 0, gaddag_root = 0;
     size_t prefixes = 0;
@@ -504,7 +504,7 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
     free(rev);
     rev = NULL;
 
-    /* ---- layout: tails merged, depth-first order ---- */
+    /* ---- layout: tails merged, breadth-first order ---- */
     {
         uint32_t ns = pool.count;
         const State *st = pool.states;
@@ -542,22 +542,30 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
         }
         /* Each state belongs to the longest chain that contains it (its owner);
          * only owner chains are written, so a list that is the tail of a longer
-         * list points into it.  Owner chains are written in depth-first order from
-         * the GADDAG root, then the DAWG root, so a list sits near its parent's. */
+         * list points into it.  Owner chains are written breadth first from the two
+         * roots (GADDAG, then DAWG), each list's children when the list is taken from
+         * the queue: the children of a list sit side by side, and so, level by level,
+         * do all the lists below it, while the top levels every generation walks
+         * fill few cache lines (levels 1-3 of CSW24: 5,077 lines, against 9,341 in the
+         * depth-first order this replaces, which put a list's later children after
+         * the whole subtree of its first).  See docs/graph-format.md, Layout. */
         owner = calloc(ns, sizeof(uint32_t));
-        stack = malloc((size_t)(ns + 2) * sizeof(uint32_t));
+        queue = malloc((size_t)(nheads + 2) * sizeof(uint32_t));
         written_chains = malloc((size_t)(nheads + 1) * sizeof(uint32_t));
-        if (!owner || !stack || !written_chains) goto done;
+        if (!owner || !queue || !written_chains) goto done;
         for (uint32_t h = 0; h < nheads; h++)
             for (uint32_t t = heads[h]; t && !owner[t]; t = st[t].next) owner[t] = heads[h];
         {
-            uint32_t sp = 0, nw = 0;
-            stack[sp++] = dawg_root;
-            stack[sp++] = gaddag_root;
-            while (sp) {
-                uint32_t h = stack[--sp];
-                if (is_head[h] == 2) continue; /* visited */
+            uint32_t qh = 0, qt = 0, nw = 0;
+            uint32_t roots[2] = {gaddag_root, dawg_root};
+            for (int r = 0; r < 2; r++) {
+                uint32_t h = roots[r];
+                if (is_head[h] == 2) continue; /* placed */
                 is_head[h] = 2;
+                queue[qt++] = h;
+            }
+            while (qh < qt) {
+                uint32_t h = queue[qh++];
                 uint32_t o = owner[h];
                 if (!pos[o]) {
                     for (uint32_t t = o; t; t = st[t].next) {
@@ -574,11 +582,14 @@ int ws_build_graph(const WsWordKey *words, size_t count, WsBuildResult *result) 
                     status = WS_E_ARGUMENT;
                     goto done;
                 }
-                /* children of the list, first tile on top of the stack */
-                uint32_t kids[WS_MAX_LETTERS + 2], nk = 0;
-                for (uint32_t t = h; t && nk < WS_MAX_LETTERS + 2; t = st[t].next)
-                    if (st[t].child && is_head[st[t].child] != 2) kids[nk++] = st[t].child;
-                while (nk) stack[sp++] = kids[--nk];
+                /* children of the list in tile order; each list is queued once */
+                for (uint32_t t = h; t; t = st[t].next) {
+                    uint32_t c = st[t].child;
+                    if (c && is_head[c] != 2) {
+                        is_head[c] = 2;
+                        queue[qt++] = c;
+                    }
+                }
             }
             if (written > WS_MAX_NODES) {
                 status = WS_E_TOO_BIG;
@@ -620,7 +631,7 @@ done:
     free(heads);
     free(is_head);
     free(owner);
-    free(stack);
+    free(queue);
     free(written_chains);
     free(nodes);
     return status;

@@ -124,9 +124,9 @@ static void count_arc(CountState *c, uint32_t i) {
 }
 
 /* One pass from the last node down computes every arc whose child lies after it (the
- * layout writes lists depth first, so nearly all); a depth-first walk from each root
- * does the rest and finds cycles (a cycle always has an arc to an earlier node, so the
- * pass leaves it to the walk). */
+ * layout writes a list's children after the list, so nearly all); a depth-first walk
+ * from each root does the rest and finds cycles (a cycle always has an arc to an
+ * earlier node, so the pass leaves it to the walk). */
 int ws_graph_count(const uint32_t *nodes, uint32_t node_count, WsGraphCounts *out, uint32_t *bad_index) {
     CountState c = {nodes, NULL, NULL, NULL};
     uint32_t *stack = NULL;

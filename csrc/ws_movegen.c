@@ -813,11 +813,27 @@ static inline void record(WsGen *g, int left, int right, int main_sum, int wmul,
 
 static void gen(WsGen *g, int pos, uint32_t list, int main_sum, int wmul, int cross, int placed);
 
+/* always inlined: gen and go_on call each other, so without it the compiler keeps go_on
+ * a function, and every step of the walk pays two calls (6.3 % more instructions) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void go_on(WsGen *g, int pos, uint8_t strip_tile, uint32_t node, int main_sum, int wmul, int cross,
                          int placed) {
     uint32_t child = ws_node_index(node);
-    /* the child list is needed right after recording: start loading it now */
+    /* the child list is needed right after recording: start loading it now, and the 4
+     * cache lines after it, where the breadth-first layout puts the lists the walk is
+     * likely to meet next (the children of this list's siblings, then theirs): on new
+     * positions about 14 % faster in same-process A/B runs (8 lines: about the same
+     * for 3 times the instructions, 1 line: 3-7 %), repeated positions unchanged.  Not
+     * in the last lines of the array, so no pointer leaves it. */
     __builtin_prefetch(&g->nodes[child]);
+    if (child && child + 64 < g->node_count) {
+        __builtin_prefetch(&g->nodes[child + 16]);
+        __builtin_prefetch(&g->nodes[child + 32]);
+        __builtin_prefetch(&g->nodes[child + 48]);
+        __builtin_prefetch(&g->nodes[child + 64]);
+    }
     g->strip[pos] = strip_tile;
     if (pos <= g->anchor) {
         int left_empty = pos == 0 || !g->ln->tile[pos - 1];
