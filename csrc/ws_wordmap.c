@@ -354,7 +354,10 @@ static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choic
     uint64_t p = ws_rack_key_premix(key); /* each key below: p plus its letters' premixes */
     if (blanks == 0) return collect(c, find_premixed(m, key, p, n), 0, 0);
     if (blanks == 1) { /* the letters that make a key of the key plus one, in order */
-        for (uint64_t ls = ws_wordmap_extend(m, ws_rack_key_mix(p)) & choices; ls; ls &= ls - 1) {
+        uint64_t letters = ws_wordmap_extend(m, ws_rack_key_mix(p)) & choices;
+        for (uint64_t ls = letters; ls; ls &= ls - 1)
+            ws_wordmap_prefetch(m, ws_rack_key_mix(p + ws_rack_key_premix_letter((unsigned)__builtin_ctzll(ls))));
+        for (uint64_t ls = letters; ls; ls &= ls - 1) {
             unsigned l1 = (unsigned)__builtin_ctzll(ls);
             if (collect(c, find_premixed(m, ws_rack_key_add_letter(key, l1), p + ws_rack_key_premix_letter(l1), n), l1,
                         0))
@@ -362,6 +365,8 @@ static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choic
         }
         return 0;
     }
+    for (uint64_t ls = choices; ls; ls &= ls - 1)
+        ws_wordmap_prefetch_extend(m, ws_rack_key_mix(p + ws_rack_key_premix_letter((unsigned)__builtin_ctzll(ls))));
     for (unsigned l1 = 1; l1 <= m->alphabet_size; l1++) {
         if (!(choices >> l1 & 1)) continue;
         WsRackKey k1 = ws_rack_key_add_letter(key, l1);

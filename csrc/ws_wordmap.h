@@ -166,6 +166,25 @@ static inline uint64_t ws_wordmap_extend(const WsWordMap *m, uint64_t h) {
     return (uint64_t)m->extend[h >> m->extend_shift] << 1;
 }
 
+/* Starts loading the cache lines a lookup of the hash h reads first: its filter word
+ * and its first slot.  A search that knows the keys it will look up next prefetches
+ * them all before it looks any up, so their cache misses overlap instead of coming one
+ * after the other (on a new position most of them miss). */
+static inline void ws_wordmap_prefetch(const WsWordMap *m, uint64_t h) {
+    __builtin_prefetch(&m->filter0[h >> m->filter0_shift]);
+    __builtin_prefetch(&m->slots[h >> m->slot_shift]);
+}
+
+/* The filter word of the hash h alone (for keys most of which are not keys of the map). */
+static inline void ws_wordmap_prefetch_filter(const WsWordMap *m, uint64_t h) {
+    __builtin_prefetch(&m->filter0[h >> m->filter0_shift]);
+}
+
+/* The extend word of the hash h (a key a blank is added to). */
+static inline void ws_wordmap_prefetch_extend(const WsWordMap *m, uint64_t h) {
+    __builtin_prefetch(&m->extend[h >> m->extend_shift]);
+}
+
 #define WS_WORDMAP_LENGTH_SHIFT 28 /* a slot's top 4 bits: the length of the entry's words */
 
 /* 1 if the letters of the first word of entry e, whose words have n letters, make
