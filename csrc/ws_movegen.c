@@ -1477,16 +1477,11 @@ static void prepare_subracks(WsGen *g) {
 static void make_word_list(WsGen *g, unsigned row, int n, WsRackKey through, uint64_t through_premix, unsigned len) {
     const WsWordMap *m = g->wordmap;
     int first = g->subrack_first[n], count = 0;
-    uint64_t hash[1 << WS_RACK_MAX]; /* of the sub-racks from first on, their filter words prefetched */
-    for (int r = first; r < g->subrack_first[n + 1]; r++) {
-        hash[r - first] = ws_rack_key_mix(g->subracks[r].premix + through_premix);
-        if (!g->subracks[r].blanks) ws_wordmap_prefetch_filter(m, hash[r - first]);
-    }
     for (int r = first; r < g->subrack_first[n + 1]; r++) {
         const WsSubrack *sr = &g->subracks[r];
         if (sr->blanks) continue;
         g->wordmap_lookups++;
-        int32_t e = ws_wordmap_probe_hashed(m, ws_rack_key_add(sr->key, through), hash[r - first], len, ws_wordmap_entry_is);
+        int32_t e = ws_wordmap_find_premixed(m, ws_rack_key_add(sr->key, through), sr->premix + through_premix, len);
         if (e < 0) continue;
         g->word_sub[row][first + count] = (uint8_t)r;
         g->word_entry[row][first + count] = (uint32_t)e;
@@ -1706,20 +1701,17 @@ static void wordmap_read(WsGen *g, const WsAnchor *a, const WsSubAnchor *s) {
         list = &g->blank_subracks[g->blank_first[n]];
         count = g->blank_first[n + 1] - g->blank_first[n];
     }
-    /* Without the leave test (by score, or before n moves are kept by equity) every
-     * sub-rack is looked up: the first cache line of each lookup is prefetched before any
-     * is made, so that their misses overlap (on a new position most of them miss).  With
-     * the test most sub-racks never get that far, and the bar rises as moves are kept:
-     * prefetching those it lets through at the start added 3 % to the simulation's
-     * instructions (half of them were then refused), so they are looked up as they come. */
-    if (!gate) {
+    /* A sub-rack with blanks is dear on a new position: its extend word, then the filter
+     * word and slot of each letter it gives, all likely misses.  Without the leave test
+     * (by score, or before n moves are kept by equity) each is looked up, so the extend
+     * words of all of them are prefetched before the first lookup and their misses
+     * overlap (ws_wordmap_lookup does the same for the letters).  Prefetching the plain
+     * sub-racks' filter words too, or with the test on, gained nothing measurable and
+     * cost instructions (the test refuses most sub-racks, and the bar rises). */
+    if (!gate && g->rack[0]) {
         for (int q = 0; q < count; q++) {
             const WsSubrack *sr = &g->subracks[list ? list[q] : first + q];
-            uint64_t h = ws_rack_key_mix(sr->premix + through_premix);
-            if (sr->blanks)
-                ws_wordmap_prefetch_extend(m, h);
-            else
-                ws_wordmap_prefetch_filter(m, h);
+            if (sr->blanks) ws_wordmap_prefetch_extend(m, ws_rack_key_mix(sr->premix + through_premix));
         }
     }
     for (int q = 0; q < count; q++) {

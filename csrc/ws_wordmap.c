@@ -355,12 +355,15 @@ static int resolve(const WsWordMap *m, WsRackKey key, int blanks, uint64_t choic
     if (blanks == 0) return collect(c, find_premixed(m, key, p, n), 0, 0);
     if (blanks == 1) { /* the letters that make a key of the key plus one, in order */
         uint64_t letters = ws_wordmap_extend(m, ws_rack_key_mix(p)) & choices;
-        for (uint64_t ls = letters; ls; ls &= ls - 1)
-            ws_wordmap_prefetch(m, ws_rack_key_mix(p + ws_rack_key_premix_letter((unsigned)__builtin_ctzll(ls))));
+        uint64_t hash[64]; /* by letter: every probe's first lines prefetched before the first probe */
         for (uint64_t ls = letters; ls; ls &= ls - 1) {
             unsigned l1 = (unsigned)__builtin_ctzll(ls);
-            if (collect(c, find_premixed(m, ws_rack_key_add_letter(key, l1), p + ws_rack_key_premix_letter(l1), n), l1,
-                        0))
+            hash[l1] = ws_rack_key_mix(p + ws_rack_key_premix_letter(l1));
+            ws_wordmap_prefetch(m, hash[l1]);
+        }
+        for (uint64_t ls = letters; ls; ls &= ls - 1) {
+            unsigned l1 = (unsigned)__builtin_ctzll(ls);
+            if (collect(c, ws_wordmap_probe_hashed(m, ws_rack_key_add_letter(key, l1), hash[l1], n, entry_is), l1, 0))
                 return 1;
         }
         return 0;

@@ -167,17 +167,12 @@ static inline uint64_t ws_wordmap_extend(const WsWordMap *m, uint64_t h) {
 }
 
 /* Starts loading the cache lines a lookup of the hash h reads first: its filter word
- * and its first slot.  A search that knows the keys it will look up next prefetches
- * them all before it looks any up, so their cache misses overlap instead of coming one
- * after the other (on a new position most of them miss). */
+ * and its first slot.  A blank's lookups know all the keys they will probe (the letters
+ * of the extend word) and prefetch them all before probing any, so their cache misses
+ * overlap instead of coming one after the other (on a new position most of them miss). */
 static inline void ws_wordmap_prefetch(const WsWordMap *m, uint64_t h) {
     __builtin_prefetch(&m->filter0[h >> m->filter0_shift]);
     __builtin_prefetch(&m->slots[h >> m->slot_shift]);
-}
-
-/* The filter word of the hash h alone (for keys most of which are not keys of the map). */
-static inline void ws_wordmap_prefetch_filter(const WsWordMap *m, uint64_t h) {
-    __builtin_prefetch(&m->filter0[h >> m->filter0_shift]);
 }
 
 /* The extend word of the hash h (a key a blank is added to). */
