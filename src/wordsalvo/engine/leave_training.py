@@ -77,12 +77,49 @@ harmonic mean of its racks' counts, so a leave whose racks have all been seen
 often trusts its own mean.  The plan of a round is kept with its sums, so a
 resumed run forces the same racks.
 
+The cover (``cover``, off by default)
+------------------------------------
+A round of 125,000 CSW24 games sees about 0.8 of the 3.2 million full racks the
+tile set can make; the others (rare racks: consonant-heavy, duplicate-heavy, two
+blanks) are simply missing from every leave's weighted sums, the sum of their
+chances of being drawn is missing from its denominator, and the average ``A`` is
+taken over the racks seen.  MAGPIE's leave generator ends a generation only
+when every rack has been seen a minimum number of times, and it gets there
+cheaply: at a turn it puts a rare rack on the mover, records the equity of the
+best move with it in that position, and puts the real rack back.  With ``cover
+= C`` every round but the first (which has no leave values yet) does the same
+after its normal games: it plays *cover games*, ordinary games of the round
+(game indices ``games`` on) at each turn of which (a full rack and at least a
+rack's worth of tiles in the bag) the mover's player also values
+``probes_per_turn`` racks from a list, each in that position, without changing
+the game (:meth:`~wordsalvo.engine.selfplay.SelfPlay.play`, ``probe``): the
+rack's return is the equity of the action the equity player would take with it
+there (a play or a swap, valued under the round's table exactly as a turn's
+return is), and an action that is a pass records nothing.  The list is planned
+in passes (:func:`cover_plan`): every full rack with ``c < C`` observations in
+the round so far gets ``C - c`` copies, the racks never seen first, shuffled
+within a level so a game's racks are unrelated, ``probes_per_turn *``
+:data:`COVER_TURNS` to a game; racks a game had no turn left for go into the
+next pass, planned from the counts after the last one.  The cover ends when
+every rack has ``C`` observations or after ``cover_games`` games (default: as
+many as ``games``).  The cover games' own turns are observations too, as in any
+game.
+
+With a cover, a leave's evidence is counted in observations, as with forced
+racks.  Every rack now has ``C`` or more observations, so counted in racks
+every 6-tile leave would have the same evidence (the Kish number of all the
+racks it grows into, under 17) and stay half its prior however often its racks
+were seen; counted in observations, a leave whose racks are common (seen
+hundreds of times) trusts its own mean, and one whose racks were seen once each
+leans on its prior, which is what the evidence is for.
+
 Returns are exact integers (1/256 points) and the per-rack sums are kept in
 key order, so a round's table is the same whatever ``jobs`` or the scheduler
 is; the same seed gives the same table.  A run keeps its state next to the
 output (``OUT.state/``: the finished rounds' tables, and the running sums of
 the current round written every chunk of games) and ``resume=True`` continues
-where an interrupted run stopped.  Every file is written atomically, and
+where an interrupted run stopped (a cover's current pass is kept with the sums, so a
+resumed run probes the same racks).  Every file is written atomically, and
 ``state.json`` alone says which files are the state: a crash at any write
 resumes to the same table as a run never stopped.
 """
