@@ -138,7 +138,8 @@ def run_train(args) -> int:
             bar.close()
     extra = f" and {args.rounds - 1} x {forced:,} forced-rack games" if forced and args.rounds > 1 else ""
     if args.cover and args.rounds > 1:
-        extra = f" and cover games until every rack was seen {args.cover} times a round"
+        extra = (f" and, each round after the first, cover games until every full rack had been seen "
+                 f"{args.cover} time{'s' if args.cover > 1 else ''} (at most {args.cover_games or args.games:,})")
     print(f"{args.out}: {len(table):,} leaves, trained on {args.rounds} x {args.games:,} games{extra} "
           f"(seed {args.seed}) for {args.rules}")
     return 0

@@ -165,7 +165,7 @@ class TrainingConfig:
     scheduler: str | None = None  #: a Dask distributed scheduler's address (instead of ``jobs``)
     forced_games: int = 0      #: games with forced racks per round after the first (0: none)
     min_count: int = 8         #: the observations a forced rack is topped up to in a round
-    cover: int = 0             #: the observations every full rack is topped up to by probes in a round after the first (0: none)
+    cover: int = 0             #: rounds after the first: the observations every full rack is probed up to (0: none)
     cover_games: int = 0       #: the most cover games a round plays (0: as many as ``games``)
     probes_per_turn: int = 16  #: probe racks a cover game values at each of its turns
 
