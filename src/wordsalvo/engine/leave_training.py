@@ -476,7 +476,7 @@ def cover_plan(structure: _Structure, stats: RackStats, cover: int, games: int, 
     if len(which) == 0:
         return np.zeros((0, slots), dtype=np.int64)
     copy = np.arange(len(which)) - np.repeat(np.cumsum(short) - short, short)
-    level = np.minimum(count[which] + copy, cover).astype(np.int16)  # < cover: small
+    level = (count[which] + copy).astype(np.int16 if cover <= 1 << 15 else np.int64)  # < cover
     shuffle = np.random.default_rng(seed).permutation(len(which))
     order = shuffle[np.argsort(level[shuffle], kind="stable")][:games * slots]  # a radix sort of levels
     rows = -(-len(order) // slots)
@@ -572,9 +572,10 @@ def _read_sums(path: Path) -> "RackStats":
                              f"shapes {keys.shape}, {sums.shape}, {counts.shape}; start again without --resume")
     stats = RackStats(keys, sums, counts)
     if plan is not None:
-        if plan.ndim != 2 or np.any(plan < 0):
-            raise WordSalvoError(f"{path}: expected the forced racks' plan as rack keys (games, racks), got "
-                                 f"shape {plan.shape}; start again without --resume")
+        if plan.ndim != 2 or np.any(plan < 0) or plan_start < 0:
+            raise WordSalvoError(f"{path}: expected the plan of forced or probe racks as rack keys (games, racks) "
+                                 f"from a game >= 0, got shape {plan.shape} from game {plan_start}; start again "
+                                 "without --resume")
         stats.plan = plan
         stats.plan_start = plan_start
     return stats
