@@ -98,6 +98,53 @@ static int force_rack(WsSelfplay *sp, int seat) {
     return 0;
 }
 
+/* Whether the probe racks are full racks the rule set's tiles can make, with somewhere to
+ * write their values, and both seats equity players (see WsSelfplay.probe). */
+static int probe_valid(const WsSelfplay *sp) {
+    const WsGameRules *R = sp->rules;
+    if (sp->probe_count == 0) return 1;
+    if (sp->probe_count < 0 || sp->probe_count > WS_SELFPLAY_PROBE_MAX || !sp->probe || !sp->probe_kind ||
+        !sp->probe_equity || sp->probe_per_turn < 1)
+        return 0;
+    for (int seat = 0; seat < 2; seat++)
+        if (sp->player[seat].kind != WS_SELFPLAY_STATIC || !sp->player[seat].engine.by_equity) return 0;
+    int tiles[WS_MAX_LETTERS + 1] = {0}; /* the rule set's tile counts */
+    for (int i = 0; i < R->bag_count; i++) tiles[R->bag[i]]++;
+    for (int i = 0; i < sp->probe_count; i++) {
+        const uint8_t *r = sp->probe + (size_t)i * (WS_MAX_LETTERS + 1);
+        int total = 0;
+        for (int t = 0; t <= WS_MAX_LETTERS; t++) {
+            if (r[t] > tiles[t]) return 0;
+            total += r[t];
+        }
+        if (total != R->rack_size) return 0;
+    }
+    return 1;
+}
+
+/* Values the next probe racks in the mover's position (see WsSelfplay.probe); last: the
+ * last turn kind the mover's own choice was made with. */
+static int probe_racks(WsSelfplay *sp, WsGen *g, int seat, int last) {
+    WsGame *s = &sp->game;
+    const WsGameRules *R = sp->rules;
+    if (sp->probe_done >= sp->probe_count || s->rack_total[seat] != R->rack_size || s->bag_count < R->rack_size)
+        return WS_OK;
+    uint8_t real[WS_MAX_LETTERS + 1];
+    memcpy(real, s->rack[seat], sizeof real);
+    int rc = WS_OK;
+    for (int k = 0; k < sp->probe_per_turn && sp->probe_done < sp->probe_count && rc == WS_OK; k++) {
+        int i = sp->probe_done++;
+        WsAction a;
+        /* a full rack for a full rack: rack_total stays; the hash is not read by the choice */
+        memcpy(s->rack[seat], sp->probe + (size_t)i * (WS_MAX_LETTERS + 1), sizeof real);
+        rc = ws_player_choose(s, g, &sp->player[seat].engine, last, &a);
+        sp->probe_kind[i] = (uint8_t)a.kind;
+        sp->probe_equity[i] = a.kind == WS_TURN_PASS ? 0.0f : a.equity;
+    }
+    memcpy(s->rack[seat], real, sizeof real);
+    return rc;
+}
+
 /* One turn of the player on turn: Bot.choose, then Game.apply. */
 static int take_turn(WsSelfplay *sp, WsGen *g) {
     int seat = sp->game.to_move;
@@ -117,6 +164,10 @@ static int take_turn(WsSelfplay *sp, WsGen *g) {
         rc = ws_player_choose(&sp->game, g, &P->engine, last, &a);
     }
     if (rc != WS_OK) return rc;
+    if (sp->probe_count) {
+        rc = probe_racks(sp, g, seat, last);
+        if (rc != WS_OK) return rc;
+    }
     action_record(sp, seat, &a, forced);
     sp->last_kind[seat] = a.kind;
     return ws_action_apply(&sp->game, &a, NULL);
@@ -125,7 +176,9 @@ static int take_turn(WsSelfplay *sp, WsGen *g) {
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                      size_t capacity, size_t *count) {
     *count = 0;
-    if (!sp->rules || sp->rules->players != 2 || seed_length < 1 || !force_valid(sp)) return WS_E_ARGUMENT;
+    sp->probe_done = 0;
+    if (!sp->rules || sp->rules->players != 2 || seed_length < 1 || !force_valid(sp) || !probe_valid(sp))
+        return WS_E_ARGUMENT;
     sp->last_kind[0] = sp->last_kind[1] = -1;
     sp->force_used = 0;
     sp->forced = 0;

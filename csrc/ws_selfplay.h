@@ -82,9 +82,29 @@ typedef struct WsSelfplay {
     int32_t force_from;  /* the first turn (0 = the first of the game) a rack may be forced on */
     uint64_t force_used; /* bit i: the i-th forced rack was played in this game */
     int32_t forced;      /* racks forced in the last game */
+    /* probe racks (leave training's cover of the racks seldom seen; none when probe_count
+     * is 0): probe[i * (WS_MAX_LETTERS + 1) + t] is how many tiles of code t the i-th
+     * probe rack holds (a full rack of the rule set's tiles each).  At every turn whose
+     * mover holds a full rack while the bag holds at least a rack's worth of tiles, after
+     * the mover's choice and before it is played, the next probe_per_turn probe racks of
+     * the list (in order, until it runs out) are valued in that position: the mover's
+     * rack is set to the probe rack (its tiles need not be in the bag; the bag, the hash
+     * and everything else stay as they are), the mover's player chooses as on its own turn
+     * (ws_player_choose, the same last turn kind), probe_kind[i] and probe_equity[i] get
+     * the kind and equity of that choice, and the real rack is put back.  The game goes
+     * on as if nothing had been probed: with or without probes, the same game.  The
+     * arrays are the caller's (probe_count entries each); probe_done says how many of the
+     * list the last game valued (the first probe_done). */
+    const uint8_t *probe;
+    int32_t probe_count;     /* 0..WS_SELFPLAY_PROBE_MAX */
+    int32_t probe_per_turn;  /* >= 1 when probe_count > 0 */
+    uint8_t *probe_kind;     /* out: WS_TURN_PLAY, _SWAP or _PASS */
+    float *probe_equity;     /* out: the equity of the action chosen (0 for a pass) */
+    int32_t probe_done;      /* out: probe racks valued in the last game */
 } WsSelfplay;
 
 #define WS_SELFPLAY_FORCE_MAX 64
+#define WS_SELFPLAY_PROBE_MAX (1 << 20)
 
 /* Plays a whole game on generator g (set up for the rule set's board and lexicon,
  * alphagrams optional) from the random seed key (see ws_rng_seed); sp->rules,
@@ -95,7 +115,9 @@ typedef struct WsSelfplay {
  * many: the game stops there; replayed with a larger buffer and the same streams it is
  * the same game);
  * WS_E_ARGUMENT: rules not for two players, a first deal the bag cannot make, force_count
- * out of range or a forced rack that is not a full rack of the rule set's tiles, a rack
+ * out of range or a forced rack that is not a full rack of the rule set's tiles, probes
+ * (probe_count out of range, a probe rack that is not a full rack the rule set's tiles can
+ * make, probe_per_turn < 1, no output arrays, or a seat that is not an equity player), a rack
  * the leave table cannot value, or no end within turn_limit turns. */
 int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                      size_t capacity, size_t *count);

@@ -210,3 +210,116 @@ def test_forced_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp
     with pytest.raises(WordSalvoError, match="same settings"):  # another run's state is not resumed
         train_leaves(TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6),
                      tmp_path / "two.wsl", resume=True)
+
+
+# -- the cover (issue 35: every full rack observed, its value probed where it is not drawn) ----
+def test_the_full_racks_are_every_multiset_of_seven_the_tile_set_allows(structure):
+    from wordsalvo.engine.leave_training import full_rack_keys, _counts_of_keys
+
+    keys = full_rack_keys(structure)
+    # the coefficient of x^7 in the product over tiles of 1 + x + ... + x^n
+    poly = np.zeros(8, dtype=np.int64)
+    poly[0] = 1
+    for n in structure.tile_count.astype(int):
+        new = np.zeros(8, dtype=np.int64)
+        for j in range(min(n, 7) + 1):
+            new[j:] += poly[:8 - j]
+        poly = new
+    assert len(keys) == poly[7] == 3_199_724
+    assert np.all(np.diff(keys) > 0)
+    sample = keys[::997]
+    counts = _counts_of_keys(structure, sample)
+    assert np.all(counts.sum(axis=1) == 7) and np.all(counts <= structure.tile_count)
+    assert keys[np.searchsorted(keys, key("AEINST?"))] == key("AEINST?")
+    assert keys[np.searchsorted(keys, key("EEEEEEE"))] == key("EEEEEEE")
+    assert not np.isin([key("ZZAEIOU"), key("???AEIO")], keys).any()  # one Z, two blanks
+
+
+def test_the_cover_plan_tops_every_rack_up_rarest_first(structure):
+    from wordsalvo.engine.leave_training import cover_plan, full_rack_keys
+
+    every = full_rack_keys(structure)
+    stats = RackStats()
+    seen = every[::3]
+    stats.add(np.repeat(seen, 2), np.zeros(2 * len(seen), dtype=np.int64))        # seen twice
+    stats.add(every[1::3][:1000], np.zeros(1000, dtype=np.int64))                  # seen once
+    plan = cover_plan(structure, stats, 2, 10 ** 6, 96, [1, 2, 3])
+    flat = plan.ravel()
+    want = np.full(len(every), 2)  # the copies each rack should have
+    want[::3] = 0
+    want[1::3][:1000] = 1
+    at = np.searchsorted(every, flat[flat > 0])
+    assert np.array_equal(np.bincount(at, minlength=len(every)), want)
+    assert plan.shape == (-(-int(want.sum()) // 96), 96)
+    # a copy of each rack never seen comes first (level 0), then their second copies and
+    # the racks seen once (level 1)
+    n_zero = int((want == 2).sum())
+    first = np.bincount(at[:n_zero], minlength=len(every))
+    assert np.array_equal(first, (want == 2).astype(np.int64))
+    assert np.array_equal(plan, cover_plan(structure, stats, 2, 10 ** 6, 96, [1, 2, 3]))
+    capped = cover_plan(structure, stats, 2, 5, 96, [1, 2, 3])
+    assert capped.shape == (5, 96) and np.array_equal(capped, plan[:5])
+    assert cover_plan(structure, stats, 0, 5, 96, 0).shape == (0, 96)
+    full = RackStats(every, np.zeros(len(every), np.int64), np.full(len(every), 2, np.int64))
+    assert cover_plan(structure, full, 2, 5, 96, 0).shape == (0, 96)
+
+
+@pytest.mark.slow  # 13-17 s: three runs, each pass of each round plans over all 3.2 million racks
+def test_cover_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
+    def config(jobs, **kw):
+        kw = {"cover": 1, "cover_games": 6, "probes_per_turn": 4, **kw}
+        return TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, jobs=jobs, chunk=4, **kw)
+
+    one = train_leaves(config(1), tmp_path / "one.wsl")
+    calls = []
+
+    def stop(rnd, done, total, change):
+        calls.append((rnd, done, total))
+        if rnd == 1 and done == 10:  # in the cover games of the second round
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train_leaves(config(2), tmp_path / "two.wsl", progress=stop)
+    assert calls[:2] == [(0, 4, 6), (0, 6, 6)] and calls[-1] == (1, 10, 12)
+    two = train_leaves(config(2), tmp_path / "two.wsl", resume=True)
+    assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
+    plain = train_leaves(TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, chunk=4),
+                         tmp_path / "plain.wsl")
+    assert one != plain
+    from wordsalvo.errors import WordSalvoError
+
+    with pytest.raises(WordSalvoError, match="same settings"):  # another run's state is not resumed
+        train_leaves(config(1, probes_per_turn=5), tmp_path / "two.wsl", resume=True)
+    with pytest.raises(WordSalvoError, match="not both"):
+        train_leaves(config(1, forced_games=2), tmp_path / "three.wsl")
+    with pytest.raises(WordSalvoError, match="probes per turn"):
+        train_leaves(config(1, probes_per_turn=0), tmp_path / "three.wsl")
+
+
+def test_the_cover_stops_when_every_rack_has_its_count(tmp_path, monkeypatch, structure):
+    """With the full racks cut to 300 (so a test can cover them all), the cover games end
+    when each has been observed twice in the round, long before the cap, and the probes'
+    returns are in the round's sums."""
+    import wordsalvo.engine.leave_training as lt
+
+    every = lt.full_rack_keys(structure)
+    few = np.sort(every[np.random.default_rng(0).choice(len(every), 300, replace=False)])
+    monkeypatch.setattr(lt, "full_rack_keys", lambda s: few)
+    sums = []
+    real = lt.leave_values
+
+    def keep(structure, stats, *a, **kw):
+        sums.append(stats)
+        return real(structure, stats, *a, **kw)
+
+    monkeypatch.setattr(lt, "leave_values", keep)
+    calls = []
+    config = TrainingConfig(rules="classic-en", games=4, rounds=2, seed=5, chunk=3, cover=2, cover_games=40,
+                            probes_per_turn=8)
+    train_leaves(config, tmp_path / "t.wsl", progress=lambda rnd, done, total, change: calls.append((rnd, done)))
+    last = max(done for rnd, done in calls if rnd == 1)
+    assert 4 + 600 // (8 * lt.COVER_TURNS) <= last < 4 + 40
+    stats = sums[-1]
+    at = np.searchsorted(stats.keys, few)
+    assert np.all(stats.keys[at] == few) and np.all(stats.counts[at] >= 2)
+    assert stats.observations > sums[0].observations  # the probes on top of the games' own turns

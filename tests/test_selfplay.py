@@ -302,3 +302,106 @@ def test_forced_racks_are_checked(force):
     sp = _engine(spec, *_worker_setup(spec))[0]
     with pytest.raises(WordSalvoError, match="force"):
         sp.play(1, force=force)
+
+
+# -- probe racks (leave training's cover of the racks seldom seen, issue 35) ------------------
+PROBES = ["AEINST?", "QVVWWXY", "BCDFGHJ", "AEIOUUU", "??EERSS", "ZQJXKVW", "EEEEEEE", "CDHLMNP"]
+
+
+def probe_engine():
+    from wordsalvo.engine.autoplay import _engine, _worker_setup
+
+    spec = AutoplaySpec(rules="classic-en", players=("equity", "equity"), seed=3)
+    rules, lexicon, bots = _worker_setup(spec)
+    sp = _engine(spec, rules, lexicon, bots)[0]
+    table = Leaves.default(rules)
+    sp.set_players(("equity", "equity"), (table, table))
+    return sp, rules, lexicon, table
+
+
+def test_a_game_with_probes_is_the_same_game_byte_for_byte():
+    sp, *_ = probe_engine()
+    probe = np.array([counts_of(t) for t in PROBES * 20])
+    for seed in (12345, 7, 99):
+        plain = sp.play(seed)
+        probed = sp.play(seed, probe=probe, probe_per_turn=3)
+        assert probed.records.tobytes() == plain.records.tobytes()
+        assert (probed.scores, probed.end_reason, probed.turns) == (plain.scores, plain.end_reason, plain.turns)
+        kinds, equities = probed.probes
+        # three a turn on the turns that began with a full rack and a rack's worth in the bag
+        rec = plain.records
+        eligible = int(((rec["kind"] <= 2) & (rec["rack_len"] == 7) & (rec["bag_before"] >= 7)).sum())
+        assert len(kinds) == len(equities) == min(3 * eligible, len(probe)) > 0
+        assert len(sp.play(seed).probes[0]) == 0  # and none when none are given
+        # an empty list: nothing valued, the same game
+        empty = sp.play(seed, probe=np.zeros((0, 27), np.uint8))
+        assert empty.records.tobytes() == plain.records.tobytes() and len(empty.probes[0]) == 0
+
+
+def test_a_probe_values_the_rack_as_the_equity_player_would_in_that_position():
+    """The oracle: the Python API's best play by equity and best swap for that rack in the
+    position of the turn it was valued at (the greater; ties to the play)."""
+    from wordsalvo.engine.bot import Bot
+    from wordsalvo.movegen import MoveGenerator
+    from wordsalvo.engine.selfplay import PLAY, SWAP
+
+    sp, rules, lexicon, table = probe_engine()
+    per_turn = 2
+    probe_racks = PROBES * 8
+    probe = np.array([counts_of(t) for t in probe_racks])
+    gen = MoveGenerator(lexicon, rules, leaves=table)
+    checked = 0
+    for seed in (12345, 4):
+        kinds, equities = sp.play(seed, probe=probe, probe_per_turn=per_turn).probes
+        game = ws.Game(rules, lexicon, players=["a", "b"], seed=seed)
+        bots = [Bot("equity", rules, lexicon=lexicon, leaves=table) for _ in range(2)]
+        i = 0
+        while not game.is_over and i < len(kinds):
+            if len(game.rack) == 7 and game.bag_count >= 7:
+                pos = game.position()
+                for _ in range(per_turn):
+                    if i == len(kinds):
+                        break
+                    rack = probe_racks[i]
+                    play = gen.best(pos, rack=rack, by="equity")
+                    swap = gen.best_swap(pos, rack=rack)
+                    want = max([a.equity for a in (play, swap) if a is not None], default=None)
+                    want_kind = PLAY if play is not None and (swap is None or play.equity >= swap.equity) else SWAP
+                    assert want is not None and int(kinds[i]) == want_kind, (seed, i, rack)
+                    assert round(float(equities[i]) * 256) == round(want * 256), (seed, i, rack, play, swap)
+                    i += 1
+                    checked += 1
+            game.apply(bots[game.to_move].choose(game))
+        assert i == len(kinds)
+    assert checked >= 40
+
+
+@pytest.mark.parametrize("probe, match", [
+    (np.zeros((1, 5), np.uint8), "shape"),
+    (np.ones((1, 27), np.uint8), "hold"),            # 27 tiles
+    (np.array([counts_of("ZZAAEEI")]), "more often"),  # one Z in the tile set
+    (np.array([counts_of("AAEEIIO")]).astype(np.int64) * -1, "hold"),
+    (np.zeros(27, np.uint8), "shape"),
+    (np.array([counts_of("AAEEIIO")]).astype(np.float64), "whole"),
+])
+def test_probe_racks_are_checked(probe, match):
+    from wordsalvo.errors import WordSalvoError
+
+    sp, *_ = probe_engine()
+    with pytest.raises(WordSalvoError, match=match):
+        sp.play(1, probe=probe)
+    with pytest.raises(WordSalvoError, match="probe_per_turn"):
+        sp.play(1, probe=np.array([counts_of("AAEEIIO")]), probe_per_turn=0)
+    assert sp.play(1).records.tobytes() == sp.play(1).records.tobytes()  # still usable
+
+
+def test_probes_need_equity_players():
+    from wordsalvo.errors import WordSalvoError
+
+    sp, rules, lexicon, table = probe_engine()
+    sp.set_players(("score", "equity"), (None, table))
+    try:
+        with pytest.raises(WordSalvoError, match="equity players"):
+            sp.play(1, probe=np.array([counts_of("AAEEIIO")]))
+    finally:
+        sp.set_players(("equity", "equity"), (table, table))

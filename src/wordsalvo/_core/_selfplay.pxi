@@ -207,6 +207,7 @@ cdef class SelfPlay:
     cdef object words    # the two seats' WordLists (the same)
     cdef object buf      # numpy TURN_DTYPE records
     cdef object rated_arrays  # the rated players' buffer (numpy arrays C points into)
+    cdef object probe_out  # the last game's probe values: (kinds, equities) of the racks valued
 
     def __cinit__(self, Generator gen not None, GameRules rules not None, int turn_limit):
         if rules.players != 2:
@@ -228,6 +229,7 @@ cdef class SelfPlay:
         self.words = [None, None]
         self.buf = np.zeros(turn_limit + 16, dtype=turn_dtype())
         self.rated_arrays = None
+        self.probe_out = (np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.float32))
 
     def __dealloc__(self):
         free(self.sp)
@@ -299,19 +301,67 @@ cdef class SelfPlay:
         self.sp.rated_buffer.capacity = capacity
         self.sp.rated_buffer.needed = 0
 
-    def play(self, seed, rng_states=(None, None), force=None, int force_from=0):
+    def _probe_racks(self, probe, int probe_per_turn):
+        """``probe`` checked (see :meth:`play`): a C-ordered (racks, WS_MAX_LETTERS + 1) uint8 copy."""
+        cdef int types = self.gen.alphabet_size + 1
+        counts = np.asarray(probe)
+        if counts.ndim != 2 or counts.shape[1] != types or counts.shape[0] > WS_SELFPLAY_PROBE_MAX:
+            raise WordSalvoError(f"probe: expected tile counts of shape (0..{WS_SELFPLAY_PROBE_MAX}, {types}), "
+                                 f"got {counts.shape}")
+        if counts.dtype.kind not in "iub":
+            raise WordSalvoError(f"probe: expected whole tile counts, got dtype {counts.dtype}")
+        if probe_per_turn < 1:
+            raise WordSalvoError(f"probe_per_turn: expected a whole number >= 1, got {probe_per_turn}")
+        for seat in range(2):
+            if self.sp.player[seat].kind != WS_SELFPLAY_STATIC or not self.sp.player[seat].engine.by_equity:
+                raise WordSalvoError(f"probe: expected equity players with a leave table on both seats, "
+                                     f"got another player on seat {seat}")
+        have = np.bincount(np.frombuffer(self.rules.bag, dtype=np.uint8), minlength=types)[:types]
+        c = counts.astype(np.int64)
+        problems = []
+        bad = np.flatnonzero(c.sum(axis=1) != self.rules.rack_size) if len(c) else np.zeros(0, np.int64)
+        if len(bad):
+            problems.append(f"racks {bad[:5].tolist()} hold {c[bad[:5]].sum(axis=1).tolist()} tiles, not "
+                            f"{self.rules.rack_size}")
+        bad = np.flatnonzero(((c < 0) | (c > have[None, :])).any(axis=1)) if len(c) else np.zeros(0, np.int64)
+        if len(bad):
+            problems.append(f"racks {bad[:5].tolist()} hold a tile more often than the rule set's "
+                            f"{len(self.rules.bag)} tiles have it (or a negative count)")
+        if problems:
+            raise WordSalvoError(f"probe: expected full racks the rule set's tiles can make; "
+                                 f"{'; '.join(problems)} ({len(counts)} racks in all)")
+        out = np.zeros((max(1, c.shape[0]), WS_MAX_LETTERS + 1), dtype=np.uint8)
+        out[:c.shape[0], :types] = c
+        return out
+
+    def last_probes(self):
+        """The probe racks the last game valued (the first ones of its ``probe`` list, in order):
+        (kinds, equities), a uint8 array of turn kind codes (play, swap or pass) and a float32
+        array of the equity of each choice (0 for a pass); empty arrays without probes."""
+        return self.probe_out
+
+    def play(self, seed, rng_states=(None, None), force=None, int force_from=0, probe=None,
+             int probe_per_turn=1):
         """Plays one game seeded like random.Random(seed); returns (records, scores by seat,
         end reason, turns taken).  The records are a new TURN_DTYPE array.  ``rng_states``:
         for each rated seat, the random.Random.getstate() its draws start from (the
         streams are read, not advanced).  ``force``: full racks to force onto the mover
         from turn ``force_from`` on (csrc/ws_selfplay.h, WsSelfplay.force), as tile counts
         by code (an array of shape (racks, alphabet size + 1), at most
-        WS_SELFPLAY_FORCE_MAX racks); the records mark the forced turns."""
+        WS_SELFPLAY_FORCE_MAX racks); the records mark the forced turns.  ``probe``: full
+        racks (tile counts of the same shape, at most WS_SELFPLAY_PROBE_MAX, each one the
+        rule set's tiles can make; both seats equity players) valued ``probe_per_turn`` a
+        turn in the movers' positions without changing the game (csrc/ws_selfplay.h,
+        WsSelfplay.probe); :meth:`last_probes` gives their values."""
         cdef uint32_t key[64]
         cdef size_t count = 0
         cdef int rc, seat, i
         cdef uint8_t[::1] raw
         cdef const uint8_t[::1] fv
+        cdef const uint8_t[::1] pv
+        cdef uint8_t[::1] pk
+        cdef float[::1] pe
+        cdef int n_probe = 0
         cdef size_t capacity = <size_t>self.buf.shape[0]
         cdef int n = fill_key(seed, key)
         cdef int types = self.gen.alphabet_size + 1
@@ -329,6 +379,15 @@ cdef class SelfPlay:
             forced = np.zeros((max(1, counts.shape[0]), WS_MAX_LETTERS + 1), dtype=np.uint8)
             forced[:counts.shape[0], :types] = counts
             fv = forced.reshape(-1)
+        if probe is not None:
+            probed = self._probe_racks(probe, probe_per_turn)
+            n_probe = np.asarray(probe).shape[0]
+            pv = probed.reshape(-1)
+            kinds = np.full(max(1, n_probe), WS_TURN_PASS, dtype=np.uint8)
+            equities = np.zeros(max(1, n_probe), dtype=np.float32)
+            pk = kinds
+            pe = equities
+        self.probe_out = (np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.float32))
         if not isinstance(rng_states, (tuple, list)) or len(rng_states) != 2:
             raise WordSalvoError(f"rng_states: expected two random states (or None), got {type(rng_states).__name__}")
         for seat in range(2):
@@ -344,12 +403,22 @@ cdef class SelfPlay:
                 self.sp.force = &fv[0]
                 self.sp.force_count = counts.shape[0]
                 self.sp.force_from = force_from
+            if n_probe:
+                self.sp.probe = &pv[0]
+                self.sp.probe_count = n_probe
+                self.sp.probe_per_turn = probe_per_turn
+                self.sp.probe_kind = &pk[0]
+                self.sp.probe_equity = &pe[0]
             try:
                 with nogil:
                     rc = ws_selfplay_game(self.sp, self.gen.g, key, n, <WsTurnRecord*>&raw[0], capacity, &count)
             finally:
                 self.sp.force = NULL  # the array is this call's
                 self.sp.force_count = 0
+                self.sp.probe = NULL  # the arrays are this call's
+                self.sp.probe_count = 0
+                self.sp.probe_kind = NULL
+                self.sp.probe_equity = NULL
                 ws_guard_leave(&self.gen.busy)
             if rc == WS_E_CAPACITY and self.sp.rated_buffer.needed > self.sp.rated_buffer.capacity:
                 # a turn listed more plays than the buffer holds: the same game again, with room
@@ -360,6 +429,9 @@ cdef class SelfPlay:
                 continue
             break
         check_status(rc, WordSalvoError, f"self-play of seed {seed} (turn limit {self.sp.turn_limit})")
+        if n_probe:
+            done = self.sp.probe_done
+            self.probe_out = (kinds[:done].copy(), equities[:done].copy())
         return (self.buf[:count].copy(), (self.sp.game.score[0], self.sp.game.score[1]),
                 END_REASON_NAMES.get(self.sp.game.end_reason, ""), self.sp.turns)
 

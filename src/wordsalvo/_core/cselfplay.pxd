@@ -12,6 +12,7 @@ cdef extern from "ws_selfplay.h" nogil:
     int WS_SELFPLAY_STATIC
     int WS_SELFPLAY_RATED
     int WS_SELFPLAY_FORCE_MAX
+    int WS_SELFPLAY_PROBE_MAX
 
     ctypedef struct WsSelfplayPlayer:
         int32_t kind
@@ -47,6 +48,12 @@ cdef extern from "ws_selfplay.h" nogil:
         int32_t force_count
         int32_t force_from
         int32_t forced
+        const uint8_t *probe
+        int32_t probe_count
+        int32_t probe_per_turn
+        uint8_t *probe_kind
+        float *probe_equity
+        int32_t probe_done
 
     int ws_selfplay_game(WsSelfplay *sp, WsGen *g, const uint32_t *seed_key, int seed_length, WsTurnRecord *out,
                          size_t capacity, size_t *count)

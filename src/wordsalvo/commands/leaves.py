@@ -50,6 +50,15 @@ def register(subparsers) -> None:
     t.add_argument("--min-count", type=whole_number(1), default=8, metavar="C",
                    help="with --forced-games: the observations each forced rack is topped up to in a round "
                         "(default 8)")
+    t.add_argument("--cover", type=whole_number(0), default=0, metavar="C",
+                   help="in every round after the first, after its games, play cover games until every full "
+                        "rack has been observed C times in the round (default 0: none): their turns also value "
+                        "racks seen fewer times in the turn's position, without changing the game; a leave's "
+                        "evidence is then counted in observations (see the method)")
+    t.add_argument("--cover-games", type=whole_number(0), default=0, metavar="N",
+                   help="with --cover: the most cover games a round plays (default 0: as many as --games)")
+    t.add_argument("--probes-per-turn", type=whole_number(1), default=16, metavar="P",
+                   help="with --cover: the racks a cover game values at each turn (default 16)")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run (FILE.state/)")
     t.add_argument("--restart", action="store_true",
                    help="discard the interrupted run saved in FILE.state/ and start again (without "
@@ -89,14 +98,17 @@ def run_train(args) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     config = TrainingConfig(rules=args.rules, games=args.games, rounds=args.rounds, seed=args.seed,
                             lexicon=args.lexicon, jobs=args.jobs, chunk=args.save_every, scheduler=args.scheduler,
-                            forced_games=args.forced_games, min_count=args.min_count)
+                            forced_games=args.forced_games, min_count=args.min_count, cover=args.cover,
+                            cover_games=args.cover_games, probes_per_turn=args.probes_per_turn)
     forced = args.forced_games
-    bar = progress_bar(args.games * args.rounds + forced * (args.rounds - 1), "game")
+    # the most games a round after the first adds (a cover ends when every rack has its count)
+    extra = forced + ((args.cover_games or args.games) if args.cover else 0)
+    bar = progress_bar(args.games * args.rounds + extra * (args.rounds - 1), "game")
     state = {"last": 0}
 
     def progress(rnd: int, done: int, total: int, change: float | None = None) -> None:
         if bar is not None:
-            now = rnd * args.games + max(0, rnd - 1) * forced + done
+            now = rnd * args.games + max(0, rnd - 1) * extra + done
             bar.update(now - state["last"])
             state["last"] = now
             # the change the last round made to the table: small when the rounds have converged
@@ -115,6 +127,8 @@ def run_train(args) -> int:
         again += (["--lexicon", args.lexicon] if args.lexicon else []) + ["--jobs", args.jobs]
         again += (["--save-every", args.save_every] if args.save_every != 500 else [])
         again += (["--forced-games", forced, "--min-count", args.min_count] if forced else [])
+        again += (["--cover", args.cover, "--cover-games", args.cover_games, "--probes-per-turn",
+                   args.probes_per_turn] if args.cover else [])
         again += (["--scheduler", args.scheduler] if args.scheduler else []) + ["--resume"]
         print(f"Interrupted: {_saved_progress(args.out, args.rounds, args.games)}. This continues it:\n  "
               + " ".join(shlex.quote(str(a)) for a in again), file=sys.stderr)
@@ -123,6 +137,9 @@ def run_train(args) -> int:
         if bar is not None:
             bar.close()
     extra = f" and {args.rounds - 1} x {forced:,} forced-rack games" if forced and args.rounds > 1 else ""
+    if args.cover and args.rounds > 1:
+        extra = (f" and, each round after the first, cover games until every full rack had been seen "
+                 f"{args.cover} time{'s' if args.cover > 1 else ''} (at most {args.cover_games or args.games:,})")
     print(f"{args.out}: {len(table):,} leaves, trained on {args.rounds} x {args.games:,} games{extra} "
           f"(seed {args.seed}) for {args.rules}")
     return 0
@@ -136,7 +153,8 @@ def _saved_progress(out: str, rounds: int, games: int) -> str:
     state_dir = Path(f"{out}.state")
     try:
         state = json.loads((state_dir / "state.json").read_text("utf-8"))
-        games += state["config"].get("forced_games", 0) if state["round"] > 0 else 0
+        games += (state["config"].get("forced_games", 0) + state["config"].get("cover_games", 0)
+                  if state["round"] > 0 else 0)
         where = f"round {state['round'] + 1} of {rounds}, {state['games_done']:,} of {games:,} games"
     except (OSError, ValueError, KeyError, TypeError):
         return f"nothing finished is saved yet in {state_dir}/"

@@ -27,7 +27,7 @@ import importlib.util
 import sys
 import time
 from contextlib import closing
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -76,6 +76,9 @@ class GameResult:
     #: with ``trace="racks"`` (leave training): (rack keys, returns) of every turn that began with a
     #: full rack while the bag held tiles; see :func:`rack_records`
     racks: tuple[Any, Any] | None = None
+    #: a probe game's (leave training's cover): (rack keys, returns) of the probe racks valued
+    #: with a play or a swap, as :func:`rack_records` gives them; see :func:`play_probe_game`
+    probes: tuple[Any, Any] | None = None
 
     def outcome(self, player: int) -> float:
         """1 when ``player`` won, 0.5 for a draw, 0 for a loss."""
@@ -191,13 +194,26 @@ def rack_records(records, rack_size: int, tile_codes: int):
     return keys, returns
 
 
+def rack_keys(counts, rack_size: int, tile_codes: int):
+    """The rack keys (:func:`rack_records`) of full racks given as tile counts by code (one row a
+    rack, every row ``rack_size`` tiles), int64."""
+    import numpy as np
+
+    counts = np.asarray(counts, dtype=np.int64).reshape(-1, tile_codes)
+    n = len(counts)
+    codes = np.repeat(np.tile(np.arange(tile_codes, dtype=np.int64), n), counts.ravel()).reshape(n, rack_size)
+    bits = rack_key_bits(tile_codes)
+    return ((codes + 1) << (bits * np.arange(rack_size, dtype=np.int64))).sum(axis=1)
+
+
 def _seats(spec: AutoplaySpec, index: int) -> tuple[int, int, tuple[int, int]]:
     """(bag seed, first mover, seat -> player) of game ``index``: seats alternate."""
     first = index % 2
     return game_seed(spec.seed, index), first, (first, 1 - first)
 
 
-def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str, force=None) -> GameResult:
+def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool | str, force=None,
+                 probe=None, probe_per_turn: int = 1) -> GameResult:
     """:func:`play_game` on the C self-play loop: :func:`_python_game`'s loop, in C
     (``csrc/ws_selfplay.c``: the same turns until the same end or turn limit, each recorded
     as a :data:`~wordsalvo.engine.selfplay.TURN_DTYPE` record) for the players it has."""
@@ -206,8 +222,21 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
     engine.set_players(tuple(spec.players[p] for p in seats), tuple(leaves[p] for p in seats))
     for p in range(2):  # the rated players draw from their Bot's stream, reset as _python_game resets it
         bots[p].reset(seed * 2 + p)
-    game = engine.play(seed, tuple(bots[p].rng for p in seats), force)
-    return _result(engine.rules, index, seed, first, game.records, game.scores, game.end_reason, game.turns, trace)
+    game = engine.play(seed, tuple(bots[p].rng for p in seats), force, probe=probe, probe_per_turn=probe_per_turn)
+    result = _result(engine.rules, index, seed, first, game.records, game.scores, game.end_reason, game.turns,
+                     trace)
+    if probe is None:
+        return result
+    import numpy as np
+
+    from .selfplay import PLAY, SWAP
+
+    kinds, equities = game.probes
+    rules = engine.rules
+    keys = rack_keys(np.asarray(probe)[:len(kinds)], rules.rack_size, len(rules.alphabet.letters) + 1)
+    ok = (kinds == PLAY) | (kinds == SWAP)  # a pass has no return (as a turn's observation)
+    returns = np.rint(equities[ok].astype(np.float64) * 256.0).astype(np.int64)
+    return replace(result, probes=(keys[ok], returns))
 
 
 def _python_game(spec: AutoplaySpec, index: int, want_gcg: bool = False, trace: bool | str = False) -> GameResult:
@@ -338,31 +367,64 @@ def play_forced_game(spec: AutoplaySpec, index: int, force) -> GameResult:
     return _engine_game(engine, spec, index, "racks", force)
 
 
+def play_probe_game(spec: AutoplaySpec, index: int, probe, probe_per_turn: int) -> GameResult:
+    """Game ``index`` of ``spec`` in the C loop, traced as ``trace="racks"``, that also values the
+    full racks ``probe`` (tile counts by code, one row a rack), ``probe_per_turn`` a turn, in
+    the movers' positions without changing the game
+    (:meth:`~wordsalvo.engine.selfplay.SelfPlay.play`): leave training's cover games.  The
+    result's ``probes`` holds the keys and returns of the probe racks valued.  A pure
+    function of its inputs."""
+    rules, lexicon, bots = _worker_setup(spec)
+    engine = _engine(spec, rules, lexicon, bots)
+    if engine is None:
+        raise WordSalvoError(f"probe racks: expected players the C self-play loop plays, got {spec.players}")
+    return _engine_game(engine, spec, index, "racks", probe=probe, probe_per_turn=probe_per_turn)
+
+
 def _play_forced_chunk(spec: AutoplaySpec, items) -> list[GameResult]:
     return [play_forced_game(spec, i, force) for i, force in items]
+
+
+def _play_probe_chunk(spec: AutoplaySpec, items, probe_per_turn: int) -> list[GameResult]:
+    return [play_probe_game(spec, i, probe, probe_per_turn) for i, probe in items]
+
+
+def _iter_items(run_chunk, spec: AutoplaySpec, items: Sequence, extra: tuple, jobs: int, scheduler: str | None,
+                pool: Any) -> Iterator[GameResult]:
+    """``run_chunk(spec, items, *extra)`` over chunks of ``items``, on ``jobs`` processes
+    (``pool``: a :func:`game_pool`) or a Dask cluster; the results as they finish."""
+    items = list(items)
+    if scheduler is not None:
+        if importlib.util.find_spec("distributed") is None:
+            raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
+        size = max(1, min(50, len(items) // 64 or 1))
+        tasks = ((spec, items[i:i + size], *extra) for i in range(0, len(items), size))
+        for chunk in dask_map_unordered(run_chunk, tasks, scheduler):
+            yield from chunk
+        return
+    if jobs == 1:
+        for i in range(len(items)):
+            yield from run_chunk(spec, items[i:i + 1], *extra)
+        return
+    size = max(1, min(50, len(items) // (jobs * 8) or 1))
+    tasks = ((spec, items[i:i + size], *extra) for i in range(0, len(items), size))
+    for chunk in map_unordered(run_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool, local=True):
+        yield from chunk
 
 
 def iter_forced_games(spec: AutoplaySpec, items: Sequence, jobs: int = 1, scheduler: str | None = None,
                       pool: Any = None) -> Iterator[GameResult]:
     """Results of the forced games ``items`` ((game index, racks to force) each) as they
     finish, on ``jobs`` processes (``pool``: a :func:`game_pool`) or a Dask cluster."""
-    items = list(items)
-    if scheduler is not None:
-        if importlib.util.find_spec("distributed") is None:
-            raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
-        size = max(1, min(50, len(items) // 64 or 1))
-        tasks = ((spec, items[i:i + size]) for i in range(0, len(items), size))
-        for chunk in dask_map_unordered(_play_forced_chunk, tasks, scheduler):
-            yield from chunk
-        return
-    if jobs == 1:
-        for i, force in items:
-            yield play_forced_game(spec, i, force)
-        return
-    size = max(1, min(50, len(items) // (jobs * 8) or 1))
-    tasks = ((spec, items[i:i + size]) for i in range(0, len(items), size))
-    for chunk in map_unordered(_play_forced_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool, local=True):
-        yield from chunk
+    return _iter_items(_play_forced_chunk, spec, items, (), jobs, scheduler, pool)
+
+
+def iter_probe_games(spec: AutoplaySpec, items: Sequence, probe_per_turn: int, jobs: int = 1,
+                     scheduler: str | None = None, pool: Any = None) -> Iterator[GameResult]:
+    """Results of the cover games ``items`` ((game index, racks to probe) each;
+    :func:`play_probe_game`) as they finish, on ``jobs`` processes (``pool``: a
+    :func:`game_pool`) or a Dask cluster."""
+    return _iter_items(_play_probe_chunk, spec, items, (probe_per_turn,), jobs, scheduler, pool)
 
 
 # -- running many games -----------------------------------------------------------------------

@@ -77,12 +77,49 @@ harmonic mean of its racks' counts, so a leave whose racks have all been seen
 often trusts its own mean.  The plan of a round is kept with its sums, so a
 resumed run forces the same racks.
 
+The cover (``cover``, off by default)
+------------------------------------
+A round of 125,000 CSW24 games sees about 0.8 of the 3.2 million full racks the
+tile set can make; the others (rare racks: consonant-heavy, duplicate-heavy, two
+blanks) are simply missing from every leave's weighted sums, the sum of their
+chances of being drawn is missing from its denominator, and the average ``A`` is
+taken over the racks seen.  MAGPIE's leave generator ends a generation only
+when every rack has been seen a minimum number of times, and it gets there
+cheaply: at a turn it puts a rare rack on the mover, records the equity of the
+best move with it in that position, and puts the real rack back.  With ``cover
+= C`` every round but the first (which has no leave values yet) does the same
+after its normal games: it plays *cover games*, ordinary games of the round
+(game indices ``games`` on) at each turn of which (a full rack and at least a
+rack's worth of tiles in the bag) the mover's player also values
+``probes_per_turn`` racks from a list, each in that position, without changing
+the game (:meth:`~wordsalvo.engine.selfplay.SelfPlay.play`, ``probe``): the
+rack's return is the equity of the action the equity player would take with it
+there (a play or a swap, valued under the round's table exactly as a turn's
+return is), and an action that is a pass records nothing.  The list is planned
+in passes (:func:`cover_plan`): every full rack with ``c < C`` observations in
+the round so far gets ``C - c`` copies, the racks never seen first, shuffled
+within a level so a game's racks are unrelated, ``probes_per_turn *``
+:data:`COVER_TURNS` to a game; racks a game had no turn left for go into the
+next pass, planned from the counts after the last one.  The cover ends when
+every rack has ``C`` observations or after ``cover_games`` games (default: as
+many as ``games``).  The cover games' own turns are observations too, as in any
+game.
+
+With a cover, a leave's evidence is counted in observations, as with forced
+racks.  Every rack now has ``C`` or more observations, so counted in racks
+every 6-tile leave would have the same evidence (the Kish number of all the
+racks it grows into, under 17) and stay half its prior however often its racks
+were seen; counted in observations, a leave whose racks are common (seen
+hundreds of times) trusts its own mean, and one whose racks were seen once each
+leans on its prior, which is what the evidence is for.
+
 Returns are exact integers (1/256 points) and the per-rack sums are kept in
 key order, so a round's table is the same whatever ``jobs`` or the scheduler
 is; the same seed gives the same table.  A run keeps its state next to the
 output (``OUT.state/``: the finished rounds' tables, and the running sums of
 the current round written every chunk of games) and ``resume=True`` continues
-where an interrupted run stopped.  Every file is written atomically, and
+where an interrupted run stopped (a cover's current pass is kept with the sums, so a
+resumed run probes the same racks).  Every file is written atomically, and
 ``state.json`` alone says which files are the state: a crash at any write
 resumes to the same table as a run never stopped.
 """
@@ -103,12 +140,17 @@ import numpy as np
 from ..errors import WordSalvoError
 from ..inputs import checked_path, excerpt, read_bytes, write_atomic
 
-__all__ = ["TrainingConfig", "train_leaves", "leave_values", "forced_plan", "RackStats", "SHRINK"]
+__all__ = ["TrainingConfig", "train_leaves", "leave_values", "forced_plan", "cover_plan", "full_rack_keys",
+           "RackStats", "SHRINK"]
 
 #: effective racks at which a leave's own mean and its prior weigh the same
 SHRINK = 16.0
 #: racks a forced game may force (the slots of the plan; about 13 of them are played)
 FORCE_PER_GAME = 16
+#: the turns of a cover game whose probes a plan fills (probes_per_turn racks each): a game
+#: of classic-en has about 17 turns that begin with a full rack and 7 tiles in the bag, so
+#: nearly every game values all the racks it is given (the others wait for the next pass)
+COVER_TURNS = 12
 
 
 @dataclass(frozen=True)
@@ -123,6 +165,9 @@ class TrainingConfig:
     scheduler: str | None = None  #: a Dask distributed scheduler's address (instead of ``jobs``)
     forced_games: int = 0      #: games with forced racks per round after the first (0: none)
     min_count: int = 8         #: the observations a forced rack is topped up to in a round
+    cover: int = 0             #: rounds after the first: the observations every full rack is probed up to (0: none)
+    cover_games: int = 0       #: the most cover games a round plays (0: as many as ``games``)
+    probes_per_turn: int = 16  #: probe racks a cover game values at each of its turns
 
 
 class _Structure:
@@ -230,6 +275,9 @@ class RackStats:
 
     def __init__(self, keys=None, sums=None, counts=None):
         self.plan = None  #: forced-rack training: the round's plan as rack keys (0: none), once made
+        #: cover training: the plan of the current pass (rack keys, one row a game) and the
+        #: index of the round's game its first row is played by
+        self.plan_start = 0
         self.keys = np.zeros(0, dtype=np.int64) if keys is None else np.asarray(keys, dtype=np.int64)
         self.sums = np.zeros(0, dtype=np.int64) if sums is None else np.asarray(sums, dtype=np.int64)
         self.counts = np.zeros(0, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
@@ -377,6 +425,66 @@ def forced_plan(structure: _Structure, stats: RackStats, values: np.ndarray, gam
     return np.ascontiguousarray(flat.reshape(per_game, games, k).transpose(1, 0, 2))
 
 
+def full_rack_keys(structure: _Structure) -> np.ndarray:
+    """The keys of every full rack the tile set can make, ascending (the rack keys of
+    :func:`~wordsalvo.engine.autoplay.rack_records`): 3,199,724 racks of classic-en's 100 tiles."""
+    cached = getattr(structure, "_full_rack_keys", None)
+    if cached is not None:
+        return cached
+    have = structure.tile_count.astype(np.int64)
+    keys = np.zeros(1, dtype=np.int64)
+    last = np.full(1, -1, dtype=np.int64)  # the highest code so far (the rack is grown in code order)
+    run = np.zeros(1, dtype=np.int64)      # how many of it
+    for pos in range(structure.rack_size):
+        parts_k, parts_l, parts_r = [], [], []
+        for t in range(structure.tile_codes):
+            if have[t] == 0:
+                continue
+            same = last == t
+            ok = (last < t) | (same & (run < have[t]))
+            parts_k.append(keys[ok] + ((t + 1) << (structure.bits * pos)))
+            parts_l.append(np.full(int(ok.sum()), t, dtype=np.int64))
+            parts_r.append(np.where(same[ok], run[ok] + 1, 1))
+        keys, last, run = np.concatenate(parts_k), np.concatenate(parts_l), np.concatenate(parts_r)
+    keys = np.sort(keys)
+    structure._full_rack_keys = keys
+    return keys
+
+
+def cover_plan(structure: _Structure, stats: RackStats, cover: int, games: int, slots: int,
+               seed) -> np.ndarray:
+    """The racks the next pass of cover games probes (see the module docstring): rack keys of
+    shape (at most ``games``, ``slots``), int64, 0 for an empty slot; no rows when every
+    full rack has ``cover`` observations in ``stats``.
+
+    Every full rack of the tile set (:func:`full_rack_keys`) with ``c < cover`` observations
+    gets ``cover - c`` copies; copy ``k`` of a rack seen ``c`` times has the level
+    ``c + k``, and the copies go lowest level first (the racks never seen before any seen
+    once), in a shuffled order within a level (``numpy.random.default_rng(seed)``), so the
+    racks a game probes are unrelated and the copies of a rack go to different games."""
+    if cover < 1 or games < 1 or slots < 1:
+        return np.zeros((0, max(slots, 0)), dtype=np.int64)
+    every = full_rack_keys(structure)
+    count = np.zeros(len(every), dtype=np.int64)
+    if len(stats.keys):
+        at = np.searchsorted(every, stats.keys)
+        ok = at < len(every)
+        ok[ok] = every[at[ok]] == stats.keys[ok]
+        count[at[ok]] = stats.counts[ok]
+    short = np.maximum(0, cover - count)
+    which = np.repeat(np.arange(len(every)), short)
+    if len(which) == 0:
+        return np.zeros((0, slots), dtype=np.int64)
+    copy = np.arange(len(which)) - np.repeat(np.cumsum(short) - short, short)
+    level = (count[which] + copy).astype(np.int16 if cover <= 1 << 15 else np.int64)  # < cover
+    shuffle = np.random.default_rng(seed).permutation(len(which))
+    order = shuffle[np.argsort(level[shuffle], kind="stable")][:games * slots]  # a radix sort of levels
+    rows = -(-len(order) // slots)
+    plan = np.zeros(rows * slots, dtype=np.int64)
+    plan[:len(order)] = every[which[order]]
+    return plan.reshape(rows, slots)
+
+
 # -- the saved state -----------------------------------------------------------------------
 # ``OUT.state/state.json`` is the one pointer: it names the round, the games done and the
 # file of the running sums (``racks-<round>-<games>.npz``, a new name every chunk).  A commit
@@ -422,11 +530,11 @@ def _read_state(state_file: Path, want: dict) -> dict:
                              "start without --resume or use the same settings")
     rnd, done = state.get("round"), state.get("games_done")
     sums = state.get("sums")
+    most = want["games"] + want.get("forced_games", 0) + want.get("cover_games", 0)
     if (type(rnd) is not int or type(done) is not int or not 0 <= rnd <= want["rounds"]
-            or not 0 <= done <= want["games"] + want.get("forced_games", 0) or (done and not (isinstance(sums, str)
-                                                              and _SUMS_NAME.fullmatch(sums)))):
+            or not 0 <= done <= most or (done and not (isinstance(sums, str) and _SUMS_NAME.fullmatch(sums)))):
         raise WordSalvoError(f"{state_file}: expected round 0..{want['rounds']}, games done "
-                             f"0..{want['games'] + want.get('forced_games', 0)} "
+                             f"0..{most} "
                              f"and the name of its sums file, got {excerpt(state, 300)}; start again without --resume")
     return state
 
@@ -454,6 +562,7 @@ def _read_sums(path: Path) -> "RackStats":
         with np.load(path, allow_pickle=False) as data:
             keys, sums, counts = (data[k].astype(np.int64) for k in ("keys", "sums", "counts"))
             plan = data["plan"].astype(np.int64) if "plan" in data.files else None
+            plan_start = int(data["plan_start"]) if "plan_start" in data.files else 0
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
         raise WordSalvoError(f"{path}: expected the running sums the state names, got "
                              f"{'no file' if isinstance(e, FileNotFoundError) else type(e).__name__}; "
@@ -463,10 +572,12 @@ def _read_sums(path: Path) -> "RackStats":
                              f"shapes {keys.shape}, {sums.shape}, {counts.shape}; start again without --resume")
     stats = RackStats(keys, sums, counts)
     if plan is not None:
-        if plan.ndim != 2 or np.any(plan < 0):
-            raise WordSalvoError(f"{path}: expected the forced racks' plan as rack keys (games, racks), got "
-                                 f"shape {plan.shape}; start again without --resume")
+        if plan.ndim != 2 or np.any(plan < 0) or plan_start < 0:
+            raise WordSalvoError(f"{path}: expected the plan of forced or probe racks as rack keys (games, racks) "
+                                 f"from a game >= 0, got shape {plan.shape} from game {plan_start}; start again "
+                                 "without --resume")
         stats.plan = plan
+        stats.plan_start = plan_start
     return stats
 
 
@@ -493,7 +604,7 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
 
 def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, pool):
     """:func:`train_leaves` with ``pool`` (None: none, or a Dask scheduler)."""
-    from .autoplay import AutoplaySpec, iter_forced_games, iter_games
+    from .autoplay import AutoplaySpec, iter_forced_games, iter_games, iter_probe_games
     from ..parallel import check_scheduler, interrupts_deferred
     from ..leaves import Leaves
     from ..rules import Rules
@@ -503,6 +614,12 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
     if config.forced_games < 0 or config.min_count < 1:
         raise WordSalvoError(f"training: expected forced games >= 0 and a minimum count >= 1, got "
                              f"{config.forced_games} and {config.min_count}")
+    if config.cover < 0 or config.cover_games < 0 or config.probes_per_turn < 1:
+        raise WordSalvoError(f"training: expected cover >= 0, cover games >= 0 and probes per turn >= 1, got "
+                             f"{config.cover}, {config.cover_games} and {config.probes_per_turn}")
+    if config.cover and config.forced_games:
+        raise WordSalvoError(f"training: expected forced games or a cover, not both, got {config.forced_games} "
+                             f"forced games and a cover of {config.cover}")
     if resume and restart:
         raise WordSalvoError("training: expected --resume (continue the saved run) or --restart (discard it), "
                              "got both")
@@ -516,6 +633,10 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
             "seed": config.seed, "lexicon": config.lexicon}
     if config.forced_games:  # only then: a run without them keeps its old state's settings
         want.update(method="racks-forced-1", forced_games=config.forced_games, min_count=config.min_count)
+    cover_cap = (config.cover_games or config.games) if config.cover else 0
+    if config.cover:
+        want.update(method="racks-cover-1", cover=config.cover, cover_games=cover_cap,
+                    probes_per_turn=config.probes_per_turn)
     state = {"config": want, "round": 0, "games_done": 0, "sums": None}
     if resume and state_file.is_file():
         state = _read_state(state_file, want)
@@ -549,9 +670,26 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
                             lexicon=config.lexicon, leaves=str(table_path))
         # the forced games (rounds after the first): game indices games .. games + forced - 1
         forced = config.forced_games if rnd > 0 else 0
-        total = config.games + forced
+        # the cover games (rounds after the first): game indices games .. games + cover_cap - 1 at most
+        cover = config.cover if rnd > 0 else 0
+        total = config.games + forced + (cover_cap if cover else 0)
+        slots = config.probes_per_turn * COVER_TURNS
         while done < total:
-            if done < config.games:
+            if done >= config.games and cover:
+                if stats.plan is None or done >= stats.plan_start + len(stats.plan):
+                    # a pass: the racks still short of the cover, from the counts so far
+                    plan = cover_plan(structure, stats, cover, total - done, slots, [config.seed, rnd, done])
+                    if len(plan) == 0:
+                        break
+                    stats.plan, stats.plan_start = plan, done
+                k = min(config.chunk, stats.plan_start + len(stats.plan) - done)
+                first = done - stats.plan_start
+                items = [(done + g, _counts_of_keys(structure, stats.plan[first + g][stats.plan[first + g] > 0]))
+                         for g in range(k)]
+                with closing(iter_probe_games(spec, items, config.probes_per_turn, jobs=config.jobs,
+                                              scheduler=config.scheduler, pool=pool)) as games:
+                    results = list(games)
+            elif done < config.games:
                 k = min(config.chunk, config.games - done)
                 with closing(iter_games(spec, k, jobs=config.jobs, scheduler=config.scheduler, start=done,
                                         trace="racks", pool=pool)) as games:
@@ -569,22 +707,22 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
                 with closing(iter_forced_games(spec, items, jobs=config.jobs, scheduler=config.scheduler,
                                                pool=pool)) as games:
                     results = list(games)
-            keys = [r.racks[0] for r in results]
-            returns = [r.racks[1] for r in results]
+            keys = [r.racks[0] for r in results] + [r.probes[0] for r in results if r.probes is not None]
+            returns = [r.racks[1] for r in results] + [r.probes[1] for r in results if r.probes is not None]
             if keys:
                 stats.add(np.concatenate(keys), np.concatenate(returns))
             done += k
             with interrupts_deferred():  # the sums under a new name, then the one pointer that names them
                 name = f"racks-{rnd}-{done}.npz"
                 buf = io.BytesIO()
-                extra = {"plan": stats.plan} if stats.plan is not None else {}
+                extra = {"plan": stats.plan, "plan_start": np.int64(stats.plan_start)} if stats.plan is not None else {}
                 np.savez(buf, keys=stats.keys, sums=stats.sums, counts=stats.counts, **extra)
                 write_atomic(state_dir / name, buf.getvalue())
                 state = _commit(state_dir, {"config": want, "round": rnd, "games_done": done, "sums": name,
                                             "change": change})
             if progress is not None:
                 progress(rnd, done, total, change)
-        values = leave_values(structure, stats, table, by_count=bool(config.forced_games))
+        values = leave_values(structure, stats, table, by_count=bool(config.forced_games or config.cover))
         before = Leaves.load(table_path).values
         change = float(np.mean(np.abs(values - before)))
         table = Leaves.from_values(rules, values)

@@ -101,6 +101,9 @@ class SelfPlayGame:
     scores: tuple[int, int]
     end_reason: str
     turns: int
+    #: the probe racks the game valued (:meth:`SelfPlay.play`), in the order given: (turn kind
+    #: codes, float32 equities of the choice made with each); empty arrays without probes
+    probes: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.uint8), np.zeros(0, np.float32))
 
 
 class SelfPlay:
@@ -151,7 +154,8 @@ class SelfPlay:
             self._words = _engine.WordList(sorted(words.words), self.rules.alphabet.letters)
         return self._words
 
-    def play(self, seed: int, rngs=(None, None), force=None, force_from: int = FORCE_FROM) -> SelfPlayGame:
+    def play(self, seed: int, rngs=(None, None), force=None, force_from: int = FORCE_FROM, probe=None,
+             probe_per_turn: int = 1) -> SelfPlayGame:
         """One game whose bag is seeded like ``Game(rules, seed=seed)``.  ``rngs``: the
         ``random.Random`` of each rated seat, whose draws its choices take (read, not
         advanced: the Bot's stream after ``Bot.reset``); None for a rated seat: a stream
@@ -164,7 +168,17 @@ class SelfPlay:
         takes the first of them not yet played that the mover's rack and the bag can
         supply: the mover's rack goes back into the bag and the forced tiles come out of
         it, and the game goes on from there (``csrc/ws_selfplay.h``).  Those turns'
-        records have ``forced`` 1.  Without ``force`` the game is Game's and Bot's."""
+        records have ``forced`` 1.  Without ``force`` the game is Game's and Bot's.
+
+        ``probe`` (leave training's cover of the racks seldom seen; both seats ``equity``
+        players): full racks as tile counts by code, each one the tile set can make.  At
+        every turn whose mover holds a full rack while the bag holds a rack's worth of
+        tiles, the next ``probe_per_turn`` of them (in order, until the list runs out) are
+        valued in that position: the mover's rack is set to the probe rack, the mover
+        chooses as on its own turn (swaps included), the choice's kind and equity are
+        kept, and the real rack is put back.  The game is the same game with or without
+        probes; :attr:`SelfPlayGame.probes` holds the values of the racks valued (the
+        first ones of the list)."""
         states = []
         for seat, rng in enumerate(rngs):
             if rng is None:
@@ -179,8 +193,11 @@ class SelfPlay:
             elif not isinstance(rng, random.Random):
                 raise WordSalvoError(f"rngs: expected a random.Random or None per seat, got {type(rng).__name__}")
             states.append(rng.getstate())
-        records, scores, reason, turns = self._sp.play(seed, tuple(states), force, force_from)
-        return SelfPlayGame(records, scores, reason, turns)
+        if not isinstance(probe_per_turn, int) or isinstance(probe_per_turn, bool) or probe_per_turn < 1:
+            raise WordSalvoError(f"probe_per_turn: expected a whole number >= 1, got {probe_per_turn!r}")
+        records, scores, reason, turns = self._sp.play(seed, tuple(states), force, force_from, probe,
+                                                       min(probe_per_turn, 1 << 20))
+        return SelfPlayGame(records, scores, reason, turns, self._sp.last_probes())
 
 
 def turn_limit(rules: Rules) -> int:
