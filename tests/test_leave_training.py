@@ -184,24 +184,32 @@ def test_evidence_by_count_trusts_a_leave_whose_racks_were_seen_often(structure)
     assert counted == pytest.approx((10 * n * raw + 16 * prior) / (10 * n + 16), abs=1e-6)
 
 
-def test_forced_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
-    def config(jobs, **kw):
-        return TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, jobs=jobs, chunk=6,
-                              forced_games=8, min_count=2, **kw)
-
+def resumed_like_one_run(tmp_path, config, stop_round: int, stop_done: int):
+    """Trains config(1) in one run, and config(2) stopped by Ctrl-C when round stop_round has
+    stop_done games done, then resumed: the two tables must be the same bytes.  Returns the
+    first run's result and the stopped run's progress calls ((round, done, total) each)."""
     one = train_leaves(config(1), tmp_path / "one.wsl")
     calls = []
 
     def stop(rnd, done, total, change):
         calls.append((rnd, done, total))
-        if rnd == 1 and done == 16:  # in the forced games of the second round
+        if rnd == stop_round and done == stop_done:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         train_leaves(config(2), tmp_path / "two.wsl", progress=stop)
-    assert calls[:2] == [(0, 6, 10), (0, 10, 10)] and calls[-1] == (1, 16, 18)
-    two = train_leaves(config(2), tmp_path / "two.wsl", resume=True)
+    train_leaves(config(2), tmp_path / "two.wsl", resume=True)
     assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
+    return one, calls
+
+
+def test_forced_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
+    def config(jobs, **kw):
+        return TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, jobs=jobs, chunk=6,
+                              forced_games=8, min_count=2, **kw)
+
+    one, calls = resumed_like_one_run(tmp_path, config, 1, 16)  # in the forced games of the second round
+    assert calls[:2] == [(0, 6, 10), (0, 10, 10)] and calls[-1] == (1, 16, 18)
     plain = train_leaves(TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6),
                          tmp_path / "plain.wsl")
     assert one != plain
@@ -270,19 +278,8 @@ def test_cover_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_
         kw = {"cover": 1, "cover_games": 6, "probes_per_turn": 4, **kw}
         return TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, jobs=jobs, chunk=4, **kw)
 
-    one = train_leaves(config(1), tmp_path / "one.wsl")
-    calls = []
-
-    def stop(rnd, done, total, change):
-        calls.append((rnd, done, total))
-        if rnd == 1 and done == 10:  # in the cover games of the second round
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        train_leaves(config(2), tmp_path / "two.wsl", progress=stop)
+    one, calls = resumed_like_one_run(tmp_path, config, 1, 10)  # in the cover games of the second round
     assert calls[:2] == [(0, 4, 6), (0, 6, 6)] and calls[-1] == (1, 10, 12)
-    two = train_leaves(config(2), tmp_path / "two.wsl", resume=True)
-    assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
     plain = train_leaves(TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, chunk=4),
                          tmp_path / "plain.wsl")
     assert one != plain
