@@ -9,7 +9,7 @@ import pytest
 
 from wordsalvo.engine.autoplay import AutoplaySpec, play_game, rack_key_bits
 from wordsalvo.engine.leave_training import RackStats, TrainingConfig, _Structure, leave_values, train_leaves
-from wordsalvo.errors import LeavesError
+from wordsalvo.errors import LeavesError, WordSalvoError
 from wordsalvo.leaves import Leaves
 from wordsalvo.rules import Rules
 
@@ -184,11 +184,13 @@ def test_evidence_by_count_trusts_a_leave_whose_racks_were_seen_often(structure)
     assert counted == pytest.approx((10 * n * raw + 16 * prior) / (10 * n + 16), abs=1e-6)
 
 
-def resumed_like_one_run(tmp_path, config, stop_round: int, stop_done: int):
+def resumed_like_one_run(tmp_path, config, stop_round: int, stop_done: int, plain: TrainingConfig):
     """Trains config(1) in one run, and config(2) stopped by Ctrl-C when round stop_round has
-    stop_done games done, then resumed: the two tables must be the same bytes.  Returns the
-    first run's result and the stopped run's progress calls ((round, done, total) each)."""
+    stop_done games done, then resumed: the two tables must be the same bytes, and another
+    than the plain run's (without the option under test).  Returns the stopped run's
+    progress calls ((round, done, total) each)."""
     one = train_leaves(config(1), tmp_path / "one.wsl")
+    assert one != train_leaves(plain, tmp_path / "plain.wsl")
     calls = []
 
     def stop(rnd, done, total, change):
@@ -200,7 +202,7 @@ def resumed_like_one_run(tmp_path, config, stop_round: int, stop_done: int):
         train_leaves(config(2), tmp_path / "two.wsl", progress=stop)
     train_leaves(config(2), tmp_path / "two.wsl", resume=True)
     assert (tmp_path / "one.wsl").read_bytes() == (tmp_path / "two.wsl").read_bytes()
-    return one, calls
+    return calls
 
 
 def test_forced_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
@@ -208,16 +210,11 @@ def test_forced_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp
         return TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, jobs=jobs, chunk=6,
                               forced_games=8, min_count=2, **kw)
 
-    one, calls = resumed_like_one_run(tmp_path, config, 1, 16)  # in the forced games of the second round
+    plain = TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6)
+    calls = resumed_like_one_run(tmp_path, config, 1, 16, plain)  # in the forced games of the second round
     assert calls[:2] == [(0, 6, 10), (0, 10, 10)] and calls[-1] == (1, 16, 18)
-    plain = train_leaves(TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6),
-                         tmp_path / "plain.wsl")
-    assert one != plain
-    from wordsalvo.errors import WordSalvoError
-
     with pytest.raises(WordSalvoError, match="same settings"):  # another run's state is not resumed
-        train_leaves(TrainingConfig(rules="classic-en", games=10, rounds=2, seed=5, chunk=6),
-                     tmp_path / "two.wsl", resume=True)
+        train_leaves(plain, tmp_path / "two.wsl", resume=True)
 
 
 # -- the cover (issue 35: every full rack observed, its value probed where it is not drawn) ----
@@ -278,13 +275,9 @@ def test_cover_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_
         kw = {"cover": 1, "cover_games": 6, "probes_per_turn": 4, **kw}
         return TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, jobs=jobs, chunk=4, **kw)
 
-    one, calls = resumed_like_one_run(tmp_path, config, 1, 10)  # in the cover games of the second round
+    plain = TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, chunk=4)
+    calls = resumed_like_one_run(tmp_path, config, 1, 10, plain)  # in the cover games of the second round
     assert calls[:2] == [(0, 4, 6), (0, 6, 6)] and calls[-1] == (1, 10, 12)
-    plain = train_leaves(TrainingConfig(rules="classic-en", games=6, rounds=2, seed=5, chunk=4),
-                         tmp_path / "plain.wsl")
-    assert one != plain
-    from wordsalvo.errors import WordSalvoError
-
     with pytest.raises(WordSalvoError, match="same settings"):  # another run's state is not resumed
         train_leaves(config(1, probes_per_turn=5), tmp_path / "two.wsl", resume=True)
     with pytest.raises(WordSalvoError, match="not both"):
