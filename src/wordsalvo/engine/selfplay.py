@@ -32,6 +32,7 @@ import numpy as np
 
 from .._core import _engine
 from ..errors import WordSalvoError
+from ..inputs import whole_arg
 from ..gamestate import game_rules, rack_letters
 from ..leaves import Leaves
 from ..lexicon.lexicon import Lexicon
@@ -193,8 +194,7 @@ class SelfPlay:
             elif not isinstance(rng, random.Random):
                 raise WordSalvoError(f"rngs: expected a random.Random or None per seat, got {type(rng).__name__}")
             states.append(rng.getstate())
-        if not isinstance(probe_per_turn, int) or isinstance(probe_per_turn, bool) or probe_per_turn < 1:
-            raise WordSalvoError(f"probe_per_turn: expected a whole number >= 1, got {probe_per_turn!r}")
+        probe_per_turn = whole_arg(probe_per_turn, "probe_per_turn", low=1)
         records, scores, reason, turns = self._sp.play(seed, tuple(states), force, force_from, probe,
                                                        min(probe_per_turn, 1 << 20))
         return SelfPlayGame(records, scores, reason, turns, self._sp.last_probes())
