@@ -666,7 +666,9 @@ def test_a_search_gets_the_budget_left_after_its_wait(monkeypatch):
         async def release_later():
             while "from" not in waited:
                 await asyncio.sleep(0.01)
-            await asyncio.sleep(1.0)  # the second waits at least this long
+            # the second waits about this long; its own clock starts when it reaches the
+            # service, a little after "from", so the margin over the 1 s checked below
+            await asyncio.sleep(1.5)
             held.release.set()
 
         return await asyncio.gather(first(), second(), release_later())
@@ -676,7 +678,7 @@ def test_a_search_gets_the_budget_left_after_its_wait(monkeypatch):
     # no wait: about the asked 8 s (the 10 s budget less a fifth); the low bound leaves room
     # for a loaded machine between the request and the search
     assert 5.0 < held.calls[0] <= 8.0
-    assert held.calls[1] <= 8.0 - 1.0, held.calls  # it waited >= 1 s: that much less
+    assert held.calls[1] <= 8.0 - 1.0, held.calls  # it waited over 1 s: that much less
 
 
 def test_a_request_that_waits_away_its_budget_is_not_run(monkeypatch):
