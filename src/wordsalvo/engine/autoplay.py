@@ -194,16 +194,22 @@ def rack_records(records, rack_size: int, tile_codes: int):
     return keys, returns
 
 
-def rack_keys(counts, rack_size: int, tile_codes: int):
-    """The rack keys (:func:`rack_records`) of full racks given as tile counts by code (one row a
-    rack, every row ``rack_size`` tiles), int64."""
+def rack_keys(counts, tile_codes: int):
+    """The rack keys (:func:`rack_records`) of racks or leaves given as tile counts by code (one
+    row each, any number of tiles), int64: the one place that turns counts into keys."""
     import numpy as np
 
     counts = np.asarray(counts, dtype=np.int64).reshape(-1, tile_codes)
     n = len(counts)
-    codes = np.repeat(np.tile(np.arange(tile_codes, dtype=np.int64), n), counts.ravel()).reshape(n, rack_size)
-    bits = rack_key_bits(tile_codes)
-    return ((codes + 1) << (bits * np.arange(rack_size, dtype=np.int64))).sum(axis=1)
+    flat = counts.ravel()
+    codes = np.repeat(np.tile(np.arange(tile_codes, dtype=np.int64), n), flat)  # sorted within each row
+    row = np.repeat(np.repeat(np.arange(n, dtype=np.int64), tile_codes), flat)
+    sizes = counts.sum(axis=1)
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    pos = np.arange(len(codes), dtype=np.int64) - start[row]
+    keys = np.zeros(n, dtype=np.int64)
+    np.add.at(keys, row, (codes + 1) << (rack_key_bits(tile_codes) * pos))
+    return keys
 
 
 def _seats(spec: AutoplaySpec, index: int) -> tuple[int, int, tuple[int, int]]:
@@ -233,7 +239,7 @@ def _engine_game(engine_and_leaves, spec: AutoplaySpec, index: int, trace: bool 
 
     kinds, equities = game.probes
     rules = engine.rules
-    keys = rack_keys(np.asarray(probe)[:len(kinds)], rules.rack_size, len(rules.alphabet.letters) + 1)
+    keys = rack_keys(np.asarray(probe)[:len(kinds)], len(rules.alphabet.letters) + 1)
     ok = (kinds == PLAY) | (kinds == SWAP)  # a pass has no return (as a turn's observation)
     returns = np.rint(equities[ok].astype(np.float64) * 256.0).astype(np.int64)
     return replace(result, probes=(keys[ok], returns))

@@ -200,16 +200,9 @@ class _Structure:
 
     def _keys_of_counts(self, counts: np.ndarray) -> np.ndarray:
         """Rack keys (:func:`~wordsalvo.engine.autoplay.rack_records`) of tile-count rows."""
-        n, k = counts.shape
-        flat = counts.astype(np.int64).ravel()
-        codes = np.repeat(np.tile(np.arange(k, dtype=np.int64), n), flat)   # sorted within each row
-        row = np.repeat(np.repeat(np.arange(n, dtype=np.int64), k), flat)
-        sizes = counts.sum(axis=1).astype(np.int64)
-        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        pos = np.arange(len(codes), dtype=np.int64) - start[row]
-        keys = np.zeros(n, dtype=np.int64)
-        np.add.at(keys, row, (codes + 1) << (self.bits * pos))
-        return keys
+        from .autoplay import rack_keys
+
+        return rack_keys(counts, self.tile_codes)
 
     def ranks_of_keys(self, keys: np.ndarray) -> np.ndarray:
         """The rank of every leave key (each must be a leave of the table)."""
