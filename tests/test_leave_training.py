@@ -128,6 +128,32 @@ def test_training_keeps_one_pool_of_workers_for_all_its_chunks(tmp_path, monkeyp
     assert one == two
 
 
+@pytest.mark.slow  # a local Dask cluster of two processes
+def test_training_on_dask_connects_once_and_gives_the_local_table(tmp_path, monkeypatch):
+    """A client a chunk made every chunk connect to the scheduler again (its check and
+    handshake included); one client serves the whole run, and the table is the local one."""
+    distributed = pytest.importorskip("distributed")
+
+    made = []
+
+    class Counted(distributed.Client):
+        def __init__(self, *args, **kw):
+            made.append(1)
+            super().__init__(*args, **kw)
+
+    monkeypatch.setattr(distributed, "Client", Counted)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        config = TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, chunk=4,
+                                scheduler=cluster.scheduler_address)
+        remote = train_leaves(config, tmp_path / "dask.wsl")
+    assert len(made) == 1  # six chunks, one client
+    local = train_leaves(TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, jobs=1, chunk=4),
+                         tmp_path / "one.wsl")
+    assert remote == local
+    assert (tmp_path / "dask.wsl").read_bytes() == (tmp_path / "one.wsl").read_bytes()
+
+
 # -- forced racks (issue 35, item 4: MAGPIE's rare racks forced into play) --------------------
 def counts_of(tiles: str) -> np.ndarray:
     c = np.zeros(len(EN.alphabet.letters) + 1, dtype=np.uint8)

@@ -31,14 +31,14 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import WorkerStartError
 
-__all__ = ["Interrupted", "map_unordered", "worker_pool", "dask_map_unordered", "interrupts_deferred", "scheduler_address",
-           "check_scheduler"]
+__all__ = ["Interrupted", "map_unordered", "worker_pool", "dask_map_unordered", "dask_client", "interrupts_deferred",
+           "scheduler_address", "check_scheduler"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -316,8 +316,9 @@ def check_scheduler(address: str, seconds: float | None = None) -> str:
 
 
 @contextmanager
-def _client(scheduler: str):
-    """A Dask client of ``scheduler`` once :func:`check_scheduler` has found one there."""
+def dask_client(scheduler: str):
+    """A Dask client of ``scheduler`` once :func:`check_scheduler` has found one there (a
+    context manager); one for a run of many maps (leave training's chunks) connects once."""
     from distributed import Client
 
     from .errors import WordSalvoError
@@ -334,12 +335,14 @@ def _client(scheduler: str):
         yield client
 
 
-def dask_map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], scheduler: str) -> Iterator[Any]:
+def dask_map_unordered(fn: Callable[..., Any], tasks: Sequence[tuple], scheduler: str,
+                       client: Any = None) -> Iterator[Any]:
     """``fn(*task)`` for every task on the Dask distributed cluster at ``scheduler``, each
-    result as it finishes; Ctrl-C (or the caller stopping) cancels the rest."""
+    result as it finishes; Ctrl-C (or the caller stopping) cancels the rest.  ``client``: a
+    :func:`dask_client` of ``scheduler`` kept across calls (else one is made for this map)."""
     from distributed import as_completed as dask_completed
 
-    with _client(scheduler) as client:
+    with (nullcontext(client) if client is not None else dask_client(scheduler)) as client:
         todo = iter(tasks)
         futures = [client.submit(fn, *task, pure=False) for task in itertools.islice(todo, DASK_AHEAD)]
         queue = dask_completed(futures)

@@ -398,14 +398,15 @@ def _play_probe_chunk(spec: AutoplaySpec, items, probe_per_turn: int) -> list[Ga
 def _iter_items(run_chunk, spec: AutoplaySpec, items: Sequence, extra: tuple, jobs: int, scheduler: str | None,
                 pool: Any) -> Iterator[GameResult]:
     """``run_chunk(spec, items, *extra)`` over chunks of ``items``, on ``jobs`` processes
-    (``pool``: a :func:`game_pool`) or a Dask cluster; the results as they finish."""
+    (``pool``: a :func:`game_pool`) or a Dask cluster (``pool``: its client, or None); the
+    results as they finish."""
     items = list(items)
     if scheduler is not None:
         if importlib.util.find_spec("distributed") is None:
             raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
         size = max(1, min(50, len(items) // 64 or 1))
         tasks = ((spec, items[i:i + size], *extra) for i in range(0, len(items), size))
-        for chunk in dask_map_unordered(run_chunk, tasks, scheduler):
+        for chunk in dask_map_unordered(run_chunk, tasks, scheduler, client=pool):
             yield from chunk
         return
     if jobs == 1:
@@ -421,7 +422,8 @@ def _iter_items(run_chunk, spec: AutoplaySpec, items: Sequence, extra: tuple, jo
 def iter_forced_games(spec: AutoplaySpec, items: Sequence, jobs: int = 1, scheduler: str | None = None,
                       pool: Any = None) -> Iterator[GameResult]:
     """Results of the forced games ``items`` ((game index, racks to force) each) as they
-    finish, on ``jobs`` processes (``pool``: a :func:`game_pool`) or a Dask cluster."""
+    finish, on ``jobs`` processes (``pool``: a :func:`game_pool`) or a Dask cluster
+    (``pool``: a :func:`~wordsalvo.parallel.dask_client` of it, or None)."""
     return _iter_items(_play_forced_chunk, spec, items, (), jobs, scheduler, pool)
 
 
@@ -429,7 +431,8 @@ def iter_probe_games(spec: AutoplaySpec, items: Sequence, probe_per_turn: int, j
                      scheduler: str | None = None, pool: Any = None) -> Iterator[GameResult]:
     """Results of the cover games ``items`` ((game index, racks to probe) each;
     :func:`play_probe_game`) as they finish, on ``jobs`` processes (``pool``: a
-    :func:`game_pool`) or a Dask cluster."""
+    :func:`game_pool`) or a Dask cluster (``pool``: a :func:`~wordsalvo.parallel.dask_client`
+    of it, or None)."""
     return _iter_items(_play_probe_chunk, spec, items, (probe_per_turn,), jobs, scheduler, pool)
 
 
@@ -453,7 +456,8 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
     ``jobs``: processes on this machine, this one included (it plays games too, while the
     ``jobs - 1`` workers start); ``scheduler``:
     the address of a Dask distributed scheduler (needs ``wordsalvo[dask]``); ``pool``: a
-    :func:`game_pool` of ``jobs`` workers kept across calls (leave training's chunks).
+    :func:`game_pool` of ``jobs`` workers kept across calls (leave training's chunks), or
+    with ``scheduler`` a :func:`~wordsalvo.parallel.dask_client` of it kept likewise.
     """
     games = whole_arg(games, "games", low=0, high=GAMES_MAX,
                       expected=f"a whole number 0..{GAMES_MAX:,} (a run keeps every result)")
@@ -461,7 +465,7 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
         raise WordSalvoError(f"jobs: expected a whole number >= 1, got {jobs}")
     indices = range(start, start + games)
     if scheduler is not None:
-        yield from _iter_dask(spec, indices, scheduler, want_gcg, trace)
+        yield from _iter_dask(spec, indices, scheduler, want_gcg, trace, pool)
         return
     if jobs == 1:
         _worker_setup(spec)  # load once, fail early with a clear error
@@ -488,12 +492,12 @@ def game_pool(jobs: int):
 
 
 def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
-               trace: bool | str = False) -> Iterator[GameResult]:
+               trace: bool | str = False, client: Any = None) -> Iterator[GameResult]:
     if importlib.util.find_spec("distributed") is None:
         raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
     size = max(1, min(50, len(indices) // 64 or 1))
     tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
-    for chunk in dask_map_unordered(_play_chunk, tasks, scheduler):
+    for chunk in dask_map_unordered(_play_chunk, tasks, scheduler, client=client):
         yield from chunk
 
 

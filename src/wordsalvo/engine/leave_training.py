@@ -586,19 +586,22 @@ def train_leaves(config: TrainingConfig, out: str | Path, resume: bool = False,
     The scheduler (``config.scheduler``) is checked before anything is written.
     """
     from .autoplay import game_pool
-    from contextlib import nullcontext
+    from contextlib import ExitStack
 
     if config.games < 1 or config.rounds < 1 or config.jobs < 1 or config.chunk < 1:
         raise WordSalvoError(f"training: expected games, rounds, jobs and chunk >= 1, got {config}")
-    # one pool of workers for the whole run: a pool a chunk paid every worker's start again
-    with (game_pool(config.jobs) if config.jobs > 1 and config.scheduler is None else nullcontext()) as pool:
-        return _train(config, out, resume, progress, restart, pool)
+    # one pool of workers, or one Dask client, for the whole run: one a chunk paid every
+    # worker's start, or a connection to the scheduler, again
+    with ExitStack() as stack:
+        pool = stack.enter_context(game_pool(config.jobs)) if config.jobs > 1 and config.scheduler is None else None
+        return _train(config, out, resume, progress, restart, pool, stack)
 
 
-def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, pool):
-    """:func:`train_leaves` with ``pool`` (None: none, or a Dask scheduler)."""
+def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, pool, stack):
+    """:func:`train_leaves` with ``pool`` (a game pool or None); with a scheduler, its client
+    is made in ``stack`` (an ExitStack) once the scheduler has been checked."""
     from .autoplay import AutoplaySpec, iter_forced_games, iter_games, iter_probe_games
-    from ..parallel import check_scheduler, interrupts_deferred
+    from ..parallel import dask_client, interrupts_deferred
     from ..leaves import Leaves
     from ..rules import Rules
 
@@ -621,7 +624,7 @@ def _train(config: TrainingConfig, out, resume: bool, progress, restart: bool, p
     state_dir = checked_path(out.with_name(out.name + ".state"), WordSalvoError, "state folder")
     state_file = state_dir / "state.json"
     if config.scheduler is not None:  # before the state is touched: a bad address changes nothing
-        check_scheduler(config.scheduler)
+        pool = stack.enter_context(dask_client(config.scheduler))
     want = {"method": "racks-1", "rules": config.rules, "games": config.games, "rounds": config.rounds,
             "seed": config.seed, "lexicon": config.lexicon}
     if config.forced_games:  # only then: a run without them keeps its old state's settings
