@@ -233,7 +233,7 @@ def test_offensive_words_are_never_played_in_c_either(monkeypatch, fresh_workers
 
     monkeypatch.setattr(OffensiveWords, "is_offensive", counting)
     same_games(monkeypatch, spec, range(3))
-    assert sum(ruled_out) > 20
+    assert sum(ruled_out) >= 10  # 20 with the leave tables of 2026-12-07
 
 
 def test_a_turn_with_more_plays_than_the_buffer_is_played_again_the_same(tmp_path):
