@@ -107,19 +107,27 @@ def test_training_gives_the_same_table_with_any_jobs_and_when_resumed(tmp_path):
     assert one == two
 
 
+def counted(monkeypatch, owner, name: str) -> list:
+    """Replaces the class ``owner.name`` by a subclass that counts what is made of it: the
+    list it returns gets an item for each."""
+    made = []
+    base = getattr(owner, name)
+
+    class Counted(base):
+        def __init__(self, *args, **kw):
+            made.append(1)
+            super().__init__(*args, **kw)
+
+    monkeypatch.setattr(owner, name, Counted)
+    return made
+
+
 def test_training_keeps_one_pool_of_workers_for_all_its_chunks(tmp_path, monkeypatch):
     """Issue 37, item 8: a new pool of workers a chunk made every chunk pay the workers'
     start (the fork server, imports, the lexicon) again; one pool serves the whole run."""
     import wordsalvo.parallel as parallel
 
-    made = []
-
-    class Counted(parallel.ProcessPoolExecutor):
-        def __init__(self, *args, **kw):
-            made.append(1)
-            super().__init__(*args, **kw)
-
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counted)
+    made = counted(monkeypatch, parallel, "ProcessPoolExecutor")
     config = TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, jobs=2, chunk=4)
     two = train_leaves(config, tmp_path / "two.wsl")
     assert len(made) == 1  # six chunks, one pool
@@ -134,14 +142,7 @@ def test_training_on_dask_connects_once_and_gives_the_local_table(tmp_path, monk
     handshake included); one client serves the whole run, and the table is the local one."""
     distributed = pytest.importorskip("distributed")
 
-    made = []
-
-    class Counted(distributed.Client):
-        def __init__(self, *args, **kw):
-            made.append(1)
-            super().__init__(*args, **kw)
-
-    monkeypatch.setattr(distributed, "Client", Counted)
+    made = counted(monkeypatch, distributed, "Client")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
         config = TrainingConfig(rules="classic-en", games=12, rounds=2, seed=5, chunk=4,
