@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from wordsalvo.errors import WordSalvoError
-from wordsalvo.stats import mean_interval, wilson_interval
+from wordsalvo.stats import clustered_interval, mean_interval, wilson_interval
 from wordsalvo.engine.winprob import WinModel, calibration, features, fit
 
 TRUE = (0.15, 0.9, 2.5, 6.0, -0.4)
@@ -86,6 +86,49 @@ def test_wilson_interval_known_values():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     m, lo, hi = mean_interval([1, 2, 3, 4])
     assert m == 2.5 and lo < 2.5 < hi
+
+
+def test_clustered_interval_counts_groups_not_values():
+    rng = np.random.default_rng(9)
+    y = (rng.random(300) < 0.3).astype(float)
+    # one value a group: Wilson's interval of the values
+    m, lo, hi = clustered_interval(y, np.arange(300))
+    assert m == pytest.approx(y.mean())
+    assert (lo, hi) == pytest.approx(wilson_interval(y.sum(), 300))
+    # every value repeated 20 times in its group: the evidence of the 300 groups, not of
+    # 6,000 values (with the small-sample factors, 6,000 x 299 / 5,999 effective)
+    m, lo, hi = clustered_interval(np.repeat(y, 20), np.repeat(np.arange(300), 20))
+    assert m == pytest.approx(y.mean())
+    n_eff = 6000 * 299 / 5999
+    assert (lo, hi) == pytest.approx(wilson_interval(y.mean() * n_eff, n_eff))
+    assert hi - lo > 4 * np.subtract(*wilson_interval(y.sum() * 20, 6000)[::-1])
+    assert clustered_interval([1.0, 0.0], [5, 5]) == (0.5, 0.0, 1.0)  # one group says nothing
+    with pytest.raises(ValueError, match="one group per value"):
+        clustered_interval([1.0, 0.0], [1])
+
+
+def test_calibration_intervals_count_games_when_positions_share_a_result():
+    """Positions of one game share its result: a perfectly calibrated model whose
+    positions come 20 to a game misses its per-position intervals in most bins, and its
+    per-game intervals hold the mean prediction."""
+    rng = np.random.default_rng(13)
+    games = 2000
+    unseen = np.repeat(rng.integers(0, 94, games), 20)
+    spread = np.repeat(rng.normal(0, 80, games).round(), 20)
+    p = WinModel("x", TRUE).probability(spread, unseen)
+    y = np.repeat((rng.random(games) < p[::20]).astype(float), 20)
+    label = np.repeat(np.arange(games), 20)
+    by_position = calibration(WinModel("x", TRUE), spread, unseen, y)
+    by_game = calibration(WinModel("x", TRUE), spread, unseen, y, games=label)
+    assert by_game.games == games and by_position.games == 0
+    assert "games as units" in by_game.format() and "positions as units" in by_position.format()
+    missed = lambda cal: sum(not olo <= mp <= ohi for _lo, _hi, _n, mp, _obs, olo, ohi in cal.table)  # noqa: E731
+    assert missed(by_position) >= 5
+    assert missed(by_game) <= 2
+    for a, b in zip(by_position.table, by_game.table):
+        assert a[:5] == b[:5] and b[6] - b[5] > 3 * (a[6] - a[5])
+    with pytest.raises(WordSalvoError, match="one game label per position"):
+        calibration(WinModel("x", TRUE), spread, unseen, y, games=label[:-1])
 
 
 @pytest.mark.parametrize("name", ["wordsalvo-en", "classic-en", "wordsalvo-nl", "turkish"])

@@ -50,12 +50,12 @@ def _positions(spec, games, jobs, start=0, what="games"):
             if bar is not None:
                 bar.update(1)
             for player, spread, unseen in r.states:
-                rows.append((spread, unseen, r.outcome(player)))
+                rows.append((spread, unseen, r.outcome(player), n))
     finally:
         if bar is not None:
             bar.close()
-    arr = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
-    return arr[:, 0], arr[:, 1], arr[:, 2], n
+    arr = np.asarray(rows, dtype=np.float64).reshape(-1, 4)
+    return arr[:, 0], arr[:, 1], arr[:, 2], n, arr[:, 3].astype(np.int64)
 
 
 def run_fit(args) -> int:
@@ -71,15 +71,15 @@ def run_fit(args) -> int:
     out = output_file(args.out, "--out")
     spec = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed, lexicon=args.lexicon,
                         leaves=args.leaves)
-    s, u, y, n = _positions(spec, args.games, args.jobs, what="fit")
+    s, u, y, n, _game = _positions(spec, args.games, args.jobs, what="fit")
     coef = fit(s, u, y)
     command = "wordsalvo winprob " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["winprob"] \
         else f"wordsalvo winprob fit --rules {args.rules} --games {args.games} --seed {args.seed}"
     model = WinModel(rules.name, coef, games=n, positions=int(len(y)), command=command, seed=args.seed)
     held = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=args.seed + 1_000_003,
                         lexicon=args.lexicon, leaves=args.leaves)
-    hs, hu, hy, hn = _positions(held, args.holdout, args.jobs, what="holdout")
-    cal = calibration(model, hs, hu, hy)
+    hs, hu, hy, hn, hg = _positions(held, args.holdout, args.jobs, what="holdout")
+    cal = calibration(model, hs, hu, hy, games=hg)
     model = WinModel(model.rules, model.coef, model.games, model.positions, model.command, model.seed,
                      {"holdout_games": hn, "holdout_seed": held.seed, "brier": cal.brier,
                       "brier_baseline": cal.brier_baseline, "log_loss": cal.log_loss})

@@ -225,25 +225,41 @@ class Calibration:
     log_loss: float
     #: rows (low, high, positions, mean predicted, observed win rate, 95 % interval low, high)
     table: tuple[tuple[float, float, int, float, float, float, float], ...]
+    #: the games the positions come from (0: not given, and the intervals count positions)
+    games: int = 0
 
     def format(self) -> str:
-        lines = [f"{self.positions} held-out positions; Brier score {self.brier:.4f} "
+        unit = "games as units" if self.games else "positions as units"
+        lines = [f"{self.positions} held-out positions" + (f" of {self.games} games" if self.games else "")
+                 + f"; Brier score {self.brier:.4f} "
                  f"(base rate alone {self.brier_baseline:.4f}); log loss {self.log_loss:.4f}",
-                 "| predicted | positions | mean predicted | observed (95 % CI) |", "|---|---:|---:|---:|"]
+                 f"| predicted | positions | mean predicted | observed (95 % CI, {unit}) |", "|---|---:|---:|---:|"]
         for lo, hi, n, mp, obs, olo, ohi in self.table:
             lines.append(f"| {100 * lo:.0f}-{100 * hi:.0f} % | {n} | {100 * mp:.1f} % | "
                          f"{100 * obs:.1f} % ({100 * olo:.1f}-{100 * ohi:.1f}) |")
         return "\n".join(lines)
 
 
-def calibration(model: WinModel, spread, unseen, outcome, bins: int = 10) -> Calibration:
-    """Brier score, log loss and a reliability table of ``model`` on the given positions."""
-    from ..stats import wilson_interval
+def calibration(model: WinModel, spread, unseen, outcome, bins: int = 10, games=None) -> Calibration:
+    """Brier score, log loss and a reliability table of ``model`` on the given positions.
+
+    ``games``: the game each position comes from (any labels, one per position).  The
+    positions of one game share its result, and a game puts many of them in the same
+    bin, so with ``games`` a bin's interval counts games, not positions, as the
+    independent units (:func:`wordsalvo.stats.clustered_interval`); without it every
+    position counts as independent, and the intervals are too narrow for positions
+    taken from whole games."""
+    from ..stats import clustered_interval, wilson_interval
 
     p = np.asarray(model.probability(np.asarray(spread), np.asarray(unseen)), dtype=np.float64).reshape(-1)
     y = np.asarray(outcome, dtype=np.float64)
     if p.shape != y.shape or y.size == 0:
         raise WordSalvoError("calibration: expected as many outcomes as positions (> 0)")
+    g = None
+    if games is not None:
+        g = np.asarray(games).reshape(-1)
+        if g.shape != y.shape:
+            raise WordSalvoError(f"calibration: expected one game label per position ({y.size}), got {g.size}")
     brier = float(np.mean((p - y) ** 2))
     base = float(np.mean(y))
     brier0 = float(np.mean((base - y) ** 2))
@@ -258,9 +274,12 @@ def calibration(model: WinModel, spread, unseen, outcome, bins: int = 10) -> Cal
         if n == 0:
             continue
         obs = float(y[m].mean())
-        lo, hi = wilson_interval(float(y[m].sum()), n)
+        if g is None:
+            lo, hi = wilson_interval(float(y[m].sum()), n)
+        else:
+            _, lo, hi = clustered_interval(y[m], g[m])
         rows.append((float(edges[b]), float(edges[b + 1]), n, float(p[m].mean()), obs, lo, hi))
-    return Calibration(int(y.size), brier, brier0, ll, tuple(rows))
+    return Calibration(int(y.size), brier, brier0, ll, tuple(rows), 0 if g is None else int(np.unique(g).size))
 
 
 def positions_from_results(states: Iterable[tuple[int, int, float]]):
