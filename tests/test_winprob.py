@@ -182,3 +182,21 @@ def test_winprob_fit_writes_into_the_cache_folder_by_default(tmp_path, monkeypat
     assert out.is_file() and str(out) in capsys.readouterr().out
     model = WinModel.load(out)
     assert model.rules == "wordsalvo-nl" and model.games == 6
+
+
+def test_winprob_check_reports_a_model_on_new_games_and_refuses_another_rule_sets(tmp_path, capsys):
+    from wordsalvo.cli import main
+
+    assert main(["winprob", "check", "--rules", "wordsalvo-nl", "--games", "5"]) == 0
+    out = capsys.readouterr().out
+    shipped = WinModel.default("wordsalvo-nl")
+    assert f"seed {shipped.extra['holdout_seed']}" in out and "games as units" in out and "of 5 games" in out
+    assert "Brier score" in out and out.count("\n| ") >= 3
+    other = tmp_path / "m.json"
+    WinModel("classic-en", TRUE, games=10, positions=200, command="x", seed=3).save(other)
+    assert main(["winprob", "check", "--rules", "classic-en", "--model", str(other), "--games", "3",
+                 "--seed", "4"]) == 0
+    assert "seed 4" in capsys.readouterr().out
+    assert main(["winprob", "check", "--rules", "wordsalvo-nl", "--model", str(other), "--games", "3"]) != 0
+    err = capsys.readouterr().err
+    assert "expected a model of rule set 'wordsalvo-nl'" in err and "classic-en" in err

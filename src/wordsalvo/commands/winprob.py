@@ -2,6 +2,7 @@
 
     wordsalvo winprob fit --rules wordsalvo-en --games 4000 --holdout 1000 --jobs 2 --out wordsalvo-en.json
     wordsalvo winprob fit --rules wordfeud-de --games 4000 --jobs 2    # into the cache: WinModel.default finds it
+    wordsalvo winprob check --rules classic-en --leaves new.wsl --games 1000   # the shipped model, new games
 """
 
 from __future__ import annotations
@@ -36,6 +37,19 @@ def register(subparsers) -> None:
                    help="where to write the model (default: <cache folder>/winprob/<rule set>.json, where "
                         "WinModel.default looks for a rule set the package ships no model for)")
     f.set_defaults(func=run_fit)
+    c = sub.add_parser("check", help="report a model's calibration on self-play games (for instance the games of "
+                                     "another leave table)")
+    add_rules_argument(c)
+    add_lexicon_argument(c)
+    c.add_argument("--leaves", metavar="FILE", help="leave table of the players (default: the shipped one)")
+    c.add_argument("--model", metavar="FILE",
+                   help="the model to check (default: the rule set's own, as WinModel.default finds it)")
+    c.add_argument("--games", type=whole_number(1), default=1000, metavar="N", help="games to check on (default 1000)")
+    c.add_argument("--jobs", type=whole_number(1, JOBS_MAX), default=1, metavar="J")
+    c.add_argument("--seed", type=whole_number(0), default=None, metavar="S",
+                   help="seed of the games (default: the held-out seed the model's fit used, so the games are "
+                        "those it was checked on when fitted, unless the leave table differs)")
+    c.set_defaults(func=run_check)
 
 
 def _positions(spec, games, jobs, start=0, what="games"):
@@ -87,5 +101,30 @@ def run_fit(args) -> int:
     print(f"{args.out}: fitted on {n} games ({len(y)} positions) of {rules.name}; coefficients "
           + ", ".join(f"{c:+.4f}" for c in coef))
     print(f"calibration on {hn} held-out games (seed {held.seed}):")
+    print(cal.format())
+    return 0
+
+
+def run_check(args) -> int:
+    from ..engine.autoplay import AutoplaySpec
+    from ..engine.winprob import WinModel, calibration
+    from ..errors import WordSalvoError
+
+    rules = load_rules(args.rules)
+    model = WinModel.load(args.model) if args.model else WinModel.default(rules)
+    source = args.model or f"the model of {rules.name}"
+    if model.rules != rules.name:
+        raise WordSalvoError(f"--model {args.model}: expected a model of rule set {rules.name!r}, got one of "
+                             f"{model.rules!r}")
+    seed = args.seed
+    if seed is None:
+        held = model.extra.get("holdout_seed")
+        seed = held if type(held) is int and held >= 0 else (model.seed or 0) + 1_000_003
+    spec = AutoplaySpec(rules=args.rules, players=("equity", "equity"), seed=seed, lexicon=args.lexicon,
+                        leaves=args.leaves)
+    s, u, y, n, game = _positions(spec, args.games, args.jobs, what="check")
+    cal = calibration(model, s, u, y, games=game)
+    print(f"{source}: calibration on {n} games of {rules.name} (seed {seed}, "
+          f"{'leave table ' + args.leaves if args.leaves else 'the shipped leave table'}):")
     print(cal.format())
     return 0
