@@ -124,6 +124,26 @@ def run_magpie(magpie: Path, lexicon: str, wmp: bool, cgp: Path, mode: str, pass
     return [float(r[1]) for r in rows], [int(r[4]) for r in rows], [float(r[3]) for r in rows]
 
 
+def by_blanks(positions, seq_positions) -> str:
+    """Where the new positions' ratio comes from: for each count of blanks on the rack on
+    turn, the median over its positions of MAGPIE's generation over ours in sequence (each
+    position's times the medians over the rounds), and the ratio of the sums."""
+    blanks = [p.racks[p.to_move].count("?") for p in positions]
+    lines = ["New positions by blanks on the rack (ratio = MAGPIE seq generation / wordsalvo in sequence, "
+             "each position's time the median over the rounds):", "",
+             "| mode | MAGPIE engine | blanks | positions | ratio, median over positions | ratio of sums |",
+             "|---|---|---:|---:|---:|---:|"]
+    for (mode, engine), rounds in seq_positions.items():
+        ours = [statistics.median(r[0][i] for r in rounds) for i in range(len(positions))]
+        theirs = [statistics.median(r[1][i] for r in rounds) for i in range(len(positions))]
+        for b in sorted(set(blanks)):
+            idx = [i for i, x in enumerate(blanks) if x == b]
+            ratio = statistics.median(theirs[i] / ours[i] for i in idx)
+            sums = sum(theirs[i] for i in idx) / sum(ours[i] for i in idx)
+            lines.append(f"| {mode} | {engine} | {b} | {len(idx)} | {ratio:.2f} | {sums:.2f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--magpie", type=Path, required=True, help="folder with magpie/ (built) and driver/magpie_bench")
@@ -186,6 +206,8 @@ def main() -> None:
     theirs_medians: dict[tuple[str, str], list[float]] = {}
     #: per round: (ours in sequence, ours repeated, MAGPIE seq generation, MAGPIE seq generation + load)
     seq_pairs: dict[tuple[str, str], list[tuple[float, float, float, float]]] = {}
+    #: per round: (ours in sequence, MAGPIE seq generation), µs per position
+    seq_positions: dict[tuple[str, str], list[tuple[list[float], list[float]]]] = {}
     for r in range(1, args.rounds + 1):
         for mode in modes:
             if mode == "all":
@@ -197,7 +219,8 @@ def main() -> None:
             ours = per_position_warm(fn, positions, args.passes)
             ours_med = statistics.median(ours)
             ours_medians.setdefault(mode, []).append(ours_med)
-            seq_med = statistics.median(per_position(fn, positions, args.passes))
+            seq_list = per_position(fn, positions, args.passes)
+            seq_med = statistics.median(seq_list)
             seq_medians.setdefault(mode, []).append(seq_med)
             for engine, wmp in engines:
                 theirs, check, _ = run_magpie(args.magpie, args.lexicon_name, wmp, args.positions, mode,
@@ -223,6 +246,7 @@ def main() -> None:
                         sys.exit(f"{mode} ({engine}, seq): MAGPIE and wordsalvo differ")
                     pair = (statistics.median(s_gen), statistics.median([a + b for a, b in zip(s_gen, s_load)]))
                     seq_pairs.setdefault(key, []).append((seq_med, ours_med) + pair)
+                    seq_positions.setdefault(key, []).append((seq_list, s_gen))
     print()
     print(f"Summary over {args.rounds} rounds ({CROSS_SET_NOTE}; ratio above 1 = wordsalvo faster):")
     print()
@@ -264,6 +288,8 @@ def main() -> None:
             print(f"{mode}, {engine}, by round: ratio (generation) {gen_r} (median "
                   f"{statistics.median(x[2] / x[0] for x in rows):.2f}); ratio (+ load) {load_r} (median "
                   f"{statistics.median(x[3] / x[0] for x in rows):.2f})")
+        print()
+        print(by_blanks(positions, seq_positions))
 
 
 if __name__ == "__main__":

@@ -108,7 +108,7 @@ def test_seq_pairs_our_sequence_with_magpies_new_positions(tmp_path, positions, 
     out = run(monkeypatch, capsys, fake_magpie(tmp_path / "m"), positions, "--seq", "--modes", "all")
     lines = out.splitlines()
     head = lines.index(next(l for l in lines if l.startswith("New positions (--seq)")))
-    table = [l for l in lines[head:] if l.startswith("| all |")]
+    table = [l for l in lines[head:] if l.startswith("| all |") and l.count("|") == 10]
     assert len(table) == 1
     cells = [c.strip() for c in table[0].split("|")[1:-1]]
     # the stand-in's seq mode reports 200.0 + i µs and 5 µs of load: medians 201.5 and 206.5
@@ -118,6 +118,26 @@ def test_seq_pairs_our_sequence_with_magpies_new_positions(tmp_path, positions, 
     assert 201.5 / (hi + 0.5) - 0.006 <= glo <= ghi <= 201.5 / max(lo - 0.5, 0.5) + 0.006
     # its own cost of a new position: 201.5 / 101.5
     assert cells[8] == "1.99–1.99"
+    # by blanks on the rack: every position in one row of its count
+    rows = [l for l in lines if l.startswith("| all | standard graph | ") and l.count("|") == 7]
+    assert rows and sum(int(r.split("|")[4]) for r in rows) == 4
+
+
+def test_new_positions_by_blanks_on_the_rack():
+    from types import SimpleNamespace
+
+    harness = load_harness()
+    racks = ["AB?", "CD", "??E", "F?G"]
+    positions = [SimpleNamespace(racks=["X", r], to_move=1) for r in racks]
+    # two rounds: ours 10, 20, 30, 40 µs then 30, 20, 10, 40; MAGPIE twice ours in the first
+    rounds = [([10.0, 20.0, 30.0, 40.0], [20.0, 40.0, 60.0, 80.0]), ([30.0, 20.0, 10.0, 40.0], [20.0, 40.0, 60.0, 80.0])]
+    out = harness.by_blanks(positions, {("best", "word map"): rounds})
+    lines = out.splitlines()
+    assert lines[2].startswith("| mode | MAGPIE engine | blanks |")
+    # medians over the rounds: ours 20, 20, 20, 40; MAGPIE 20, 40, 60, 80
+    assert "| best | word map | 0 | 1 | 2.00 | 2.00 |" in lines
+    assert "| best | word map | 1 | 2 | 1.50 | 1.67 |" in lines  # positions 0 and 3: 1.0 and 2.0
+    assert "| best | word map | 2 | 1 | 3.00 | 3.00 |" in lines
 
 
 def test_a_count_that_differs_stops_the_run(tmp_path, positions, monkeypatch, capsys):
