@@ -8,13 +8,16 @@ data; our player is a level (``expert``, ``master``, ...) or a rating, with ``--
 (default: the shipped classic-en table).  MAGPIE plays through its console in sync mode,
 one process a move (its start-up is counted apart from its thinking): ``cgp`` with the
 position from its side (our rack hidden), then ``gen`` (``--theirs static``: its best move
-by static equity with its trained leave table, ``-leaves CSW24T``) or ``sim`` within
-``--magpie-seconds`` (``--theirs sim``: its simulating player; ``-it`` large, ``-tlim``).
+by static equity with its trained leave table, ``-leaves CSW24T``), or ``gen`` and then
+``sim`` within ``--magpie-seconds`` (``--theirs sim``: its simulating player on the 15 moves
+gen lists, 2 plies, no inference as the position carries no last play; ``-it`` large,
+``-tlim``).
 
 Games come in pairs with the same bag seed and the seats swapped.  Every MAGPIE move is
 checked by our validator on the game's position: a move our engine refuses, or scores
 differently, is recorded (kind, move, our reason) and the game is stopped and counted
-apart, never corrected.  Printed: our win rate with its Wilson interval (a draw half), the
+apart, never corrected.  Printed: our win rate with its interval (a draw half; Wilson's at
+the effective size with the pairs as the independent units), the
 mean spread with its interval, the time each side used per game (ours: CPU time of our
 process; MAGPIE's: the CPU time of its processes less their start-up measured on an empty
 command), and the refusals.  Skips (exit 0 with a note) when the MAGPIE build is missing.
@@ -78,7 +81,8 @@ class Magpie:
         if self.kind == "static":
             commands = f"cgp {cgp}\ngen\n"
         else:
-            commands = f"cgp {cgp}\nsim -it 100000000 -tlim {self.seconds:g} -scond none\n"
+            # its sim simulates the moves the last gen listed ("cannot simulate without any moves")
+            commands = f"cgp {cgp}\ngen\nsim -it 100000000 -tlim {self.seconds:g} -scond none\n"
         text, cpu = self._run(commands)
         tables = text.split("Move ")
         if len(tables) < 2:
@@ -161,7 +165,7 @@ def main(argv=None) -> int:
     import wordsalvo as ws
     from wordsalvo.engine.bot import Bot
     from wordsalvo.leaves import Leaves
-    from wordsalvo.stats import mean_interval, wilson_interval
+    from wordsalvo.stats import clustered_interval, mean_interval
 
     rules = ws.Rules.preset("classic-en")
     lexicon = ws.Lexicon.load(args.graph)
@@ -187,7 +191,9 @@ def main(argv=None) -> int:
             print(f"game {len(games)}: {what} (ours {wins:g}/{len(done)})", file=sys.stderr)
     done = [x for x in games if x["refusal"] is None]
     wins = sum(x["result"] for x in done)
-    lo, hi = wilson_interval(wins, len(done)) if done else (float("nan"), float("nan"))
+    # the two games of a pair share a bag: the pairs are the independent units
+    _, lo, hi = clustered_interval([x["result"] for x in done], [x["seed"] for x in done]) if done \
+        else (None, float("nan"), float("nan"))
     spread = [x["spread"] for x in done]
     mean, slo, shi = mean_interval(spread) if len(spread) > 1 else (float("nan"),) * 3
     report = {
