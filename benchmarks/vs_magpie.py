@@ -16,8 +16,8 @@ gen lists, 2 plies, no inference as the position carries no last play; ``-it`` l
 Games come in pairs with the same bag seed and the seats swapped.  Every MAGPIE move is
 checked by our validator on the game's position: a move our engine refuses, or scores
 differently, is recorded (kind, move, our reason) and the game is stopped and counted
-apart, never corrected.  Printed: our win rate with its interval (a draw half; Wilson's at
-the effective size with the pairs as the independent units), the
+apart, never corrected.  Printed: our win rate with its interval (a draw half; over the pairs,
+each pair's mean result one sample, as ``sim_strength.py`` counts them), the
 mean spread with its interval, the time each side used per game (ours: CPU time of our
 process; MAGPIE's: the CPU time of its processes less their start-up measured on an empty
 command), and the refusals.  Skips (exit 0 with a note) when the MAGPIE build is missing.
@@ -165,7 +165,7 @@ def main(argv=None) -> int:
     import wordsalvo as ws
     from wordsalvo.engine.bot import Bot
     from wordsalvo.leaves import Leaves
-    from wordsalvo.stats import clustered_interval, mean_interval
+    from wordsalvo.stats import mean_interval
 
     rules = ws.Rules.preset("classic-en")
     lexicon = ws.Lexicon.load(args.graph)
@@ -191,8 +191,12 @@ def main(argv=None) -> int:
             print(f"game {len(games)}: {what} (ours {wins:g}/{len(done)})", file=sys.stderr)
     done = [x for x in games if x["refusal"] is None]
     wins = sum(x["result"] for x in done)
-    # the two games of a pair share a bag: the pairs are the independent units
-    _, lo, hi = clustered_interval([x["result"] for x in done], [x["seed"] for x in done]) if done \
+    # the two games of a pair share a bag: the pairs are the independent units, each pair's
+    # mean result one sample (as sim_strength.py and leaves_match.py count them)
+    by_pair: dict[int, list[float]] = {}
+    for x in done:
+        by_pair.setdefault(x["seed"], []).append(x["result"])
+    _, lo, hi = mean_interval([sum(r) / len(r) for r in by_pair.values()]) if done \
         else (None, float("nan"), float("nan"))
     spread = [x["spread"] for x in done]
     mean, slo, shi = mean_interval(spread) if len(spread) > 1 else (float("nan"),) * 3
