@@ -15,7 +15,9 @@ pair's mean result as one sample), and the mean spread per game with its interva
 over pairs.  ``--cpu-time``: master's budget is CPU time (a loaded machine does not
 shorten its thinking).  ``--opponent master:S``: master against master
 with S seconds a move (does more time win?); ``master-nopeg``: master without its
-pre-endgame at the same budget (``master-nopeg:S`` at S seconds).  ``--infer``: master infers the opponent's kept tiles
+pre-endgame at the same budget (``master-nopeg:S`` at S seconds); ``master-win[:S]``: master
+whose simulation compares the win chance alone (``Bot(spread_weight=0)``, master before
+2026-12-08).  ``--infer``: master infers the opponent's kept tiles
 from its last turn (``Bot(infer=True)``), the opponent does not.
 """
 
@@ -65,7 +67,8 @@ def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponen
                                          cpu_time=cpu_time, infer=infer),
                       ws.Bot("master", rules, lexicon=lex, leaves=_table(opponent_leaves, rules),
                              seconds=float(budget) if budget else seconds, cpu_time=cpu_time,
-                             pre_endgame=name == "master") if name in ("master", "master-nopeg") else
+                             pre_endgame=name != "master-nopeg", spread_weight=0 if name == "master-win" else None)
+                      if name in ("master", "master-nopeg", "master-win") else
                       ws.Bot(opponent, rules, lexicon=lex, leaves=_table(opponent_leaves, rules)))
     return _BOTS[key]
 

@@ -15,7 +15,10 @@
  * Differences that are exactly constant (two moves with the same future in every
  * draw) drop the later candidate once n >= min_iterations.  The utility u is the win
  * chance with the equity as a tie-break (u = win + 1e-6 x equity), or the equity when
- * there is no win table.
+ * there is no win table; with a spread weight w, the win chance blended with a logistic
+ * of the spread after the sample, (win + w sigmoid(spread / scale)) / (1 + w) + 1e-6 x
+ * equity, which still tells candidates apart where the win chance is all but settled
+ * (a game far ahead or far behind) and keeps the sample in [0, 1].
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -204,7 +207,9 @@ int ws_sim_setup(WsSim *sim, const WsSimConfig *cfg, const WsGame *root, const W
         cfg->max_iterations > WS_SIM_MAX_ITERATIONS || !(cfg->seconds >= 0.0) ||
         (cfg->max_iterations == 0 && cfg->seconds <= 0.0) || !(cfg->delta > 0.0 && cfg->delta < 1.0) ||
         (cfg->cpu_clock != 0 && cfg->cpu_clock != 1) ||
-        cfg->min_iterations < 1 || !cfg->player.by_equity || !cfg->player.leaves)
+        cfg->min_iterations < 1 || !cfg->player.by_equity || !cfg->player.leaves ||
+        !(cfg->spread_weight >= 0.0 && cfg->spread_weight <= 100.0) ||
+        (cfg->spread_weight > 0.0 && !(cfg->spread_scale > 0.0 && cfg->spread_scale <= 1e6)))
         return WS_E_ARGUMENT;
     if (cfg->win_table && (cfg->win_spread < 1 || cfg->win_unseen < 0)) return WS_E_ARGUMENT;
     if (R->players != 2 || root->end_reason != WS_END_NONE || count < 1 || count > WS_SIM_MAX_CANDIDATES)
@@ -360,11 +365,20 @@ static void *worker_main(void *arg) {
 /* ------------------------------------------------------------------------ */
 
 static double utility(const WsSim *sim, double eq, double win) {
-    return sim->cfg.win_table ? win + WS_SIM_TIE_WEIGHT * eq : eq;
+    if (!sim->cfg.win_table) return eq;
+    double w = sim->cfg.spread_weight;
+    if (w == 0.0) return win + WS_SIM_TIE_WEIGHT * eq;
+    /* the logistic with a non-positive exponent either side, so exp cannot overflow */
+    double x = ((double)sim->spread0 + eq) / sim->cfg.spread_scale, e = exp(-fabs(x));
+    double sig = x >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+    return (win + w * sig) / (1.0 + w) + WS_SIM_TIE_WEIGHT * eq;
 }
 
+/* The mean utility of a candidate: of its samples' utilities, or, without a spread
+ * weight (a linear utility), of its means, as before the weight existed. */
 static double arm_utility(const WsSim *sim, const WsSimArm *a) {
     if (a->n == 0) return -HUGE_VAL;
+    if (sim->cfg.win_table && sim->cfg.spread_weight > 0.0) return a->u_sum / (double)a->n;
     return utility(sim, a->eq_sum / (double)a->n, a->win_sum / (double)a->n);
 }
 
@@ -394,6 +408,7 @@ static void accumulate(WsSim *sim, int64_t complete) {
             a->eq_sum2 += eq * eq;
             a->win_sum += win;
             a->win_sum2 += win * win;
+            a->u_sum += utility(sim, eq, win);
         }
         if (sim->cfg.sampling != WS_SIM_BAI) continue;
         for (int s = 0; s < alive; s++) {

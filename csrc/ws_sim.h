@@ -69,6 +69,11 @@ typedef struct WsSimConfig {
     int32_t cpu_clock;      /* 0: the budget is wall-clock time; 1: the process's CPU time per thread
                                (seconds x threads of CPU), which other work on the machine does not eat */
     double delta;           /* BAI: error probability of the elimination rule, (0, 1) */
+    /* the utility of a sample with a win table: (win + spread_weight * sigmoid(spread /
+     * spread_scale)) / (1 + spread_weight) + 1e-6 x equity, the spread the mover's after the
+     * sample (spread at the root + equity); spread_weight 0 (the default): win + 1e-6 x
+     * equity, exactly as before.  spread_weight 0..100, spread_scale > 0 when it is not 0 */
+    double spread_weight, spread_scale;
     uint64_t seed;
     WsPlayer player; /* the static player of the rollouts (an equity player) */
     /* P(the player on turn wins) by [unseen][spread + win_spread] for unseen 0..win_unseen
@@ -101,6 +106,7 @@ typedef struct WsSimArm {
     int32_t dropped_after; /* iterations it had when dropped (else 0) */
     int64_t n;            /* iterations */
     double eq_sum, eq_sum2, win_sum, win_sum2;
+    double u_sum;         /* of the samples' utilities (what the sampling rule compares) */
 } WsSimArm;
 
 typedef struct WsSimStatus {

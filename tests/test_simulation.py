@@ -266,6 +266,8 @@ def test_json_shape(small_lexicon):
     {"plays": 0}, {"plays": "3"}, {"plies": -1}, {"plies": 99}, {"iterations": 0}, {"seconds": -1},
     {"seconds": float("nan")}, {"threads": 0}, {"threads": 1000}, {"sampling": "top-two"}, {"seed": -1},
     {"seed": 1 << 64}, {"moves": "8H WORD"}, {"moves": []}, {"leaves": "x"}, {"lexicon": 3},
+    {"spread_weight": -0.1}, {"spread_weight": float("nan")}, {"spread_weight": 101}, {"spread_weight": True},
+    {"spread_weight": 0.5, "spread_scale": 0}, {"spread_weight": 0.5, "spread_scale": float("inf")},
 ])
 def test_bad_arguments(small_lexicon, kwargs):
     pos = mid_game(small_lexicon, seed=3, turns=2)
@@ -454,3 +456,65 @@ def test_rollouts_near_the_end_that_reuse_lanes_choose_as_fresh_searches(seed):
         r = Simulator(g, plays=10, plies=4, iterations=30, sampling="rr", seed=seed, _fresh_searches=fresh).run()
         rows.append([(x.move, x.iterations, x.equity, x.win) for x in r.rows])
     assert rows[0] == rows[1]
+
+
+def _blend(win, spread, weight, scale):
+    return (win + weight / (1.0 + math.exp(-spread / scale))) / (1.0 + weight)
+
+
+@pytest.mark.parametrize("weight,scale", [(0.5, 100.0), (2.0, 30.0)])
+def test_the_blended_utility_of_a_sample_and_the_ranking_by_it(small_lexicon, weight, scale):
+    """One iteration: each candidate's utility is the formula of its one sample (win chance,
+    and the spread after it: the root's plus the sample's equity); more iterations: the rows
+    are ranked by the mean of the samples' utilities, not by a utility of the means."""
+    pos = mid_game(small_lexicon, seed=11, turns=5)
+    me = pos.to_move
+    spread0 = pos.scores[me] - pos.scores[1 - me]
+    sim = Simulator(pos, small_lexicon, plays=8, iterations=1, sampling="rr", seed=3, spread_weight=weight,
+                    spread_scale=scale)
+    sim.run()
+    for arm in sim._sim.arms():
+        assert arm["iterations"] == 1
+        expected = _blend(arm["win"], spread0 + arm["equity"], weight, scale) + 1e-6 * arm["equity"]
+        assert arm["utility"] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    sim = Simulator(pos, small_lexicon, plays=8, iterations=60, sampling="rr", seed=3, spread_weight=weight,
+                    spread_scale=scale)
+    result = sim.run()
+    by_utility = sorted(sim._sim.arms(), key=lambda a: -a["utility"])
+    assert [r.static_equity for r in result.rows] == pytest.approx([a["static_equity"] for a in by_utility])
+    # the win chance alone ranks by win (equity for ties): the default, and weight 0
+    plain = simulate(pos, small_lexicon, plays=8, iterations=60, sampling="rr", seed=3)
+    assert plain.to_dict()["plays"] == simulate(pos, small_lexicon, plays=8, iterations=60, sampling="rr", seed=3,
+                                                spread_weight=0.0, spread_scale=1.0).to_dict()["plays"]
+    wins = [r.win + 1e-6 * r.equity for r in plain.rows]
+    assert wins == sorted(wins, reverse=True)
+    # the same samples either way: only the utility differs
+    assert sorted((r.move, r.equity, r.win) for r in plain.rows) == sorted((r.move, r.equity, r.win)
+                                                                          for r in result.rows)
+
+
+def test_a_blended_utility_is_the_same_whatever_the_threads(small_lexicon):
+    pos = mid_game(small_lexicon, seed=12, turns=4)
+    runs = [simulate(pos, small_lexicon, plays=6, iterations=48, sampling="bai", seed=2, threads=t,
+                     spread_weight=0.5).to_dict()["plays"] for t in (1, 2, 3)]
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_master_blends_the_spread_by_default():
+    from wordsalvo.engine.bot import MASTER_SPREAD_WEIGHT
+
+    rules = ws.Rules.preset("wordsalvo-en")
+    assert ws.Bot("master", rules).spread_weight == MASTER_SPREAD_WEIGHT > 0
+    assert ws.Bot("master", rules, spread_weight=0).spread_weight == 0
+    for bad in (-1, float("nan"), "0.5", 1000):
+        with pytest.raises(WordSalvoError, match="spread_weight"):
+            ws.Bot("master", rules, spread_weight=bad)
+    # with the blend and without, master plays a legal move (the game takes it)
+    expert = ws.Bot("expert", rules)
+    for weight in (0, 0.5):
+        game = ws.Game(rules, seed=4)
+        for _ in range(6):
+            game.apply(expert.choose(game))
+        turns = len(game.history)
+        game.apply(ws.Bot("master", rules, iterations=40, spread_weight=weight).choose(game))
+        assert len(game.history) == turns + 1

@@ -75,7 +75,7 @@ cdef class Simulation:
     def __cinit__(self, GameState root not None, Generator gen not None, LeaveTable table not None,
                   swap_ceiling, candidates, plies, sampling, threads, iterations, seconds, seed,
                   win_table=None, delta=0.05, min_iterations=16, bint cpu_time=False, infer=None,
-                  bint fresh_searches=False):
+                  bint fresh_searches=False, spread_weight=0.0, spread_scale=100.0):
         cdef WsAction *acts = NULL
         cdef int n, i, rc
         cdef const uint8_t[::1] raw
@@ -109,6 +109,13 @@ cdef class Simulation:
         if not 0.0 < d < 1.0:
             raise WordSalvoError(f"delta: expected a probability strictly between 0 and 1, got {delta!r}")
         self.cfg.delta = d
+        sw, sc = float(spread_weight), float(spread_scale)
+        if not 0.0 <= sw <= 100.0:  # NaN too
+            raise WordSalvoError(f"spread_weight: expected a weight from 0 to 100, got {spread_weight!r}")
+        if sw > 0.0 and not 0.0 < sc <= 1e6:
+            raise WordSalvoError(f"spread_scale: expected points above 0, at most 1e6, got {spread_scale!r}")
+        self.cfg.spread_weight = sw
+        self.cfg.spread_scale = sc if sw > 0.0 else 0.0
         seed = whole_arg(seed, "seed", low=0, high=(1 << 64) - 1, expected="a whole number 0..2**64-1")
         self.cfg.seed = <uint64_t>seed
         ceiling = float(swap_ceiling)
@@ -238,8 +245,8 @@ cdef class Simulation:
 
     def arms(self):
         """One dict per candidate, in the order given: iterations, equity (mean) and its
-        standard error, win (mean) and its standard error, alive, dropped_after, leave,
-        static_equity."""
+        standard error, win (mean) and its standard error, utility (the mean of what the
+        sampling rule compares), alive, dropped_after, leave, static_equity."""
         cdef int count = 0, i
         cdef const WsSimArm *a = ws_sim_arms(self.sim, &count)
         out = []
@@ -254,6 +261,7 @@ cdef class Simulation:
             else:
                 eq_se = win_se = float("nan")
             out.append({"iterations": n, "equity": eq, "stderr": eq_se, "win": win, "win_stderr": win_se,
+                        "utility": a[i].u_sum / n if n else float("nan"),
                         "alive": bool(a[i].alive), "dropped_after": a[i].dropped_after, "leave": a[i].leave,
                         "static_equity": a[i].static_equity})
         return out

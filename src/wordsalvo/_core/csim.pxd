@@ -29,6 +29,7 @@ cdef extern from "ws_sim.h" nogil:
         double seconds
         int32_t cpu_clock
         double delta
+        double spread_weight, spread_scale
         uint64_t seed
         WsPlayer player
         const float *win_table
@@ -47,6 +48,7 @@ cdef extern from "ws_sim.h" nogil:
         int32_t dropped_after
         int64_t n
         double eq_sum, eq_sum2, win_sum, win_sum2
+        double u_sum
 
     ctypedef struct WsSimStatus:
         int64_t iterations

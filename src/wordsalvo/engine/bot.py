@@ -183,6 +183,11 @@ class LevelPolicy:
 MASTER_SECONDS = 1.0
 MASTER_PLAYS = 10
 MASTER_PLIES = 2
+#: master's utility: the win chance blended with a logistic of the spread at this weight and
+#: scale (points), as MAGPIE's simulation does by default (wordsalvo.engine.simulation); 0: the
+#: win chance alone (master before 2026-12-08)
+MASTER_SPREAD_WEIGHT = 0.5
+MASTER_SPREAD_SCALE = 100.0
 #: expert: the turns the endgame solver may search on a move once the bag is empty (the
 #: best line of the last completed iteration when it is not proven by then; the same result
 #: on every machine).  100,000 since killer plays are tried before generation (a turn about
@@ -268,7 +273,8 @@ class Bot:
     def __init__(self, level: str | None = None, rules: Rules | None = None, lexicon: Lexicon | None = None,
                  leaves=None, seed: int = 0, *, rating: float | None = None, seconds: float | None = None,
                  threads: int = 1, cpu_time: bool = False, infer: bool = False,
-                 game_seconds: float | None = None, iterations: int | None = None, pre_endgame: bool = True):
+                 game_seconds: float | None = None, iterations: int | None = None, pre_endgame: bool = True,
+                 spread_weight: float | None = None):
         from .clock import GameClock
         from .strength import RatedLevel, beta_for_rating, check_rating, parse_level
 
@@ -313,6 +319,10 @@ class Bot:
         #: expert and master solve the pre-endgame (1-4 tiles in the bag; False: they play
         #: those turns as on any other, a benchmark's control)
         self.pre_endgame = bool(pre_endgame)
+        #: master: the spread's weight in the utility its simulation compares (0: the win chance
+        #: alone; None: MASTER_SPREAD_WEIGHT)
+        self.spread_weight = MASTER_SPREAD_WEIGHT if spread_weight is None else number_arg(
+            spread_weight, "spread_weight", GameError, low=0, high=100, expected="a weight from 0 to 100 or None")
         self.level = level
         self.rules = rules
         self.lexicon = lexicon if lexicon is not None else Lexicon.default(rules.alphabet.name)
@@ -540,7 +550,8 @@ class Bot:
             inference = infer_game(game, self.lexicon, leaves, limit=MASTER_INFER_RACKS, seed=seed)
         limit = {"iterations": self.iterations} if self.iterations is not None else {"seconds": seconds}
         result = Simulator(game, self.lexicon, leaves, moves=candidates, plies=MASTER_PLIES, threads=self.threads,
-                           sampling="bai", seed=seed, cpu_time=self.cpu_time, infer=inference, **limit).run()
+                           sampling="bai", seed=seed, cpu_time=self.cpu_time, infer=inference,
+                           spread_weight=self.spread_weight, spread_scale=MASTER_SPREAD_SCALE, **limit).run()
         return result.best.action
 
     def _now(self) -> float:

@@ -22,7 +22,14 @@ Every candidate of an iteration sees the same random stream (common random
 numbers): the same opponent rack, the same draws while the plays draw alike, so
 the differences between candidates are far less noisy than the values.  Candidates
 are compared by win chance (the equity breaking ties) when the rule set has a
-win-probability model, else by equity.
+win-probability model, else by equity.  With ``spread_weight`` w > 0 the utility of
+a sample is the win chance blended with a logistic of the mover's spread after it
+(the spread at the root plus its equity), ``(win + w * sigmoid(spread /
+spread_scale)) / (1 + w)`` (the equity still breaking ties): where the win chance of
+every candidate is all but 0 or 1 (a game far ahead or behind) it still prefers the
+larger spread, and it stays within 0..1.  Master uses w = 0.5 at a scale of 100
+points (the blend MAGPIE's simulation uses by default); ``simulate`` and ``wordsalvo
+sim`` the win chance alone unless asked.
 
 Sampling rules: ``"rr"`` (round robin: every candidate gets every iteration) and
 ``"bai"`` (best-arm identification: in rounds, a candidate whose paired difference
@@ -79,6 +86,9 @@ MIN_ITERATIONS = 16
 WIN_SPREAD = 500
 #: the equity's weight beside the win chance when candidates are compared (ws_sim.c)
 _TIE_WEIGHT = 1e-6
+#: the default scale of the spread's logistic in a blended utility, in points (at +-100 points
+#: the logistic is 0.73 / 0.27)
+SPREAD_SCALE = 100.0
 
 
 @dataclass(frozen=True)
@@ -187,7 +197,7 @@ class Simulator:
                  plays: int = 15, moves=None, plies: int = 2, iterations: int | None = None,
                  seconds: float | None = None, threads: int = 1, sampling: str = "bai", seed: int = 0,
                  model: WinModel | bool | None = None, cpu_time: bool = False, infer=None,
-                 _fresh_searches: bool = False):
+                 spread_weight: float = 0.0, spread_scale: float = SPREAD_SCALE, _fresh_searches: bool = False):
         plays = _whole(plays, "plays", 1, _engine.SIM_MAX_CANDIDATES - 1)
         plies = _whole(plies, "plies", 0, MAX_PLIES)
         threads = _whole(threads, "threads", 1, MAX_THREADS)
@@ -200,6 +210,10 @@ class Simulator:
             iterations = DEFAULT_ITERATIONS
         if sampling not in SAMPLINGS:
             raise WordSalvoError(f"sampling: expected one of {', '.join(SAMPLINGS)}, got {sampling!r}")
+        spread_weight = number_arg(spread_weight, "spread_weight", low=0, high=100,
+                                   expected="a weight from 0 to 100")
+        spread_scale = number_arg(spread_scale, "spread_scale", above=0, high=1e6,
+                                  expected="points above 0, at most 1e6")
         game = None
         if _is_game(game_or_position):
             game = game_or_position
@@ -276,7 +290,9 @@ class Simulator:
         self._sim = _engine.Simulation(state, gen._gen, leaves._table, leaves.best_value, cands, plies, sampling,
                                         threads, iterations or 0, seconds or 0.0, seed, table, DELTA,
                                         MIN_ITERATIONS, bool(cpu_time), _infer_arrays(rules, self.inference),
-                                        bool(_fresh_searches))
+                                        bool(_fresh_searches), float(spread_weight), float(spread_scale))
+        #: the spread's weight in the utility (0: the win chance alone), see the module docstring
+        self.spread_weight, self.spread_scale = float(spread_weight), float(spread_scale)
         self.done = False
 
     def _inference(self, infer, game):
@@ -370,8 +386,10 @@ class Simulator:
         sim = self._sim
         arms = sim.arms()
         with_win = self.model is not None
-        rows = []
+        blended = with_win and self.spread_weight > 0
+        rows, utilities = [], []
         for a, action, notation in zip(arms, self.actions, self.notations):
+            utilities.append(a["utility"])
             n = a["iterations"]
             rows.append(SimRow(
                 move=notation, action=action, equity=a["equity"] if n else None,
@@ -383,7 +401,7 @@ class Simulator:
             i, r = item
             if r.equity is None:
                 return (1, 1, 0.0, -r.static_equity, i)
-            u = (r.win + _TIE_WEIGHT * r.equity) if with_win else r.equity
+            u = utilities[i] if blended else (r.win + _TIE_WEIGHT * r.equity) if with_win else r.equity
             return (0, 0 if r.alive else 1, -u, -r.static_equity, i)
 
         order = sorted(enumerate(rows), key=key)
@@ -406,7 +424,8 @@ def _notation(a: Action) -> str:
 
 def simulate(game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *, plays: int = 15,
              moves=None, plies: int = 2, iterations: int | None = None, seconds: float | None = None,
-             threads: int = 1, sampling: str = "bai", seed: int = 0, infer=None) -> SimResult:
+             threads: int = 1, sampling: str = "bai", seed: int = 0, infer=None, spread_weight: float = 0.0,
+             spread_scale: float = 100.0) -> SimResult:
     """Simulate the candidates of the player on turn (see the module docstring).
 
     ``game_or_position``: a :class:`~wordsalvo.Game` or a :class:`~wordsalvo.Position`
@@ -421,12 +440,14 @@ def simulate(game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | 
     ``threads``: C threads; ``sampling``: ``"rr"`` or ``"bai"``; ``seed``: the
     random draws (0..2**64-1); ``infer``: draw the opponent's kept tiles from an
     :class:`~wordsalvo.engine.inference.Inference` (``True`` with a Game: inferred from the
-    opponent's last turn; None: the whole rack uniformly).  Returns a :class:`SimResult`,
-    best first.
+    opponent's last turn; None: the whole rack uniformly); ``spread_weight`` and
+    ``spread_scale``: the utility compared, the win chance blended with a logistic of the
+    spread (0: the win chance alone; see the module docstring).  Returns a
+    :class:`SimResult`, best first.
     """
     return Simulator(game_or_position, lexicon, leaves, plays=plays, moves=moves, plies=plies,
                      iterations=iterations, seconds=seconds, threads=threads, sampling=sampling, seed=seed,
-                     infer=infer).run()
+                     infer=infer, spread_weight=spread_weight, spread_scale=spread_scale).run()
 
 
 def _infer_arrays(rules, inference) -> tuple[bytes, np.ndarray] | None:
