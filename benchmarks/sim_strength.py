@@ -16,8 +16,8 @@ over pairs.  ``--cpu-time``: master's budget is CPU time (a loaded machine does 
 shorten its thinking).  ``--opponent master:S``: master against master
 with S seconds a move (does more time win?); ``master-nopeg``: master without its
 pre-endgame at the same budget (``master-nopeg:S`` at S seconds); ``master-win[:S]``: master
-whose simulation compares the win chance alone (``Bot(spread_weight=0)``, master before
-2026-12-08).  ``--infer``: master infers the opponent's kept tiles
+whose simulation compares the win chance alone (``Bot(spread_weight=0)``), ``master-blend[:S]``:
+the win chance blended with the spread (``Bot(spread_weight=0.5)``, MAGPIE's default blend).  ``--infer``: master infers the opponent's kept tiles
 from its last turn (``Bot(infer=True)``), the opponent does not.
 """
 
@@ -52,10 +52,11 @@ def _table(path, rules):
     return Leaves.from_csv(path, rules) if path.endswith(".csv") else Leaves.load(path, rules)
 
 
-def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponent_leaves=None, infer=False):
+def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponent_leaves=None, infer=False,
+          spread_weight=None):
     """The two players; opponent "master" or "master-nopeg" may carry its own budget after
     a colon ("master:0.25")."""
-    key = (rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer)
+    key = (rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, spread_weight)
     name, _, budget = opponent.partition(":")
     if key not in _BOTS:
         import wordsalvo as ws
@@ -64,20 +65,23 @@ def _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves=None, opponen
         lex = ws.Lexicon.load(lexicon) if lexicon else ws.Lexicon.default(rules.alphabet.name)
         _BOTS.clear()
         _BOTS[key] = (rules, lex, ws.Bot("master", rules, lexicon=lex, leaves=_table(leaves, rules), seconds=seconds,
-                                         cpu_time=cpu_time, infer=infer),
+                                         cpu_time=cpu_time, infer=infer, spread_weight=spread_weight),
                       ws.Bot("master", rules, lexicon=lex, leaves=_table(opponent_leaves, rules),
                              seconds=float(budget) if budget else seconds, cpu_time=cpu_time,
-                             pre_endgame=name != "master-nopeg", spread_weight=0 if name == "master-win" else None)
-                      if name in ("master", "master-nopeg", "master-win") else
+                             pre_endgame=name != "master-nopeg",
+                             spread_weight={"master-win": 0.0, "master-blend": 0.5}.get(name))
+                      if name in ("master", "master-nopeg", "master-win", "master-blend") else
                       ws.Bot(opponent, rules, lexicon=lex, leaves=_table(opponent_leaves, rules)))
     return _BOTS[key]
 
 
-def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, k):
+def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, k,
+              spread_weight=None):
     """The two games of pair k: [(master's seat, scores by seat, master's moves, master's seconds)]."""
     import wordsalvo as ws
 
-    rules, lex, master, other = _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer)
+    rules, lex, master, other = _bots(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer,
+                                      spread_weight)
     bag = game_seed(seed, k)
     out = []
     for master_seat in (0, 1):
@@ -97,9 +101,10 @@ def play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent
     return k, out
 
 
-def _chunk(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, ks):
-    return [play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, k)
-            for k in ks]
+def _chunk(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, ks,
+           spread_weight=None):
+    return [play_pair(rules_name, lexicon, seconds, opponent, cpu_time, leaves, opponent_leaves, infer, seed, k,
+                      spread_weight) for k in ks]
 
 
 def report(lines: list[dict]) -> dict:
@@ -144,6 +149,9 @@ def main(argv=None) -> int:
     ap.add_argument("--infer", action="store_true",
                     help="master infers the opponent's kept tiles from its last turn (Bot(infer=True)); the "
                          "opponent does not")
+    ap.add_argument("--spread-weight", type=float, default=None,
+                    help="master's utility: the win chance blended with the spread at this weight "
+                         "(Bot(spread_weight=W); default: master's own, the win chance alone)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", required=True)
@@ -165,9 +173,9 @@ def main(argv=None) -> int:
     t0 = time.time()
     with out.open("a", encoding="utf-8") as f:
         if args.jobs == 1:
-            results = (_chunk(*common, c) for c in chunks)
+            results = (_chunk(*common, c, args.spread_weight) for c in chunks)
         else:
-            results = map_unordered(_chunk, [(*common, c) for c in chunks], args.jobs)
+            results = map_unordered(_chunk, [(*common, c, args.spread_weight) for c in chunks], args.jobs)
         for chunk in results:
             for k, games in chunk:
                 rec = {"pair": k, "games": games}
@@ -181,6 +189,7 @@ def main(argv=None) -> int:
     r = report([done[k] for k in sorted(done) if k < args.pairs])
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     r.update(rules=args.rules, seconds=args.seconds, opponent=args.opponent, cpu_time=args.cpu_time, infer=args.infer,
+             spread_weight=args.spread_weight,
              lexicon=args.lexicon, leaves=args.leaves, opponent_leaves=args.opponent_leaves,
              seed=args.seed, machine=f"{platform.machine()} {os.cpu_count()} cores",
              date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

@@ -500,12 +500,12 @@ def test_a_blended_utility_is_the_same_whatever_the_threads(small_lexicon):
     assert runs[0] == runs[1] == runs[2]
 
 
-def test_master_blends_the_spread_by_default():
+def test_master_blends_the_spread_when_asked():
     from wordsalvo.engine.bot import MASTER_SPREAD_WEIGHT
 
     rules = ws.Rules.preset("wordsalvo-en")
-    assert ws.Bot("master", rules).spread_weight == MASTER_SPREAD_WEIGHT > 0
-    assert ws.Bot("master", rules, spread_weight=0).spread_weight == 0
+    assert ws.Bot("master", rules).spread_weight == MASTER_SPREAD_WEIGHT == 0  # measured: no gain
+    assert ws.Bot("master", rules, spread_weight=0.5).spread_weight == 0.5
     for bad in (-1, float("nan"), "0.5", 1000):
         with pytest.raises(WordSalvoError, match="spread_weight"):
             ws.Bot("master", rules, spread_weight=bad)

@@ -183,10 +183,13 @@ class LevelPolicy:
 MASTER_SECONDS = 1.0
 MASTER_PLAYS = 10
 MASTER_PLIES = 2
-#: master's utility: the win chance blended with a logistic of the spread at this weight and
-#: scale (points), as MAGPIE's simulation does by default (wordsalvo.engine.simulation); 0: the
-#: win chance alone (master before 2026-12-08)
-MASTER_SPREAD_WEIGHT = 0.5
+#: master's utility: the win chance alone (0), or blended with a logistic of the spread at
+#: this weight and scale in points (wordsalvo.engine.simulation; MAGPIE's simulation blends at
+#: 0.5 and 100 by default).  0: master with the blend at 0.5 won 47.5 % (41.9-53.1) of 300
+#: games against master without it, 0.25 s a move (classic-en, CSW24, 2026-12-07, see the
+#: README), no gain; ``Bot("master", spread_weight=0.5)`` asks for it
+MASTER_SPREAD_WEIGHT = 0.0
+#: the blend's scale, in points, when a weight is asked for
 MASTER_SPREAD_SCALE = 100.0
 #: expert: the turns the endgame solver may search on a move once the bag is empty (the
 #: best line of the last completed iteration when it is not proven by then; the same result
