@@ -330,3 +330,42 @@ def test_a_level_reads_back_from_its_name_and_ratings_near_the_top_stay_bounded(
     for rating in (table.high - 0.5, table.high - 1e-9, 1880):
         assert -BETA_LIMIT <= Bot(rating=rating, rules=rules).rated.beta <= BETA_LIMIT
     assert Bot(rating=table.high, rules=rules).rated.beta == math.inf
+
+
+def test_a_rule_set_with_its_own_calibration_uses_it():
+    """wordsalvo-nl and turkish have tables of their own (measured on their own named levels);
+    any other rule set, and a rule set read from a file, takes the shipped default."""
+    from wordsalvo.engine.selfplay import rated_beta
+
+    default = strength_table()
+    assert default.rules == "wordsalvo-en"
+    assert strength_table("classic-en") is default and strength_table(Rules.preset("classic-en")) is default
+    for name in ("wordsalvo-nl", "turkish"):
+        rules = Rules.preset(name)
+        own = strength_table(rules)
+        assert own is strength_table(name) and own.rules == name and own is not default
+        assert "benchmarks/levels.py" in own.command and f"--rules {name}" in own.command
+        assert own.points[-1][0] == math.inf and own.high == pytest.approx(own.named["expert"])
+        # a rating means that rule set's player: its own beta, in the C loop as in Bot
+        rating = round((own.low + own.high) / 2)
+        bot = Bot(rating=rating, rules=rules)
+        assert bot.rated.beta == pytest.approx(beta_for_rating(rating, own))
+        assert Bot(str(rating), rules).rated == bot.rated
+        assert rated_beta(str(rating), rules) == bot.rated.beta
+        assert parse_level(str(rating), ("hard",), rules=rules) == bot.rated
+        # out of that rule set's range: refused, naming it
+        with pytest.raises(GameError, match=f"calibrated range, {name}"):
+            Bot(rating=own.high + 1, rules=rules)
+        # the same rule set read from a file is not the preset: the default table
+        from importlib import resources
+
+        text = resources.files("wordsalvo").joinpath("rulesets", f"{name}.toml").read_text("utf-8")
+        copy = Rules.from_toml(text, source="my-rules.toml")
+        assert copy.name == name and strength_table(copy) is default
+        # a preset with a random board is still that rule set
+        if name == "turkish":
+            assert strength_table(Rules.preset(name, board_seed=3)) is own
+    # the tables differ: some rating is another beta on another rule set's scale
+    nl = strength_table("wordsalvo-nl")
+    assert any(beta_for_rating(r, nl) != beta_for_rating(r, default)
+               for r in range(int(max(nl.low, default.low)) + 1, int(min(nl.high, default.high)), 50))

@@ -71,6 +71,7 @@ def register(subparsers) -> None:
                f"{table.low:.0f} to {table.high:.0f} (on that\n"
                f"          scale easy is {named['easy']:.0f}, medium {named['medium']:.0f}, "
                f"hard {named['hard']:.0f}, expert {named['expert']:.0f};\n"
+               "          wordsalvo-en's calibration; wordsalvo-nl and turkish have their own:\n"
                "          see wordsalvo.engine.strength)\n"
                "saved games: in $WORDSALVO_GAMES_DIR, else $XDG_DATA_HOME/wordsalvo/games\n"
                "  (~/.local/share/wordsalvo/games; the folder is made the first time, and the\n"

@@ -134,7 +134,7 @@ def _engine(spec: AutoplaySpec, rules, lexicon, bots):
     if key not in _CACHE:
         # each player's leave table, as its Bot has it (None: that player plays by score)
         _CACHE[key] = ((SelfPlay(rules, lexicon), tuple(b.leaves for b in bots), bots)
-                       if engine_supported(spec.players) else None)
+                       if engine_supported(spec.players, rules) else None)
     return _CACHE[key]
 
 

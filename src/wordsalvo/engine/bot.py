@@ -279,17 +279,18 @@ class Bot:
                  game_seconds: float | None = None, iterations: int | None = None, pre_endgame: bool = True,
                  spread_weight: float | None = None):
         from .clock import GameClock
-        from .strength import RatedLevel, beta_for_rating, check_rating, parse_level
+        from .strength import RatedLevel, beta_for_rating, check_rating, parse_level, strength_table
 
+        table = strength_table(rules if isinstance(rules, Rules) else None)  # the rule set's calibration
         if rating is not None:
             if level is not None:
                 raise GameError(f"expected a level or a rating, got both (level {level!r}, rating {rating!r})")
-            value = check_rating(rating)
-            rated: RatedLevel | None = RatedLevel(beta_for_rating(value), value)
+            value = check_rating(rating, table)
+            rated: RatedLevel | None = RatedLevel(beta_for_rating(value, table), value)
         elif level is None:
             raise GameError(f"expected a level ({', '.join(PLAYER_KINDS)}) or rating=R, got neither")
         else:
-            rated = parse_level(level, PLAYER_KINDS)
+            rated = parse_level(level, PLAYER_KINDS, rules=rules if isinstance(rules, Rules) else None)
         #: the rated player's strength (None: a named kind)
         self.rated = rated
         if rated is not None:

@@ -71,24 +71,24 @@ def _rng_matches_python() -> bool:
     return _RNG_OK
 
 
-def rated_beta(kind) -> float | None:
+def rated_beta(kind, rules=None) -> float | None:
     """The strength parameter of a rated player the C loop plays (a rating or ``beta=B`` with a
-    finite beta, as :func:`~wordsalvo.engine.strength.parse_level` reads it), else None (a
-    named kind, expert's ``beta=inf``, or a text that is no level)."""
+    finite beta, as :func:`~wordsalvo.engine.strength.parse_level` reads it on the calibration
+    of ``rules``), else None (a named kind, expert's ``beta=inf``, or a text that is no level)."""
     from .strength import parse_level
     from .bot import PLAYER_KINDS
 
     try:
-        rated = parse_level(kind, PLAYER_KINDS)
+        rated = parse_level(kind, PLAYER_KINDS, rules=rules)
     except WordSalvoError:
         return None
     return rated.beta if rated is not None and math.isfinite(rated.beta) else None
 
 
-def engine_supported(kinds) -> bool:
+def engine_supported(kinds, rules=None) -> bool:
     """Whether the C loop plays these two player kinds (``score``, ``equity`` and rated players
     of finite strength) with this Python's random numbers."""
-    return (len(kinds) == 2 and all(k in ("score", "equity") or rated_beta(k) is not None for k in kinds)
+    return (len(kinds) == 2 and all(k in ("score", "equity") or rated_beta(k, rules) is not None for k in kinds)
             and _rng_matches_python())
 
 
@@ -130,7 +130,8 @@ class SelfPlay:
 
     def set_players(self, players, leaves=(None, None)) -> None:
         """The engine of each seat (seat 0 moves first)."""
-        betas = [None if p in ("score", "equity") else rated_beta(p) for p in players] if len(players) == 2 else []
+        betas = ([None if p in ("score", "equity") else rated_beta(p, self.rules) for p in players]
+                 if len(players) == 2 else [])
         if len(players) != 2 or any(p not in ("score", "equity") and b is None for p, b in zip(players, betas)):
             raise WordSalvoError(f"self-play: expected two players 'score', 'equity' or a rating of finite "
                                  f"strength, got {players!r}")
@@ -189,8 +190,8 @@ class SelfPlay:
                 from .strength import parse_level
                 from .bot import PLAYER_KINDS
 
-                rng = random.Random(f"wordsalvo-bot-{parse_level(self.players[seat], PLAYER_KINDS).name}-"
-                                    f"{seed * 2 + seat}")
+                name = parse_level(self.players[seat], PLAYER_KINDS, rules=self.rules).name
+                rng = random.Random(f"wordsalvo-bot-{name}-{seed * 2 + seat}")
             elif not isinstance(rng, random.Random):
                 raise WordSalvoError(f"rngs: expected a random.Random or None per seat, got {type(rng).__name__}")
             states.append(rng.getstate())

@@ -35,8 +35,10 @@ robin of the static levels (easy is left out of the anchor: it loses nearly
 every game, so its rating is poorly determined).  :func:`beta_for_rating`
 interpolates the table between its points, linearly in ``atan(beta / 0.1)``
 (a coordinate in which the measured curve is near-linear and ``inf`` is a
-finite end).  The table is measured on ``wordsalvo-en``; other rule sets use it
-as it is (their scale is about the same, see the README, but not calibrated).
+finite end).  A rule set with a calibration of its own (``wordsalvo/data/strength-NAME.toml``,
+made the same way on its own named levels and anchored to its own round robin of them) uses
+it: :func:`strength_table` of the preset's name or its Rules; any other rule set, and a rule
+set read from a file, uses ``strength.toml`` (measured on ``wordsalvo-en``) as it is.
 """
 
 from __future__ import annotations
@@ -98,17 +100,37 @@ class StrengthTable:
         return self.points[-1][1]
 
 
+def strength_table(rules=None) -> StrengthTable:
+    """The calibration table of a rule set: ``rules`` a preset's name, a Rules (a preset's own
+    table when it has one; a rule set read from a file or changed after reading has none), or
+    None; without a table of its own, the shipped default (``strength.toml``, wordsalvo-en).
+    Each file is read once."""
+    name = None
+    if isinstance(rules, str):
+        name = rules
+    elif rules is not None and getattr(rules, "origin", None) == f"preset {getattr(rules, 'name', None)}":
+        name = rules.name
+    if name is not None and name.replace("-", "").isalnum() and _has_table(f"strength-{name}.toml"):
+        return _read_table(f"strength-{name}.toml", name)
+    return _read_table("strength.toml", None)
+
+
 @lru_cache(maxsize=None)
-def strength_table() -> StrengthTable:
-    """The shipped calibration table (read once)."""
-    text = resources.files("wordsalvo").joinpath("data/strength.toml").read_text("utf-8")
-    data = tomllib.loads(text)
+def _has_table(filename: str) -> bool:
+    return resources.files("wordsalvo").joinpath("data", filename).is_file()
+
+
+@lru_cache(maxsize=None)
+def _read_table(filename: str, rules: str | None) -> StrengthTable:
+    where = f"wordsalvo/data/{filename}"
+    data = tomllib.loads(resources.files("wordsalvo").joinpath("data", filename).read_text("utf-8"))
     points = tuple((float(p["beta"]), float(p["rating"])) for p in data["points"])
     betas = [b for b, _ in points]
     ratings = [r for _, r in points]
     if betas != sorted(betas) or any(b >= a for a, b in zip(ratings[1:], ratings)) or len(points) < 2:
-        raise GameError("wordsalvo/data/strength.toml: expected points with beta and rating both increasing, "
-                        f"got {points}")
+        raise GameError(f"{where}: expected points with beta and rating both increasing, got {points}")
+    if rules is not None and data["rules"] != rules:
+        raise GameError(f"{where}: expected the calibration of {rules}, got one of {data['rules']!r}")
     return StrengthTable(data["rules"], data["command"], str(data["date"]), points, dict(data["named"]))
 
 
@@ -176,10 +198,11 @@ def _number_text(x: float) -> str:
     return text if float(text) == x else repr(x)
 
 
-def parse_level(level: str, kinds=(), *, betas: bool = True) -> RatedLevel | None:
+def parse_level(level: str, kinds=(), *, betas: bool = True, rules=None) -> RatedLevel | None:
     """The one reader of a level text (the library's Bot, the command line, the service, saved
     games): None for one of the named player ``kinds``; a RatedLevel for a rating (``"1200"``,
-    see :func:`check_rating`) or, with ``betas``, a strength parameter (``"beta=0.2"``: an ASCII
+    see :func:`check_rating`, on the calibration of ``rules``: :func:`strength_table`) or, with
+    ``betas``, a strength parameter (``"beta=0.2"``: an ASCII
     decimal number from ``-BETA_LIMIT`` to ``BETA_LIMIT``, or ``inf``, expert's choice); a
     GameError naming what was expected and what came for anything else (no spaces around it)."""
     if isinstance(level, str) and level in kinds:
@@ -200,5 +223,6 @@ def parse_level(level: str, kinds=(), *, betas: bool = True) -> RatedLevel | Non
     if len(level) > LEVEL_TEXT_MAX or not is_decimal_number(level):
         raise GameError(f"level: expected {players} or a Glicko-2 rating (a number in ASCII digits, "
                         f"e.g. 1200), got {excerpt(level)}")
-    rating = check_rating(level)
-    return RatedLevel(beta_for_rating(rating), rating)
+    table = strength_table(rules)
+    rating = check_rating(level, table)
+    return RatedLevel(beta_for_rating(rating, table), rating)
