@@ -1,7 +1,7 @@
 """Cross-engine match: one of our players against MAGPIE's, on our game engine.
 
     python benchmarks/vs_magpie.py --magpie /tmp/magpie-bench --graph csw24.wsg --leaves CSW24-magpie.csv \\
-        --ours expert --theirs static --pairs 50 [--seconds 0.5] [--magpie-seconds 0.5] [--json OUT]
+        --ours expert --theirs static --pairs 50 [--seconds 0.5 | --game-seconds 20] [--magpie-seconds 0.5] [--json OUT]
 
 The games are classic-en with a CSW24 graph of ours (``--graph``) and MAGPIE's own CSW24
 data; our player is a level (``expert``, ``master``, ...) or a rating, with ``--leaves``
@@ -232,6 +232,8 @@ def main(argv=None) -> int:
     ap.add_argument("--leaves", default=None, help="our leave table (.wsl or leave,value .csv)")
     ap.add_argument("--ours", default="expert", help="our level, or rating=R")
     ap.add_argument("--seconds", type=float, default=None, help="our master's seconds a move (CPU time)")
+    ap.add_argument("--game-seconds", type=float, default=None,
+                    help="our master's seconds a game instead (CPU time, shared out by its game clock)")
     ap.add_argument("--infer", action="store_true", help="our master infers the opponent's leave")
     ap.add_argument("--theirs", choices=("static", "sim", "sim-only"), default="static",
                     help="MAGPIE's static player, its simulating player with its solvers, or simulating only")
@@ -261,7 +263,7 @@ def main(argv=None) -> int:
     if level.startswith("rating="):
         level, rating = None, float(args.ours.split("=", 1)[1])
     bot = Bot(level, rules, lexicon=lexicon, leaves=leaves, seed=args.seed, rating=rating, seconds=args.seconds,
-              cpu_time=True, infer=args.infer)
+              cpu_time=True, infer=args.infer, game_seconds=args.game_seconds)
     magpie = Magpie(args.magpie, args.theirs, args.magpie_seconds, args.core, args.wmp)
     games = []
     played: dict[tuple[int, bool], dict] = {}
@@ -304,7 +306,8 @@ def main(argv=None) -> int:
     report = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
         "machine": f"{platform.machine()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
-        "ours": args.ours, "seconds": args.seconds, "infer": args.infer, "theirs": args.theirs,
+        "ours": args.ours, "seconds": args.seconds, "game_seconds": args.game_seconds, "infer": args.infer,
+        "theirs": args.theirs,
         "magpie_seconds": args.magpie_seconds if args.theirs != "static" else None, "wmp": args.wmp,
         "games": len(games), "counted": len(done), "win_rate": wins / len(done) if done else None,
         "interval": [lo, hi], "mean_spread": mean, "spread_interval": [slo, shi],
