@@ -224,6 +224,9 @@ def test_the_command_line_and_saved_games_read_levels_with_the_same_reader():
             parse(bad)
         assert not _is_level(bad)
     assert _is_level("1200") and _is_level("hard")
+    # a saved game's rating is read on its rule set's scale
+    nl = Rules.preset("wordsalvo-nl")
+    assert _is_level("1890", nl) and not _is_level("1890") and not _is_level("0", nl) and _is_level("0")
 
 
 def test_the_strength_parameter_has_documented_bounds(rules):

@@ -31,13 +31,13 @@ __all__ = ["default_save_dir", "new_save_path", "fallback_save_path", "game_reco
            "typed_path", "SavedGame", "read_saved_game"]
 
 
-def _is_level(text: str) -> bool:
-    """A level a saved game may name: a difficulty level or a rating in the calibrated range
-    (read as every level text is: :func:`wordsalvo.engine.strength.parse_level`)."""
+def _is_level(text: str, rules=None) -> bool:
+    """A level a saved game may name: a difficulty level or a rating in the calibrated range of
+    its rule set (read as every level text is: :func:`wordsalvo.engine.strength.parse_level`)."""
     from ..engine.strength import parse_level
 
     try:
-        rated = parse_level(text, LEVELS, betas=False)
+        rated = parse_level(text, LEVELS, betas=False, rules=rules)
     except WordSalvoError:
         return False
     return rated is None or rated.rating is not None
@@ -195,7 +195,7 @@ def read_saved_game(path: Path, lexicon_path: str | None = None) -> SavedGame:
             dated.append((key, value))
         elif key == "engine":
             nick, _, level = value.partition(" ")
-            if not _is_level(level.strip()) or nick not in game.names:
+            if not _is_level(level.strip(), game.rules) or nick not in game.names:
                 raise WordSalvoError(f"{path}: expected '#engine NICK LEVEL' with a player of the game "
                                      f"and a level ({', '.join(LEVELS)}, or a rating such as 1200), "
                                      f"got {excerpt(line)}")
