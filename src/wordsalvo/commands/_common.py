@@ -85,6 +85,19 @@ def seconds(allow_zero: bool = False):
     return parse
 
 
+def _rating_of_some_rule_set(text: str, kinds):
+    """``text`` read as a rating on the scale of a rule set with a calibration of its own, or None."""
+    from ..engine.strength import parse_level
+    from ..rules import preset_names
+
+    for name in preset_names():
+        try:
+            return parse_level(text, kinds, betas=False, rules=name)
+        except WordSalvoError:
+            continue
+    return None
+
+
 def engine_level(kinds, ratings: bool = True):
     """An argparse type: one of ``kinds`` or, with ``ratings``, a Glicko-2 rating (``1200``: the
     rated player of :mod:`wordsalvo.engine.strength`), returned as the level text a Bot takes."""
@@ -98,9 +111,13 @@ def engine_level(kinds, ratings: bool = True):
         try:
             rated = parse_level(text, kinds, betas=False)  # the one reader of level texts
         except WordSalvoError as e:
-            if text[:1] in "+-.0123456789":  # a rating: its own message (the range, the digits)
+            # the rule set is not known here: a rating in the range of any rule set's own
+            # calibration passes, and the Bot of the game's rule set checks it on its scale
+            rated = _rating_of_some_rule_set(text, kinds)
+            if rated is None and text[:1] in "+-.0123456789":  # a rating: its own message (the range, the digits)
                 raise argparse.ArgumentTypeError(str(e)) from None
-            raise argparse.ArgumentTypeError(f"expected {what}, got {excerpt(text)}") from None
+            if rated is None:
+                raise argparse.ArgumentTypeError(f"expected {what}, got {excerpt(text)}") from None
         if not ratings or rated is None or rated.rating is None:
             raise argparse.ArgumentTypeError(f"expected {what}, got {excerpt(text)}")
         return rated.name
