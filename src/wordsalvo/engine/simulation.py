@@ -27,9 +27,9 @@ a sample is the win chance blended with a logistic of the mover's spread after i
 (the spread at the root plus its equity), ``(win + w * sigmoid(spread /
 spread_scale)) / (1 + w)`` (the equity still breaking ties): where the win chance of
 every candidate is all but 0 or 1 (a game far ahead or behind) it still prefers the
-larger spread, and it stays within 0..1.  Master uses w = 0.5 at a scale of 100
-points (the blend MAGPIE's simulation uses by default); ``simulate`` and ``wordsalvo
-sim`` the win chance alone unless asked.
+larger spread, and it stays within 0..1.  MAGPIE's simulation blends at w = 0.5 and
+a scale of 100 points by default; ours compares the win chance alone unless asked
+(master with that blend gained nothing: :data:`wordsalvo.engine.bot.MASTER_SPREAD_WEIGHT`).
 
 Sampling rules: ``"rr"`` (round robin: every candidate gets every iteration) and
 ``"bai"`` (best-arm identification: in rounds, a candidate whose paired difference
@@ -425,7 +425,7 @@ def _notation(a: Action) -> str:
 def simulate(game_or_position, lexicon: Lexicon | None = None, leaves: Leaves | None = None, *, plays: int = 15,
              moves=None, plies: int = 2, iterations: int | None = None, seconds: float | None = None,
              threads: int = 1, sampling: str = "bai", seed: int = 0, infer=None, spread_weight: float = 0.0,
-             spread_scale: float = 100.0) -> SimResult:
+             spread_scale: float = SPREAD_SCALE) -> SimResult:
     """Simulate the candidates of the player on turn (see the module docstring).
 
     ``game_or_position``: a :class:`~wordsalvo.Game` or a :class:`~wordsalvo.Position`
