@@ -399,23 +399,24 @@ static int64_t round_size(const WsSim *sim) {
  * depend on which thread took which item). */
 static void accumulate(WsSim *sim, int64_t complete) {
     int alive = sim->alive_count;
+    double u[WS_SIM_MAX_CANDIDATES]; /* the iteration's utilities, made once each */
     for (int64_t j = 0; j < complete; j++) {
         for (int s = 0; s < alive; s++) {
             WsSimArm *a = &sim->arms[sim->alive_index[s]];
             double eq = sim->eq_buf[j][s], win = sim->win_buf[j][s];
+            u[s] = utility(sim, eq, win);
             a->n++;
             a->eq_sum += eq;
             a->eq_sum2 += eq * eq;
             a->win_sum += win;
             a->win_sum2 += win * win;
-            a->u_sum += utility(sim, eq, win);
+            a->u_sum += u[s];
         }
         if (sim->cfg.sampling != WS_SIM_BAI) continue;
         for (int s = 0; s < alive; s++) {
-            double us = utility(sim, sim->eq_buf[j][s], sim->win_buf[j][s]);
             int as = sim->alive_index[s];
             for (int t = s + 1; t < alive; t++) {
-                double d = us - utility(sim, sim->eq_buf[j][t], sim->win_buf[j][t]);
+                double d = u[s] - u[t];
                 int at = sim->alive_index[t];
                 sim->pair_sum[as][at] += d;
                 sim->pair_sum2[as][at] += d * d;

@@ -387,11 +387,17 @@ class Rules:
             definition["description"] = self.description
         return Rules.from_dict(definition, source=self.origin, board_seed=board_seed)
 
+    @property
+    def preset_name(self) -> str | None:
+        """The built-in rule set these rules are (``Rules.preset(name)``, with any board seed),
+        or None: read from a file, a text or a dict, or changed after reading."""
+        return self.name if self.origin == f"preset {self.name}" else None
+
     def __repr__(self) -> str:
         """Valid Python that gives these rules again where there is such a call
         (``Rules.preset(...)``, ``Rules.load(...)``); else a description."""
         seed = f", board_seed={self.board_seed}" if self.board_seed is not None else ""
-        if self.origin == f"preset {self.name}":
+        if self.preset_name is not None:
             return f"Rules.preset({excerpt(self.name)}{seed})"
         if self.origin and not self.origin.startswith(("<", "preset ")):
             return f"Rules.load({excerpt(self.origin)}{seed})"

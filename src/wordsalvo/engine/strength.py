@@ -105,11 +105,7 @@ def strength_table(rules=None) -> StrengthTable:
     table when it has one; a rule set read from a file or changed after reading has none), or
     None; without a table of its own, the shipped default (``strength.toml``, wordsalvo-en).
     Each file is read once."""
-    name = None
-    if isinstance(rules, str):
-        name = rules
-    elif rules is not None and getattr(rules, "origin", None) == f"preset {getattr(rules, 'name', None)}":
-        name = rules.name
+    name = rules if isinstance(rules, str) else getattr(rules, "preset_name", None)
     if name is not None and name.replace("-", "").isalnum() and _has_table(f"strength-{name}.toml"):
         return _read_table(f"strength-{name}.toml", name)
     return _read_table("strength.toml", None)
