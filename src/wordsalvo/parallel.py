@@ -14,6 +14,10 @@ for every queued task to finish.  So here:
   (:class:`Interrupted` carries it);
 * on a Dask cluster (:func:`dask_map_unordered`) the client cancels every
   future; a task already running on a worker thread finishes there, unseen;
+* a worker's result larger than a pipe writes whole goes through a file
+  (:func:`_returned`): a worker ended while it sends its result would leave half a
+  message in the pool's result pipe, and the pool's reading thread (and the
+  interpreter at exit, which joins it) would wait for the rest for ever;
 * :func:`interrupts_deferred` holds a Ctrl-C back while a state that spans
   several files is written, so that a resumed run never reads half of it.
 """
@@ -24,11 +28,17 @@ import ast
 import importlib.util
 import itertools
 import multiprocessing
+import os
+import pickle
 import re
+import select
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
+import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, nullcontext
@@ -73,6 +83,56 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 #: tasks submitted ahead per worker: the queue is bounded, tasks are made as it drains
 AHEAD = 4
+
+#: the largest pickled result a worker sends through the pool's pipe; larger ones go
+#: through a file.  With the pool's framing (its result record, ~120 bytes, and a 4-byte
+#: length) the message stays within PIPE_BUF (4,096 bytes on Linux, 512 on macOS), which a
+#: pipe writes whole or not at all, even when the writer is killed
+PIPE_WHOLE = getattr(select, "PIPE_BUF", 512) - 256
+
+
+class _RemoteTraceback(Exception):
+    """A worker's traceback, the cause of its error raised here."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def _run_returning(fn: Callable[..., Any], folder: str, task: tuple) -> tuple[bool, Any]:
+    """In a worker: ``fn(*task)`` as ``(ok, payload)``: payload the pickled outcome when it
+    is small, else the path of a file holding it (written before its name is sent, so the
+    parent never reads half a file; one ended half-way is removed with the folder)."""
+    try:
+        outcome = (True, fn(*task), None)
+    except Exception as e:  # raised again in the parent, with this traceback as its cause
+        outcome = (False, e, traceback.format_exc())
+    try:
+        data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as e:  # an unpicklable result or error: say so in the parent
+        data = pickle.dumps((False, RuntimeError(f"the worker's {'result' if outcome[0] else 'error'} cannot be "
+                                                 f"sent back: {e!r}"), traceback.format_exc()))
+    if len(data) <= PIPE_WHOLE:
+        return True, data
+    path = os.path.join(folder, f"{os.getpid()}-{time.monotonic_ns()}.pickle")
+    with open(path, "wb") as f:
+        f.write(data)
+    return False, path
+
+
+def _returned(sent: tuple[bool, Any]) -> Any:
+    """In the parent: the result :func:`_run_returning` sent (its file read and removed),
+    or its error raised."""
+    inline, payload = sent
+    if not inline:
+        with open(payload, "rb") as f:
+            data = f.read()
+        os.unlink(payload)
+        payload = data
+    ok, value, tb = pickle.loads(payload)
+    if ok:
+        return value
+    value.__cause__ = _RemoteTraceback(f"\n'''\n{tb}'''")
+    raise value
 
 
 @contextmanager
@@ -120,11 +180,13 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
     workers = jobs - 1 if local else jobs
     todo = iter(tasks)
     window = max(1, AHEAD * workers)
+    folder = tempfile.mkdtemp(prefix="wordsalvo-results-")  # the workers' large results
     try:
         with _interrupts_blocked():  # the workers (and a fork server) start with Ctrl-C blocked
             if own:
                 pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_interrupts)
-            pending = {pool.submit(fn, *task) for task in itertools.islice(todo, window)}  # starts the workers
+            pending = {pool.submit(_run_returning, fn, folder, task)
+                       for task in itertools.islice(todo, window)}  # starts the workers
         while True:
             done = {fut for fut in pending if fut.done()}
             if local and not done:
@@ -138,9 +200,9 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
             pending -= done
             for fut in done:
-                result = fut.result()
+                result = _returned(fut.result())
                 for task in itertools.islice(todo, 1):
-                    pending.add(pool.submit(fn, *task))
+                    pending.add(pool.submit(_run_returning, fn, folder, task))
                 yield result
     except BrokenProcessPool as e:
         if pool is not None:
@@ -151,6 +213,8 @@ def map_unordered(fn: Callable[..., Any], tasks: Iterable[tuple], jobs: int,
         if pool is not None:
             _stop(pool)
         raise
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     if own:
         pool.shutdown(wait=True)
 
