@@ -33,8 +33,9 @@ this asks whether another simulation at the same budget would choose better.  Tw
 answers of the same master at the same CPU budget differ on some turns too (the
 clock): ``--long 0.25`` with neither option is the control.
 
-Each game's turns are appended to ``--out`` as one JSON line; the same command
-goes on where it stopped.  CPU-time budgets: a loaded machine does not change the
+Each game's turns are appended to ``--out`` as one JSON line (after a first line of
+the settings); the same command goes on where it stopped, other settings on the same
+file stop with an error (``runlog.py``).  CPU-time budgets: a loaded machine does not change the
 answers' quality, only how long the run takes.
 """
 
@@ -43,7 +44,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.util
-import json
 import os
 import platform
 import sys
@@ -52,9 +52,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
     sys.path.insert(0, str(HERE / "src"))
+if str(HERE / "benchmarks") not in sys.path:  # its neighbour runlog.py
+    sys.path.insert(0, str(HERE / "benchmarks"))
 
 from wordsalvo.engine.autoplay import game_seed  # noqa: E402
 from wordsalvo.stats import mean_interval  # noqa: E402
+
+from runlog import RunLog  # noqa: E402
 
 
 def _choose_varied(bot, game, args):
@@ -154,8 +158,11 @@ def main(argv=None) -> int:
 
     rules = ws.Rules.preset(args.rules)
     lex = ws.Lexicon.load(args.lexicon) if args.lexicon else ws.Lexicon.default(rules.alphabet.name)
-    out = Path(args.out)
-    lines = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
+    # what decides the turns compared (not --games: a longer run goes on from a shorter one)
+    log = RunLog(args.out, {k: getattr(args, k) for k in ("rules", "lexicon", "short", "long", "long_plays",
+                                                          "long_plies", "every", "arbiter_iterations",
+                                                          "arbiter_plies", "seed")})
+    lines = log.records
     done = {rec["game"] for rec in lines}
     print(f"# {platform.machine()}, {os.cpu_count()} cores, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
           f"UTC, load {os.getloadavg()[0]:.1f}", flush=True)
@@ -163,9 +170,7 @@ def main(argv=None) -> int:
         if k in done:
             continue
         rec = play_game(rules, lex, k, args)
-        with out.open("a") as f:
-            f.write(json.dumps(rec) + "\n")
-        lines.append(rec)
+        log.append(rec)
         d = sum("arbiter" in t for t in rec["turns"])
         print(f"game {k}: {len(rec['turns'])} turns compared, {d} differ", flush=True)
     report(lines, args)

@@ -8,8 +8,9 @@
 Pair k shares the bag seed ``game_seed(seed, k)`` (wordsalvo.engine.autoplay) for two
 games with the seats swapped (master moves first in one, the opponent in the
 other), so the luck of the tiles cancels in much of the comparison.  Each finished
-pair is appended to ``--out`` as one JSON line; run the same command again to go on
-where it stopped.  The report: master's win rate over games (a draw counts half)
+pair is appended to ``--out`` as one JSON line (after a first line of the settings);
+run the same command again to go on where it stopped, other settings on the same file
+stop with an error (``runlog.py``).  The report: master's win rate over games (a draw counts half)
 with its 95 % Wilson interval, the same rate with the interval over pairs (each
 pair's mean result as one sample), and the mean spread per game with its interval
 over pairs.  ``--cpu-time``: master's budget is CPU time (a loaded machine does not
@@ -36,10 +37,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
     sys.path.insert(0, str(HERE / "src"))
+if str(HERE / "benchmarks") not in sys.path:  # its neighbour runlog.py
+    sys.path.insert(0, str(HERE / "benchmarks"))
 
 from wordsalvo.engine.autoplay import game_seed  # noqa: E402
 from wordsalvo.parallel import map_unordered  # noqa: E402
 from wordsalvo.stats import mean_interval, wilson_interval  # noqa: E402
+
+from runlog import RunLog  # noqa: E402
 
 _BOTS: dict = {}
 
@@ -156,36 +161,30 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    out = Path(args.out)
-    done: dict[int, dict] = {}
-    if out.exists():
-        for line in out.read_text("utf-8").splitlines():
-            try:
-                rec = json.loads(line)
-                done[rec["pair"]] = rec
-            except (ValueError, KeyError):
-                continue  # a line cut short by an interruption: that pair is played again
+    # what decides the games (not --pairs: a longer run goes on from a shorter one; not --jobs)
+    log = RunLog(args.out, {k: getattr(args, k) for k in ("rules", "lexicon", "seconds", "opponent", "leaves",
+                                                          "opponent_leaves", "cpu_time", "infer", "spread_weight",
+                                                          "seed")})
+    done: dict[int, dict] = {rec["pair"]: rec for rec in log.records}
     todo = [k for k in range(args.pairs) if k not in done]
     size = 1 if args.jobs == 1 else 5
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     common = (args.rules, args.lexicon, args.seconds, args.opponent, args.cpu_time, args.leaves, args.opponent_leaves,
               args.infer, args.seed)
     t0 = time.time()
-    with out.open("a", encoding="utf-8") as f:
-        if args.jobs == 1:
-            results = (_chunk(*common, c, args.spread_weight) for c in chunks)
-        else:
-            results = map_unordered(_chunk, [(*common, c, args.spread_weight) for c in chunks], args.jobs)
-        for chunk in results:
-            for k, games in chunk:
-                rec = {"pair": k, "games": games}
-                f.write(json.dumps(rec) + "\n")
-                f.flush()
-                done[k] = rec
-            r = report([done[k] for k in sorted(done)])
-            print(f"{r['pairs']} pairs: master {100 * r['win_rate']:.1f} % "
-                  f"({100 * r['wilson_low']:.1f}-{100 * r['wilson_high']:.1f}), spread {r['mean_spread']:+.1f}, "
-                  f"{time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    if args.jobs == 1:
+        results = (_chunk(*common, c, args.spread_weight) for c in chunks)
+    else:
+        results = map_unordered(_chunk, [(*common, c, args.spread_weight) for c in chunks], args.jobs)
+    for chunk in results:
+        for k, games in chunk:
+            rec = {"pair": k, "games": games}
+            log.append(rec)
+            done[k] = rec
+        r = report([done[k] for k in sorted(done)])
+        print(f"{r['pairs']} pairs: master {100 * r['win_rate']:.1f} % "
+              f"({100 * r['wilson_low']:.1f}-{100 * r['wilson_high']:.1f}), spread {r['mean_spread']:+.1f}, "
+              f"{time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     r = report([done[k] for k in sorted(done) if k < args.pairs])
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     r.update(rules=args.rules, seconds=args.seconds, opponent=args.opponent, cpu_time=args.cpu_time, infer=args.infer,

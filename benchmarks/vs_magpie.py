@@ -18,7 +18,9 @@ the solvers' transposition tables at 1 % of memory.  ``--theirs sim-only`` simul
 every turn (what the harness did before 2026-12-08: no solver for MAGPIE).
 
 ``--out FILE.jsonl`` appends each game as it ends (seed, seats, spread, CPU time, the
-phase of each of MAGPIE's moves); running the same command again goes on where it stopped.
+phase of each of MAGPIE's moves) after a first line of the settings; running the same
+command again goes on where it stopped (with more ``--pairs``, further), other settings
+on the same file stop with an error (``runlog.py``).
 
 Games come in pairs with the same bag seed and the seats swapped.  Every MAGPIE move is
 checked by our validator on the game's position: a move our engine refuses, or scores
@@ -49,6 +51,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 if importlib.util.find_spec("wordsalvo") is None:  # a checkout built in place, not installed
     sys.path.insert(0, str(HERE.parent / "src"))
+if str(HERE) not in sys.path:  # loaded from elsewhere (the tests): its neighbour runlog.py
+    sys.path.insert(0, str(HERE))
+
+from runlog import RunLog  # noqa: E402
 
 #: a row of MAGPIE's move table: "1: 8B ANESTRI    66 66.00" (gen) or with the sim's columns
 _ROW = re.compile(r"(?:^|\s)1:\s+(\S+)\s+(\S+)", re.M)
@@ -160,12 +166,6 @@ class Magpie:
         return _our_notation(coord, word)
 
 
-def _ends_with_newline(path: Path) -> bool:
-    with path.open("rb") as f:
-        f.seek(-1, os.SEEK_END)
-        return f.read(1) == b"\n"
-
-
 def _our_notation(coord: str, word: str) -> str:
     kind = coord.strip("()").lower()  # its tables write "(exch ENNQ)", "(Pass)" and "pass"
     if kind == "pass":
@@ -249,6 +249,10 @@ def main(argv=None) -> int:
     if not (args.magpie / "magpie" / "bin" / "magpie").is_file():
         print(f"skipped: no MAGPIE build in {args.magpie} (see shared/bench/magpie/README.md)")
         return 0
+    # what decides the games (not --pairs: a longer run goes on from a shorter one)
+    settings = {k: getattr(args, k) for k in ("graph", "leaves", "ours", "seconds", "game_seconds", "infer",
+                                              "theirs", "magpie_seconds", "wmp", "seed")}
+    log = RunLog(args.out, settings) if args.out else None
     import wordsalvo as ws
     from wordsalvo.engine.bot import Bot
     from wordsalvo.leaves import Leaves
@@ -266,26 +270,15 @@ def main(argv=None) -> int:
               cpu_time=True, infer=args.infer, game_seconds=args.game_seconds)
     magpie = Magpie(args.magpie, args.theirs, args.magpie_seconds, args.core, args.wmp)
     games = []
-    played: dict[tuple[int, bool], dict] = {}
-    out = Path(args.out) if args.out else None
-    if out is not None and out.exists():
-        for line in out.read_text("utf-8").splitlines():
-            try:
-                g = json.loads(line)
-                played[(g["seed"], g["ours_first"])] = g
-            except (ValueError, KeyError):
-                continue  # a line cut short by an interruption: that game is played again
+    played = {(g["seed"], g["ours_first"]): g for g in (log.records if log else ())}
     for p in range(args.pairs):
         seed = args.seed * 1_000_003 + p
         for ours_first in (True, False):
             g = played.get((seed, ours_first))
             if g is None:
                 g = play_pair_game(seed, ours_first, bot, magpie, rules, lexicon)
-                if out is not None:
-                    with out.open("a+", encoding="utf-8") as f:
-                        if f.tell() and not _ends_with_newline(out):
-                            f.write("\n")  # after a line cut short, not on it
-                        f.write(json.dumps(g) + "\n")
+                if log is not None:
+                    log.append(g)
             games.append(g)
             done = [x for x in games if x["refusal"] is None]
             wins = sum(x["result"] for x in done)

@@ -108,18 +108,38 @@ def test_a_match_against_the_stand_in(tmp_path, capsys, theirs):
     else:  # the games of this seed pass through every phase
         assert phases["sim"] > 0 and phases["peg"] > 0 and phases["endgame"] > 0
     lines = games.read_text("utf-8").splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3 and json.loads(lines[0])["settings"]["theirs"] == theirs  # the settings, two games
     # run again after an interruption that cut the second game's line: the first game is
     # read back, not played again; the second is played again and appended on a line of its own
-    games.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2], "utf-8")
+    games.write_text("\n".join(lines[:2]) + "\n" + lines[2][: len(lines[2]) // 2], "utf-8")
     assert harness.main(argv) == 0
     after = games.read_text("utf-8").splitlines()
-    assert len(after) == 3 and after[0] == lines[0] and json.loads(after[2])["ours_first"] is False
+    assert len(after) == 4 and after[:2] == lines[:2] and json.loads(after[3])["ours_first"] is False
     again = json.loads(out.read_text("utf-8"))
     assert again["games"] == 2 and again["counted"] == 2
     lo, hi = report["interval"]
     assert 0.0 <= lo <= report["win_rate"] <= hi <= 1.0
     assert f"against MAGPIE {theirs}" in capsys.readouterr().out
+
+
+def test_a_log_of_other_settings_is_refused_and_left_as_it_was(tmp_path):
+    """Going on from a log resumed by seed alone, whatever the settings: games of two
+    runs (here MAGPIE static, then its simulating player) were counted in one report."""
+    harness = load_harness()
+    games = tmp_path / "games.jsonl"
+    argv = ["--magpie", str(fake_magpie(tmp_path / "kit")), "--graph", "en.wsg", "--pairs", "1", "--seed", "4",
+            "--out", str(games)]
+    first = json.dumps({"settings": {"graph": "en.wsg", "leaves": None, "ours": "expert", "seconds": None,
+                                     "game_seconds": None, "infer": False, "theirs": "static",
+                                     "magpie_seconds": 0.5, "wmp": False, "seed": 4}})
+    game = json.dumps({"seed": 4000012, "ours_first": True})
+    games.write_text(first + "\n" + game + "\n", "utf-8")
+    with pytest.raises(SystemExit, match=r"other settings \(theirs: 'static' there, 'sim' here\)"):
+        harness.main([*argv, "--theirs", "sim"])
+    games.write_text(game + "\n", "utf-8")  # a log from before settings were recorded
+    with pytest.raises(SystemExit, match="written before settings were recorded"):
+        harness.main(argv)
+    assert games.read_text("utf-8") == game + "\n"
 
 
 def test_no_build_skips(tmp_path, capsys):
