@@ -57,7 +57,9 @@ def test_the_caller_plays_its_share_while_the_workers_start():
 
     pids = list(parallel.map_unordered(_pid, ((i,) for i in range(40)), 2, local=True))
     assert len(pids) == 40
-    assert pids[0] == os.getpid()  # the first result is this process's own: no worker has started yet
+    # this process took tasks itself (usually the first, before the worker started; on a
+    # loaded machine the worker can start and answer first, so not necessarily that one)
+    assert os.getpid() in pids
     assert len(set(pids)) <= 2  # this process and one worker
     without = list(parallel.map_unordered(_pid, ((i,) for i in range(8)), 2))
     assert os.getpid() not in without  # the default leaves every task to the workers
