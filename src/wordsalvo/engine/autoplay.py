@@ -395,28 +395,35 @@ def _play_probe_chunk(spec: AutoplaySpec, items, probe_per_turn: int) -> list[Ga
     return [play_probe_game(spec, i, probe, probe_per_turn) for i, probe in items]
 
 
-def _iter_items(run_chunk, spec: AutoplaySpec, items: Sequence, extra: tuple, jobs: int, scheduler: str | None,
-                pool: Any) -> Iterator[GameResult]:
-    """``run_chunk(spec, items, *extra)`` over chunks of ``items``, on ``jobs`` processes
-    (``pool``: a :func:`game_pool`) or a Dask cluster (``pool``: its client, or None); the
-    results as they finish."""
-    items = list(items)
+def _iter_chunks(run_chunk, spec: AutoplaySpec, count: int, chunks: Callable[[int], Iterator[list]],
+                 extra: tuple, jobs: int, scheduler: str | None, pool: Any) -> Iterator[GameResult]:
+    """``run_chunk(spec, chunk, *extra)`` over ``chunks(size)`` (the ``count`` items in
+    chunks of ``size``, made as the queue drains), on ``jobs`` processes (``pool``: a
+    :func:`game_pool`) or a Dask cluster (``pool``: its client, or None); the results as
+    they finish.  The one way every batch of games is spread out."""
     if scheduler is not None:
         if importlib.util.find_spec("distributed") is None:
             raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
-        size = max(1, min(50, len(items) // 64 or 1))
-        tasks = ((spec, items[i:i + size], *extra) for i in range(0, len(items), size))
+        tasks = ((spec, c, *extra) for c in chunks(max(1, min(50, count // 64 or 1))))
         for chunk in dask_map_unordered(run_chunk, tasks, scheduler, client=pool):
             yield from chunk
         return
     if jobs == 1:
-        for i in range(len(items)):
-            yield from run_chunk(spec, items[i:i + 1], *extra)
+        for c in chunks(1):
+            yield from run_chunk(spec, c, *extra)
         return
-    size = max(1, min(50, len(items) // (jobs * 8) or 1))
-    tasks = ((spec, items[i:i + size], *extra) for i in range(0, len(items), size))
+    tasks = ((spec, c, *extra) for c in chunks(max(1, min(50, count // (jobs * 8) or 1))))
     for chunk in map_unordered(run_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool, local=True):
         yield from chunk
+
+
+def _iter_items(run_chunk, spec: AutoplaySpec, items: Sequence, extra: tuple, jobs: int, scheduler: str | None,
+                pool: Any) -> Iterator[GameResult]:
+    """:func:`_iter_chunks` over the games ``items``."""
+    items = list(items)
+    return _iter_chunks(run_chunk, spec, len(items),
+                        lambda size: (items[i:i + size] for i in range(0, len(items), size)),
+                        extra, jobs, scheduler, pool)
 
 
 def iter_forced_games(spec: AutoplaySpec, items: Sequence, jobs: int = 1, scheduler: str | None = None,
@@ -463,19 +470,11 @@ def iter_games(spec: AutoplaySpec, games: int, jobs: int = 1, scheduler: str | N
                       expected=f"a whole number 0..{GAMES_MAX:,} (a run keeps every result)")
     if jobs < 1:
         raise WordSalvoError(f"jobs: expected a whole number >= 1, got {jobs}")
-    indices = range(start, start + games)
-    if scheduler is not None:
-        yield from _iter_dask(spec, indices, scheduler, want_gcg, trace, pool)
-        return
-    if jobs == 1:
+    if jobs == 1 and scheduler is None:
         _worker_setup(spec)  # load once, fail early with a clear error
-        for i in indices:
-            yield play_game(spec, i, want_gcg, trace)
-        return
-    size = max(1, min(50, games // (jobs * 8) or 1))
-    tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
-    for chunk in map_unordered(_play_chunk, tasks, jobs, _CONTEXT, preload=_PRELOAD, pool=pool, local=True):
-        yield from chunk
+    indices = range(start, start + games)
+    yield from _iter_chunks(_play_chunk, spec, games, lambda size: _chunks(indices, size), (want_gcg, trace), jobs,
+                            scheduler, pool)
 
 
 #: what the fork server imports once for every worker: the game loop and the engines
@@ -489,16 +488,6 @@ def game_pool(jobs: int):
     from ..parallel import worker_pool
 
     return worker_pool(jobs, _CONTEXT, _PRELOAD)
-
-
-def _iter_dask(spec: AutoplaySpec, indices: range, scheduler: str, want_gcg: bool,
-               trace: bool | str = False, client: Any = None) -> Iterator[GameResult]:
-    if importlib.util.find_spec("distributed") is None:
-        raise WordSalvoError("--scheduler needs Dask distributed: pip install 'wordsalvo[dask]'")
-    size = max(1, min(50, len(indices) // 64 or 1))
-    tasks = ((spec, c, want_gcg, trace) for c in _chunks(indices, size))  # lazy: a bounded queue
-    for chunk in dask_map_unordered(_play_chunk, tasks, scheduler, client=client):
-        yield from chunk
 
 
 # -- summaries --------------------------------------------------------------------------------
