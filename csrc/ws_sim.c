@@ -382,6 +382,8 @@ static double arm_utility(const WsSim *sim, const WsSimArm *a) {
     return utility(sim, a->eq_sum / (double)a->n, a->win_sum / (double)a->n);
 }
 
+double ws_sim_arm_utility(const WsSim *sim, int i) { return arm_utility(sim, &sim->arms[i]); }
+
 static int64_t round_size(const WsSim *sim) {
     int64_t n = sim->iterations, b;
     if (n == 0)

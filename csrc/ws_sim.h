@@ -142,6 +142,11 @@ int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status);
 /* The candidates in the order given, with their statistics. */
 const WsSimArm *ws_sim_arms(const WsSim *sim, int *count);
 
+/* What candidate i (0 <= i < count) is ranked by, the sampling rule's own comparison: the
+ * utility of its means, or with a spread weight the mean of its samples' utilities;
+ * -HUGE_VAL before its first iteration. */
+double ws_sim_arm_utility(const WsSim *sim, int i);
+
 /* The win chance the table gives (linear in the spread; clamped): for tests. */
 double ws_sim_win_lookup(const WsSimConfig *cfg, double spread, int unseen);
 

@@ -245,8 +245,8 @@ cdef class Simulation:
 
     def arms(self):
         """One dict per candidate, in the order given: iterations, equity (mean) and its
-        standard error, win (mean) and its standard error, utility (the mean of what the
-        sampling rule compares), alive, dropped_after, leave, static_equity."""
+        standard error, win (mean) and its standard error, utility (what the sampling rule
+        compares and the result is ranked by), alive, dropped_after, leave, static_equity."""
         cdef int count = 0, i
         cdef const WsSimArm *a = ws_sim_arms(self.sim, &count)
         out = []
@@ -261,7 +261,7 @@ cdef class Simulation:
             else:
                 eq_se = win_se = float("nan")
             out.append({"iterations": n, "equity": eq, "stderr": eq_se, "win": win, "win_stderr": win_se,
-                        "utility": a[i].u_sum / n if n else float("nan"),
+                        "utility": ws_sim_arm_utility(self.sim, i) if n else float("nan"),
                         "alive": bool(a[i].alive), "dropped_after": a[i].dropped_after, "leave": a[i].leave,
                         "static_equity": a[i].static_equity})
         return out

@@ -66,4 +66,5 @@ cdef extern from "ws_sim.h" nogil:
                      const WsAction *candidates, int count)
     int ws_sim_run(WsSim *sim, double step_seconds, WsSimStatus *status)
     const WsSimArm *ws_sim_arms(const WsSim *sim, int *count)
+    double ws_sim_arm_utility(const WsSim *sim, int i)
     double ws_sim_win_lookup(const WsSimConfig *cfg, double spread, int unseen)

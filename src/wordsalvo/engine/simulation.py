@@ -84,8 +84,6 @@ DELTA = 0.05
 MIN_ITERATIONS = 16
 #: the win table's spreads: -WIN_SPREAD..WIN_SPREAD (beyond: clamped)
 WIN_SPREAD = 500
-#: the equity's weight beside the win chance when candidates are compared (ws_sim.c)
-_TIE_WEIGHT = 1e-6
 #: the default scale of the spread's logistic in a blended utility, in points (at +-100 points
 #: the logistic is 0.73 / 0.27)
 SPREAD_SCALE = 100.0
@@ -386,8 +384,7 @@ class Simulator:
         sim = self._sim
         arms = sim.arms()
         with_win = self.model is not None
-        blended = with_win and self.spread_weight > 0
-        rows, utilities = [], []
+        rows, utilities = [], []  # the utilities: what the C sampling rule compares (ws_sim.c)
         for a, action, notation in zip(arms, self.actions, self.notations):
             utilities.append(a["utility"])
             n = a["iterations"]
@@ -401,8 +398,7 @@ class Simulator:
             i, r = item
             if r.equity is None:
                 return (1, 1, 0.0, -r.static_equity, i)
-            u = utilities[i] if blended else (r.win + _TIE_WEIGHT * r.equity) if with_win else r.equity
-            return (0, 0 if r.alive else 1, -u, -r.static_equity, i)
+            return (0, 0 if r.alive else 1, -utilities[i], -r.static_equity, i)
 
         order = sorted(enumerate(rows), key=key)
         return SimResult(tuple(r for _i, r in order), sim.iterations, sim.seconds, sim.nodes, sim.stop,
