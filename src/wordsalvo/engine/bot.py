@@ -281,7 +281,8 @@ class Bot:
         from .clock import GameClock
         from .strength import RatedLevel, beta_for_rating, check_rating, parse_level, strength_table
 
-        table = strength_table(rules if isinstance(rules, Rules) else None)  # the rule set's calibration
+        known = rules if isinstance(rules, Rules) else None  # checked below; None: the default table
+        table = strength_table(known)  # the rule set's calibration
         if rating is not None:
             if level is not None:
                 raise GameError(f"expected a level or a rating, got both (level {level!r}, rating {rating!r})")
@@ -290,7 +291,7 @@ class Bot:
         elif level is None:
             raise GameError(f"expected a level ({', '.join(PLAYER_KINDS)}) or rating=R, got neither")
         else:
-            rated = parse_level(level, PLAYER_KINDS, rules=rules if isinstance(rules, Rules) else None)
+            rated = parse_level(level, PLAYER_KINDS, rules=known)
         #: the rated player's strength (None: a named kind)
         self.rated = rated
         if rated is not None:
